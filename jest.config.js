@@ -1,0 +1,12 @@
+// One jest run for every workspace. Unit tests are pure and fast; integration tests talk to the
+// embedded MongoDB and the machine's Redis, so they run one file at a time (see package.json).
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/frontends'];
+const common = { transform: { '^.+\\.(t|j)sx?$': swc }, roots, testEnvironment: 'node', transformIgnorePatterns: ['/node_modules/(?!(mingo)/)'] };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['**/*.unit.test.ts', '**/*.unit.test.tsx'] },
+    { ...common, displayName: 'integration', testMatch: ['**/*.int.test.ts'], testTimeout: 60000 },
+  ],
+};
