@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * Variables every service reads. Each service extends this with its own and parses once at boot:
+ * a missing or malformed variable stops the process with a message naming it.
+ */
+export const baseConfigSchema = z.object({
+  SERVICE_NAME: z.string().min(1),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').default('mongodb://127.0.0.1:27017/?replicaSet=rs0'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  EVENT_BUS: z.enum(['redis', 'kafka']).default('redis'),
+  KAFKA_BROKERS: z.string().optional(),
+  EVENT_STREAM_PREFIX: z.string().default('events:'),
+  /** Shared secret proving that identity headers were set by the gateway, not by a client. */
+  INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters'),
+});
+
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) {
+    const cfg = result.data as Record<string, unknown>;
+    if (cfg.EVENT_BUS === 'kafka' && !cfg.KAFKA_BROKERS) {
+      throw new ConfigError('Invalid configuration: KAFKA_BROKERS is required when EVENT_BUS=kafka');
+    }
+    return result.data;
+  }
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(root)';
+    const value = issue.path.length ? env[String(issue.path[0])] : undefined;
+    return value === undefined ? `${name} is missing` : `${name} is invalid: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** For entry points: parse, or print the problem and exit non-zero. */
+export function loadConfigOrExit<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  try {
+    return loadConfig(schema, env);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(78);
+  }
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { HttpError, unauthorized } from './errors';
+import { type CallerIdentity, readCallerIdentity } from './identity-headers';
+import type { ServiceMetrics } from './metrics';
+
+export interface HealthCheck {
+  name: string;
+  check: () => Promise<unknown>;
+}
+
+export interface ServiceAppOptions {
+  name: string;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** Dependencies `/health` reports on (MongoDB, Redis, the event bus). */
+  healthChecks?: HealthCheck[];
+  /** When set, identity headers are honoured only with this secret (every service but the gateway). */
+  internalSecret?: string;
+  bodyLimit?: number;
+  fastify?: Partial<FastifyServerOptions>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in caller, as forwarded by the gateway; null when anonymous. */
+    caller: CallerIdentity | null;
+  }
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const HEALTH_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The fastify instance every service starts from: request ids carried from the gateway, one error
+ * handler (clear 4xx, masked 5xx), `/alive`, `/health`, `/metrics` and HTTP duration metrics.
+ */
+export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
+  const { logger, metrics, internalSecret } = options;
+  const app = Fastify({
+    loggerInstance: logger,
+    disableRequestLogging: false,
+    requestIdHeader: REQUEST_ID_HEADER,
+    genReqId: () => randomUUID(),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: true,
+    ...options.fastify,
+  }) as unknown as FastifyInstance;
+
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    request.caller = internalSecret ? readCallerIdentity(request.headers, internalSecret) : null;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(error.statusCode).send({ success: false, error: error.message, ...error.details });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      // Fastify's own 4xx (malformed JSON, body too large, unsupported media type) are safe to show.
+      return reply.status(status).send({ success: false, error: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send({ success: false, error: 'Something went wrong on our side. Please try again.', requestId: request.id });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+
+  app.get('/alive', async () => ({ status: 'ok', service: options.name }));
+  app.get('/health', async (_request, reply) => {
+    const results = await Promise.all(
+      (options.healthChecks ?? []).map(async ({ name, check }) => {
+        try {
+          await withTimeout(Promise.resolve(check()), HEALTH_TIMEOUT_MS, name);
+          return [name, { status: 'ok' }] as const;
+        } catch (err) {
+          return [name, { status: 'down', error: (err as Error).message }] as const;
+        }
+      }),
+    );
+    const healthy = results.every(([, r]) => r.status === 'ok');
+    return reply
+      .status(healthy ? 200 : 503)
+      .send({ status: healthy ? 'ok' : 'degraded', service: options.name, checks: Object.fromEntries(results) });
+  });
+  app.get('/metrics', async (_request, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  return app;
+}
+
+/** The signed-in caller, or a 401 the frontends turn into a redirect to /login. */
+export function requireCaller(request: FastifyRequest): CallerIdentity {
+  if (!request.caller) throw unauthorized();
+  return request.caller;
+}

@@ -1,0 +1,58 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One Prometheus registry per service process, exposed at /metrics. */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly eventsPublished: Counter<'type'>;
+  readonly eventsConsumed: Counter<'type'>;
+  readonly eventsFailed: Counter<'type'>;
+  readonly eventsDeadLettered: Counter<'type'>;
+  readonly queueDepth: Gauge<'queue' | 'state'>;
+  private readonly queueDepthSources: Array<() => Promise<Array<{ queue: string; state: string; count: number }>>> = [];
+
+  constructor(service: string) {
+    this.registry.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
+    const counter = (name: string, help: string) =>
+      new Counter({ name, help, labelNames: ['type'], registers: [this.registry] });
+    this.eventsPublished = counter('events_published_total', 'Events published to the bus');
+    this.eventsConsumed = counter('events_consumed_total', 'Events handled successfully');
+    this.eventsFailed = counter('events_failed_total', 'Event handler failures (each attempt)');
+    this.eventsDeadLettered = counter('events_dead_lettered_total', 'Events moved to a dead-letter topic');
+    const sources = this.queueDepthSources;
+    this.queueDepth = new Gauge({
+      name: 'queue_depth',
+      help: 'Jobs per queue and state',
+      labelNames: ['queue', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const source of sources) {
+          for (const row of await source().catch(() => [])) this.set({ queue: row.queue, state: row.state }, row.count);
+        }
+      },
+    });
+  }
+
+  /** The hook the event bus reports through. */
+  get eventHooks() {
+    return {
+      onPublished: (type: string) => this.eventsPublished.inc({ type }),
+      onConsumed: (type: string) => this.eventsConsumed.inc({ type }),
+      onFailed: (type: string) => this.eventsFailed.inc({ type }),
+      onDeadLettered: (type: string) => this.eventsDeadLettered.inc({ type }),
+    };
+  }
+
+  addQueueDepthSource(source: () => Promise<Array<{ queue: string; state: string; count: number }>>) {
+    this.queueDepthSources.push(source);
+  }
+}
