@@ -1,0 +1,137 @@
+import cookie from '@fastify/cookie';
+import replyFrom from '@fastify/reply-from';
+import {
+  type CallerIdentity,
+  IDENTITY_HEADERS,
+  type Logger,
+  REQUEST_ID_HEADER,
+  type ServiceMetrics,
+  createServiceApp,
+  identityHeaders,
+  redisHealthCheck,
+} from '@lsp/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { GatewayConfig } from './config';
+import { type UpstreamName, upstreamFor } from './routes-table';
+import { resolveSession } from './session';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  redis: Redis;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    gatewayCaller: CallerIdentity | null;
+  }
+}
+
+const SERVICE_LABELS: Record<UpstreamName, string> = {
+  identity: 'The account service',
+  search: 'The search service',
+  dip: 'The DIP service',
+  sharing: 'The sharing service',
+  notifications: 'The notifications service',
+};
+
+export function upstreamUrls(config: GatewayConfig): Record<UpstreamName, string> {
+  return {
+    identity: config.IDENTITY_URL,
+    search: config.SEARCH_URL,
+    dip: config.DIP_URL,
+    sharing: config.SHARING_URL,
+    notifications: config.NOTIFICATIONS_URL,
+  };
+}
+
+/** A service that is down or slow becomes a clear JSON 502/503/504, never a hang. */
+function upstreamError(label: string) {
+  // reply-from types its callbacks for every server flavour; ours is plain HTTP/1.
+  return (reply: any, { error }: { error: Error & { statusCode?: number } }): void => {
+    const status = error.statusCode === 504 ? 504 : error.statusCode === 503 ? 503 : 502;
+    reply.log.warn({ err: error, upstream: label }, 'upstream failed');
+    const message =
+      status === 504
+        ? `${label} took too long to answer. Please try again.`
+        : `${label} is temporarily unavailable. Please try again shortly.`;
+    reply.status(status).send({ success: false, error: message });
+  };
+}
+
+export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
+  const upstreams = upstreamUrls(config);
+  const app = createServiceApp({
+    name: 'gateway',
+    logger,
+    metrics,
+    healthChecks: [
+      redisHealthCheck(redis),
+      ...Object.entries(upstreams).map(([name, base]) => ({
+        name,
+        check: async () => {
+          const res = await fetch(`${base}/alive`, { signal: AbortSignal.timeout(1500) });
+          if (!res.ok) throw new Error(`answered ${res.status}`);
+        },
+      })),
+    ],
+  });
+
+  app.register(cookie, { secret: config.COOKIE_SECRET });
+  app.register(replyFrom, {
+    undici: { headersTimeout: config.UPSTREAM_TIMEOUT_MS, bodyTimeout: config.UPSTREAM_TIMEOUT_MS, connections: 64 },
+    disableRequestLogging: true,
+  });
+  app.decorateRequest('gatewayCaller', null);
+
+  /** Forwards the caller's identity; whatever identity headers the client sent are dropped first. */
+  const forwardHeaders = (request: FastifyRequest, headers: Record<string, unknown>) => {
+    const clean: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (!name.startsWith('x-user-') && name !== IDENTITY_HEADERS.secret) clean[name] = value;
+    }
+    return {
+      ...clean,
+      ...identityHeaders(request.gatewayCaller, config.INTERNAL_SECRET),
+      [REQUEST_ID_HEADER]: request.id,
+    };
+  };
+
+  const proxyApi = async (request: FastifyRequest, reply: FastifyReply) => {
+    const upstream = upstreamFor(request.url);
+    if (!upstream) {
+      return reply.status(404).send({ success: false, error: `No API route for ${request.method} ${request.url.split('?')[0]}` });
+    }
+    request.gatewayCaller = await resolveSession(request, redis).catch((err) => {
+      request.log.error({ err }, 'session lookup failed');
+      return null;
+    });
+    return reply.from(`${upstreams[upstream]}${request.url}`, {
+      rewriteRequestHeaders: (_req, headers) => forwardHeaders(request, headers),
+      onError: upstreamError(SERVICE_LABELS[upstream]),
+    });
+  };
+  app.all('/api', proxyApi);
+  app.all('/api/*', proxyApi);
+
+  app.get('/remotes.json', async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return config.REMOTES_JSON;
+  });
+
+  const proxyStatic = (base: string, label: string) => async (request: FastifyRequest, reply: FastifyReply) =>
+    reply.from(`${base}${request.url}`, { onError: upstreamError(label) });
+  app.get('/mf/search/*', proxyStatic(config.SEARCH_REMOTE_URL, 'The search pages'));
+  app.get('/mf/dashboard/*', proxyStatic(config.DASHBOARD_REMOTE_URL, 'The dashboard pages'));
+  // Every other path is the shell's: it renders the route, or its own 404 page.
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.status(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    }
+    return reply.from(`${config.SHELL_URL}${request.url}`, { onError: upstreamError('The website') });
+  });
+
+  return app;
+}
