@@ -1,2 +1,6 @@
 export * from './events/envelope';
 export * from './session';
+export * from './identity';
+export * from './common';
+export * from './display';
+export * from './search';

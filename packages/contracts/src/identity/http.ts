@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/**
+ * Identity HTTP contracts: request bodies with the exact messages the forms show, and the response
+ * shapes the browser reads. The browser validates with the same schemas before it sends.
+ */
+
+/** Something, an at sign, something, a dot and something, no whitespace. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const IDENTITY_MESSAGES = {
+  invalidEmail: 'Please enter a valid email address',
+  loginEmailRequired: 'Email is required',
+  loginPasswordRequired: 'Password is required',
+  registerName: 'Name must be at least 2 characters',
+  registerPassword: 'Password must be at least 8 characters',
+  registerMismatch: "Passwords don't match",
+  createName: 'Full name is required',
+  createEmailRequired: 'Email address is required',
+  createPhone: 'Phone number is required',
+  createPasswordRequired: 'Password is required',
+  createPassword: 'Password must be at least 8 characters long',
+  createMismatch: 'Passwords do not match',
+  resendEmailRequiredTitle: 'Email Required',
+  resendEmailRequired: 'Please enter your email address to resend verification.',
+  noToken: 'No verification token provided',
+} as const;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const REGISTER_NAME_MIN_LENGTH = 2;
+
+const email = z.string().trim().regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail);
+
+export const loginBodySchema = z.object({
+  email: z.string().trim().min(1, IDENTITY_MESSAGES.loginEmailRequired).regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
+  password: z.string().min(1, IDENTITY_MESSAGES.loginPasswordRequired),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const registerBodySchema = z.object({
+  name: z.string().trim().min(REGISTER_NAME_MIN_LENGTH, IDENTITY_MESSAGES.registerName),
+  email,
+  password: z.string().min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.registerPassword),
+  refDealId: z.string().min(1).optional(),
+  fromSharedLink: z.boolean().optional(),
+});
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+/** The register page's form: the body plus a confirmation that must match. */
+export const registerFormSchema = z
+  .object({
+    name: registerBodySchema.shape.name,
+    email,
+    password: registerBodySchema.shape.password,
+    confirmPassword: z.string(),
+  })
+  .refine((form) => form.password === form.confirmPassword, { message: IDENTITY_MESSAGES.registerMismatch, path: ['confirmPassword'] });
+export type RegisterForm = z.infer<typeof registerFormSchema>;
+
+const createAccountFields = {
+  name: z.string().trim().min(1, IDENTITY_MESSAGES.createName),
+  email: z.string().trim().min(1, IDENTITY_MESSAGES.createEmailRequired).regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
+  phone: z.string().trim().min(1, IDENTITY_MESSAGES.createPhone),
+  password: z.string().min(1, IDENTITY_MESSAGES.createPasswordRequired).min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.createPassword),
+  confirmPassword: z.string(),
+};
+const passwordsMatch = <T extends { password: string; confirmPassword: string }>(form: T) => form.password === form.confirmPassword;
+
+/** The create-account page's form (after an anonymous search). */
+export const createAccountFormSchema = z
+  .object(createAccountFields)
+  .refine(passwordsMatch, { message: IDENTITY_MESSAGES.createMismatch, path: ['confirmPassword'] });
+export type CreateAccountForm = z.infer<typeof createAccountFormSchema>;
+
+/** POST /api/create-account: the form plus the search that led here (kept with the account). */
+export const createAccountBodySchema = z
+  .object({ ...createAccountFields, searchData: z.unknown().optional() })
+  .refine(passwordsMatch, { message: IDENTITY_MESSAGES.createMismatch, path: ['confirmPassword'] });
+export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
+
+export const resendVerificationBodySchema = z.object({
+  email: z.string().trim().min(1, IDENTITY_MESSAGES.resendEmailRequired).regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
+});
+export type ResendVerificationBody = z.infer<typeof resendVerificationBodySchema>;
+
+export const verifyEmailQuerySchema = z.object({
+  token: z.string().trim().min(1, IDENTITY_MESSAGES.noToken),
+});
+
+/** The signed-in user as the browser sees it. */
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  verified: z.boolean(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+/** GET /api/auth/me (200); any non-OK answer means signed out. */
+export const meResponseSchema = z.object({ user: sessionUserSchema });
+
+/** POST /api/login: `user` on success, `error` otherwise. */
+export const loginResponseSchema = z.object({ user: sessionUserSchema.optional(), error: z.string().optional() });
+
+/** POST /api/auth/register. `requiresVerification` is set when the account must verify its email before login. */
+export const registerResponseSchema = z.object({
+  user: sessionUserSchema.partial().optional(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+  requiresVerification: z.boolean().optional(),
+});
+
+export const createAccountResponseSchema = z.object({ success: z.boolean(), error: z.string().optional(), message: z.string().optional() });
+
+/** GET /api/verify-email?token= */
+export const verifyEmailResponseSchema = z.object({
+  success: z.boolean(),
+  error: z.string().optional(),
+  message: z.string().optional(),
+  canResend: z.boolean().optional(),
+  user: z.object({ name: z.string(), email: z.string() }).optional(),
+});
+
+/** POST /api/auth/resend-verification */
+export const resendVerificationResponseSchema = z.object({ success: z.boolean(), message: z.string().optional(), error: z.string().optional() });

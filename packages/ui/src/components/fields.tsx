@@ -1,0 +1,331 @@
+// Form fields. Every input has a visible label tied to it, its hint and error are announced through
+// aria-describedby, and an invalid field says so with aria-invalid. A field shows a green tick when
+// the form marks it valid (the lead form's live validation).
+import { useEffect, useId, useState } from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes } from 'react';
+import { cx } from './class-names';
+import { AlertIcon, CheckIcon, EyeIcon, EyeOffIcon } from './icons';
+import { formatUkNumber, parseUkNumber, sanitiseNumberInput } from './number-format';
+
+/** The error line under a field. Rendered only when there is a message. */
+export function FieldError({ id, children }: { id?: string; children?: ReactNode }) {
+  if (!children) return null;
+  return (
+    <p id={id} className="ui-field-error" role="alert">
+      <AlertIcon width={16} height={16} style={{ flexShrink: 0, marginTop: 2 }} />
+      <span>{children}</span>
+    </p>
+  );
+}
+
+/** The green tick of a valid field; screen readers hear "valid". */
+export function ValidTick() {
+  return (
+    <span className="ui-valid-tick">
+      <CheckIcon width={18} height={18} />
+      <span className="ui-visually-hidden">valid</span>
+    </span>
+  );
+}
+
+interface FieldFrameProps {
+  id: string;
+  label: ReactNode;
+  required?: boolean;
+  hint?: ReactNode;
+  error?: ReactNode;
+  hideLabel?: boolean;
+  className?: string;
+  children: ReactNode;
+}
+
+function FieldFrame({ id, label, required, hint, error, hideLabel, className, children }: FieldFrameProps) {
+  return (
+    <div className={cx('ui-field', className)}>
+      <label htmlFor={id} className={hideLabel ? 'ui-visually-hidden' : 'ui-label'}>
+        {label}
+        {required && (
+          <span className="ui-required" aria-hidden="true">
+            *
+          </span>
+        )}
+      </label>
+      {hint && (
+        <p id={`${id}-hint`} className="ui-hint">
+          {hint}
+        </p>
+      )}
+      {children}
+      <FieldError id={`${id}-error`}>{error}</FieldError>
+    </div>
+  );
+}
+
+function describedBy(id: string, hint: unknown, error: unknown, extra?: string) {
+  return [hint ? `${id}-hint` : '', error ? `${id}-error` : '', extra ?? ''].filter(Boolean).join(' ') || undefined;
+}
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'prefix'> {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+  /** Shows the green tick (only when there is no error). */
+  valid?: boolean;
+  /** Text shown inside the start of the input, e.g. '£'. */
+  prefix?: string;
+  hideLabel?: boolean;
+  fieldClassName?: string;
+  ref?: Ref<HTMLInputElement>;
+}
+
+export function TextField({ label, hint, error, valid, prefix, hideLabel, fieldClassName, id, className, required, ...input }: TextFieldProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  const showTick = valid && !error;
+  return (
+    <FieldFrame id={inputId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+      <div className="ui-input-wrap">
+        {prefix && (
+          <span className="ui-input-prefix" aria-hidden="true">
+            {prefix}
+          </span>
+        )}
+        <input
+          {...input}
+          id={inputId}
+          required={required}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(inputId, hint, error, input['aria-describedby'])}
+          className={cx('ui-input', prefix && 'ui-input--with-prefix', showTick && 'ui-input--valid ui-input--with-suffix', className)}
+        />
+        {showTick && (
+          <span className="ui-input-suffix">
+            <ValidTick />
+          </span>
+        )}
+      </div>
+    </FieldFrame>
+  );
+}
+
+export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'prefix'>;
+
+/** A password input with a Show/Hide toggle that says which state it is in. */
+export function PasswordField({ label, hint, error, valid, hideLabel, fieldClassName, id, className, required, ...input }: PasswordFieldProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  const [visible, setVisible] = useState(false);
+  return (
+    <FieldFrame id={inputId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+      <div className="ui-input-wrap">
+        <input
+          {...input}
+          id={inputId}
+          type={visible ? 'text' : 'password'}
+          required={required}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(inputId, hint, error)}
+          className={cx('ui-input', valid && !error && 'ui-input--valid', className)}
+          style={{ paddingRight: '5.5rem' }}
+        />
+        <span className="ui-input-suffix">
+          {valid && !error && <ValidTick />}
+          <button type="button" className="ui-input-addon-button" onClick={() => setVisible((v) => !v)} aria-pressed={visible} aria-controls={inputId}>
+            {visible ? <EyeOffIcon width={16} height={16} /> : <EyeIcon width={16} height={16} />}
+            <span className="ui-visually-hidden">{visible ? 'Hide password' : 'Show password'}</span>
+          </button>
+        </span>
+      </div>
+    </FieldFrame>
+  );
+}
+
+export interface NumberFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type' | 'prefix'> {
+  label: ReactNode;
+  value: number | null | undefined;
+  onValueChange: (value: number | null) => void;
+  /** Allow one decimal point (professional fees); money fields otherwise take whole pounds. */
+  allowDecimal?: boolean;
+  /** '£' for money fields. */
+  prefix?: string;
+  hint?: ReactNode;
+  error?: ReactNode;
+  valid?: boolean;
+  hideLabel?: boolean;
+  fieldClassName?: string;
+  ref?: Ref<HTMLInputElement>;
+}
+
+/**
+ * A number typed the UK way: only digits, commas and (optionally) one decimal point are accepted;
+ * after leaving the field the value shows with thousands separators (250,000).
+ */
+export function NumberField({ label, value, onValueChange, allowDecimal = false, prefix, hint, error, valid, hideLabel, fieldClassName, id, className, required, onFocus, onBlur, ...input }: NumberFieldProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  const [focused, setFocused] = useState(false);
+  const [text, setText] = useState(() => formatUkNumber(value, allowDecimal));
+
+  // A value set from outside (form reset, a reloaded search) shows formatted unless the user is typing.
+  useEffect(() => {
+    if (!focused) setText(formatUkNumber(value, allowDecimal));
+  }, [value, focused, allowDecimal]);
+
+  const showTick = valid && !error;
+  return (
+    <FieldFrame id={inputId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+      <div className="ui-input-wrap">
+        {prefix && (
+          <span className="ui-input-prefix" aria-hidden="true">
+            {prefix}
+          </span>
+        )}
+        <input
+          {...input}
+          id={inputId}
+          type="text"
+          inputMode={allowDecimal ? 'decimal' : 'numeric'}
+          autoComplete="off"
+          required={required}
+          value={text}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(inputId, hint, error)}
+          className={cx('ui-input', prefix && 'ui-input--with-prefix', showTick && 'ui-input--valid ui-input--with-suffix', className)}
+          onFocus={(event) => {
+            setFocused(true);
+            onFocus?.(event);
+          }}
+          onChange={(event) => {
+            const clean = sanitiseNumberInput(event.target.value, allowDecimal);
+            setText(clean);
+            onValueChange(parseUkNumber(clean));
+          }}
+          onBlur={(event) => {
+            setFocused(false);
+            setText(formatUkNumber(parseUkNumber(text), allowDecimal));
+            onBlur?.(event);
+          }}
+        />
+        {showTick && (
+          <span className="ui-input-suffix">
+            <ValidTick />
+          </span>
+        )}
+      </div>
+    </FieldFrame>
+  );
+}
+
+export interface SelectOption {
+  value: string;
+  label: string;
+  disabled?: boolean;
+}
+
+export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: ReactNode;
+  options: readonly SelectOption[];
+  /** A first, empty choice such as 'Select...'. */
+  placeholder?: string;
+  hint?: ReactNode;
+  error?: ReactNode;
+  valid?: boolean;
+  hideLabel?: boolean;
+  fieldClassName?: string;
+  ref?: Ref<HTMLSelectElement>;
+}
+
+/** A native select: the most robust choice on phones and with assistive technology. */
+export function Select({ label, options, placeholder, hint, error, valid, hideLabel, fieldClassName, id, className, required, ...select }: SelectProps) {
+  const autoId = useId();
+  const selectId = id ?? autoId;
+  return (
+    <FieldFrame id={selectId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+      <div className="ui-input-wrap">
+        <select
+          {...select}
+          id={selectId}
+          required={required}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(selectId, hint, error)}
+          className={cx('ui-select', valid && !error && 'ui-input--valid', className)}
+        >
+          {placeholder !== undefined && <option value="">{placeholder}</option>}
+          {options.map((option) => (
+            <option key={option.value} value={option.value} disabled={option.disabled}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </FieldFrame>
+  );
+}
+
+export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
+  label: ReactNode;
+  error?: ReactNode;
+  valid?: boolean;
+  ref?: Ref<HTMLInputElement>;
+}
+
+export function Checkbox({ label, error, valid, id, className, ...input }: CheckboxProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  return (
+    <div className={cx('ui-field', className)}>
+      <label className="ui-checkbox" htmlFor={inputId}>
+        <input {...input} id={inputId} type="checkbox" aria-invalid={error ? true : undefined} aria-describedby={error ? `${inputId}-error` : undefined} />
+        <span>{label}</span>
+        {valid && !error && <ValidTick />}
+      </label>
+      <FieldError id={`${inputId}-error`}>{error}</FieldError>
+    </div>
+  );
+}
+
+export interface RadioCardOption<V extends string> {
+  value: V;
+  title: ReactNode;
+  description?: ReactNode;
+  icon?: ReactNode;
+  disabled?: boolean;
+}
+
+export interface RadioCardsProps<V extends string> {
+  name: string;
+  legend: ReactNode;
+  hideLegend?: boolean;
+  options: readonly RadioCardOption<V>[];
+  /** null means nothing chosen yet (the loan-type selector starts that way). */
+  value: V | null | undefined;
+  onChange: (value: V) => void;
+  error?: ReactNode;
+  compact?: boolean;
+  className?: string;
+}
+
+/** A group of large choice cards backed by real radio buttons (arrow keys move between them). */
+export function RadioCards<V extends string>({ name, legend, hideLegend, options, value, onChange, error, compact, className }: RadioCardsProps<V>) {
+  const id = useId();
+  return (
+    <fieldset className={cx('ui-fieldset', className)} aria-describedby={error ? `${id}-error` : undefined}>
+      <legend className={hideLegend ? 'ui-visually-hidden' : 'ui-legend'}>{legend}</legend>
+      <div className={cx('ui-radio-cards', compact && 'ui-radio-cards--compact')}>
+        {options.map((option) => (
+          <label key={option.value} className="ui-radio-card">
+            <input type="radio" name={name} value={option.value} checked={value === option.value} disabled={option.disabled} onChange={() => onChange(option.value)} />
+            {option.icon && (
+              <span className="ui-radio-card__icon" aria-hidden="true">
+                {option.icon}
+              </span>
+            )}
+            <span className="ui-radio-card__title">{option.title}</span>
+            {option.description && <span className="ui-radio-card__description">{option.description}</span>}
+          </label>
+        ))}
+      </div>
+      <FieldError id={`${id}-error`}>{error}</FieldError>
+    </fieldset>
+  );
+}

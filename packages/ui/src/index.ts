@@ -1,0 +1,36 @@
+// @lsp/ui: the design system and the app context shared by the shell and the remotes. It is a
+// module-federation singleton, so the providers the shell mounts are the ones remotes read.
+import './styles.css';
+
+export { cx } from './components/class-names';
+export * from './components/icons';
+export { Button, buttonClass } from './components/button';
+export type { ButtonProps, ButtonSize, ButtonVariant } from './components/button';
+export { Spinner, PageLoading } from './components/spinner';
+export type { SpinnerProps } from './components/spinner';
+export { Card } from './components/card';
+export type { CardProps } from './components/card';
+export { Badge } from './components/badge';
+export type { BadgeProps, BadgeVariant } from './components/badge';
+export { Alert } from './components/alert';
+export type { AlertProps, AlertVariant } from './components/alert';
+export { TextField, PasswordField, NumberField, Select, Checkbox, RadioCards, FieldError, ValidTick } from './components/fields';
+export type { TextFieldProps, PasswordFieldProps, NumberFieldProps, SelectProps, SelectOption, CheckboxProps, RadioCardsProps, RadioCardOption } from './components/fields';
+export { sanitiseNumberInput, parseUkNumber, formatUkNumber } from './components/number-format';
+export { Dialog, DialogClose } from './components/dialog';
+export type { DialogProps } from './components/dialog';
+export { Tabs } from './components/tabs';
+export type { TabItem, TabsProps } from './components/tabs';
+export { Tooltip, TooltipProvider } from './components/tooltip';
+export type { TooltipProps } from './components/tooltip';
+export { ToastProvider, useToast, TOAST_DURATION_MS } from './components/toast';
+export type { ToastOptions, ToastVariant } from './components/toast';
+
+export { apiRequest, apiSend, getQueryFn, loginUrlFor, redirectToLogin, ApiError } from './app/api';
+export type { ApiAnswer, UnauthorizedBehavior } from './app/api';
+export { createQueryClient } from './app/query-client';
+export { SessionProvider, useSession, fetchSessionUser } from './app/session';
+export type { SessionState, SessionStatus, SessionUser } from './app/session';
+export { RequireSession } from './app/require-session';
+export { AppProviders } from './app/app-providers';
+export { STORAGE_KEYS, USER_SESSION_CHANGED, PENDING_RESULTS_EVENT, notifySessionChanged, readStoredJson, searchHistoryKey } from './app/storage-keys';
