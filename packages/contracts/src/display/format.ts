@@ -1,0 +1,80 @@
+import { INTEREST_DISPLAY_MAX_ANNUAL, INTEREST_DISPLAY_MIN_ANNUAL } from '../common/constants';
+import { parseNumber, roundTo } from './numbers';
+
+/** Shown wherever a figure is missing, non-numeric or infinite. */
+export const DASH = '—';
+
+const wholePounds = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'GBP',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
+const pence = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'GBP',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const thousands = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+
+/** GBP in whole pounds; negative amounts are clamped to £0 (a loan figure is never below zero). */
+export function formatCurrency(value: unknown): string {
+  const amount = parseNumber(value);
+  if (amount === null) return DASH;
+  return wholePounds.format(Math.max(0, Math.round(amount)));
+}
+
+/** GBP with pence, used for the monthly payment on the DIP page. */
+export function formatCurrency2dp(value: unknown): string {
+  const amount = parseNumber(value);
+  if (amount === null) return DASH;
+  return pence.format(Math.max(0, amount));
+}
+
+/** UK thousands separators for a number input once the field is left ("1250000" → "1,250,000"). */
+export function formatThousands(value: unknown): string {
+  const amount = parseNumber(value);
+  return amount === null ? '' : thousands.format(amount);
+}
+
+/**
+ * An annual interest fraction as a monthly percentage ("0.102" → "0.85% pm"). The annual figure is
+ * clamped to 0.1%-50% first so a feed error never shows a 0% or a 300% loan.
+ */
+export function formatInterestPm(annualFraction: unknown): string {
+  const annual = parseNumber(annualFraction);
+  if (annual === null) return DASH;
+  const clamped = Math.min(INTEREST_DISPLAY_MAX_ANNUAL, Math.max(INTEREST_DISPLAY_MIN_ANNUAL, annual));
+  return `${((clamped * 100) / 12).toFixed(2)}% pm`;
+}
+
+/** The annual rate as a percentage, 2 dp ("0.0725" → "7.25%"), for commercial cards and tooltips. */
+export function formatInterestAnnual(annualFraction: unknown): string {
+  const annual = parseNumber(annualFraction);
+  if (annual === null) return DASH;
+  const clamped = Math.min(INTEREST_DISPLAY_MAX_ANNUAL, Math.max(INTEREST_DISPLAY_MIN_ANNUAL, annual));
+  return `${(clamped * 100).toFixed(2)}%`;
+}
+
+/** True monthly cost (a monthly fraction) ×100 to 2 dp; zero means the lender has not priced it. */
+export function formatTrueMonthlyCost(monthlyFraction: unknown): string {
+  const tmc = parseNumber(monthlyFraction);
+  if (tmc === null) return DASH;
+  if (tmc === 0) return 'Contact for TMC';
+  return `${roundTo(tmc * 100, 2).toFixed(2)}%`;
+}
+
+/** A value that is already a percentage (LTV, arrangement fee % of value) to 1 dp. */
+export function formatPercent1dp(percent: unknown): string {
+  const value = parseNumber(percent);
+  if (value === null) return DASH;
+  return `${value.toFixed(1)}%`;
+}
+
+/** ROCE and other ratios already expressed as a percentage, 2 dp. */
+export function formatPercent2dp(percent: unknown): string {
+  const value = parseNumber(percent);
+  if (value === null) return DASH;
+  return `${value.toFixed(2)}%`;
+}

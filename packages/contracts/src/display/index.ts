@@ -1,0 +1,6 @@
+export * from './numbers';
+export * from './format';
+export * from './offer';
+export * from './results';
+export * from './history';
+export * from './lendability';

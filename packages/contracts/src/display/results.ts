@@ -1,0 +1,81 @@
+import type { SortDirection, SortKey } from '../common/enums';
+import { depositOf, netLoanOf, profitOf, rateOf, type OfferLike } from './offer';
+import { parseNumber } from './numbers';
+
+/** Filter state as the filter inputs hold it: text or number, empty meaning "not set". */
+export interface OfferFilters {
+  interestRateMax?: unknown;
+  profitMin?: unknown;
+  depositMax?: unknown;
+}
+
+export interface SortState {
+  key: SortKey | null;
+  direction: SortDirection;
+}
+
+export const INITIAL_SORT: SortState = { key: null, direction: 'none' };
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Empty filters are ignored; a filter that does not parse counts as 0. */
+function filterValue(value: unknown): number | null {
+  if (isEmpty(value)) return null;
+  return parseNumber(value) ?? 0;
+}
+
+export function hasActiveFilters(filters: OfferFilters): boolean {
+  return [filters.interestRateMax, filters.profitMin, filters.depositMax].some((value) => !isEmpty(value));
+}
+
+/**
+ * Keeps an offer only if its rate (TrueMonthlyCost or InterestRate, ×100) is not above the maximum,
+ * its profit is not below the minimum and its deposit is not above the maximum.
+ */
+export function offerPassesFilters(offer: OfferLike, filters: OfferFilters): boolean {
+  const rateMax = filterValue(filters.interestRateMax);
+  if (rateMax !== null && (rateOf(offer) ?? 0) * 100 > rateMax) return false;
+  const profitMin = filterValue(filters.profitMin);
+  if (profitMin !== null && (profitOf(offer) ?? 0) < profitMin) return false;
+  const depositMax = filterValue(filters.depositMax);
+  if (depositMax !== null && (depositOf(offer) ?? 0) > depositMax) return false;
+  return true;
+}
+
+/** Per key: none → descending → ascending → none; choosing another key starts descending. */
+export function nextSortState(current: SortState, key: SortKey): SortState {
+  if (current.key !== key || current.direction === 'none') return { key, direction: 'desc' };
+  if (current.direction === 'desc') return { key, direction: 'asc' };
+  return { key: null, direction: 'none' };
+}
+
+export function isSorted(state: SortState): boolean {
+  return state.key !== null && state.direction !== 'none';
+}
+
+const sortValue: Record<SortKey, (offer: OfferLike) => number | null> = {
+  interestRate: rateOf,
+  profit: profitOf,
+  deposit: depositOf,
+  netLoan: netLoanOf,
+};
+
+/**
+ * A sorted copy. With no sort chosen the default order is net loan descending. Offers without the
+ * sorted figure go last whichever the direction.
+ */
+export function sortOffers<T extends OfferLike>(offers: readonly T[], state: SortState): T[] {
+  const key: SortKey = isSorted(state) && state.key ? state.key : 'netLoan';
+  const direction = isSorted(state) ? state.direction : 'desc';
+  const read = sortValue[key];
+  return [...offers].sort((a, b) => {
+    const va = read(a);
+    const vb = read(b);
+    if (va === null && vb === null) return 0;
+    if (va === null) return 1;
+    if (vb === null) return -1;
+    return direction === 'asc' ? va - vb : vb - va;
+  });
+}

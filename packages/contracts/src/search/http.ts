@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { CONTACT_PREFERENCES, PROPERTIES_OWNED, loanTypeSchema } from '../common/enums';
+import { LEAD_NAME_MIN_LENGTH } from '../common/constants';
+import { loanOfferSchema } from './result';
+
+/** Something, an @, something, a dot and something, with no whitespace anywhere. */
+export const LEAD_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const LEAD_MESSAGES = {
+  name: 'Please enter your full name',
+  email: 'Please enter a valid email address',
+  propertiesOwned: 'Please select number of properties',
+  consent: 'You must agree to be contacted',
+} as const;
+
+const searchPayloadObject = z.record(z.string(), z.unknown(), { error: 'Search payload must be an object' });
+
+/** The lead dialog's own fields, used by the form before the search runs. */
+export const leadFormSchema = z.object({
+  name: z
+    .string({ error: LEAD_MESSAGES.name })
+    .trim()
+    .min(LEAD_NAME_MIN_LENGTH, LEAD_MESSAGES.name)
+    .max(200, 'Name must be at most 200 characters'),
+  email: z
+    .string({ error: LEAD_MESSAGES.email })
+    .max(254, LEAD_MESSAGES.email)
+    .regex(LEAD_EMAIL_PATTERN, LEAD_MESSAGES.email),
+  // Not validated by the product beyond being text; bounded so a lead record stays small.
+  phone: z.string({ error: 'Phone must be text' }).trim().max(40, 'Phone must be at most 40 characters').optional(),
+  propertiesOwned: z.enum(PROPERTIES_OWNED, { error: LEAD_MESSAGES.propertiesOwned }),
+  contactPreference: z.enum(CONTACT_PREFERENCES, { error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}` }).default('Email'),
+  consent: z.literal(true, { error: LEAD_MESSAGES.consent }),
+});
+export type LeadForm = z.output<typeof leadFormSchema>;
+export type LeadFormInput = z.input<typeof leadFormSchema>;
+
+/** POST /api/leads: the lead plus the search it came with. */
+export const leadBodySchema = leadFormSchema.extend({
+  searchType: loanTypeSchema,
+  searchPayload: searchPayloadObject,
+});
+export type LeadBody = z.output<typeof leadBodySchema>;
+
+/** POST /api/search: save a completed search for a user. */
+export const saveSearchBodySchema = z.object({
+  userId: z.string({ error: 'User id is required' }).trim().min(1, 'User id is required').max(100, 'User id is too long'),
+  loanType: loanTypeSchema,
+  searchData: searchPayloadObject,
+  apiResponse: z.unknown(),
+});
+export type SaveSearchBody = z.output<typeof saveSearchBodySchema>;
+
+/** PUT /api/search/project-name. */
+export const projectNameBodySchema = z.object({
+  searchId: z.string({ error: 'Search id is required' }).trim().min(1, 'Search id is required').max(100, 'Search id is too long'),
+  loanType: loanTypeSchema,
+  projectName: z
+    .string({ error: 'Project name is required' })
+    .trim()
+    .min(1, 'Project name is required')
+    .max(200, 'Project name must be at most 200 characters'),
+});
+export type ProjectNameBody = z.output<typeof projectNameBodySchema>;
+
+/** The answer of POST /api/development|bridging|commercial. */
+export const searchResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+  data: z.object({ Results: z.array(loanOfferSchema) }).optional(),
+  debugInfo: z
+    .object({
+      purchaseCostsReceived: z.number().nullable(),
+      purchaseCostsSentToAPI: z.number().nullable(),
+      totalProjectCost: z.number().nullable(),
+      endpointUsed: z.string(),
+    })
+    .optional(),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;

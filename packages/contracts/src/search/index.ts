@@ -1,0 +1,5 @@
+export * from './fields';
+export * from './payloads';
+export * from './result';
+export * from './http';
+export * from './events';
