@@ -2,7 +2,7 @@
 // embedded MongoDB and the machine's Redis, so they run one file at a time (see package.json).
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/frontends'];
-const common = { transform: { '^.+\\.(t|j)sx?$': swc }, roots, testEnvironment: 'node', transformIgnorePatterns: ['/node_modules/(?!(mingo)/)'] };
+const common = { transform: { '^.+\\.(t|j)sx?$': swc }, roots, testEnvironment: 'node', transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie)/)'] };
 
 module.exports = {
   projects: [

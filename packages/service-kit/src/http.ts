@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { HttpError, unauthorized } from './errors';
 import { type CallerIdentity, readCallerIdentity } from './identity-headers';
@@ -19,6 +24,8 @@ export interface ServiceAppOptions {
   /** When set, identity headers are honoured only with this secret (every service but the gateway). */
   internalSecret?: string;
   bodyLimit?: number;
+  /** Replaces the JSON 404 (the gateway hands unknown paths to the shell instead). */
+  notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   fastify?: Partial<FastifyServerOptions>;
 }
 
@@ -48,7 +55,6 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   const { logger, metrics, internalSecret } = options;
   const app = Fastify({
     loggerInstance: logger,
-    disableRequestLogging: false,
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -82,11 +88,20 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     request.log.error({ err: error }, 'unhandled error');
     return reply
       .status(500)
-      .send({ success: false, error: 'Something went wrong on our side. Please try again.', requestId: request.id });
+      .send({
+        success: false,
+        error: 'Something went wrong on our side. Please try again.',
+        requestId: request.id,
+      });
   });
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
-  });
+  app.setNotFoundHandler(
+    options.notFoundHandler ??
+      ((request, reply) => {
+        reply
+          .status(404)
+          .send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
+      }),
+  );
 
   app.get('/alive', async () => ({ status: 'ok', service: options.name }));
   app.get('/health', async (_request, reply) => {
@@ -103,7 +118,11 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     const healthy = results.every(([, r]) => r.status === 'ok');
     return reply
       .status(healthy ? 200 : 503)
-      .send({ status: healthy ? 'ok' : 'degraded', service: options.name, checks: Object.fromEntries(results) });
+      .send({
+        status: healthy ? 'ok' : 'degraded',
+        service: options.name,
+        checks: Object.fromEntries(results),
+      });
   });
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', metrics.registry.contentType);

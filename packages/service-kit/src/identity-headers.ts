@@ -27,7 +27,10 @@ function sameSecret(given: string, expected: string): boolean {
  * Identity headers count only when the request carries the gateway's internal secret; otherwise a
  * client could claim any user id by setting `x-user-id` itself.
  */
-export function readCallerIdentity(headers: IncomingHttpHeaders, internalSecret: string): CallerIdentity | null {
+export function readCallerIdentity(
+  headers: IncomingHttpHeaders,
+  internalSecret: string,
+): CallerIdentity | null {
   const secret = headers[IDENTITY_HEADERS.secret];
   if (typeof secret !== 'string' || !sameSecret(secret, internalSecret)) return null;
   const userId = headers[IDENTITY_HEADERS.userId];
@@ -45,7 +48,10 @@ export function readCallerIdentity(headers: IncomingHttpHeaders, internalSecret:
 }
 
 /** The headers the gateway sets for an authenticated caller (values URI-encoded: names may hold any text). */
-export function identityHeaders(identity: CallerIdentity | null, internalSecret: string): Record<string, string> {
+export function identityHeaders(
+  identity: CallerIdentity | null,
+  internalSecret: string,
+): Record<string, string> {
   const headers: Record<string, string> = { [IDENTITY_HEADERS.secret]: internalSecret };
   if (identity) {
     headers[IDENTITY_HEADERS.userId] = identity.userId;

@@ -9,3 +9,4 @@ export * from './metrics';
 export * from './mongo';
 export * from './redis';
 export * from './validation';
+export * from './runtime';

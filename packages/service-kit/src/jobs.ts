@@ -24,7 +24,13 @@ export function createQueue<T = unknown>(name: string, redisUrl: string, prefix 
  * Adds a job with a deterministic id (so a repeated request or a redelivered event adds it once),
  * turning "Redis is down" into a 503 the caller can show, instead of a hang.
  */
-export async function enqueue<T>(queue: Queue<T>, jobName: string, data: T, jobId: string, opts: JobsOptions = {}) {
+export async function enqueue<T>(
+  queue: Queue<T>,
+  jobName: string,
+  data: T,
+  jobId: string,
+  opts: JobsOptions = {},
+) {
   try {
     return await (queue as Queue).add(jobName, data, { jobId, ...opts });
   } catch (err) {

@@ -9,7 +9,9 @@ export class ServiceMetrics {
   readonly eventsFailed: Counter<'type'>;
   readonly eventsDeadLettered: Counter<'type'>;
   readonly queueDepth: Gauge<'queue' | 'state'>;
-  private readonly queueDepthSources: Array<() => Promise<Array<{ queue: string; state: string; count: number }>>> = [];
+  private readonly queueDepthSources: Array<
+    () => Promise<Array<{ queue: string; state: string; count: number }>>
+  > = [];
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
@@ -36,7 +38,8 @@ export class ServiceMetrics {
       async collect() {
         this.reset();
         for (const source of sources) {
-          for (const row of await source().catch(() => [])) this.set({ queue: row.queue, state: row.state }, row.count);
+          for (const row of await source().catch(() => []))
+            this.set({ queue: row.queue, state: row.state }, row.count);
         }
       },
     });

@@ -7,7 +7,12 @@ import { Redis } from 'ioredis';
  */
 export function createRedis(url: string, role: 'producer' | 'worker' = 'producer'): Redis {
   return role === 'producer'
-    ? new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false })
+    ? new Redis(url, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 2000,
+        lazyConnect: false,
+      })
     : new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 

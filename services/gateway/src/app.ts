@@ -63,8 +63,18 @@ function upstreamError(label: string) {
 
 export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   const upstreams = upstreamUrls(config);
+  // Every path that is neither /api nor a remote is the shell's: it renders the route, or its own 404 page.
+  const proxyShell = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply
+        .status(404)
+        .send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    }
+    return reply.from(`${config.SHELL_URL}${request.url}`, { onError: upstreamError('The website') });
+  };
   const app = createServiceApp({
     name: 'gateway',
+    notFoundHandler: proxyShell,
     logger,
     metrics,
     healthChecks: [
@@ -81,7 +91,11 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
 
   app.register(cookie, { secret: config.COOKIE_SECRET });
   app.register(replyFrom, {
-    undici: { headersTimeout: config.UPSTREAM_TIMEOUT_MS, bodyTimeout: config.UPSTREAM_TIMEOUT_MS, connections: 64 },
+    undici: {
+      headersTimeout: config.UPSTREAM_TIMEOUT_MS,
+      bodyTimeout: config.UPSTREAM_TIMEOUT_MS,
+      connections: 64,
+    },
     disableRequestLogging: true,
   });
   app.decorateRequest('gatewayCaller', null);
@@ -102,7 +116,9 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   const proxyApi = async (request: FastifyRequest, reply: FastifyReply) => {
     const upstream = upstreamFor(request.url);
     if (!upstream) {
-      return reply.status(404).send({ success: false, error: `No API route for ${request.method} ${request.url.split('?')[0]}` });
+      return reply
+        .status(404)
+        .send({ success: false, error: `No API route for ${request.method} ${request.url.split('?')[0]}` });
     }
     request.gatewayCaller = await resolveSession(request, redis).catch((err) => {
       request.log.error({ err }, 'session lookup failed');
@@ -125,13 +141,5 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     reply.from(`${base}${request.url}`, { onError: upstreamError(label) });
   app.get('/mf/search/*', proxyStatic(config.SEARCH_REMOTE_URL, 'The search pages'));
   app.get('/mf/dashboard/*', proxyStatic(config.DASHBOARD_REMOTE_URL, 'The dashboard pages'));
-  // Every other path is the shell's: it renders the route, or its own 404 page.
-  app.setNotFoundHandler(async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply.status(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
-    }
-    return reply.from(`${config.SHELL_URL}${request.url}`, { onError: upstreamError('The website') });
-  });
-
   return app;
 }

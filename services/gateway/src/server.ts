@@ -1,4 +1,10 @@
-import { ServiceMetrics, createLogger, createRedis, loadConfigOrExit, runUntilSignalled } from '@lsp/service-kit';
+import {
+  ServiceMetrics,
+  createLogger,
+  createRedis,
+  loadConfigOrExit,
+  runUntilSignalled,
+} from '@lsp/service-kit';
 import { buildGateway } from './app';
 import { gatewayConfigSchema } from './config';
 

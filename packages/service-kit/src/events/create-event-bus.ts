@@ -1,0 +1,45 @@
+import { KafkaEventBus, type KafkaBusOptions } from './kafka-bus';
+import { RedisStreamsEventBus, type RedisStreamsBusOptions } from './redis-streams-bus';
+import type { EventBus, EventBusOptions } from './types';
+
+export type EventBusConfig =
+  | ({ kind: 'redis'; redisUrl: string; prefix?: string } & Omit<
+      RedisStreamsBusOptions,
+      'redisUrl' | 'prefix'
+    >)
+  | ({ kind: 'kafka'; brokers: string[]; clientId: string } & Omit<KafkaBusOptions, 'brokers' | 'clientId'>);
+
+/** Picks the adapter from config: Redis Streams on a single machine, Kafka in a cluster. */
+export function createEventBus(config: EventBusConfig): EventBus {
+  if (config.kind === 'redis') {
+    const { kind: _kind, ...options } = config;
+    return new RedisStreamsEventBus(options);
+  }
+  const { kind: _kind, ...options } = config;
+  return new KafkaEventBus(options);
+}
+
+/** The bus config a service gets from the base config variables (EVENT_BUS, REDIS_URL, KAFKA_BROKERS, ...). */
+export function eventBusConfigFromEnv(
+  config: {
+    SERVICE_NAME: string;
+    EVENT_BUS: 'redis' | 'kafka';
+    REDIS_URL: string;
+    KAFKA_BROKERS?: string;
+    EVENT_STREAM_PREFIX: string;
+  },
+  options: EventBusOptions = {},
+): EventBusConfig {
+  if (config.EVENT_BUS === 'kafka') {
+    const brokers = (config.KAFKA_BROKERS ?? '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean);
+    return { kind: 'kafka', brokers, clientId: config.SERVICE_NAME, ...options };
+  }
+  return { kind: 'redis', redisUrl: config.REDIS_URL, prefix: config.EVENT_STREAM_PREFIX, ...options };
+}
+
+export function eventBusHealthCheck(bus: EventBus) {
+  return { name: 'event-bus', check: () => bus.ping() };
+}

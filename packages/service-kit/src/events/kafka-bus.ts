@@ -1,0 +1,226 @@
+import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
+import {
+  type Admin,
+  type Consumer,
+  type EachMessagePayload,
+  Kafka,
+  type Producer,
+  Partitioners,
+  logLevel,
+} from 'kafkajs';
+import {
+  deadLetterHeaders,
+  envelopeToKafkaRecord,
+  kafkaRecordToEnvelope,
+  readDeadLetterHeaders,
+} from './kafka-codec';
+import { backoffDelay, errorMessage, settlesWithin, sleep } from './retry';
+import {
+  DEFAULT_RETRY,
+  type EventBus,
+  type EventBusOptions,
+  type EventLogger,
+  type RetryPolicy,
+  type Subscription,
+} from './types';
+
+export interface KafkaBusOptions extends EventBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Create the subscribed topics and their `.dlq` topics at start (broker defaults for partitions). */
+  createTopics?: boolean;
+}
+
+const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+class ConsumerStopping extends Error {}
+
+/**
+ * Kafka adapter (kafkajs). Publishes with acks=all; each subscription is one consumer group that
+ * commits a message's offset only after its handler has resolved, or after the message went to
+ * `<type>.dlq` once the retries were spent. Retries happen in place, which holds back the partition
+ * and so keeps one aggregate's events in order.
+ */
+export class KafkaEventBus implements EventBus {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly admin: Admin;
+  private readonly logger: EventLogger;
+  private readonly retry: RetryPolicy;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly consumers: Consumer[] = [];
+  private producerConnected: Promise<void> | undefined;
+  private adminConnected: Promise<void> | undefined;
+  private started = false;
+  private stopping = false;
+
+  constructor(private readonly options: KafkaBusOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.WARN,
+      logCreator:
+        () =>
+        ({ level, log }) => {
+          const { message, ...extra } = log;
+          if (level <= logLevel.ERROR) this.logger.error(extra, `kafka: ${message}`);
+          else if (level === logLevel.WARN) this.logger.warn(extra, `kafka: ${message}`);
+        },
+    });
+    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    this.admin = this.kafka.admin();
+  }
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    const valid = eventEnvelopeSchema.parse(envelope) as EventEnvelope;
+    await this.connectProducer();
+    await this.producer.send({ topic: valid.type, acks: -1, messages: [envelopeToKafkaRecord(valid)] });
+    this.options.metrics?.onPublished(valid.type);
+  }
+
+  subscribe(subscription: Subscription): void {
+    if (this.started) throw new Error('subscribe before start()');
+    if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
+    this.subscriptions.push(subscription);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (this.subscriptions.length === 0) return;
+    if (this.options.createTopics ?? true) {
+      const topics = new Set(
+        this.subscriptions.flatMap((s) => s.types.flatMap((t) => [t, deadLetterTopic(t)])),
+      );
+      await this.connectAdmin();
+      await this.admin.createTopics({
+        topics: [...topics].map((topic) => ({ topic })),
+        waitForLeaders: true,
+      });
+    }
+    for (const subscription of this.subscriptions) {
+      const consumer = this.kafka.consumer({ groupId: subscription.consumerGroup });
+      this.consumers.push(consumer);
+      await consumer.connect();
+      // A new group reads the retained topic from the start, as the Redis adapter does.
+      await consumer.subscribe({ topics: subscription.types, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachMessage: (payload) => this.handleMessage(consumer, subscription, payload),
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    const closeTimeoutMs = this.options.closeTimeoutMs ?? 10_000;
+    // kafkajs' disconnect stops fetching and waits for the message being handled.
+    const stopped = Promise.all(this.consumers.map((consumer) => consumer.disconnect()));
+    if (!(await settlesWithin(stopped, closeTimeoutMs))) {
+      this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
+    }
+    await this.producer.disconnect().catch(() => undefined);
+    await this.admin.disconnect().catch(() => undefined);
+  }
+
+  async ping(): Promise<void> {
+    await this.connectAdmin();
+    await this.admin.describeCluster();
+  }
+
+  private async handleMessage(consumer: Consumer, subscription: Subscription, payload: EachMessagePayload) {
+    const { topic, partition, message, heartbeat } = payload;
+    await this.deliverWithRetries(subscription, payload);
+    await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+    await heartbeat();
+  }
+
+  private async deliverWithRetries(subscription: Subscription, payload: EachMessagePayload): Promise<void> {
+    const { topic, message, heartbeat } = payload;
+    let envelope: EventEnvelope;
+    try {
+      envelope = kafkaRecordToEnvelope(message);
+    } catch (err) {
+      await this.deadLetter(subscription, payload, 0, `unreadable envelope: ${errorMessage(err)}`);
+      return;
+    }
+    const deadLetter = readDeadLetterHeaders(message.headers);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await subscription.handler(envelope, { attempt, deadLetter });
+        this.options.metrics?.onConsumed(topic);
+        return;
+      } catch (err) {
+        this.options.metrics?.onFailed(topic);
+        this.logger.warn(
+          { err, type: topic, eventId: envelope.id, attempt, group: subscription.consumerGroup },
+          'event handler failed',
+        );
+        if (attempt >= this.retry.maxAttempts) {
+          await this.deadLetter(subscription, payload, attempt, errorMessage(err));
+          return;
+        }
+      }
+      await this.backoff(backoffDelay(this.retry, attempt), heartbeat);
+    }
+  }
+
+  /** Sleeps in slices so the group keeps seeing heartbeats; a close cuts it short without committing. */
+  private async backoff(ms: number, heartbeat: () => Promise<void>): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (this.stopping) throw new ConsumerStopping('consumer stopping; the message will be redelivered');
+      await sleep(Math.min(1000, until - Date.now()));
+      await heartbeat();
+    }
+  }
+
+  private async deadLetter(
+    subscription: Subscription,
+    payload: EachMessagePayload,
+    attempts: number,
+    error: string,
+  ) {
+    const { topic, message } = payload;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(message.headers ?? {})) {
+      if (value !== undefined) headers[name] = (Array.isArray(value) ? value[0] : value).toString();
+    }
+    Object.assign(
+      headers,
+      deadLetterHeaders({
+        consumerGroup: subscription.consumerGroup,
+        attempts,
+        error,
+        failedAt: new Date().toISOString(),
+      }),
+    );
+    await this.connectProducer();
+    await this.producer.send({
+      topic: deadLetterTopic(topic),
+      acks: -1,
+      messages: [{ key: message.key, value: message.value, headers }],
+    });
+    this.options.metrics?.onDeadLettered(topic);
+    this.logger.error({ type: topic, offset: message.offset, attempts, error }, 'event dead-lettered');
+  }
+
+  private async connectProducer(): Promise<void> {
+    this.producerConnected ??= this.producer.connect().catch((err) => {
+      this.producerConnected = undefined;
+      throw err;
+    });
+    await this.producerConnected;
+  }
+
+  private async connectAdmin(): Promise<void> {
+    this.adminConnected ??= this.admin.connect().catch((err) => {
+      this.adminConnected = undefined;
+      throw err;
+    });
+    await this.adminConnected;
+  }
+}

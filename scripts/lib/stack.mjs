@@ -1,0 +1,195 @@
+// Starts the whole system on one machine: embedded MongoDB (unless MONGO_URL is set), every
+// service, worker and frontend server, with prefixed logs; waits for health. Used by `npm start`,
+// the browser tests and the benchmarks, so all three run the same system.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { ROOT } from './bootstrap.mjs';
+
+/** Every process of the system, with its default port. Workers have no port. */
+export const PROCESSES = [
+  { name: 'identity', entry: 'services/identity/src/server.ts', port: 4001 },
+  { name: 'search', entry: 'services/search/src/server.ts', port: 4002 },
+  { name: 'dip', entry: 'services/dip/src/server.ts', port: 4003 },
+  { name: 'pdf-worker', entry: 'services/dip/src/worker.ts' },
+  { name: 'sharing', entry: 'services/sharing/src/server.ts', port: 4004 },
+  { name: 'notifications', entry: 'services/notifications/src/server.ts', port: 4005 },
+  { name: 'email-worker', entry: 'services/notifications/src/worker.ts' },
+  { name: 'shell', entry: 'frontends/shell/server.ts', port: 3000 },
+  { name: 'search-mf', entry: 'frontends/search/server.ts', port: 3001 },
+  { name: 'dashboard-mf', entry: 'frontends/dashboard/server.ts', port: 3002 },
+  { name: 'gateway', entry: 'services/gateway/src/server.ts', port: 8080 },
+];
+
+const COLOURS = [36, 35, 33, 32, 34, 31, 96, 95, 93, 92, 94, 91];
+const LEVELS = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** Secrets made once per data directory, so sessions and signed links survive restarts. */
+function loadSecrets(dataDir) {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const secrets = {
+    INTERNAL_SECRET: randomBytes(24).toString('hex'),
+    COOKIE_SECRET: randomBytes(32).toString('hex'),
+    SHARE_LINK_SECRET: randomBytes(32).toString('hex'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+function formatLine(name, colour, line) {
+  let text = line;
+  try {
+    const entry = JSON.parse(line);
+    if (entry && typeof entry === 'object' && 'msg' in entry) {
+      const extras = [];
+      if (entry.reqId) extras.push(`req=${entry.reqId}`);
+      if (entry.req?.method) extras.push(`${entry.req.method} ${entry.req.url}`);
+      if (entry.res?.statusCode) extras.push(`→ ${entry.res.statusCode} ${Math.round(entry.responseTime ?? 0)}ms`);
+      if (entry.err?.message) extras.push(`err=${entry.err.message}`);
+      text = `${LEVELS[entry.level] ?? entry.level} ${entry.msg}${extras.length ? ` (${extras.join(' ')})` : ''}`;
+    }
+  } catch {
+    // not a JSON log line: print as is
+  }
+  return `\x1b[${colour}m[${name}]\x1b[0m ${text}\n`;
+}
+
+async function waitFor(url, timeoutMs, isStopped) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (isStopped()) throw new Error('a process of the system exited during start-up');
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      last = err.message;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} not healthy after ${timeoutMs} ms: ${last}`);
+}
+
+/**
+ * @param {object} opts
+ * @param {string} opts.dataDir      where MongoDB data, secrets and logs live
+ * @param {number} [opts.portOffset] added to every default port (tests run beside `npm start`)
+ * @param {'console'|'file'} [opts.logs]
+ * @param {Record<string,string>} [opts.env] extra environment for every process
+ */
+export async function startStack({ dataDir, portOffset = 0, logs = 'console', env = {} }) {
+  mkdirSync(dataDir, { recursive: true });
+  const port = (p) => p + portOffset;
+  const mongoPort = port(27017);
+  const gatewayPort = port(8080);
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`;
+  const children = [];
+  let stopping = false;
+  let failed = false;
+  const logFile = logs === 'file' ? createWriteStream(path.join(dataDir, 'stack.log'), { flags: 'a' }) : null;
+  // eslint-disable-next-line no-control-regex -- strips terminal colours from the log file
+  const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+  const write = (text) => (logFile ? logFile.write(text.replace(ANSI_COLOUR, '')) : process.stdout.write(text));
+
+  const launch = (name, args, childEnv, colour) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on('line', (line) => write(formatLine(name, colour, line)));
+    }
+    child.on('exit', (code, signal) => {
+      if (!stopping) {
+        failed = true;
+        write(formatLine(name, 31, `exited (${signal ?? code})`));
+      }
+    });
+    children.push({ name, child });
+    return child;
+  };
+
+  const secrets = loadSecrets(dataDir);
+  const mongoUrl = process.env.MONGO_URL ?? env.MONGO_URL ?? `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0&directConnection=true`;
+  const base = {
+    ...process.env,
+    ...secrets,
+    MONGO_URL: mongoUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    PUBLIC_URL: publicUrl,
+    IDENTITY_URL: `http://127.0.0.1:${port(4001)}`,
+    SEARCH_URL: `http://127.0.0.1:${port(4002)}`,
+    DIP_URL: `http://127.0.0.1:${port(4003)}`,
+    SHARING_URL: `http://127.0.0.1:${port(4004)}`,
+    NOTIFICATIONS_URL: `http://127.0.0.1:${port(4005)}`,
+    SHELL_URL: `http://127.0.0.1:${port(3000)}`,
+    SEARCH_REMOTE_URL: `http://127.0.0.1:${port(3001)}`,
+    DASHBOARD_REMOTE_URL: `http://127.0.0.1:${port(3002)}`,
+    MAIL_CATCHER_SMTP_PORT: String(port(1025)),
+    PDF_DIR: path.join(dataDir, 'pdf'),
+    ...env,
+  };
+  const tsx = ['--import', 'tsx'];
+
+  const stop = async () => {
+    stopping = true;
+    // Stop the edge first so nothing new comes in, the database last so everyone can flush.
+    const order = [...children].reverse();
+    await Promise.all(
+      order.map(
+        ({ child }) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 15000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    logFile?.end();
+  };
+
+  try {
+    if (!process.env.MONGO_URL && !env.MONGO_URL) {
+      launch(
+        'mongo',
+        [...tsx, 'packages/embedded-mongo/bin/embedded-mongo.ts', '--port', String(mongoPort), '--dbpath', path.join(dataDir, 'mongo'), '--replset', 'rs0'],
+        base,
+        90,
+      );
+      await waitForTcp(mongoPort, 30000, () => failed);
+    }
+    PROCESSES.forEach((proc, i) => {
+      if (!existsSync(path.join(ROOT, proc.entry))) return;
+      const childEnv = { ...base, SERVICE_NAME: proc.name, ...(proc.port ? { PORT: String(port(proc.port)) } : {}) };
+      launch(proc.name, [...tsx, proc.entry], childEnv, COLOURS[i % COLOURS.length]);
+    });
+    await waitFor(`http://127.0.0.1:${gatewayPort}/health`, 120000, () => failed);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: publicUrl, gatewayPort, mongoUrl, env: base, stop };
+}
+
+async function waitForTcp(port, timeoutMs, isStopped) {
+  const net = await import('node:net');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (isStopped()) throw new Error('the database exited during start-up');
+    const ok = await new Promise((resolve) => {
+      const s = net.connect({ host: '127.0.0.1', port }, () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`);
+}

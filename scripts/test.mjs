@@ -1,0 +1,84 @@
+// `npm test`: bootstraps like `npm start` (dependencies, Redis, Chromium from Debian), then runs
+// type-check, lint, unit, integration and browser tests, and ends with one summary line.
+// `npm test -- unit integration` runs only the named stages.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { CHROMIUM, ROOT, ensureChromium, ensureDependencies, ensureRedis, say } from './lib/bootstrap.mjs';
+
+const RESULTS = path.join(ROOT, 'test-results');
+const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function jestCounts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests };
+}
+
+function playwrightCounts(file) {
+  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
+  const s = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
+  return { passed: s.expected ?? 0, failed: (s.unexpected ?? 0) + (s.flaky ?? 0), skipped: s.skipped ?? 0 };
+}
+
+const STAGES = {
+  typecheck: () => ({ ok: run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) }),
+  lint: () => ({ ok: run(bin('eslint'), ['.', '--max-warnings', '0']) }),
+  unit: () => {
+    const out = path.join(RESULTS, 'jest-unit.json');
+    const ok = run(bin('jest'), ['--selectProjects', 'unit', '--json', '--outputFile', out]);
+    return { ok, counts: jestCounts(out) };
+  },
+  integration: () => {
+    const out = path.join(RESULTS, 'jest-integration.json');
+    say(process.env.MONGO_URL ? 'Integration tests use MongoDB at MONGO_URL' : 'Integration tests use the embedded MongoDB and the machine\'s Redis (no Docker engine here)');
+    const ok = run(bin('jest'), ['--selectProjects', 'integration', '--runInBand', '--forceExit', '--json', '--outputFile', out]);
+    return { ok, counts: jestCounts(out) };
+  },
+  browser: () => {
+    if (!run(process.execPath, ['scripts/build-frontends.mjs'])) return { ok: false, counts: { passed: 0, failed: 1, skipped: 0 } };
+    const out = path.join(RESULTS, 'playwright.json');
+    const ok = run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+    return { ok, counts: playwrightCounts(out) };
+  },
+};
+
+async function main() {
+  const wanted = process.argv.slice(2).filter((a) => a in STAGES);
+  const stages = wanted.length ? wanted : Object.keys(STAGES);
+  ensureDependencies();
+  const redis = await ensureRedis();
+  if (stages.includes('browser') && !ensureChromium()) {
+    throw new Error(`Chromium is needed at ${CHROMIUM} for the browser tests: apt-get install -y chromium`);
+  }
+  rmSync(RESULTS, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const failedStages = [];
+  try {
+    for (const stage of stages) {
+      say(`Stage: ${stage}`);
+      const { ok, counts } = STAGES[stage]();
+      if (counts) for (const k of Object.keys(totals)) totals[k] += counts[k];
+      if (!ok) {
+        failedStages.push(stage);
+        if (!counts || counts.failed === 0) totals.failed += 1;
+      }
+    }
+  } finally {
+    await redis.stop();
+  }
+  if (failedStages.length) say(`Failed stages: ${failedStages.join(', ')}`);
+  process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
+  process.exit(failedStages.length ? 1 : 0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`\n✖ ${err.message}\n`);
+  process.exit(1);
+});

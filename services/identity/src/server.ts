@@ -1,0 +1,19 @@
+import { openServiceRuntime, runUntilSignalled } from '@lsp/service-kit';
+import { buildApp } from './app';
+import { identityConfigSchema } from './config';
+
+async function main() {
+  const runtime = await openServiceRuntime({ name: 'identity', configSchema: identityConfigSchema, dbName: 'identity' });
+  const app = buildApp(runtime);
+  await runUntilSignalled(app, {
+    host: runtime.config.HOST,
+    port: runtime.config.PORT,
+    logger: runtime.logger,
+    closers: runtime.closers,
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
