@@ -1,0 +1,180 @@
+// Namespace and index commands: create, drop, dropDatabase, listCollections, listDatabases,
+// renameCollection, createIndexes, listIndexes, dropIndexes, collStats/dbStats.
+import { BSON } from 'bson';
+import { errors } from '../errors';
+import { matchDocument } from '../query/match';
+import { Doc, isPlainObject, valueKey } from '../query/values';
+import { IndexSpec } from '../storage/index-def';
+import { Handler, collectionName, cursorReply, existing } from './context';
+
+const create: Handler = (ctx) => {
+  const name = collectionName(ctx, 'create');
+  const options: Doc = {};
+  for (const [k, v] of Object.entries(ctx.cmd)) {
+    if (['create', '$db', 'lsid', 'txnNumber', 'autocommit', 'startTransaction', '$clusterTime', 'writeConcern', 'comment', '$readPreference'].includes(k)) continue;
+    options[k] = v;
+  }
+  ctx.state.engine.createCollection(ctx.db, name, options);
+  return { ok: 1 };
+};
+
+const drop: Handler = (ctx) => {
+  const name = collectionName(ctx, 'drop');
+  const coll = existing(ctx, name);
+  // MongoDB 7 answers ok to dropping a missing collection.
+  const nIndexesWas = coll ? coll.indexes.length + 1 : 0;
+  ctx.state.engine.dropCollection(ctx.db, name);
+  for (const [id, c] of ctx.state.cursors) if (c.ns === `${ctx.db}.${name}`) ctx.state.cursors.delete(id);
+  return coll ? { nIndexesWas, ns: `${ctx.db}.${name}`, ok: 1 } : { ok: 1 };
+};
+
+const dropDatabase: Handler = (ctx) => {
+  ctx.state.engine.dropDatabase(ctx.db);
+  return { dropped: ctx.db, ok: 1 };
+};
+
+const listCollections: Handler = (ctx) => {
+  const colls = ctx.state.engine.dbs.get(ctx.db);
+  const filter = isPlainObject(ctx.cmd.filter) ? ctx.cmd.filter : {};
+  const docs: Doc[] = [];
+  for (const c of colls?.values() ?? []) {
+    const info: Doc = {
+      name: c.name,
+      type: 'collection',
+      options: c.options,
+      info: { readOnly: false },
+      idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+    };
+    if (matchDocument(info, filter)) docs.push(ctx.cmd.nameOnly === true ? { name: c.name, type: 'collection' } : info);
+  }
+  return cursorReply(ctx, `${ctx.db}.$cmd.listCollections`, docs, undefined);
+};
+
+const listDatabases: Handler = (ctx) => {
+  const databases: Doc[] = [];
+  let total = 0;
+  for (const [name, colls] of ctx.state.engine.dbs) {
+    let size = 0;
+    for (const c of colls.values()) for (const d of c.docs.values()) size += BSON.calculateObjectSize(d);
+    total += size;
+    databases.push(ctx.cmd.nameOnly === true ? { name } : { name, sizeOnDisk: size, empty: colls.size === 0 });
+  }
+  const filter = isPlainObject(ctx.cmd.filter) ? ctx.cmd.filter : {};
+  return { databases: databases.filter((d) => matchDocument(d, filter)), totalSize: total, totalSizeMb: Math.round(total / 1048576), ok: 1 };
+};
+
+const renameCollection: Handler = (ctx) => {
+  const from = String(ctx.cmd.renameCollection);
+  const to = String(ctx.cmd.to);
+  const [fromDb, ...fromRest] = from.split('.');
+  const [toDb, ...toRest] = to.split('.');
+  if (fromDb !== toDb) throw errors.illegalOperation('renaming across databases is not supported by the embedded server');
+  ctx.state.engine.renameCollection(fromDb, fromRest.join('.'), toRest.join('.'), ctx.cmd.dropTarget === true);
+  return { ok: 1 };
+};
+
+function defaultIndexName(key: Doc): string {
+  return Object.entries(key)
+    .map(([k, v]) => `${k}_${String(v)}`)
+    .join('_');
+}
+
+function sameKey(a: Doc, b: Doc): boolean {
+  return valueKey(a) === valueKey(b) && Object.keys(a).join() === Object.keys(b).join();
+}
+
+const createIndexes: Handler = (ctx) => {
+  const name = collectionName(ctx, 'createIndexes');
+  const specs = ctx.cmd.indexes;
+  if (!Array.isArray(specs) || specs.length === 0) throw errors.failedToParse("Must specify at least one index to create");
+  const engine = ctx.state.engine;
+  const createdCollectionAutomatically = !existing(ctx, name);
+  const coll = engine.ensureCollection(ctx.db, name);
+  const before = coll.indexes.length + 1;
+  for (const raw of specs) {
+    if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0) throw errors.badValue('index specification must have a non-empty key');
+    const spec: IndexSpec = { v: 2, ...(raw as Doc), key: raw.key, name: typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key) } as IndexSpec;
+    if (sameKey(spec.key, { _id: 1 })) continue;
+    const sameName = coll.indexes.find((i) => i.spec.name === spec.name);
+    const sameKeys = coll.indexes.find((i) => sameKey(i.spec.key, spec.key));
+    if (sameName && !sameKey(sameName.spec.key, spec.key)) {
+      throw errors.indexKeySpecsConflict(`An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+    }
+    if (sameKeys) {
+      const optionsDiffer =
+        Boolean(sameKeys.spec.unique) !== Boolean(spec.unique) ||
+        Boolean(sameKeys.spec.sparse) !== Boolean(spec.sparse) ||
+        sameKeys.spec.expireAfterSeconds !== spec.expireAfterSeconds;
+      if (sameKeys.spec.name !== spec.name) throw errors.indexOptionsConflict(`Index already exists with a different name: ${sameKeys.spec.name}`);
+      if (optionsDiffer) {
+        throw errors.indexKeySpecsConflict(`An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeys.spec)}`);
+      }
+      continue;
+    }
+    engine.createIndex(coll, spec);
+  }
+  const after = coll.indexes.length + 1;
+  const reply: Doc = { numIndexesBefore: before, numIndexesAfter: after, createdCollectionAutomatically, ok: 1 };
+  if (before === after) reply.note = 'all indexes already exist';
+  return reply;
+};
+
+const listIndexes: Handler = (ctx) => {
+  const name = collectionName(ctx, 'listIndexes');
+  const coll = existing(ctx, name);
+  if (!coll) throw errors.namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
+  return cursorReply(ctx, `${ctx.db}.${name}`, coll.indexSpecs() as unknown as Doc[], undefined);
+};
+
+const dropIndexes: Handler = (ctx) => {
+  const name = collectionName(ctx, Object.keys(ctx.cmd)[0]);
+  const coll = existing(ctx, name);
+  if (!coll) throw errors.namespaceNotFound(`ns not found ${ctx.db}.${name}`);
+  const nIndexesWas = coll.indexes.length + 1;
+  const target = ctx.cmd.index;
+  const names: string[] = [];
+  if (target === '*') names.push(...coll.indexes.map((i) => i.spec.name));
+  else if (typeof target === 'string') names.push(target);
+  else if (Array.isArray(target)) names.push(...target.map(String));
+  else if (isPlainObject(target)) {
+    const found = coll.indexes.find((i) => sameKey(i.spec.key, target));
+    if (!found) throw errors.indexNotFound(`can't find index with key: ${JSON.stringify(target)}`);
+    names.push(found.spec.name);
+  }
+  for (const n of names) {
+    if (n === '_id_') throw errors.invalidOptions('cannot drop _id index');
+    ctx.state.engine.dropIndex(coll, n);
+  }
+  return { nIndexesWas, ok: 1 };
+};
+
+const collStats: Handler = (ctx) => {
+  const name = collectionName(ctx, 'collStats');
+  const coll = existing(ctx, name);
+  if (!coll) throw errors.namespaceNotFound(`Collection [${ctx.db}.${name}] not found.`);
+  let size = 0;
+  for (const d of coll.docs.values()) size += BSON.calculateObjectSize(d);
+  return { ns: coll.ns, count: coll.docs.size, size, storageSize: size, nindexes: coll.indexes.length + 1, ok: 1 };
+};
+
+const dbStats: Handler = (ctx) => {
+  const colls = ctx.state.engine.dbs.get(ctx.db);
+  let objects = 0;
+  for (const c of colls?.values() ?? []) objects += c.docs.size;
+  return { db: ctx.db, collections: colls?.size ?? 0, objects, ok: 1 };
+};
+
+export const adminCommands: Record<string, Handler> = {
+  create,
+  drop,
+  dropDatabase,
+  listCollections,
+  listDatabases,
+  renameCollection,
+  createIndexes,
+  listIndexes,
+  dropIndexes,
+  deleteIndexes: dropIndexes,
+  collStats,
+  dbStats,
+};

@@ -1,0 +1,83 @@
+// Shared state and helpers for command handlers.
+import { BSON, Long } from 'bson';
+import { errors } from '../errors';
+import { Collection } from '../storage/collection';
+import { Engine, Transaction } from '../storage/engine';
+import { Doc } from '../query/values';
+
+export interface CursorState {
+  ns: string;
+  docs: Doc[];
+  pos: number;
+  sessionKey?: string;
+}
+
+export interface SessionState {
+  txnNumber: bigint;
+  txn?: Transaction;
+}
+
+export interface ServerState {
+  engine: Engine;
+  replSet?: string;
+  host: string;
+  port: number;
+  startedAt: Date;
+  cursors: Map<bigint, CursorState>;
+  sessions: Map<string, SessionState>;
+  nextCursorId: bigint;
+}
+
+export interface CommandContext {
+  state: ServerState;
+  db: string;
+  cmd: Doc;
+  txn?: Transaction;
+  sessionKey?: string;
+  connectionId: number;
+}
+
+export type Handler = (ctx: CommandContext) => Doc;
+
+export const DEFAULT_BATCH = 101;
+const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
+
+export function collectionName(ctx: CommandContext, name: string): string {
+  const v = ctx.cmd[name];
+  if (typeof v !== 'string') throw errors.invalidNamespace(`collection name has invalid type ${typeof v}`);
+  return v;
+}
+
+export function existing(ctx: CommandContext, name: string): Collection | undefined {
+  return ctx.state.engine.getCollection(ctx.db, name);
+}
+
+/** Replies with the first batch and keeps the rest as a server-side cursor. */
+export function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchSize: number | undefined, singleBatch = false): Doc {
+  const size = batchSize === undefined || batchSize <= 0 ? DEFAULT_BATCH : batchSize;
+  const first = takeBatch(docs, 0, batchSize === 0 ? 0 : size);
+  let id = 0n;
+  if (!singleBatch && first.length < docs.length) {
+    id = ctx.state.nextCursorId++;
+    ctx.state.cursors.set(id, { ns, docs, pos: first.length, sessionKey: ctx.sessionKey });
+  }
+  return { cursor: { firstBatch: first, id: Long.fromBigInt(id), ns }, ok: 1 };
+}
+
+export function takeBatch(docs: Doc[], from: number, size: number): Doc[] {
+  const out: Doc[] = [];
+  let bytes = 0;
+  for (let i = from; i < docs.length && out.length < size; i++) {
+    bytes += BSON.calculateObjectSize(docs[i]);
+    if (out.length > 0 && bytes > MAX_BATCH_BYTES) break;
+    out.push(docs[i]);
+  }
+  return out;
+}
+
+export function toInt(v: unknown, fallback: number | undefined): number | undefined {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long') return Number((v as Long).toBigInt());
+  return Number(v);
+}

@@ -1,0 +1,300 @@
+// insert / find / getMore / killCursors / update / delete / findAndModify / count / distinct / aggregate.
+import { Long, ObjectId } from 'bson';
+import { MongoServerError, errors } from '../errors';
+import { CollectionResolver, runPipeline } from '../query/aggregate';
+import { compileFilter, leavesOf } from '../query/match';
+import { projectDocument } from '../query/projection';
+import { sortDocuments } from '../query/sort';
+import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
+import { Doc, isPlainObject, valueKey } from '../query/values';
+import { Collection } from '../storage/collection';
+import { Matched } from '../storage/engine';
+import { CommandContext, Handler, collectionName, cursorReply, existing, takeBatch, toInt } from './context';
+
+function writeError(index: number, err: unknown): Doc {
+  if (err instanceof MongoServerError) return { index, code: err.code, errmsg: err.message, ...err.extra };
+  return { index, code: 1, errmsg: err instanceof Error ? err.message : String(err) };
+}
+
+function prepareInsert(doc: unknown): Doc {
+  if (!isPlainObject(doc)) throw errors.typeMismatch('insert documents must be objects');
+  if (doc._id === undefined) return { _id: new ObjectId(), ...doc };
+  if (Array.isArray(doc._id)) throw errors.badValue("can't use an array for _id");
+  return ensureIdFirst(doc);
+}
+
+function matchingDocs(ctx: CommandContext, coll: Collection | undefined, filter: Doc): Matched[] {
+  if (!coll) return [];
+  return [...ctx.state.engine.matching(coll, filter, ctx.txn)];
+}
+
+function resolver(ctx: CommandContext): CollectionResolver {
+  return (name) => {
+    const coll = existing(ctx, name);
+    return coll ? matchingDocs(ctx, coll, {}).map((m) => m.doc) : [];
+  };
+}
+
+const insert: Handler = (ctx) => {
+  const name = collectionName(ctx, 'insert');
+  const docs = ctx.cmd.documents;
+  if (!Array.isArray(docs)) throw errors.failedToParse("BSON field 'insert.documents' is missing but a required field");
+  const ordered = ctx.cmd.ordered !== false;
+  const coll = ctx.state.engine.ensureCollection(ctx.db, name);
+  let n = 0;
+  const writeErrors: Doc[] = [];
+  for (let i = 0; i < docs.length; i++) {
+    try {
+      ctx.state.engine.insert(coll, prepareInsert(docs[i]), ctx.txn);
+      n++;
+    } catch (err) {
+      writeErrors.push(writeError(i, err));
+      if (ordered) break;
+    }
+  }
+  return writeErrors.length > 0 ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
+};
+
+function sortAndPage(matched: Matched[], cmd: Doc): Matched[] {
+  let out = matched;
+  if (isPlainObject(cmd.sort) && Object.keys(cmd.sort).length > 0) {
+    const sorted = sortDocuments(
+      out.map((m) => ({ ...m.doc, __m: m }) as Doc),
+      cmd.sort,
+    );
+    out = sorted.map((d) => d.__m as Matched);
+  }
+  const skip = toInt(cmd.skip, 0)!;
+  if (skip < 0) throw errors.badValue('skip value must be non-negative');
+  if (skip > 0) out = out.slice(skip);
+  const limit = Math.abs(toInt(cmd.limit, 0)!);
+  if (limit > 0) out = out.slice(0, limit);
+  return out;
+}
+
+const find: Handler = (ctx) => {
+  const name = collectionName(ctx, 'find');
+  const filter = compileFilter(ctx.cmd.filter);
+  const coll = existing(ctx, name);
+  const matched = sortAndPage(matchingDocs(ctx, coll, filter), ctx.cmd);
+  const projection = isPlainObject(ctx.cmd.projection) ? ctx.cmd.projection : undefined;
+  const docs = matched.map((m) => projectDocument(m.doc, projection, m.position));
+  const limit = toInt(ctx.cmd.limit, 0)!;
+  const single = ctx.cmd.singleBatch === true || limit < 0;
+  return cursorReply(ctx, `${ctx.db}.${name}`, docs, toInt(ctx.cmd.batchSize, undefined), single);
+};
+
+const getMore: Handler = (ctx) => {
+  const raw = ctx.cmd.getMore;
+  const id = typeof raw === 'object' && raw !== null && (raw as Long)._bsontype === 'Long' ? (raw as Long).toBigInt() : BigInt(Number(raw));
+  const cursor = ctx.state.cursors.get(id);
+  if (!cursor) throw errors.cursorNotFound(id);
+  const size = toInt(ctx.cmd.batchSize, undefined) ?? Number.MAX_SAFE_INTEGER;
+  const batch = takeBatch(cursor.docs, cursor.pos, size <= 0 ? Number.MAX_SAFE_INTEGER : size);
+  cursor.pos += batch.length;
+  let replyId = id;
+  if (cursor.pos >= cursor.docs.length) {
+    ctx.state.cursors.delete(id);
+    replyId = 0n;
+  }
+  return { cursor: { nextBatch: batch, id: Long.fromBigInt(replyId), ns: cursor.ns }, ok: 1 };
+};
+
+const killCursors: Handler = (ctx) => {
+  const ids = Array.isArray(ctx.cmd.cursors) ? ctx.cmd.cursors : [];
+  const killed: Long[] = [];
+  const notFound: Long[] = [];
+  for (const raw of ids) {
+    const id = (raw as Long)._bsontype === 'Long' ? (raw as Long).toBigInt() : BigInt(Number(raw));
+    if (ctx.state.cursors.delete(id)) killed.push(Long.fromBigInt(id));
+    else notFound.push(Long.fromBigInt(id));
+  }
+  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+};
+
+interface UpdateOutcome {
+  n: number;
+  nModified: number;
+  upsertedId?: unknown;
+  before?: Doc;
+  after?: Doc;
+}
+
+function sameDoc(a: Doc, b: Doc): boolean {
+  return valueKey(a) === valueKey(b) && Object.keys(a).length === Object.keys(b).length;
+}
+
+/** One update statement: the core shared by `update` and `findAndModify`. */
+function runUpdate(ctx: CommandContext, coll: Collection, q: Doc, u: Doc | Doc[], opts: { multi: boolean; upsert: boolean; arrayFilters?: Doc[]; sort?: Doc }): UpdateOutcome {
+  validateUpdate(u);
+  if (!Array.isArray(u) && !Object.keys(u)[0]?.startsWith('$') && opts.multi) throw errors.failedToParse('multi update is not supported for replacement-style update');
+  const engine = ctx.state.engine;
+  let matched = matchingDocs(ctx, coll, q);
+  if (opts.sort) matched = sortAndPage(matched, { sort: opts.sort });
+  if (!opts.multi) matched = matched.slice(0, 1);
+  if (matched.length === 0) {
+    if (!opts.upsert) return { n: 0, nModified: 0 };
+    const doc = buildUpsert(q, u, { arrayFilters: opts.arrayFilters });
+    engine.insert(coll, doc, ctx.txn);
+    return { n: 1, nModified: 0, upsertedId: doc._id, after: doc };
+  }
+  let nModified = 0;
+  let first: UpdateOutcome | undefined;
+  for (const m of matched) {
+    const next = applyUpdate(m.doc, u, { position: m.position, arrayFilters: opts.arrayFilters });
+    const changed = !sameDoc(m.doc, next);
+    if (changed) {
+      engine.replace(coll, next, ctx.txn);
+      nModified++;
+    }
+    if (!first) first = { n: 1, nModified: 0, before: m.doc, after: next };
+  }
+  return { n: matched.length, nModified, before: first?.before, after: first?.after };
+}
+
+const update: Handler = (ctx) => {
+  const name = collectionName(ctx, 'update');
+  const updates = ctx.cmd.updates;
+  if (!Array.isArray(updates)) throw errors.failedToParse("BSON field 'update.updates' is missing but a required field");
+  const ordered = ctx.cmd.ordered !== false;
+  const coll = ctx.state.engine.ensureCollection(ctx.db, name);
+  let n = 0;
+  let nModified = 0;
+  const upserted: Doc[] = [];
+  const writeErrors: Doc[] = [];
+  updates.forEach((spec, index) => {
+    if (writeErrors.length > 0 && ordered) return;
+    try {
+      const s = spec as Doc;
+      const r = runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
+        multi: s.multi === true,
+        upsert: s.upsert === true,
+        arrayFilters: Array.isArray(s.arrayFilters) ? (s.arrayFilters as Doc[]) : undefined,
+      });
+      n += r.n;
+      nModified += r.nModified;
+      if (r.upsertedId !== undefined) upserted.push({ index, _id: r.upsertedId });
+    } catch (err) {
+      writeErrors.push(writeError(index, err));
+    }
+  });
+  const reply: Doc = { n, nModified, ok: 1 };
+  if (upserted.length > 0) reply.upserted = upserted;
+  if (writeErrors.length > 0) reply.writeErrors = writeErrors;
+  return reply;
+};
+
+const del: Handler = (ctx) => {
+  const name = collectionName(ctx, 'delete');
+  const deletes = ctx.cmd.deletes;
+  if (!Array.isArray(deletes)) throw errors.failedToParse("BSON field 'delete.deletes' is missing but a required field");
+  const ordered = ctx.cmd.ordered !== false;
+  const coll = existing(ctx, name);
+  let n = 0;
+  const writeErrors: Doc[] = [];
+  deletes.forEach((spec, index) => {
+    if (writeErrors.length > 0 && ordered) return;
+    try {
+      const s = spec as Doc;
+      const limit = toInt(s.limit, 0);
+      let matched = matchingDocs(ctx, coll, compileFilter(s.q));
+      if (limit === 1) matched = matched.slice(0, 1);
+      for (const m of matched) ctx.state.engine.delete(coll!, m.doc, ctx.txn);
+      n += matched.length;
+    } catch (err) {
+      writeErrors.push(writeError(index, err));
+    }
+  });
+  return writeErrors.length > 0 ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
+};
+
+const findAndModify: Handler = (ctx) => {
+  const name = collectionName(ctx, Object.keys(ctx.cmd)[0]);
+  const cmd = ctx.cmd;
+  const filter = compileFilter(cmd.query);
+  const sort = isPlainObject(cmd.sort) ? cmd.sort : undefined;
+  const fields = isPlainObject(cmd.fields) ? cmd.fields : undefined;
+  const engine = ctx.state.engine;
+  if (cmd.remove === true) {
+    const coll = existing(ctx, name);
+    let matched = matchingDocs(ctx, coll, filter);
+    if (sort) matched = sortAndPage(matched, { sort });
+    const target = matched[0];
+    if (target) engine.delete(coll!, target.doc, ctx.txn);
+    return { lastErrorObject: { n: target ? 1 : 0 }, value: target ? projectDocument(target.doc, fields) : null, ok: 1 };
+  }
+  if (cmd.update === undefined) throw errors.failedToParse('Either an update or remove=true must be specified');
+  const coll = engine.ensureCollection(ctx.db, name);
+  const r = runUpdate(ctx, coll, filter, cmd.update as Doc, {
+    multi: false,
+    upsert: cmd.upsert === true,
+    arrayFilters: Array.isArray(cmd.arrayFilters) ? (cmd.arrayFilters as Doc[]) : undefined,
+    sort,
+  });
+  const lastErrorObject: Doc = { n: r.n, updatedExisting: r.n > 0 && r.upsertedId === undefined };
+  if (r.upsertedId !== undefined) lastErrorObject.upserted = r.upsertedId;
+  const chosen = cmd.new === true ? r.after : r.before;
+  return { lastErrorObject, value: chosen ? projectDocument(chosen, fields) : null, ok: 1 };
+};
+
+const count: Handler = (ctx) => {
+  const name = collectionName(ctx, 'count');
+  const matched = sortAndPage(matchingDocs(ctx, existing(ctx, name), compileFilter(ctx.cmd.query)), { skip: ctx.cmd.skip, limit: ctx.cmd.limit });
+  return { n: matched.length, ok: 1 };
+};
+
+const distinct: Handler = (ctx) => {
+  const name = collectionName(ctx, 'distinct');
+  const key = ctx.cmd.key;
+  if (typeof key !== 'string') throw errors.failedToParse("BSON field 'distinct.key' is missing but a required field");
+  const seen = new Map<string, unknown>();
+  for (const m of matchingDocs(ctx, existing(ctx, name), compileFilter(ctx.cmd.query))) {
+    for (const leaf of leavesOf(m.doc, key)) {
+      if (leaf.value === undefined || Array.isArray(leaf.value)) continue;
+      const k = valueKey(leaf.value);
+      if (!seen.has(k)) seen.set(k, leaf.value);
+    }
+  }
+  return { values: [...seen.values()], ok: 1 };
+};
+
+const aggregate: Handler = (ctx) => {
+  const target = ctx.cmd.aggregate;
+  const pipeline = ctx.cmd.pipeline;
+  if (!Array.isArray(pipeline)) throw errors.typeMismatch("'pipeline' option must be specified as an array");
+  if (!isPlainObject(ctx.cmd.cursor) && ctx.cmd.explain !== true) {
+    throw errors.failedToParse("The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  let input: Doc[];
+  let ns: string;
+  if (typeof target === 'string') {
+    ns = `${ctx.db}.${target}`;
+    const coll = existing(ctx, target);
+    // A leading $match can use the _id map or an index before the rest of the pipeline runs.
+    const head = pipeline[0] as Doc | undefined;
+    if (head && isPlainObject(head.$match)) {
+      input = matchingDocs(ctx, coll, head.$match).map((m) => m.doc);
+      pipeline.shift();
+    } else input = matchingDocs(ctx, coll, {}).map((m) => m.doc);
+  } else {
+    ns = `${ctx.db}.$cmd.aggregate`;
+    input = [];
+  }
+  const docs = runPipeline(input, pipeline as Doc[], resolver(ctx));
+  const batch = isPlainObject(ctx.cmd.cursor) ? toInt(ctx.cmd.cursor.batchSize, undefined) : undefined;
+  return cursorReply(ctx, ns, docs, batch);
+};
+
+export const crudCommands: Record<string, Handler> = {
+  insert,
+  find,
+  getMore,
+  killCursors,
+  update,
+  delete: del,
+  findAndModify,
+  findandmodify: findAndModify,
+  count,
+  distinct,
+  aggregate,
+};

@@ -1,0 +1,97 @@
+// Command dispatch: finds the handler, attaches the session's transaction, turns exceptions into
+// MongoDB error replies and journals the command's changes before the reply leaves.
+import { Long } from 'bson';
+import { MongoServerError, errors } from '../errors';
+import { Doc } from '../query/values';
+import { adminCommands } from './admin';
+import { CommandContext, Handler, ServerState } from './context';
+import { crudCommands } from './crud';
+import { handshakeCommands, sessionKeyOf } from './handshake';
+
+const handlers: Record<string, Handler> = { ...handshakeCommands, ...adminCommands, ...crudCommands };
+const lowerCase = new Map(Object.keys(handlers).map((k) => [k.toLowerCase(), handlers[k]]));
+
+// Commands that may not run inside a multi-document transaction.
+const NOT_IN_TXN = new Set(['count', 'listCollections', 'listIndexes', 'createIndexes', 'drop', 'dropDatabase', 'dropIndexes', 'renameCollection', 'listDatabases']);
+
+function txnNumberOf(v: unknown): bigint | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'object' && (v as Long)._bsontype === 'Long') return (v as Long).toBigInt();
+  return BigInt(Number(v));
+}
+
+export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
+  const name = Object.keys(cmd)[0];
+  const db = typeof cmd.$db === 'string' ? cmd.$db : defaultDb;
+  const ctx: CommandContext = { state, db, cmd, connectionId };
+  try {
+    if (!name) throw errors.failedToParse('empty command');
+    const handler = handlers[name] ?? lowerCase.get(name.toLowerCase());
+    const txnNumber = txnNumberOf(cmd.txnNumber);
+    const inTxn = txnNumber !== undefined && cmd.autocommit === false;
+    if (name === 'commitTransaction' || name === 'abortTransaction') return finishTransaction(ctx, name, txnNumber);
+    if (inTxn) attachTransaction(ctx, name, txnNumber);
+    else if (txnNumber !== undefined && !state.replSet) {
+      throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
+    }
+    if (!handler) throw errors.commandNotFound(name);
+    ctx.sessionKey = sessionKeyOf(cmd.lsid);
+    const reply = handler(ctx);
+    if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0) state.engine.abort(ctx.txn);
+    state.engine.flush();
+    return reply;
+  } catch (err) {
+    if (ctx.txn) state.engine.abort(ctx.txn);
+    try {
+      state.engine.flush();
+    } catch {
+      // The original error is the one the client needs.
+    }
+    if (err instanceof MongoServerError) return err.toReply();
+    return { ok: 0, errmsg: err instanceof Error ? err.message : String(err), code: 1, codeName: 'InternalError' };
+  }
+}
+
+function attachTransaction(ctx: CommandContext, name: string, txnNumber: bigint): void {
+  const { state, cmd } = ctx;
+  if (!state.replSet) throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
+  const key = sessionKeyOf(cmd.lsid);
+  if (!key) throw errors.invalidOptions('a transaction requires a session id');
+  let session = state.sessions.get(key);
+  if (cmd.startTransaction === true) {
+    if (session && session.txnNumber > txnNumber) {
+      throw new MongoServerError(225, 'TransactionTooOld', `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started`);
+    }
+    if (session?.txn) state.engine.abort(session.txn);
+    session = { txnNumber, txn: state.engine.begin(key, txnNumber) };
+    state.sessions.set(key, session);
+  }
+  if (!session || session.txnNumber !== txnNumber || !session.txn || session.txn.state !== 'active') {
+    if (session?.txn?.state === 'committed' && session.txnNumber === txnNumber) throw errors.transactionCommitted(txnNumber);
+    throw errors.noSuchTransaction(txnNumber);
+  }
+  if (NOT_IN_TXN.has(name)) throw errors.operationNotSupportedInTransaction(`Cannot run '${name}' in a multi-document transaction.`);
+  ctx.txn = session.txn;
+}
+
+function finishTransaction(ctx: CommandContext, name: string, txnNumber: bigint | undefined): Doc {
+  const { state, cmd } = ctx;
+  if (!state.replSet) throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
+  const key = sessionKeyOf(cmd.lsid);
+  const session = key ? state.sessions.get(key) : undefined;
+  if (txnNumber === undefined || !session || session.txnNumber !== txnNumber || !session.txn) {
+    throw errors.noSuchTransaction(txnNumber ?? 0n);
+  }
+  const txn = session.txn;
+  if (name === 'abortTransaction') {
+    if (txn.state === 'committed') throw errors.transactionCommitted(txnNumber);
+    if (txn.state === 'aborted') throw errors.noSuchTransaction(txnNumber);
+    state.engine.abort(txn);
+    return { ok: 1 };
+  }
+  if (txn.state === 'committed') return { ok: 1 };
+  if (txn.state === 'aborted') throw errors.noSuchTransaction(txnNumber);
+  state.engine.commit(txn);
+  state.engine.flush();
+  return { ok: 1 };
+}

@@ -1,0 +1,356 @@
+// BSON value semantics shared by matching, sorting, indexing and arithmetic: MongoDB's cross-type
+// ordering, numeric comparison across Int32/Double/Long/Decimal128, and canonical keys for hashing.
+import { Binary, Decimal128, Long, ObjectId, Timestamp } from 'bson';
+
+export type Doc = Record<string, unknown>;
+
+export function bsonType(v: unknown): string | undefined {
+  if (v === null || typeof v !== 'object') return undefined;
+  return (v as { _bsontype?: string })._bsontype;
+}
+
+export function isNumeric(v: unknown): boolean {
+  if (typeof v === 'number' || typeof v === 'bigint') return true;
+  const t = bsonType(v);
+  return t === 'Long' || t === 'Decimal128' || t === 'Int32' || t === 'Double';
+}
+
+export function isPlainObject(v: unknown): v is Doc {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  if (bsonType(v) !== undefined) return false;
+  if (v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v)) return false;
+  return true;
+}
+
+/** Canonical type rank from the BSON comparison order. */
+export function typeRank(v: unknown): number {
+  if (v === undefined || v === null) return 1;
+  if (typeof v === 'number' || typeof v === 'bigint') return 2;
+  if (typeof v === 'string') return 3;
+  if (typeof v === 'boolean') return 8;
+  if (Array.isArray(v)) return 5;
+  if (v instanceof Date) return 9;
+  if (v instanceof RegExp) return 11;
+  switch (bsonType(v)) {
+    case 'MinKey':
+      return 0;
+    case 'Int32':
+    case 'Double':
+    case 'Long':
+    case 'Decimal128':
+      return 2;
+    case 'BSONSymbol':
+      return 3;
+    case 'Binary':
+      return 6;
+    case 'ObjectId':
+      return 7;
+    case 'Timestamp':
+      return 10;
+    case 'BSONRegExp':
+      return 11;
+    case 'MaxKey':
+      return 12;
+    case 'Code':
+      return 13;
+    default:
+      return ArrayBuffer.isView(v) ? 6 : 4;
+  }
+}
+
+/** Exact decimal form m × 10^e, used for Decimal128 arithmetic and comparison. */
+export interface Dec {
+  m: bigint;
+  e: number;
+  special?: 'nan' | 'inf' | '-inf';
+}
+
+export function decFromString(s: string): Dec {
+  const t = s.trim();
+  if (/^[+-]?(nan)$/i.test(t)) return { m: 0n, e: 0, special: 'nan' };
+  if (/^\+?inf(inity)?$/i.test(t)) return { m: 0n, e: 0, special: 'inf' };
+  if (/^-inf(inity)?$/i.test(t)) return { m: 0n, e: 0, special: '-inf' };
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(t);
+  if (!match) return { m: 0n, e: 0, special: 'nan' };
+  const [, sign, int = '', frac = '', exp = '0'] = match;
+  const digits = (int + frac).replace(/^0+(?=\d)/, '') || '0';
+  const m = BigInt(digits) * (sign === '-' ? -1n : 1n);
+  return { m, e: Number(exp) - frac.length };
+}
+
+export function toDec(v: unknown): Dec {
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) return { m: 0n, e: 0, special: 'nan' };
+    if (!Number.isFinite(v)) return { m: 0n, e: 0, special: v > 0 ? 'inf' : '-inf' };
+    if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) return { m: BigInt(v), e: 0 };
+    return decFromString(String(v));
+  }
+  if (typeof v === 'bigint') return { m: v, e: 0 };
+  const t = bsonType(v);
+  if (t === 'Long') return { m: (v as Long).toBigInt(), e: 0 };
+  if (t === 'Decimal128') return decFromString((v as Decimal128).toString());
+  if (t === 'Int32' || t === 'Double') return toDec((v as { value: number }).value);
+  return { m: 0n, e: 0, special: 'nan' };
+}
+
+function alignDec(a: Dec, b: Dec): [bigint, bigint, number] {
+  const e = Math.min(a.e, b.e);
+  return [a.m * 10n ** BigInt(a.e - e), b.m * 10n ** BigInt(b.e - e), e];
+}
+
+export function decCompare(a: Dec, b: Dec): number {
+  const rank = (d: Dec) => (d.special === 'nan' ? -2 : d.special === '-inf' ? -1 : d.special === 'inf' ? 1 : 0);
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== 0 || rb !== 0) return ra === rb ? 0 : ra < rb ? -1 : ra > rb ? 1 : 0;
+  const [x, y] = alignDec(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function decAdd(a: Dec, b: Dec): Dec {
+  if (a.special || b.special) return { m: 0n, e: 0, special: a.special ?? b.special };
+  const [x, y, e] = alignDec(a, b);
+  return { m: x + y, e };
+}
+
+export function decMul(a: Dec, b: Dec): Dec {
+  if (a.special || b.special) return { m: 0n, e: 0, special: 'nan' };
+  return { m: a.m * b.m, e: a.e + b.e };
+}
+
+export function decToDecimal128(d: Dec): Decimal128 {
+  if (d.special === 'nan') return Decimal128.fromString('NaN');
+  if (d.special === 'inf') return Decimal128.fromString('Infinity');
+  if (d.special === '-inf') return Decimal128.fromString('-Infinity');
+  return Decimal128.fromStringWithRounding(`${d.m}E${d.e}`);
+}
+
+/** Numeric value as a JS number (may lose precision for large Longs/Decimals). */
+export function toNumber(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  const t = bsonType(v);
+  if (t === 'Long') return (v as Long).toNumber();
+  if (t === 'Decimal128') return Number((v as Decimal128).toString());
+  if (t === 'Int32' || t === 'Double') return (v as { value: number }).value;
+  return NaN;
+}
+
+function compareNumbers(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  const ta = bsonType(a);
+  const tb = bsonType(b);
+  if (ta !== 'Decimal128' && tb !== 'Decimal128') {
+    // BigInt against number compares exactly in JavaScript, so Long vs Double needs no rounding.
+    const x = ta === 'Long' ? (a as Long).toBigInt() : typeof a === 'object' ? toNumber(a) : (a as number | bigint);
+    const y = tb === 'Long' ? (b as Long).toBigInt() : typeof b === 'object' ? toNumber(b) : (b as number | bigint);
+    if (typeof x === 'number' && Number.isNaN(x)) return typeof y === 'number' && Number.isNaN(y) ? 0 : -1;
+    if (typeof y === 'number' && Number.isNaN(y)) return 1;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return decCompare(toDec(a), toDec(b));
+}
+
+function binaryBytes(v: unknown): Uint8Array {
+  if (bsonType(v) === 'Binary') return (v as Binary).buffer;
+  return v as Uint8Array;
+}
+
+/** Total order of BSON values as MongoDB sorts them. */
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case 0:
+    case 1:
+    case 12:
+      return 0;
+    case 2:
+      return compareNumbers(a, b);
+    case 3: {
+      const x = String(typeof a === 'string' ? a : (a as { value: string }).value);
+      const y = String(typeof b === 'string' ? b : (b as { value: string }).value);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 4: {
+      const ea = Object.entries(a as Doc);
+      const eb = Object.entries(b as Doc);
+      for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
+        const c = compareValues(ea[i][1], eb[i][1]);
+        if (c !== 0) return c;
+        if (ea[i][0] !== eb[i][0]) return ea[i][0] < eb[i][0] ? -1 : 1;
+      }
+      return ea.length - eb.length === 0 ? 0 : ea.length < eb.length ? -1 : 1;
+    }
+    case 5: {
+      const xa = a as unknown[];
+      const xb = b as unknown[];
+      for (let i = 0; i < Math.min(xa.length, xb.length); i++) {
+        const c = compareValues(xa[i], xb[i]);
+        if (c !== 0) return c;
+      }
+      return xa.length === xb.length ? 0 : xa.length < xb.length ? -1 : 1;
+    }
+    case 6: {
+      const x = binaryBytes(a);
+      const y = binaryBytes(b);
+      if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+      const sa = bsonType(a) === 'Binary' ? (a as Binary).sub_type : 0;
+      const sb = bsonType(b) === 'Binary' ? (b as Binary).sub_type : 0;
+      if (sa !== sb) return sa < sb ? -1 : 1;
+      return Buffer.compare(Buffer.from(x), Buffer.from(y));
+    }
+    case 7:
+      return Buffer.compare(Buffer.from((a as ObjectId).id), Buffer.from((b as ObjectId).id));
+    case 8:
+      return a === b ? 0 : a ? 1 : -1;
+    case 9: {
+      const x = (a as Date).getTime();
+      const y = (b as Date).getTime();
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 10: {
+      const x = (a as Timestamp).toBigInt();
+      const y = (b as Timestamp).toBigInt();
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    default: {
+      const x = String(a);
+      const y = String(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  }
+}
+
+export function valuesEqual(a: unknown, b: unknown): boolean {
+  return typeRank(a) === typeRank(b) && compareValues(a, b) === 0;
+}
+
+/**
+ * A string that is equal for two values exactly when MongoDB considers them equal (1, 1.0 and
+ * Long(1) share a key). Used for the _id map and hash indexes.
+ */
+export function valueKey(v: unknown): string {
+  if (v === undefined || v === null) return 'z';
+  switch (typeof v) {
+    case 'string':
+      return 's' + v;
+    case 'number':
+      if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) return 'n' + BigInt(v).toString();
+      return 'n' + String(v);
+    case 'boolean':
+      return v ? 'T' : 'F';
+    case 'bigint':
+      return 'n' + v.toString();
+  }
+  if (Array.isArray(v)) return '[' + v.map(valueKey).join(',') + ']';
+  if (v instanceof Date) return 'd' + v.getTime();
+  if (v instanceof RegExp) return 'r' + String(v);
+  switch (bsonType(v)) {
+    case 'ObjectId':
+      return 'o' + (v as ObjectId).toHexString();
+    case 'Long':
+      return 'n' + (v as Long).toBigInt().toString();
+    case 'Int32':
+    case 'Double':
+      return valueKey((v as { value: number }).value);
+    case 'Decimal128': {
+      const d = toDec(v);
+      if (d.special) return 'n' + d.special;
+      let { m, e } = d;
+      while (m !== 0n && m % 10n === 0n) {
+        m /= 10n;
+        e += 1;
+      }
+      if (m === 0n) return 'n0';
+      if (e >= 0) return 'n' + (m * 10n ** BigInt(e)).toString();
+      return 'n' + String(Number(`${m}e${e}`));
+    }
+    case 'Binary': {
+      const b = v as Binary;
+      return 'b' + b.sub_type + ':' + Buffer.from(b.buffer).toString('base64');
+    }
+    case 'Timestamp':
+      return 't' + (v as Timestamp).toBigInt().toString();
+    case 'MinKey':
+      return '-';
+    case 'MaxKey':
+      return '+';
+  }
+  if (ArrayBuffer.isView(v)) return 'b0:' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+  return '{' + Object.entries(v as Doc).map(([k, x]) => JSON.stringify(k) + ':' + valueKey(x)).join(',') + '}';
+}
+
+/** Deep copy that keeps BSON value objects (they are immutable) and copies containers. */
+export function cloneValue<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneValue) as T;
+  if (isPlainObject(v)) {
+    const out: Doc = {};
+    for (const k of Object.keys(v)) out[k] = cloneValue(v[k]);
+    return out as T;
+  }
+  if (v instanceof Date) return new Date(v.getTime()) as T;
+  return v;
+}
+
+/** MongoDB's BSON type names and numbers for $type. */
+export function typeNames(v: unknown): string[] {
+  if (v === null) return ['null'];
+  if (v === undefined) return ['undefined'];
+  if (typeof v === 'string') return ['string'];
+  if (typeof v === 'boolean') return ['bool'];
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? ['int', 'number'] : ['double', 'number'];
+  if (Array.isArray(v)) return ['array'];
+  if (v instanceof Date) return ['date'];
+  if (v instanceof RegExp) return ['regex'];
+  switch (bsonType(v)) {
+    case 'ObjectId':
+      return ['objectId'];
+    case 'Long':
+      return ['long', 'number'];
+    case 'Decimal128':
+      return ['decimal', 'number'];
+    case 'Int32':
+      return ['int', 'number'];
+    case 'Double':
+      return ['double', 'number'];
+    case 'Binary':
+      return ['binData'];
+    case 'Timestamp':
+      return ['timestamp'];
+    case 'BSONRegExp':
+      return ['regex'];
+    case 'MinKey':
+      return ['minKey'];
+    case 'MaxKey':
+      return ['maxKey'];
+    case 'Code':
+      return ['javascript'];
+  }
+  return ['object'];
+}
+
+export const TYPE_NUMBERS: Record<number, string> = {
+  1: 'double',
+  2: 'string',
+  3: 'object',
+  4: 'array',
+  5: 'binData',
+  6: 'undefined',
+  7: 'objectId',
+  8: 'bool',
+  9: 'date',
+  10: 'null',
+  11: 'regex',
+  13: 'javascript',
+  16: 'int',
+  17: 'timestamp',
+  18: 'long',
+  19: 'decimal',
+  [-1]: 'minKey',
+  127: 'maxKey',
+};

@@ -1,0 +1,115 @@
+// startEmbeddedMongo: opens the storage, listens, runs the TTL sweep, and stops cleanly.
+import net from 'node:net';
+import { runCommand } from './commands';
+import { ServerState } from './commands/context';
+import { Doc, isPlainObject } from './query/values';
+import { Engine } from './storage/engine';
+import { FsyncPolicy } from './storage/journal';
+import { serveConnection } from './wire/connection';
+
+export interface EmbeddedMongoOptions {
+  /** TCP port; 0 picks a free one. */
+  port?: number;
+  host?: string;
+  /** Directory for the journal and snapshot; omit for a purely in-memory server. */
+  dbPath?: string;
+  /** Replica-set name: enables transactions and replica-set hello replies. */
+  replSet?: string;
+  fsync?: FsyncPolicy;
+  fsyncIntervalMs?: number;
+  compactBytes?: number;
+  ttlIntervalMs?: number;
+  log?: (msg: string) => void;
+}
+
+export interface EmbeddedMongo {
+  uri: string;
+  port: number;
+  host: string;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const engine = new Engine({ dbPath: options.dbPath, fsync: options.fsync, fsyncIntervalMs: options.fsyncIntervalMs, compactBytes: options.compactBytes, log });
+  const opened = engine.open();
+  if (opened.replayed > 0) log(`recovered ${opened.replayed} journal records`);
+
+  const state: ServerState = {
+    engine,
+    replSet: options.replSet,
+    host,
+    port: options.port ?? 27017,
+    startedAt: new Date(),
+    cursors: new Map(),
+    sessions: new Map(),
+    nextCursorId: BigInt(Date.now()) * 1000n,
+  };
+
+  const sockets = new Set<net.Socket>();
+  let connectionIds = 0;
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(socket, ++connectionIds, (cmd, db, id) => runCommand(state, cmd as Doc, db, id), (err) => log(`connection error: ${String(err)}`));
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 27017, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    engine.close();
+    throw err;
+  }
+  const port = (server.address() as net.AddressInfo).port;
+  state.port = port;
+
+  const ttl = setInterval(() => sweepExpired(state), options.ttlIntervalMs ?? 1000);
+  ttl.unref();
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= new Promise<void>((resolve) => {
+      clearInterval(ttl);
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    }).then(() => engine.close());
+    return stopped;
+  };
+
+  const query = options.replSet ? `?replicaSet=${encodeURIComponent(options.replSet)}` : '';
+  return { uri: `mongodb://${host}:${port}/${query}`, port, host, stop };
+}
+
+/** Deletes documents whose TTL-indexed date is older than expireAfterSeconds. */
+export function sweepExpired(state: ServerState): void {
+  const now = Date.now();
+  try {
+    for (const colls of state.engine.dbs.values()) {
+      for (const coll of colls.values()) {
+        for (const index of coll.indexes) {
+          const ttl = index.spec.expireAfterSeconds;
+          if (typeof ttl !== 'number' || index.fields.length !== 1) continue;
+          const field = index.fields[0];
+          const expired: Doc[] = [];
+          for (const doc of coll.docs.values()) {
+            const v = field.split('.').reduce<unknown>((x, p) => (isPlainObject(x) ? x[p] : undefined), doc);
+            const dates = (Array.isArray(v) ? v : [v]).filter((d): d is Date => d instanceof Date);
+            if (dates.length === 0) continue;
+            const earliest = Math.min(...dates.map((d) => d.getTime()));
+            if (earliest + ttl * 1000 <= now) expired.push(doc);
+          }
+          for (const doc of expired) state.engine.delete(coll, doc);
+        }
+      }
+    }
+  } finally {
+    state.engine.flush();
+  }
+}

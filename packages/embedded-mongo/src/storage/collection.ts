@@ -1,0 +1,153 @@
+// One collection: documents in insertion order keyed by canonical _id, plus secondary indexes.
+// All unique checks happen before anything changes, so a failed write leaves no trace.
+import { duplicateKey, errors } from '../errors';
+import { Doc, isPlainObject, valueKey } from '../query/values';
+import { IndexSpec, SecondaryIndex } from './index-def';
+
+export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+export function idKeyOf(doc: Doc): string {
+  return valueKey(doc._id);
+}
+
+export class Collection {
+  readonly db: string;
+  name: string;
+  readonly options: Doc;
+  readonly docs = new Map<string, Doc>();
+  readonly indexes: SecondaryIndex[] = [];
+  /** Last committed write sequence per document id; only kept while transactions are open. */
+  readonly versions = new Map<string, number>();
+
+  constructor(db: string, name: string, options: Doc = {}) {
+    this.db = db;
+    this.name = name;
+    this.options = options;
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [ID_INDEX, ...this.indexes.map((i) => i.spec)];
+  }
+
+  /** Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). */
+  checkUnique(doc: Doc, selfId: string | undefined, ignoreIds?: Set<string>): void {
+    const id = idKeyOf(doc);
+    if (id !== selfId && this.docs.has(id) && !ignoreIds?.has(id)) throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
+    for (const index of this.indexes) {
+      if (!index.unique) continue;
+      for (const key of index.keysFor(doc)) {
+        const holders = index.entries.get(key);
+        if (!holders) continue;
+        for (const holder of holders) {
+          if (holder !== selfId && !ignoreIds?.has(holder)) throw duplicateKey(this.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
+        }
+      }
+    }
+  }
+
+  insert(doc: Doc): void {
+    this.checkUnique(doc, undefined);
+    this.put(doc);
+  }
+
+  replace(id: string, next: Doc): void {
+    this.checkUnique(next, id);
+    this.put(next);
+  }
+
+  /** Stores without checks (journal replay, transaction commit after validation). */
+  put(doc: Doc): void {
+    const id = idKeyOf(doc);
+    const old = this.docs.get(id);
+    if (old) for (const index of this.indexes) index.remove(id, index.keysFor(old));
+    this.docs.set(id, doc);
+    for (const index of this.indexes) index.add(id, index.keysFor(doc));
+  }
+
+  remove(id: string): Doc | undefined {
+    const old = this.docs.get(id);
+    if (!old) return undefined;
+    for (const index of this.indexes) index.remove(id, index.keysFor(old));
+    this.docs.delete(id);
+    return old;
+  }
+
+  addIndex(spec: IndexSpec): SecondaryIndex {
+    const index = new SecondaryIndex(spec);
+    if (index.unique) {
+      for (const [id, doc] of this.docs) {
+        for (const key of index.keysFor(doc)) {
+          const holders = index.entries.get(key);
+          if (holders && holders.size > 0 && !holders.has(id)) throw duplicateKey(this.ns, spec.name, spec.key, index.keyValueFor(doc, key));
+          index.add(id, [key]);
+        }
+      }
+    } else {
+      for (const [id, doc] of this.docs) index.add(id, index.keysFor(doc));
+    }
+    this.indexes.push(index);
+    return index;
+  }
+
+  dropIndex(name: string): void {
+    const i = this.indexes.findIndex((x) => x.spec.name === name);
+    if (i < 0) throw errors.indexNotFound(`index not found with name [${name}]`);
+    this.indexes.splice(i, 1);
+  }
+
+  /**
+   * Documents that may match `filter`, using the _id map or an index when the filter pins a key
+   * by equality; otherwise every document. Callers still apply the full matcher.
+   */
+  candidates(filter: Doc): Iterable<Doc> {
+    const id = equalityValue(filter, '_id');
+    if (id.found) {
+      const out: Doc[] = [];
+      for (const v of id.values) {
+        const doc = this.docs.get(valueKey(v));
+        if (doc) out.push(doc);
+      }
+      return out;
+    }
+    for (const index of this.indexes) {
+      if (!index.usableForLookup) continue;
+      const pinned = index.fields.map((f) => equalityValue(filter, f));
+      if (!pinned.every((p) => p.found && p.values.length === 1)) continue;
+      const ids = index.lookup(pinned.map((p) => p.values[0]));
+      const out: Doc[] = [];
+      if (ids) for (const i of ids) out.push(this.docs.get(i)!);
+      return out;
+    }
+    return this.docs.values();
+  }
+}
+
+/** Equality values a filter imposes on a top-level path (plain value, $eq or $in of scalars). */
+function equalityValue(filter: Doc, path: string): { found: boolean; values: unknown[] } {
+  const direct = filter[path];
+  if (direct !== undefined && scalarForLookup(direct)) return { found: true, values: [direct] };
+  if (isPlainObject(direct)) {
+    const keys = Object.keys(direct);
+    if (keys.length === 1 && keys[0] === '$eq' && scalarForLookup(direct.$eq)) return { found: true, values: [direct.$eq] };
+    if (keys.length === 1 && keys[0] === '$in' && Array.isArray(direct.$in) && direct.$in.every(scalarForLookup)) return { found: true, values: direct.$in };
+  }
+  if (Array.isArray(filter.$and)) {
+    for (const sub of filter.$and) {
+      if (!isPlainObject(sub)) continue;
+      const r = equalityValue(sub, path);
+      if (r.found) return r;
+    }
+  }
+  return { found: false, values: [] };
+}
+
+function scalarForLookup(v: unknown): boolean {
+  // Arrays, null (matches missing), regexes and operator documents need the full matcher.
+  if (v === null || v === undefined || Array.isArray(v) || v instanceof RegExp) return false;
+  if (isPlainObject(v)) return Object.keys(v).length > 0 && !Object.keys(v)[0].startsWith('$');
+  return (v as { _bsontype?: string })._bsontype !== 'BSONRegExp';
+}
