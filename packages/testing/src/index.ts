@@ -1,0 +1,6 @@
+export * from './wait';
+export * from './mongo';
+export * from './redis';
+export * from './http-client';
+export * from './smtp';
+export * from './gateway';

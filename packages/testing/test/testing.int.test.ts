@@ -1,0 +1,58 @@
+import Fastify from 'fastify';
+import nodemailer from 'nodemailer';
+import { CookieClient, leaseRedisDb, listen, parseSetCookie, startTestGateway, startTestSmtp } from '../src';
+
+describe('test helpers', () => {
+  it('leases distinct Redis databases to concurrent holders and empties them on release', async () => {
+    const [a, b] = await Promise.all([leaseRedisDb(), leaseRedisDb()]);
+    try {
+      expect(a.db).not.toBe(b.db);
+      await a.redis.set('k', '1');
+      expect(await b.redis.get('k')).toBeNull();
+    } finally {
+      await a.release();
+      await b.release();
+    }
+  });
+
+  it('captures a message sent over SMTP with its subject and text', async () => {
+    const smtp = await startTestSmtp();
+    const transport = nodemailer.createTransport(smtp.url);
+    try {
+      await transport.sendMail({ from: 'a@example.com', to: 'b@example.com', subject: 'Hello', text: 'Body text' });
+      const mail = await smtp.waitForMessage((m) => m.subject === 'Hello');
+      expect(mail.to).toEqual(['b@example.com']);
+      expect(mail.text.trim()).toBe('Body text');
+    } finally {
+      transport.close();
+      await smtp.close();
+    }
+  });
+
+  it('keeps cookies set through the gateway and sends them back', async () => {
+    const redis = await leaseRedisDb();
+    const upstream = Fastify();
+    upstream.post('/api/login', async (_req, reply) => {
+      reply.header('set-cookie', 'sid=abc; Path=/; HttpOnly; SameSite=Lax');
+      return { ok: true };
+    });
+    upstream.get('/api/auth/me', async (req) => ({ cookie: req.headers.cookie ?? null }));
+    const service = await listen(upstream);
+    const gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { identity: service.url } });
+    try {
+      const client = new CookieClient(gateway.url);
+      const login = await client.post('/api/login', {});
+      expect(login.setCookies[0]).toMatchObject({ name: 'sid', value: 'abc', attributes: { httponly: true } });
+      const me = await client.get('/api/auth/me');
+      expect(me.json().cookie).toBe('sid=abc');
+    } finally {
+      await gateway.close();
+      await service.close();
+      await redis.release();
+    }
+  });
+
+  it('reads a deletion cookie as expired', () => {
+    expect(parseSetCookie('sid=; Max-Age=0; Path=/').attributes['max-age']).toBe('0');
+  });
+});
