@@ -38,6 +38,19 @@ const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {}
 type StreamEntry = [id: string, fields: string[]];
 type PendingEntry = [id: string, consumer: string, idleMs: number, deliveries: number];
 
+/**
+ * Quits politely when connected; never disconnects an ended connection again, which would leave
+ * ioredis waiting `disconnectTimeout` for a socket close that already happened.
+ */
+async function closeConnection(connection: Redis): Promise<void> {
+  if (connection.status === 'end') return;
+  if (connection.status === 'ready') {
+    await connection.quit().catch(() => undefined);
+    if ((connection.status as string) === 'end') return;
+  }
+  connection.disconnect();
+}
+
 function fieldsToRecord(fields: string[]): Record<string, string> {
   const record: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) record[fields[i]] = fields[i + 1];
@@ -62,6 +75,7 @@ export class RedisStreamsEventBus implements EventBus {
   private readonly retry: RetryPolicy;
   private readonly maxLen: number;
   private producerConnecting: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
   private started = false;
 
   constructor(private readonly options: RedisStreamsBusOptions) {
@@ -118,7 +132,12 @@ export class RedisStreamsEventBus implements EventBus {
         keys: subscription.types.map((type) => this.streamKey(type)),
         prefix: this.prefix,
         worker: this.worker,
-        blocking: new Redis(this.options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null }),
+        // A blocked socket is dropped rather than ended politely on close: Redis would hold it until BLOCK ends.
+        blocking: new Redis(this.options.redisUrl, {
+          lazyConnect: true,
+          maxRetriesPerRequest: null,
+          disconnectTimeout: 0,
+        }),
         retry: this.retry,
         logger: this.logger,
         metrics: this.options.metrics,
@@ -142,17 +161,19 @@ export class RedisStreamsEventBus implements EventBus {
     await Promise.all(this.consumers.map((consumer) => consumer.start()));
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     const closeTimeoutMs = this.options.closeTimeoutMs ?? 10_000;
     const stopped = Promise.all(this.consumers.map((consumer) => consumer.stop()));
     if (!(await settlesWithin(stopped, closeTimeoutMs))) {
       this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
     }
     for (const consumer of this.consumers) consumer.disconnect();
-    for (const connection of [this.producer, this.worker]) {
-      if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
-      else connection.disconnect();
-    }
+    for (const connection of [this.producer, this.worker]) await closeConnection(connection);
   }
 
   async ping(): Promise<void> {
@@ -213,12 +234,12 @@ class RedisStreamConsumer {
   async stop(): Promise<void> {
     this.running = false;
     // Interrupts a waiting XREADGROUP; a handler in progress is unaffected (acks use the worker connection).
-    this.s.blocking.disconnect();
+    this.disconnect();
     await this.loop;
   }
 
   disconnect(): void {
-    this.s.blocking.disconnect();
+    if (this.s.blocking.status !== 'end') this.s.blocking.disconnect();
   }
 
   /**

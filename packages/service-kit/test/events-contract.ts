@@ -1,0 +1,212 @@
+import { type EventEnvelope, createEnvelope, deadLetterTopic } from '@lsp/contracts';
+import type { DeliveryContext, EventBus, EventBusMetrics, RetryPolicy } from '../src/events';
+import { deferred, uniqueId, waitFor } from './events-helpers';
+
+export interface ContractBusOptions {
+  retry: Partial<RetryPolicy>;
+  metrics?: EventBusMetrics;
+}
+
+/**
+ * The behaviour every EventBus adapter must show, whatever the broker. `makeBus` builds a fresh bus
+ * (sharing the broker and namespace of the run) each time it is called.
+ */
+export function eventBusContract(makeBus: (options: ContractBusOptions) => EventBus) {
+  const retry: Partial<RetryPolicy> = { maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 200 };
+  let buses: EventBus[] = [];
+
+  const bus = (options: Partial<ContractBusOptions> = {}) => {
+    const created = makeBus({ retry, ...options });
+    buses.push(created);
+    return created;
+  };
+  // Topic names unique per test, so runs never see each other's events.
+  const topic = (name: string) => `test.${uniqueId()}.${name}`;
+  const event = (type: string, subject: string, data: unknown, correlationId?: string) =>
+    createEnvelope('contract-test', { type, subject, data, correlationId });
+
+  afterEach(async () => {
+    await Promise.all(buses.map((b) => b.close()));
+    buses = [];
+  });
+
+  it('delivers a published envelope with its metadata and data intact', async () => {
+    const type = topic('dip.created');
+    const received: Array<[EventEnvelope, DeliveryContext]> = [];
+    const consumer = bus();
+    consumer.subscribe({
+      consumerGroup: 'sharing',
+      types: [type],
+      handler: async (envelope, context) => void received.push([envelope, context]),
+    });
+    await consumer.start();
+    const sent = event(type, 'dip-42', { dipId: 'dip-42', amount: 250_000, tags: ['a', 'b'] }, 'req-7');
+    await bus().publish(sent);
+
+    await waitFor(() => received.length === 1, 'the event');
+    const [envelope, context] = received[0];
+    expect(envelope).toEqual(sent);
+    expect(context).toEqual({ attempt: 1, deadLetter: undefined });
+  });
+
+  it('gives each event to one consumer per group and to every group', async () => {
+    const type = topic('search.completed');
+    const byGroup: Record<string, string[]> = { sharing: [], notifications: [] };
+    for (const group of ['sharing', 'sharing', 'notifications']) {
+      const consumer = bus();
+      consumer.subscribe({
+        consumerGroup: group,
+        types: [type],
+        handler: async (envelope) => void byGroup[group].push(envelope.id),
+      });
+      await consumer.start();
+    }
+    const publisher = bus();
+    const sent = Array.from({ length: 6 }, (_, i) => event(type, `search-${i}`, { i }));
+    for (const e of sent) await publisher.publish(e);
+
+    await waitFor(() => byGroup.sharing.length >= 6 && byGroup.notifications.length >= 6, 'both groups');
+    const ids = sent.map((e) => e.id).sort();
+    expect([...byGroup.sharing].sort()).toEqual(ids);
+    expect([...byGroup.notifications].sort()).toEqual(ids);
+  });
+
+  it("keeps one subject's events in publication order", async () => {
+    const type = topic('dip.expiry.changed');
+    const seen: number[] = [];
+    const consumer = bus();
+    consumer.subscribe({
+      consumerGroup: 'sharing',
+      types: [type],
+      handler: async (envelope) => void seen.push((envelope.data as { n: number }).n),
+    });
+    await consumer.start();
+    const publisher = bus();
+    for (let n = 0; n < 20; n++) await publisher.publish(event(type, 'dip-1', { n }));
+
+    await waitFor(() => seen.length === 20, 'twenty events');
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, n) => n));
+  });
+
+  it('retries a failing handler with a growing attempt number until it succeeds, then not again', async () => {
+    const type = topic('share.created');
+    const attempts: number[] = [];
+    const consumer = bus();
+    consumer.subscribe({
+      consumerGroup: 'notifications',
+      types: [type],
+      handler: async (_envelope, { attempt }) => {
+        attempts.push(attempt);
+        if (attempt < 3) throw new Error('mail server unavailable');
+      },
+    });
+    await consumer.start();
+    const publisher = bus();
+    await publisher.publish(event(type, 'share-1', {}));
+    await waitFor(() => attempts.length === 3, 'three attempts');
+    // A second event handled after the first proves the first was settled rather than left pending.
+    await publisher.publish(event(type, 'share-1', {}));
+    await waitFor(() => attempts.length === 4, 'the next event');
+    expect(attempts).toEqual([1, 2, 3, 1]);
+  });
+
+  it('moves an event whose handler always fails to <type>.dlq after maxAttempts, with the error', async () => {
+    const type = topic('deal.shared');
+    const attempts: number[] = [];
+    const dead: Array<[EventEnvelope, DeliveryContext]> = [];
+    const consumer = bus();
+    consumer.subscribe({
+      consumerGroup: 'notifications',
+      types: [type],
+      handler: async (_envelope, { attempt }) => {
+        attempts.push(attempt);
+        throw new Error('template missing');
+      },
+    });
+    consumer.subscribe({
+      consumerGroup: 'operations',
+      types: [deadLetterTopic(type)],
+      handler: async (envelope, context) => void dead.push([envelope, context]),
+    });
+    await consumer.start();
+    const sent = event(type, 'deal-9', { to: 'a@example.com' });
+    await bus().publish(sent);
+
+    await waitFor(() => dead.length === 1, 'the dead letter');
+    expect(attempts).toEqual([1, 2, 3]);
+    const [envelope, context] = dead[0];
+    expect(envelope).toEqual(sent);
+    expect(context.deadLetter).toMatchObject({
+      consumerGroup: 'notifications',
+      attempts: 3,
+      error: 'Error: template missing',
+    });
+    expect(Date.parse(context.deadLetter!.failedAt)).not.toBeNaN();
+  });
+
+  it('waits for an in-flight handler to finish before close resolves', async () => {
+    const type = topic('dip.pdf.rendered');
+    const started = deferred();
+    const release = deferred();
+    let finished = false;
+    const consumer = bus();
+    consumer.subscribe({
+      consumerGroup: 'dip',
+      types: [type],
+      handler: async () => {
+        started.resolve();
+        await release.promise;
+        finished = true;
+      },
+    });
+    await consumer.start();
+    await bus().publish(event(type, 'dip-3', {}));
+    await started.promise;
+
+    let closed = false;
+    const closing = consumer.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed).toBe(false);
+    release.resolve();
+    await closing;
+    expect(finished).toBe(true);
+  });
+
+  it('reports published, consumed, failed and dead-lettered events to the metrics hook', async () => {
+    const type = topic('referral.created');
+    const counts: Record<string, string[]> = { published: [], consumed: [], failed: [], deadLettered: [] };
+    const metrics: EventBusMetrics = {
+      onPublished: (t) => void counts.published.push(t),
+      onConsumed: (t) => void counts.consumed.push(t),
+      onFailed: (t) => void counts.failed.push(t),
+      onDeadLettered: (t) => void counts.deadLettered.push(t),
+    };
+    const consumer = bus({ metrics });
+    consumer.subscribe({
+      consumerGroup: 'sharing',
+      types: [type],
+      handler: async (envelope) => {
+        if ((envelope.data as { ok: boolean }).ok === false) throw new Error('rejected');
+      },
+    });
+    await consumer.start();
+    const publisher = bus({ metrics });
+    await publisher.publish(event(type, 'ref-1', { ok: true }));
+    await publisher.publish(event(type, 'ref-2', { ok: false }));
+
+    await waitFor(() => counts.consumed.length === 1 && counts.deadLettered.length === 1, 'both outcomes');
+    expect(counts).toEqual({
+      published: [type, type],
+      consumed: [type],
+      failed: [type, type, type],
+      deadLettered: [type],
+    });
+  });
+
+  it('rejects an envelope that breaks the schema without publishing it', async () => {
+    const invalid = { ...event(topic('lead.captured'), 'lead-1', {}), source: 'not-a-service' };
+    await expect(bus().publish(invalid)).rejects.toThrow(/source/);
+  });
+}

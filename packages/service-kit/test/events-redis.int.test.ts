@@ -1,0 +1,114 @@
+import { createEnvelope } from '@lsp/contracts';
+import { Redis } from 'ioredis';
+import { RedisStreamsEventBus, createEventBus } from '../src/events';
+import { eventBusContract } from './events-contract';
+import { REDIS_URL, deleteKeysWithPrefix, uniqueId, waitFor } from './events-helpers';
+
+const prefix = `test:events:${uniqueId()}:`;
+
+afterAll(() => deleteKeysWithPrefix(REDIS_URL, prefix));
+
+describe('EventBus contract: Redis Streams', () => {
+  eventBusContract(({ retry, metrics }) =>
+    createEventBus({
+      kind: 'redis',
+      redisUrl: REDIS_URL,
+      prefix,
+      retry,
+      metrics,
+      blockMs: 200,
+      claimIntervalMs: 50,
+    }),
+  );
+});
+
+describe('Redis Streams adapter', () => {
+  let buses: RedisStreamsEventBus[] = [];
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
+  afterAll(() => redis.quit());
+  afterEach(async () => {
+    await Promise.all(buses.map((b) => b.close()));
+    buses = [];
+  });
+  const bus = (options: Partial<ConstructorParameters<typeof RedisStreamsEventBus>[0]> = {}) => {
+    const created = new RedisStreamsEventBus({
+      redisUrl: REDIS_URL,
+      prefix,
+      blockMs: 200,
+      claimIntervalMs: 50,
+      ...options,
+    });
+    buses.push(created);
+    return created;
+  };
+
+  it('trims each stream to about maxLen entries', async () => {
+    const type = `test.${uniqueId()}.search.completed`;
+    const publisher = bus({ maxLen: 100 });
+    for (let i = 0; i < 1000; i++)
+      await publisher.publish(createEnvelope('search', { type, subject: `s-${i}`, data: { i } }));
+    const length = await redis.xlen(`${prefix}${type}`);
+    // MAXLEN ~ trims whole radix-tree nodes (100 entries by default), so it keeps a little more than asked.
+    expect(length).toBeGreaterThanOrEqual(100);
+    expect(length).toBeLessThan(300);
+  });
+
+  it('acknowledges an entry only once its handler has resolved', async () => {
+    const type = `test.${uniqueId()}.dip.created`;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let handled = false;
+    const consumer = bus();
+    consumer.subscribe({
+      consumerGroup: 'sharing',
+      types: [type],
+      handler: async () => {
+        await held;
+        handled = true;
+      },
+    });
+    await consumer.start();
+    await bus().publish(createEnvelope('dip', { type, subject: 'dip-1', data: {} }));
+    const pendingCount = async () => ((await redis.xpending(`${prefix}${type}`, 'sharing')) as [number])[0];
+
+    await waitFor(async () => (await pendingCount()) === 1, 'the entry to be delivered');
+    release();
+    await waitFor(() => handled, 'the handler');
+    await waitFor(async () => (await pendingCount()) === 0, 'the acknowledgement');
+  });
+
+  it('dead-letters an entry that was delivered maxAttempts times without an acknowledgement', async () => {
+    const type = `test.${uniqueId()}.share.viewed`;
+    const key = `${prefix}${type}`;
+    // Three consumers that each took the entry and died (delivery count 3, owner gone).
+    await redis.xgroup('CREATE', key, 'sharing', '0', 'MKSTREAM');
+    await redis.xadd(
+      key,
+      '*',
+      'envelope',
+      JSON.stringify(createEnvelope('sharing', { type, subject: 's-1', data: {} })),
+    );
+    await redis.xreadgroup('GROUP', 'sharing', 'dead-consumer', 'COUNT', 1, 'STREAMS', key, '>');
+    for (let i = 0; i < 2; i++)
+      await redis.xclaim(key, 'sharing', 'dead-consumer', 0, (await redis.xrange(key, '-', '+'))[0][0]);
+
+    const handled: string[] = [];
+    const consumer = bus({ retry: { maxAttempts: 3, initialDelayMs: 10, maxDelayMs: 10 }, claimIdleMs: 100 });
+    consumer.subscribe({
+      consumerGroup: 'sharing',
+      types: [type],
+      handler: async (e) => void handled.push(e.id),
+    });
+    await consumer.start();
+
+    await waitFor(async () => (await redis.xlen(`${key}.dlq`)) === 1, 'the dead letter');
+    const [[, fields]] = await redis.xrange(`${key}.dlq`, '-', '+');
+    expect(fields).toEqual(expect.arrayContaining(['error', 'delivered 3 times without being acknowledged']));
+    expect(handled).toEqual([]);
+  });
+});
