@@ -1,11 +1,9 @@
 // Aggregation pipeline. Stages where numeric types or index-free matching matter ($match, $sort,
 // $group, $lookup, $unwind, $count, $facet...) are implemented here; expression-only stages
 // ($project, $addFields, $replaceRoot, ...) run on mingo.
-import { Aggregator, Context, ProcessingMode } from 'mingo';
-import { evalExpr } from 'mingo/core';
-import * as accumulatorOps from 'mingo/operators/accumulator';
-import * as expressionOps from 'mingo/operators/expression';
+import { Aggregator, ProcessingMode } from 'mingo';
 import { errors } from '../errors';
+import { evaluate, expressionContext } from './expression';
 import { NumericSum } from './arith';
 import { leavesOf, matchDocument } from './match';
 import { sortDocuments } from './sort';
@@ -13,12 +11,6 @@ import { Doc, cloneValue, compareValues, isPlainObject, valueKey } from './value
 
 export type CollectionResolver = (name: string) => Doc[];
 
-const context = Context.init({ expression: expressionOps, accumulator: accumulatorOps });
-const exprOptions = { context, idKey: '_id', useStrictMode: true, scriptEnabled: false, processingMode: ProcessingMode.CLONE_OFF } as const;
-
-export function evaluate(doc: Doc, expr: unknown): unknown {
-  return evalExpr(doc, expr, exprOptions as never);
-}
 
 class Accumulator {
   private sum = new NumericSum();
@@ -151,7 +143,7 @@ function unwind(docs: Doc[], spec: unknown): Doc[] {
 function lookup(docs: Doc[], spec: Doc, resolve: CollectionResolver): Doc[] {
   const as = String(spec.as);
   if (spec.pipeline !== undefined || spec.let !== undefined) {
-    return new Aggregator([{ $lookup: spec }], { collectionResolver: resolve, processingMode: ProcessingMode.CLONE_INPUT }).run(docs) as Doc[];
+    return new Aggregator([{ $lookup: spec }], { collectionResolver: resolve, processingMode: ProcessingMode.CLONE_INPUT, context: expressionContext }).run(docs) as Doc[];
   }
   const foreign = resolve(String(spec.from));
   const byKey = new Map<string, Doc[]>();
@@ -221,7 +213,7 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
       case '$merge':
         throw errors.location(31030, `${name} is not supported by the embedded server`);
       default:
-        docs = new Aggregator([stage], { collectionResolver: resolve, processingMode: ProcessingMode.CLONE_INPUT, idKey: '_id' }).run(docs) as Doc[];
+        docs = new Aggregator([stage], { collectionResolver: resolve, processingMode: ProcessingMode.CLONE_INPUT, idKey: '_id', context: expressionContext }).run(docs) as Doc[];
     }
   }
   return docs;

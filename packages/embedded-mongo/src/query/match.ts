@@ -1,6 +1,7 @@
 // Query matcher with MongoDB semantics (array expansion along dotted paths, cross-type rules,
 // positional capture for the `$` update operator). `$expr` is delegated to mingo.
 import { Query } from 'mingo';
+import { evaluate, truthy } from './expression';
 import { MongoServerError, errors } from '../errors';
 import { Doc, TYPE_NUMBERS, bsonType, compareValues, isPlainObject, toNumber, typeNames, typeRank, valuesEqual } from './values';
 
@@ -217,7 +218,7 @@ export function matchDocument(doc: Doc, filter: Doc, state?: MatchState): boolea
         if (cond.some((c) => matchDocument(doc, c as Doc))) return false;
         break;
       case '$expr':
-        if (!new Query({ $expr: cond } as never, mingoOptions).test(doc)) return false;
+        if (!truthy(evaluate(doc, cond))) return false;
         break;
       case '$comment':
         break;

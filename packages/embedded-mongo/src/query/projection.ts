@@ -1,6 +1,7 @@
 // find() projections: inclusion/exclusion trees (document field order kept), `$slice`,
 // `$elemMatch` and positional `field.$`. Computed fields are delegated to mingo's $project.
 import { Aggregator } from 'mingo';
+import { expressionContext } from './expression';
 import { errors } from '../errors';
 import { matchDocument } from './match';
 import { Doc, cloneValue, isPlainObject } from './values';
@@ -65,7 +66,7 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
   const entries = Object.entries(projection);
   const computed = entries.some(([, v]) => !isFlag(v) && !(isPlainObject(v) && ('$slice' in v || '$elemMatch' in v)));
   if (computed) {
-    const [out] = new Aggregator([{ $project: projection }], { idKey: '_id' }).run([doc]);
+    const [out] = new Aggregator([{ $project: projection }], { idKey: '_id', context: expressionContext }).run([doc]);
     return out as Doc;
   }
   const specials: [string, Doc][] = [];
@@ -96,7 +97,7 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
     addPath(tree, path.split('.'));
   }
   if (inclusion === undefined && specials.some(([, v]) => '$elemMatch' in v)) inclusion = true;
-  for (const [path, v] of specials) if ('$elemMatch' in v) addPath(tree, path.split('.'));
+  for (const [path, v] of specials) if ('$elemMatch' in v || (inclusion && '$slice' in v)) addPath(tree, path.split('.'));
   let out: Doc;
   if (inclusion) {
     if (includeId) tree._id = true;
@@ -109,7 +110,6 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
   for (const [path, v] of specials) {
     const value = doc[path];
     if ('$slice' in v && Array.isArray(value)) {
-      if (inclusion && !(path in out)) continue;
       out[path] = sliceArray(value, v.$slice);
     }
     if ('$elemMatch' in v) {
@@ -119,8 +119,17 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
     }
   }
   for (const path of positional) {
-    const arr = doc[path];
-    if (Array.isArray(arr) && position !== undefined) out[path] = [cloneValue(arr[position])];
+    const parts = path.split('.');
+    let src: unknown = doc;
+    let dst: unknown = out;
+    for (let i = 0; i < parts.length - 1 && isPlainObject(src) && isPlainObject(dst); i++) {
+      src = src[parts[i]];
+      dst = dst[parts[i]];
+    }
+    const last = parts[parts.length - 1];
+    if (!isPlainObject(src) || !isPlainObject(dst)) continue;
+    const arr = src[last];
+    if (Array.isArray(arr) && position !== undefined && position < arr.length) dst[last] = [cloneValue(arr[position])];
   }
   return out;
 }

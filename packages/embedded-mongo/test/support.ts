@@ -1,0 +1,34 @@
+// Test harness: the suite runs against MONGO_URL when set (a real MongoDB, to compare behaviour),
+// otherwise against an embedded server on a free port.
+import { randomUUID } from 'node:crypto';
+import { Db, MongoClient } from 'mongodb';
+import { startEmbeddedMongo, type EmbeddedMongo, type EmbeddedMongoOptions } from '../src';
+
+export interface TestDatabase {
+  uri: string;
+  client: MongoClient;
+  db: Db;
+  embedded?: EmbeddedMongo;
+  close(): Promise<void>;
+}
+
+export const usingRealMongo = Boolean(process.env.MONGO_URL);
+
+export async function openTestDatabase(options: EmbeddedMongoOptions = { replSet: 'rs0' }): Promise<TestDatabase> {
+  const embedded = usingRealMongo ? undefined : await startEmbeddedMongo({ port: 0, ...options });
+  const uri = process.env.MONGO_URL ?? embedded!.uri;
+  const client = await MongoClient.connect(uri);
+  const dbName = `emtest_${randomUUID().slice(0, 8)}`;
+  const db = client.db(dbName);
+  return {
+    uri,
+    client,
+    db,
+    embedded,
+    async close() {
+      await db.dropDatabase().catch(() => undefined);
+      await client.close();
+      await embedded?.stop();
+    },
+  };
+}
