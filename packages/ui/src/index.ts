@@ -7,6 +7,7 @@ export * from './components/icons';
 export { Button, buttonClass } from './components/button';
 export type { ButtonProps, ButtonSize, ButtonVariant } from './components/button';
 export { Spinner, PageLoading } from './components/spinner';
+export { NotFoundPage } from './components/not-found';
 export type { SpinnerProps } from './components/spinner';
 export { Card } from './components/card';
 export type { CardProps } from './components/card';

@@ -48,3 +48,9 @@ export const InfoIcon = (props: SVGProps<SVGSVGElement>) => (
     <path d="M12 16v-4M12 8h.01" />
   </svg>
 );
+export const MailIcon = (props: SVGProps<SVGSVGElement>) => (
+  <svg {...base} {...props}>
+    <rect x="2" y="4" width="20" height="16" rx="2" />
+    <path d="m22 7-10 6L2 7" />
+  </svg>
+);

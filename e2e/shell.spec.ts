@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { TEST_USER, expectNoAxeViolations, screenshotBothWidths, signInAs } from './support/shell-helpers';
+
+test.describe('shell host', () => {
+  test('renders the layout and the search remote on the home page', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: 'LoanSearch UK home' })).toBeVisible();
+    await expect(page.getByText('Secure & Trusted')).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(page.getByRole('contentinfo').getByRole('heading', { name: 'Services' })).toBeVisible();
+    await expect(page.getByRole('contentinfo').getByRole('heading', { name: 'Support' })).toBeVisible();
+    await expect(page.getByRole('contentinfo').getByRole('heading', { name: 'Legal' })).toBeVisible();
+    // The search remote's own content, loaded at runtime from its manifest.
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByTestId('remote-fallback')).toHaveCount(0);
+  });
+
+  test('renders the dashboard remote for a signed-in user, with the header greeting', async ({ page }) => {
+    await signInAs(page);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { name: 'Welcome back, Morgan' })).toBeVisible();
+    await expect(page.getByRole('banner')).toContainText(`Welcome, ${TEST_USER.name}`);
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Start New Search' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await screenshotBothWidths(page, 'dashboard');
+  });
+
+  test('sends a signed-out visitor from the dashboard to login with next', async ({ page }) => {
+    await page.route('**/api/auth/me', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Not signed in"}' }));
+    await page.goto('/dashboard?tab=dips');
+    await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%3Ftab%3Ddips$/);
+    await expect(page.getByText('Shared Deal Access Required')).toBeVisible();
+  });
+
+  test('shows a fallback with Retry when a remote is down, and recovers on Retry', async ({ page }) => {
+    let down = true;
+    await page.route('**/mf/search/**', (route) => (down ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"error":"down"}' }) : route.fallback()));
+    await page.goto('/');
+    const fallback = page.getByTestId('remote-fallback');
+    await expect(fallback).toBeVisible();
+    await expect(fallback).toContainText('could not be loaded');
+    // The page around it is still there: never a blank page.
+    await expect(page.getByRole('banner')).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await screenshotBothWidths(page, 'remote-fallback');
+
+    down = false;
+    await fallback.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByTestId('remote-fallback')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+
+  test('shows the fallback for a dashboard page when the dashboard remote is down', async ({ page }) => {
+    await page.route('**/mf/dashboard/**', (route) => route.abort('connectionrefused'));
+    await signInAs(page);
+    await page.goto('/shared-with-me');
+    await expect(page.getByTestId('remote-fallback')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+  });
+
+  test('shows the 404 page for an unknown path', async ({ page }) => {
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await screenshotBothWidths(page, 'not-found');
+  });
+
+  test('shows the back-to-top button after half a window of scrolling and scrolls up smoothly', async ({ page }) => {
+    await page.goto('/privacy');
+    await page.setViewportSize({ width: 1280, height: 400 });
+    await expect(page.getByRole('button', { name: 'Back to top' })).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(page.getByRole('button', { name: 'Back to top' })).toBeVisible();
+    await page.getByRole('button', { name: 'Back to top' }).click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test('can be used with the keyboard alone: skip link, header links', async ({ page }) => {
+    await page.goto('/login');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Email address')).toBeFocused();
+  });
+});

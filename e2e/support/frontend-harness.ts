@@ -1,0 +1,99 @@
+// A small stand-in for the gateway, for browser tests of the shell and remotes alone: starts the
+// three frontend static servers and one HTTP front door that serves /remotes.json, proxies
+// /mf/search/* and /mf/dashboard/* to the remotes and everything else to the shell. API calls
+// answer as a signed-out visitor would see them (401 for /api/auth/me, 503 otherwise); tests that
+// need a signed-in user or an API answer mock it in the page with page.route().
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface Harness {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function startServer(app: string, port: number): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'frontends', app, 'server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return child;
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number) {
+  const upstream = http.request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', () => {
+    res.writeHead(502, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'upstream unavailable' }));
+  });
+  req.pipe(upstream);
+}
+
+/** Ports: base (front door), base+1 shell, base+2 search, base+3 dashboard. */
+export async function startFrontendHarness(basePort = 18400): Promise<Harness> {
+  const ports = { shell: basePort + 1, search: basePort + 2, dashboard: basePort + 3 };
+  const children = (Object.keys(ports) as Array<keyof typeof ports>).map((app) => startServer(app, ports[app]));
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/remotes.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+      res.end(JSON.stringify([
+        { name: 'search', entry: '/mf/search/mf-manifest.json' },
+        { name: 'dashboard', entry: '/mf/dashboard/mf-manifest.json' },
+      ]));
+    } else if (url.startsWith('/api/')) {
+      const signedOut = url.startsWith('/api/auth/me');
+      res.writeHead(signedOut ? 401 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: signedOut ? 'Not signed in' : 'The API is not part of this test set-up' }));
+    } else if (url.startsWith('/mf/search/')) proxy(req, res, ports.search);
+    else if (url.startsWith('/mf/dashboard/')) proxy(req, res, ports.dashboard);
+    else proxy(req, res, ports.shell);
+  });
+  const stop = async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+  try {
+    await Promise.all([
+      waitForHttp(`http://127.0.0.1:${ports.shell}/alive`, 30000),
+      waitForHttp(`http://127.0.0.1:${ports.search}/alive`, 30000),
+      waitForHttp(`http://127.0.0.1:${ports.dashboard}/alive`, 30000),
+    ]);
+    await new Promise<void>((resolve) => server.listen(basePort, '127.0.0.1', () => resolve()));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stop };
+}

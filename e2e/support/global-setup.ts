@@ -1,0 +1,29 @@
+// Starts what the browser tests run against, unless E2E_BASE_URL points at a running system.
+// E2E_STACK=frontends (or a missing stack module) uses the frontend-only harness; otherwise the
+// whole system starts through scripts/lib/stack.mjs, as `npm start` does.
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { startFrontendHarness } from './frontend-harness';
+
+const ROOT = path.resolve(__dirname, '../..');
+const STACK_MODULE = path.join(ROOT, 'scripts/lib/stack.mjs');
+
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  if (process.env.E2E_BASE_URL) return async () => undefined;
+  const useHarness = process.env.E2E_STACK === 'frontends' || !existsSync(STACK_MODULE);
+  if (useHarness) {
+    const harness = await startFrontendHarness(Number(process.env.E2E_HARNESS_PORT ?? 18400));
+    process.env.E2E_BASE_URL = harness.url;
+    process.env.E2E_STACK = 'frontends';
+    return harness.stop;
+  }
+  const { startStack } = (await import(STACK_MODULE)) as {
+    startStack(opts: { dataDir: string; portOffset?: number; logs?: 'console' | 'file' }): Promise<{ url: string; stop(): Promise<void> }>;
+  };
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-e2e-'));
+  const stack = await startStack({ dataDir, portOffset: Number(process.env.E2E_PORT_OFFSET ?? 10000), logs: 'file' });
+  process.env.E2E_BASE_URL = stack.url;
+  return stack.stop;
+}

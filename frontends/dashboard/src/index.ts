@@ -1,0 +1,2 @@
+// The async boundary: shared singletons are negotiated before anything else runs.
+import('./bootstrap.js');

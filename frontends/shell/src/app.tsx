@@ -1,0 +1,48 @@
+import { AppProviders, NotFoundPage } from '@lsp/ui';
+import { lazy } from 'react';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Layout } from './layout/layout';
+import { RemoteApp } from './remotes/remote-app';
+import { remoteForPath } from './remotes/remote-routes';
+import './shell.css';
+
+// Pages load on demand so the first paint of the home page carries only the layout.
+const LoginPage = lazy(() => import('./pages/login-page.js').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('./pages/register-page.js').then((m) => ({ default: m.RegisterPage })));
+const CreateAccountPage = lazy(() => import('./pages/create-account-page.js').then((m) => ({ default: m.CreateAccountPage })));
+const VerifyEmailPage = lazy(() => import('./pages/verify-email-page.js').then((m) => ({ default: m.VerifyEmailPage })));
+const ThankYouPage = lazy(() => import('./pages/thank-you-page.js').then((m) => ({ default: m.ThankYouPage })));
+const LegalPage = lazy(() => import('./pages/legal-page.js').then((m) => ({ default: m.LegalPage })));
+
+/**
+ * Every path the shell does not render itself goes to the remote that owns it. The remote's own
+ * <Routes> sees the full path because this route sits at the root.
+ */
+function RemoteRoute() {
+  const { pathname } = useLocation();
+  const remote = remoteForPath(pathname);
+  if (!remote) return <NotFoundPage />;
+  return <RemoteApp key={remote} name={remote} />;
+}
+
+export function App() {
+  return (
+    <AppProviders>
+      <BrowserRouter>
+        <Routes>
+          <Route element={<Layout />}>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/register" element={<RegisterPage />} />
+            <Route path="/create-account" element={<CreateAccountPage />} />
+            <Route path="/verify-email" element={<VerifyEmailPage />} />
+            <Route path="/thank-you" element={<ThankYouPage />} />
+            <Route path="/privacy" element={<LegalPage page="privacy" />} />
+            <Route path="/terms" element={<LegalPage page="terms" />} />
+            <Route path="/cookies" element={<LegalPage page="cookies" />} />
+            <Route path="*" element={<RemoteRoute />} />
+          </Route>
+        </Routes>
+      </BrowserRouter>
+    </AppProviders>
+  );
+}

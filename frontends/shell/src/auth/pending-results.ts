@@ -1,0 +1,32 @@
+import { PENDING_RESULTS_EVENT, STORAGE_KEYS, readStoredJson } from '@lsp/ui';
+
+/** Search results held back until the visitor has an account (spec §3 "Pending results"). */
+export interface PendingLoanResults {
+  results?: unknown;
+  formData?: Record<string, unknown>;
+  userData?: { name?: string; fullName?: string; email?: string; phone?: string };
+  timestamp?: number;
+  loanType?: string;
+}
+
+export function readPendingResults(): PendingLoanResults | null {
+  const pending = readStoredJson<PendingLoanResults>(STORAGE_KEYS.pendingLoanResults);
+  return pending && typeof pending === 'object' ? pending : null;
+}
+
+/** How many lender options the pending results hold (a list, or an object with Results). */
+export function pendingResultCount(pending: PendingLoanResults | null): number {
+  const results = pending?.results;
+  if (Array.isArray(results)) return results.length;
+  if (results && typeof results === 'object' && Array.isArray((results as { Results?: unknown }).Results)) {
+    return (results as { Results: unknown[] }).Results.length;
+  }
+  return 0;
+}
+
+/** One second after login, pending loan results in storage are announced for processing (spec §4). */
+export function announcePendingResultsSoon(): void {
+  window.setTimeout(() => {
+    if (readPendingResults()) window.dispatchEvent(new CustomEvent(PENDING_RESULTS_EVENT, { detail: readPendingResults() }));
+  }, 1000);
+}

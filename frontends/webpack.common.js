@@ -1,0 +1,108 @@
+// The webpack + module-federation set-up shared by the shell (host) and the two remotes.
+// Pins and rules that matter (see the toolchain notes): webpack ~5.111 with
+// @module-federation/enhanced 2.9; react/react-dom singletons, never eager; an
+// `import('./bootstrap')` boundary in every entry; terser with the swc minifier (esbuild's minifier
+// wraps remoteEntry.js in an IIFE and breaks loading).
+const path = require('node:path');
+const webpack = require('webpack');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const TerserPlugin = require('terser-webpack-plugin');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+
+const uiVersion = require('../packages/ui/package.json').version;
+
+/**
+ * Modules every app gets from one shared instance. React must be one copy for hooks to work; the
+ * router, the query client and @lsp/ui must be one copy so a remote sees the shell's BrowserRouter,
+ * QueryClient, session and toasts.
+ */
+const SHARED = {
+  react: { singleton: true, requiredVersion: '^19.0.0' },
+  'react/jsx-runtime': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-dom/client': { singleton: true, requiredVersion: '^19.0.0' },
+  'react-router': { singleton: true, requiredVersion: '^7.0.0' },
+  'react-router-dom': { singleton: true, requiredVersion: '^7.0.0' },
+  '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
+  '@lsp/ui': { singleton: true, requiredVersion: `^${uiVersion}`, version: uiVersion },
+};
+
+/**
+ * @param {object} app
+ * @param {string} app.name          federation name: shell, search, dashboard
+ * @param {string} app.dir           the frontend's folder
+ * @param {boolean} app.host         the shell loads remotes at runtime and exposes nothing
+ * @param {string} app.title         page title of its HTML page
+ * @param {(mode: string) => object} [app.extra] extra configuration merged at the top level
+ */
+function createConfig({ name, dir, host, title }) {
+  return (_env, argv) => {
+    const mode = argv.mode ?? 'production';
+    const production = mode === 'production';
+    return {
+      mode,
+      context: dir,
+      entry: { main: './src/index.ts' },
+      devtool: production ? false : 'eval-cheap-module-source-map',
+      output: {
+        path: path.join(dir, 'dist'),
+        // The shell's pages live at deep paths (/dip/development/1), so its assets are addressed
+        // from the root; remotes work out where they were loaded from (/mf/search/...).
+        publicPath: host ? '/' : 'auto',
+        // Entry files keep plain names (the federation runtime cannot resolve a hash in them) and
+        // are served with no-cache; every other chunk is content-hashed and cached for a year.
+        filename: '[name].js',
+        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+        uniqueName: name,
+        clean: true,
+      },
+      // TypeScript's NodeNext mode wants '.js' on dynamic imports ('./bootstrap.js'); they name .ts/.tsx files.
+      resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?tsx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: 'swc-loader',
+              options: {
+                jsc: {
+                  parser: { syntax: 'typescript', tsx: true },
+                  transform: { react: { runtime: 'automatic', development: !production } },
+                  target: 'es2020',
+                },
+              },
+            },
+          },
+          { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+        ],
+      },
+      plugins: [
+        // Contracts are shared with the services; the only Node built-in they touch is
+        // crypto.randomUUID, which browsers have natively.
+        new webpack.NormalModuleReplacementPlugin(/^node:crypto$/, path.join(__dirname, 'browser-crypto.js')),
+        new ModuleFederationPlugin({
+          name,
+          ...(host ? {} : { filename: 'remoteEntry.js', exposes: { './App': './src/app.tsx' } }),
+          shared: SHARED,
+          manifest: true,
+          dts: false,
+        }),
+        new HtmlWebpackPlugin({
+          template: path.join(__dirname, 'index.html'),
+          title,
+          chunks: ['main'],
+        }),
+      ],
+      optimization: {
+        minimize: production,
+        minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false, terserOptions: { compress: { passes: 2 } } })],
+      },
+      performance: { hints: false },
+      stats: 'errors-warnings',
+      infrastructureLogging: { level: 'error' },
+    };
+  };
+}
+
+module.exports = { createConfig, SHARED };
