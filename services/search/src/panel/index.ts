@@ -1,0 +1,4 @@
+export * from './schema';
+export * from './parse-panel-file';
+export * from './generate-panel';
+export * from './load-panel';
