@@ -1,0 +1,21 @@
+// The search remote's whole route tree. The shell owns the router, the session, the query client
+// and the toasts; this component only renders the search area's routes inside them.
+import { Route, Routes } from 'react-router-dom';
+import { ApplicationPage } from './pages/application-page';
+import { HomePage } from './pages/home-page';
+import { LoanResultsPage } from './pages/loan-results-page';
+import { ResultsGatePage } from './pages/results-gate-page';
+import { SearchResultPage } from './pages/search-result-page';
+import './search.css';
+
+export default function App() {
+  return (
+    <Routes>
+      <Route path="/" element={<HomePage />} />
+      <Route path="/results-gate" element={<ResultsGatePage />} />
+      <Route path="/loan-results" element={<LoanResultsPage />} />
+      <Route path="/search-results/:id" element={<SearchResultPage />} />
+      <Route path="/application" element={<ApplicationPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,81 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { commercialFormDefaults, commercialSearchSchema, type CommercialSearch, type CommercialSearchInput } from '@lsp/contracts';
+import { TextField } from '@lsp/ui';
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { ChoiceInput, FormSection, NumberInput, SelectInput, YesNoInput } from '../components/form-fields';
+import { borrowingEntityOptions, completionOptions, fixedTermOptions, interestTypeOptions, leaseOptions, ownOrPurchaseOptions, propertyClassOptions, regionOptions, repaymentOptions } from './options';
+import { mergeInitial, SearchFormFrame, type SearchFormProps } from './search-form-frame';
+
+const defaults = { ...commercialFormDefaults, hasViewedProperty: false, ownsProperty: false, agreedPurchasePrice: false } as unknown as CommercialSearchInput;
+
+export function CommercialForm({ initialValues, onSearch, busy, renderRecent }: SearchFormProps) {
+  const form = useForm<CommercialSearchInput, unknown, CommercialSearch>({
+    resolver: zodResolver(commercialSearchSchema),
+    defaultValues: mergeInitial(defaults as Record<string, unknown>, initialValues) as CommercialSearchInput,
+    shouldUnregister: true,
+  });
+  const { control, register, setValue, formState } = form;
+  const [isOwnerOccupied, ownOrPurchase, mortgageInterestType, maxLoanRequired] = useWatch({ control, name: ['isOwnerOccupied', 'ownOrPurchase', 'mortgageInterestType', 'maxLoanRequired'] });
+
+  useEffect(() => {
+    if (maxLoanRequired) setValue('netLoanRequired', undefined);
+  }, [maxLoanRequired, setValue]);
+
+  const load = (data: Record<string, unknown>) => form.reset(mergeInitial(defaults as Record<string, unknown>, data) as CommercialSearchInput);
+
+  return (
+    <SearchFormFrame
+      title="Commercial Finance Search"
+      description="A commercial mortgage to purchase or refinance an owned or investment property."
+      recent={renderRecent(load)}
+      busy={busy}
+      onSubmit={form.handleSubmit((values) => onSearch(values as unknown as Record<string, unknown>))}
+    >
+      <FormSection title="Project Information">
+        <TextField label="Project name" required {...register('projectName')} error={formState.errors.projectName?.message} autoComplete="off" />
+        <SelectInput control={control} name="propertyLocation" label="Property location" required options={regionOptions} />
+        <SelectInput control={control} name="currentPropertyType" label="Property type" required options={propertyClassOptions} />
+        <ChoiceInput control={control} name="borrowingEntityType" label="Borrowing as" options={borrowingEntityOptions} />
+      </FormSection>
+
+      <FormSection title="Property Use">
+        <YesNoInput control={control} name="isOwnerOccupied" label="Is the property owner-occupied?" />
+        {!isOwnerOccupied && <NumberInput control={control} name="grossMonthlyRentalIncome" label="Gross monthly rental income" prefix="£" required />}
+        <SelectInput control={control} name="timeLeftOnLease" label="Time left on the lease" options={leaseOptions} />
+      </FormSection>
+
+      <FormSection title="Property Details">
+        <ChoiceInput control={control} name="ownOrPurchase" label="Do you own it or are you purchasing?" options={ownOrPurchaseOptions} />
+        {ownOrPurchase === 'Own' && (
+          <>
+            <NumberInput control={control} name="currentValue" label="Current value" prefix="£" required />
+            <TextField label="Original purchase date" type="date" hint="Optional" {...register('originalPurchaseDate')} />
+          </>
+        )}
+        {ownOrPurchase === 'Purchasing' && (
+          <>
+            <NumberInput control={control} name="purchasePrice" label="Purchase price" prefix="£" required />
+            <NumberInput control={control} name="purchaseCosts" label="Purchase costs" prefix="£" required hint="Stamp duty, legal and survey fees" />
+          </>
+        )}
+      </FormSection>
+
+      <FormSection title="Loan Requirements">
+        <NumberInput control={control} name="mortgageTerm" label="Mortgage term (years)" required />
+        <ChoiceInput control={control} name="mortgageInterestType" label="Interest type" options={interestTypeOptions} />
+        {mortgageInterestType === 'Fixed' && <SelectInput control={control} name="fixedRateTerm" label="Fixed rate term" required options={fixedTermOptions} placeholder="Select a term" />}
+        <SelectInput control={control} name="loanRepaymentType" label="Repayment type" options={repaymentOptions} />
+        <SelectInput control={control} name="loanCompletionType" label="When do you need the loan?" options={completionOptions} />
+        <YesNoInput control={control} name="maxLoanRequired" label="Do you want the maximum loan available?" />
+        {!maxLoanRequired && <NumberInput control={control} name="netLoanRequired" label="Net loan required" prefix="£" required />}
+      </FormSection>
+
+      <FormSection title="Project Readiness">
+        <YesNoInput control={control} name="hasViewedProperty" label="Have you viewed the property?" />
+        <YesNoInput control={control} name="ownsProperty" label="Do you already own the property?" />
+        <YesNoInput control={control} name="agreedPurchasePrice" label="Have you agreed a purchase price?" />
+      </FormSection>
+    </SearchFormFrame>
+  );
+}

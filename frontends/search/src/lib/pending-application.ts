@@ -1,0 +1,35 @@
+import { STORAGE_KEYS } from '@lsp/contracts';
+import type { LoanType } from './loan-type';
+import type { RawLoanResult } from './loan-offer';
+import type { KeyValueStorage } from './storage-keys';
+import { isLoanType } from './loan-type';
+
+export interface PendingApplication {
+  formData: Record<string, unknown>;
+  selectedLoan: RawLoanResult;
+  loanType: LoanType;
+  timestamp: number;
+}
+
+/** Continue Application: remember the chosen offer and the search behind it for the application pages. */
+export function storePendingApplication(storage: KeyValueStorage, entry: Omit<PendingApplication, 'timestamp'>, now: number): PendingApplication {
+  const stored: PendingApplication = { ...entry, timestamp: now };
+  storage.setItem(STORAGE_KEYS.pendingApplication, JSON.stringify(stored));
+  storage.setItem(STORAGE_KEYS.selectedLoan, JSON.stringify(entry.selectedLoan));
+  storage.setItem(STORAGE_KEYS.searchFormData, JSON.stringify({ ...entry.formData, loanType: entry.loanType }));
+  return stored;
+}
+
+export function readPendingApplication(storage: KeyValueStorage): PendingApplication | null {
+  const raw = storage.getItem(STORAGE_KEYS.pendingApplication);
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(raw) as Partial<PendingApplication>;
+    if (parsed && typeof parsed.selectedLoan === 'object' && parsed.selectedLoan && isLoanType(parsed.loanType)) {
+      return { formData: parsed.formData ?? {}, selectedLoan: parsed.selectedLoan, loanType: parsed.loanType, timestamp: Number(parsed.timestamp) || 0 };
+    }
+  } catch {
+    // A damaged entry is treated as no application in progress.
+  }
+  return null;
+}

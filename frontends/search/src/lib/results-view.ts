@@ -1,0 +1,41 @@
+import { hasActiveFilters, isSorted, nextSortState, offerPassesFilters, sortOffers, INITIAL_SORT, type SortKey, type SortState } from '@lsp/contracts';
+import type { LoanOffer } from './loan-offer';
+
+export { hasActiveFilters, isSorted, nextSortState, INITIAL_SORT, type SortKey, type SortState };
+
+/** The filter inputs' text, empty meaning "not set". */
+export interface FilterState {
+  interestRateMax: string;
+  profitMin: string;
+  depositMax: string;
+}
+
+export const EMPTY_FILTERS: FilterState = { interestRateMax: '', profitMin: '', depositMax: '' };
+
+export const SORT_BUTTONS: ReadonlyArray<{ key: SortKey; label: string }> = [
+  { key: 'interestRate', label: 'Rate' },
+  { key: 'profit', label: 'Profit' },
+  { key: 'deposit', label: 'Deposit' },
+  { key: 'netLoan', label: 'Net Loan' },
+];
+
+/**
+ * Filters then sorts with the shared rules (so the numbers the cards show and the numbers the filter
+ * compares come from the same readers). With no sort chosen the order is net loan descending.
+ */
+export function applyResultsView(offers: readonly LoanOffer[], filters: FilterState, sort: SortState): LoanOffer[] {
+  const kept = offers.filter((offer) => offerPassesFilters(offer.source, filters));
+  const bySource = new Map(kept.map((offer) => [offer.source, offer]));
+  return sortOffers(
+    kept.map((offer) => offer.source),
+    sort,
+  ).map((source) => bySource.get(source) as LoanOffer);
+}
+
+export function sortDirectionFor(sort: SortState, key: SortKey): 'asc' | 'desc' | 'none' {
+  return isSorted(sort) && sort.key === key ? sort.direction : 'none';
+}
+
+export function resultsCountLabel(shown: number, total: number): string {
+  return `${shown} of ${total} results`;
+}

@@ -1,0 +1,54 @@
+import { isLoanType, type LoanType } from './loan-type';
+import type { RawLoanResult } from './loan-offer';
+
+export interface SavedSearchView {
+  id: string;
+  loanType: LoanType | null;
+  formData: Record<string, unknown>;
+  results: RawLoanResult[];
+  createdAt: string | null;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The saved lender response may be the list itself, `{ Results }` or the whole `{ data: { Results } }`. */
+export function resultsFromApiResponse(apiResponse: unknown): RawLoanResult[] {
+  if (Array.isArray(apiResponse)) return apiResponse.filter((item) => item && typeof item === 'object') as RawLoanResult[];
+  const record = asRecord(apiResponse);
+  if (Array.isArray(record.Results)) return resultsFromApiResponse(record.Results);
+  if (record.data) return resultsFromApiResponse(record.data);
+  return [];
+}
+
+/**
+ * GET /api/search-result/{id} as the page needs it. The stored record uses snake_case columns
+ * (form_data, api_response, loan_type, created_at); camelCase is accepted too, and a `search` wrapper.
+ */
+export function readSavedSearch(body: unknown, id: string): SavedSearchView {
+  const outer = asRecord(body);
+  const record = outer.search && typeof outer.search === 'object' ? asRecord(outer.search) : outer;
+  const loanType = record.loan_type ?? record.loanType ?? record.type;
+  const formData = asRecord(record.form_data ?? record.searchData ?? record.search_data);
+  const created = record.created_at ?? record.createdAt;
+  return {
+    id: String(record.id ?? id),
+    loanType: isLoanType(loanType) ? loanType : isLoanType(formData.loanType) ? formData.loanType : null,
+    formData,
+    results: resultsFromApiResponse(record.api_response ?? record.apiResponse ?? record.results),
+    createdAt: typeof created === 'string' || typeof created === 'number' ? String(created) : null,
+  };
+}
+
+/** The search summary's figures: purchase price (or current value), GDV (or end value), term in months. */
+export function searchSummary(formData: Record<string, unknown>): { purchasePrice: unknown; gdv: unknown; loanTermMonths: number | null; location: string | null } {
+  const years = Number(formData.mortgageTerm);
+  const months = Number(formData.loanTerm);
+  return {
+    purchasePrice: formData.purchasePrice ?? formData.currentValue ?? null,
+    gdv: formData.gdv ?? formData.estimatedEndValueOfProperty ?? null,
+    loanTermMonths: Number.isFinite(months) && months > 0 ? months : Number.isFinite(years) && years > 0 ? years * 12 : null,
+    location: typeof formData.propertyLocation === 'string' ? formData.propertyLocation : null,
+  };
+}

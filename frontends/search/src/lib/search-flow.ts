@@ -1,0 +1,133 @@
+import { STORAGE_KEYS } from '@lsp/contracts';
+import type { LeadPayload, SaveSearchBody, SearchResponse, SessionUser } from '../api/search-api';
+import { LOAN_TYPE_INFO, type LoanType } from './loan-type';
+import type { RawLoanResult } from './loan-offer';
+import { clearPendingResults, storePendingResults, type PendingLeadData } from './pending-results';
+import { addToHistory } from './search-history';
+import type { KeyValueStorage } from './storage-keys';
+
+export interface ToastMessage {
+  title: string;
+  description?: string;
+  variant: 'success' | 'error' | 'info';
+}
+
+export interface LeadDetails {
+  name: string;
+  email: string;
+  phone?: string;
+  propertiesOwned: string;
+  contactPreference: string;
+  consent: boolean;
+}
+
+export interface SearchFlowDeps {
+  runSearch(loanType: LoanType, payload: Record<string, unknown>): Promise<SearchResponse>;
+  postLead(lead: LeadPayload): Promise<void>;
+  currentUser(): Promise<SessionUser | null>;
+  saveSearch(body: SaveSearchBody): Promise<string>;
+  storage: KeyValueStorage;
+  now(): number;
+  log(message: string, error?: unknown): void;
+}
+
+export type SearchOutcome =
+  /** The search failed; the overlay closes and nothing else changes. */
+  | { kind: 'failed'; toast: ToastMessage }
+  /** Signed in and saved: the results are shown on the page. */
+  | { kind: 'shown'; results: RawLoanResult[]; formData: Record<string, unknown>; searchId: string; userId: string; toast: ToastMessage }
+  /** Signed in but the email is not verified: results are held and the verify gate shows. */
+  | { kind: 'held-for-verification'; toast: ToastMessage }
+  /** Not signed in (or the save failed): results are held and the browser goes to /create-account. */
+  | { kind: 'create-account'; toast: ToastMessage };
+
+const SEARCH_FAILED: ToastMessage = { title: 'Search failed', description: 'Please try again or contact support', variant: 'error' };
+
+/** A save that failed because the server did not know the user is worth one retry after a session re-check. */
+function isUnknownUserError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /user ?id|not found/i.test(message);
+}
+
+function leadData(lead: LeadDetails | null): PendingLeadData | null {
+  if (!lead) return null;
+  return { name: lead.name, email: lead.email, phone: lead.phone, propertiesOwned: lead.propertiesOwned, contactPreference: lead.contactPreference, consent: lead.consent };
+}
+
+async function saveWithRetry(deps: SearchFlowDeps, user: SessionUser, body: Omit<SaveSearchBody, 'userId'>): Promise<{ id: string; userId: string } | null> {
+  try {
+    return { id: await deps.saveSearch({ ...body, userId: user.id }), userId: user.id };
+  } catch (error) {
+    deps.log('Failed to save search', error);
+    if (!isUnknownUserError(error)) return null;
+  }
+  const rechecked = await deps.currentUser();
+  if (!rechecked) return null;
+  try {
+    return { id: await deps.saveSearch({ ...body, userId: rechecked.id }), userId: rechecked.id };
+  } catch (error) {
+    deps.log('Failed to save search after re-checking the session', error);
+    return null;
+  }
+}
+
+/**
+ * One search run (spec section 4): clear what the last search left, attach the user id only when the
+ * session check succeeds, send the lead, call the lender search, record history, then either save and
+ * show the results (signed in) or hold them for an hour and send the visitor to create an account.
+ */
+export async function runSearchFlow(deps: SearchFlowDeps, loanType: LoanType, formValues: Record<string, unknown>, lead: LeadDetails | null): Promise<SearchOutcome> {
+  clearPendingResults(deps.storage);
+  deps.storage.setItem(STORAGE_KEYS.searchFormData, JSON.stringify({ ...formValues, loanType }));
+
+  const userAtStart = await deps.currentUser();
+  const payload = userAtStart ? { ...formValues, userId: userAtStart.id } : { ...formValues };
+
+  if (lead) {
+    // The lead is worth keeping even if the search itself then fails, so it goes first; a failure to
+    // record it must not cost the visitor their results.
+    try {
+      await deps.postLead({ ...lead, searchType: loanType, searchPayload: payload });
+    } catch (error) {
+      deps.log('Failed to record lead', error);
+    }
+  }
+
+  let response: SearchResponse;
+  try {
+    response = await deps.runSearch(loanType, payload);
+  } catch (error) {
+    deps.log('Search request failed', error);
+    return { kind: 'failed', toast: SEARCH_FAILED };
+  }
+  const results = response?.data?.Results;
+  if (!response || response.success === false || !Array.isArray(results)) return { kind: 'failed', toast: SEARCH_FAILED };
+  if (loanType === 'bridging' && results.length === 0) {
+    return {
+      kind: 'failed',
+      toast: lead
+        ? { title: 'No matching loan results', description: 'No matching loan results. Check your email to verify your address.', variant: 'info' }
+        : { title: 'Search failed', description: 'No loan results found for your criteria', variant: 'error' },
+    };
+  }
+
+  addToHistory(deps.storage, loanType, formValues, deps.now(), deps.log);
+  const toast: ToastMessage = {
+    title: 'Search completed successfully',
+    description: lead ? 'Check your email to verify and view results' : `Found ${results.length} ${LOAN_TYPE_INFO[loanType].optionsLabel}`,
+    variant: 'success',
+  };
+
+  const hold = () => storePendingResults(deps.storage, { results, formData: formValues, userData: leadData(lead), loanType }, deps.now());
+  const user = await deps.currentUser();
+  if (user && user.verified === false) {
+    hold();
+    return { kind: 'held-for-verification', toast };
+  }
+  if (user) {
+    const saved = await saveWithRetry(deps, user, { loanType, searchData: formValues, apiResponse: response });
+    if (saved) return { kind: 'shown', results, formData: formValues, searchId: saved.id, userId: saved.userId, toast };
+  }
+  hold();
+  return { kind: 'create-account', toast };
+}

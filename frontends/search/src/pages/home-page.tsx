@@ -1,0 +1,222 @@
+import type { LeadForm } from '@lsp/contracts';
+import { RadioCards, useSession, useToast } from '@lsp/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { fetchSessionUser, postLead, runLoanSearch, saveSearch } from '../api/search-api';
+import { LeadCaptureModal, type ReadinessAnswers } from '../components/lead-capture-modal';
+import { ProgressOverlay } from '../components/progress-overlay';
+import { RecentSearches } from '../components/recent-searches';
+import { VerifyEmailGate } from '../components/verify-email-gate';
+import { BridgingForm } from '../forms/bridging-form';
+import { CommercialForm } from '../forms/commercial-form';
+import { DevelopmentForm } from '../forms/development-form';
+import type { SearchFormProps } from '../forms/search-form-frame';
+import { useSearchHistory } from '../hooks/use-search-history';
+import { LOAN_TYPES, LOAN_TYPE_INFO, type LoanType } from '../lib/loan-type';
+import { readLoanOffers } from '../lib/loan-offer';
+import { clearPendingResults, readFreshPendingResults, type PendingResults } from '../lib/pending-results';
+import { runSearchFlow, type LeadDetails, type SearchFlowDeps } from '../lib/search-flow';
+import { browserStorage } from '../lib/storage-keys';
+import { ResultsPanel } from '../results/results-panel';
+
+const FORMS: Record<LoanType, (props: SearchFormProps) => React.JSX.Element> = {
+  development: DevelopmentForm,
+  bridging: BridgingForm,
+  commercial: CommercialForm,
+};
+
+interface ShownResults {
+  loanType: LoanType;
+  formData: Record<string, unknown>;
+  results: PendingResults['results'];
+}
+
+function HomeSearching() {
+  return (
+    <section className="sr-searching ui-card" aria-live="polite">
+      <span className="ui-spinner__circle" aria-hidden="true" />
+      <div>
+        <p className="sr-searching__title">Searching for the best rates...</p>
+        <p className="ui-muted">We&apos;re comparing offers from hundreds of lenders</p>
+      </div>
+    </section>
+  );
+}
+
+export function HomePage() {
+  const session = useSession();
+  const { toast } = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [searchParams, setSearchParams] = useSearchParams();
+
+  const [loanType, setLoanType] = useState<LoanType | null>(null);
+  const [formSeed, setFormSeed] = useState<{ key: number; values: Record<string, unknown> | null }>({ key: 0, values: null });
+  const [results, setResults] = useState<ShownResults | null>(null);
+  const [pending, setPending] = useState<PendingResults | null>(null);
+  const [running, setRunning] = useState(false);
+  const [leadOpen, setLeadOpen] = useState(false);
+  // The form values waiting for the lead dialog; cleared once the search has run.
+  const remembered = useRef<{ loanType: LoanType; values: Record<string, unknown> } | null>(null);
+  const overlayDone = useRef<(() => void) | null>(null);
+  const history = useSearchHistory(loanType ?? 'development');
+
+  // Pending results on load: /?verified=true shows them; otherwise a fresh entry shows the gate and an
+  // expired one is deleted.
+  const verified = searchParams.get('verified') === 'true';
+  useEffect(() => {
+    const storage = browserStorage();
+    const entry = readFreshPendingResults(storage, Date.now());
+    if (verified) {
+      if (entry) {
+        setLoanType(entry.loanType);
+        setFormSeed((seed) => ({ key: seed.key + 1, values: entry.formData }));
+        setResults({ loanType: entry.loanType, formData: entry.formData, results: entry.results });
+        clearPendingResults(storage);
+      } else {
+        toast({ title: 'No results found', description: 'Please complete a new loan search.', variant: 'info' });
+      }
+      const next = new URLSearchParams(searchParams);
+      next.delete('verified');
+      setSearchParams(next, { replace: true });
+      return;
+    }
+    setPending(entry);
+    // Runs once per arrival with or without the flag; the params change it makes must not re-run it.
+  }, [verified]);
+
+  const deps: SearchFlowDeps = {
+    runSearch: runLoanSearch,
+    postLead,
+    currentUser: async () => (session.refresh ? await session.refresh() : await fetchSessionUser()),
+    saveSearch,
+    storage: browserStorage(),
+    now: () => Date.now(),
+    log: (message, error) => console.error(message, error),
+  };
+
+  const runSearch = async (type: LoanType, values: Record<string, unknown>, lead: LeadDetails | null) => {
+    setResults(null);
+    setPending(null);
+    setRunning(true);
+    const overlayFinished = new Promise<void>((resolve) => {
+      overlayDone.current = resolve;
+    });
+    const outcome = await runSearchFlow(deps, type, values, lead);
+    remembered.current = null;
+    history.reload();
+    if (outcome.kind === 'failed') {
+      setRunning(false);
+      toast(outcome.toast);
+      return;
+    }
+    await overlayFinished;
+    setRunning(false);
+    toast(outcome.toast);
+    if (outcome.kind === 'shown') {
+      setResults({ loanType: type, formData: outcome.formData, results: outcome.results });
+      void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
+    } else if (outcome.kind === 'held-for-verification') {
+      setPending(readFreshPendingResults(browserStorage(), Date.now()));
+    } else {
+      navigate('/create-account');
+    }
+  };
+
+  const onSearch = (values: Record<string, unknown>) => {
+    if (!loanType) return;
+    if (session.status === 'authenticated') {
+      void runSearch(loanType, values, null);
+      return;
+    }
+    remembered.current = { loanType, values };
+    setLeadOpen(true);
+  };
+
+  const onLead = (lead: LeadForm) => {
+    setLeadOpen(false);
+    const waiting = remembered.current;
+    if (!waiting) return;
+    void runSearch(waiting.loanType, waiting.values, { ...lead, phone: lead.phone || undefined });
+  };
+
+  const selectType = (type: LoanType) => {
+    setLoanType(type);
+    setFormSeed((seed) => ({ key: seed.key + 1, values: null }));
+  };
+
+  const renderRecent = useCallback(
+    (load: (data: Record<string, unknown>) => void) => (
+      <RecentSearches
+        items={history.items}
+        onSelect={(item) => {
+          load(item.data);
+          toast({ title: 'Previous search loaded', variant: 'success' });
+        }}
+        onRemove={history.remove}
+        onClear={history.clear}
+      />
+    ),
+    [history.items, history.remove, history.clear, toast],
+  );
+
+  const offers = useMemo(() => (results ? readLoanOffers(results.results, results.formData) : []), [results]);
+  const Form = loanType ? FORMS[loanType] : null;
+  const readiness: ReadinessAnswers | null = remembered.current
+    ? {
+        hasViewedProperty: remembered.current.values.hasViewedProperty === true,
+        ownsProperty: remembered.current.values.ownsProperty === true,
+        agreedPurchasePrice: remembered.current.values.agreedPurchasePrice === true,
+      }
+    : null;
+
+  return (
+    <div className="sr-home">
+      <section className="sr-hero">
+        <div className="ui-container">
+          <h1 className="sr-hero__title">Find the Perfect Loan for Your Investment</h1>
+          <p className="sr-hero__subtitle">Search specialist UK lenders at once for development finance, bridging loans and commercial mortgages. Get instant quotes and compare rates side by side.</p>
+        </div>
+      </section>
+
+      <div className="ui-container sr-home__body">
+        <RadioCards
+          name="loanType"
+          legend="Choose Your Loan Type"
+          className="sr-loan-types"
+          options={LOAN_TYPES.map((type) => ({ value: type, title: LOAN_TYPE_INFO[type].title, description: LOAN_TYPE_INFO[type].description }))}
+          value={loanType}
+          onChange={selectType}
+        />
+
+        {Form && loanType && <Form key={`${loanType}-${formSeed.key}`} initialValues={formSeed.values} onSearch={onSearch} busy={running} renderRecent={renderRecent} />}
+
+        <div className="sr-home__results">
+          {running && <HomeSearching />}
+          {!running && pending && (
+            <VerifyEmailGate
+              count={pending.results.length}
+              onNewSearch={() => {
+                clearPendingResults(browserStorage());
+                setPending(null);
+              }}
+            />
+          )}
+          {!running && !pending && results && <ResultsPanel offers={offers} loanType={results.loanType} formData={results.formData} />}
+        </div>
+      </div>
+
+      {running && <ProgressOverlay onComplete={() => overlayDone.current?.()} />}
+      <LeadCaptureModal
+        open={leadOpen}
+        onClose={() => {
+          setLeadOpen(false);
+          remembered.current = null;
+        }}
+        onSubmit={onLead}
+        readiness={readiness}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { STORAGE_KEYS, formatCurrency } from '@lsp/contracts';
+import { Button, Card, RequireSession, buttonClass, useToast } from '@lsp/ui';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { readLoanOffers, type LoanOffer } from '../lib/loan-offer';
+import { LOAN_TYPE_INFO } from '../lib/loan-type';
+import { storePendingApplication } from '../lib/pending-application';
+import { clearPendingResults, readPendingResults } from '../lib/pending-results';
+import { searchSummary } from '../lib/saved-search';
+import { browserStorage } from '../lib/storage-keys';
+import { SendDealButton } from '../results/offer-actions';
+import { lenderTitle } from '../results/offer-format';
+import { ResultsPanel } from '../results/results-panel';
+
+function LoanResults() {
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  // Read once: the entry and the lead flag are removed from storage right after (one-shot).
+  const [loaded] = useState(() => {
+    const storage = browserStorage();
+    return { pending: readPendingResults(storage), leadCaptured: storage.getItem(STORAGE_KEYS.leadInfoCaptured) === 'true' };
+  });
+  const { pending, leadCaptured } = loaded;
+
+  useEffect(() => {
+    if (!pending) {
+      toast({ title: 'No results found', description: 'Please complete a new loan search.', variant: 'info' });
+      navigate('/', { replace: true });
+      return;
+    }
+    if (!leadCaptured) {
+      navigate('/results-gate', { replace: true });
+      return;
+    }
+    const storage = browserStorage();
+    clearPendingResults(storage);
+    storage.removeItem(STORAGE_KEYS.leadInfoCaptured);
+  }, [pending, leadCaptured, navigate, toast]);
+
+  const offers = useMemo(() => (pending ? readLoanOffers(pending.results, pending.formData) : []), [pending]);
+  if (!pending || !leadCaptured) return null;
+  const summary = searchSummary(pending.formData);
+
+  const remember = (offer: LoanOffer) => storePendingApplication(browserStorage(), { formData: pending.formData, selectedLoan: offer.raw, loanType: pending.loanType }, Date.now());
+  const actions = (offer: LoanOffer) => (
+    <>
+      <Button
+        size="sm"
+        variant="primary"
+        aria-label={`Apply now with ${lenderTitle(offer)}`}
+        onClick={() => {
+          remember(offer);
+          navigate(`/dip/${pending.loanType}/1`);
+        }}
+      >
+        Apply Now
+      </Button>
+      <Button
+        size="sm"
+        variant="secondary"
+        aria-label={`Share ${lenderTitle(offer)}`}
+        onClick={() => toast({ title: 'Sharing not available yet', description: 'Sharing offers is not open yet. You can compare offers or apply now.', variant: 'info' })}
+      >
+        Share
+      </Button>
+      <SendDealButton lender={lenderTitle(offer)} />
+    </>
+  );
+
+  return (
+    <div className="ui-container sr-page ui-stack">
+      <h1 className="sr-page-title">Your {LOAN_TYPE_INFO[pending.loanType].title} Results</h1>
+      <Card title="Search summary">
+        <dl className="sr-summary">
+          <div>
+            <dt>Purchase price</dt>
+            <dd>{formatCurrency(summary.purchasePrice)}</dd>
+          </div>
+          <div>
+            <dt>GDV</dt>
+            <dd>{formatCurrency(summary.gdv)}</dd>
+          </div>
+          <div>
+            <dt>Loan term</dt>
+            <dd>{summary.loanTermMonths === null ? '—' : `${summary.loanTermMonths} months`}</dd>
+          </div>
+        </dl>
+      </Card>
+      <ResultsPanel
+        offers={offers}
+        loanType={pending.loanType}
+        formData={pending.formData}
+        renderActions={actions}
+        onDetails={(offer) => {
+          remember(offer);
+          navigate('/application');
+        }}
+        title="Lender Offers"
+      />
+      <Card title="Ready to Apply?" subtitle="Pick an offer and press Apply Now to start your Decision in Principle, or start a new search to compare other scenarios.">
+        <div className="ui-row">
+          <Link to="/" className={buttonClass('secondary')}>
+            New Search
+          </Link>
+        </div>
+      </Card>
+    </div>
+  );
+}
+
+export function LoanResultsPage() {
+  return (
+    <RequireSession>
+      <LoanResults />
+    </RequireSession>
+  );
+}

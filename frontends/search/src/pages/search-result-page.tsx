@@ -1,0 +1,110 @@
+import { formatCurrency } from '@lsp/contracts';
+import { Alert, Button, Card, PageLoading, RequireSession, buttonClass, useToast, ApiError } from '@lsp/ui';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { labelOf } from '../forms/options';
+import { readLoanOffers } from '../lib/loan-offer';
+import { readSavedSearch, searchSummary } from '../lib/saved-search';
+import { ResultsPanel } from '../results/results-panel';
+
+// A sample contact for the advisor card: the spec shows a toast carrying a phone number and an email.
+const ADVISOR_PHONE = '0800 123 4567';
+const ADVISOR_EMAIL = 'advisors@loansearch.example';
+
+function formatDate(value: string | null): string {
+  if (!value) return '—';
+  const date = new Date(/^\d+$/.test(value) ? Number(value) : value);
+  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+}
+
+function SearchResult({ id }: { id: string }) {
+  const { toast } = useToast();
+  // The shared query function joins the key into GET /api/search-result/{id}; a 401 goes to login.
+  const query = useQuery<unknown>({ queryKey: ['/api/search-result', id] });
+  const view = useMemo(() => (query.data ? readSavedSearch(query.data, id) : null), [query.data, id]);
+  const offers = useMemo(() => (view ? readLoanOffers(view.results, view.formData) : []), [view]);
+
+  const header = (
+    <div className="sr-page-actions ui-row">
+      <Link to="/dashboard" className={buttonClass('secondary', 'sm')}>
+        Back to Dashboard
+      </Link>
+      <Link to="/" className={buttonClass('primary', 'sm')}>
+        New Search
+      </Link>
+      <Button size="sm" variant="ghost" onClick={() => toast({ title: 'Coming soon', description: 'Saving results as a PDF is coming soon.', variant: 'info' })}>
+        Save PDF
+      </Button>
+    </div>
+  );
+
+  if (query.isPending) return <PageLoading label="Loading search results..." />;
+  if (query.isError || !view) {
+    const status = query.error instanceof ApiError ? query.error.status : (query.error as { status?: number } | null)?.status;
+    return (
+      <div className="ui-container sr-page ui-stack">
+        <Alert variant="danger" title={status === 403 ? 'Access denied' : 'Failed to fetch search result'} live>
+          {status === 403 ? 'This search belongs to another account.' : 'Please try again in a moment.'}
+        </Alert>
+        <div>
+          <Link to="/dashboard" className={buttonClass('primary')}>
+            Back to Dashboard
+          </Link>
+        </div>
+      </div>
+    );
+  }
+
+  const summary = searchSummary(view.formData);
+  const loanType = view.loanType ?? 'development';
+  return (
+    <div className="ui-container sr-page ui-stack">
+      <h1 className="sr-page-title">Saved Search Results</h1>
+      {header}
+      <Card title="Search summary" headingLevel={2}>
+        <dl className="sr-summary">
+          <div>
+            <dt>Date</dt>
+            <dd>{formatDate(view.createdAt)}</dd>
+          </div>
+          <div>
+            <dt>Location</dt>
+            <dd>{summary.location ? labelOf(summary.location) : '—'}</dd>
+          </div>
+          <div>
+            <dt>Purchase price</dt>
+            <dd>{formatCurrency(summary.purchasePrice)}</dd>
+          </div>
+          <div>
+            <dt>Lender results</dt>
+            <dd>{view.results.length}</dd>
+          </div>
+        </dl>
+      </Card>
+      {offers.length === 0 ? (
+        <Card title="No results in this search" subtitle="Run a new search to see current lender offers.">
+          <Link to="/" className={buttonClass('primary')}>
+            Try a New Search
+          </Link>
+        </Card>
+      ) : (
+        <ResultsPanel offers={offers} loanType={loanType} formData={view.formData} title="Result options" />
+      )}
+      <Card title="Speak to an Advisor" subtitle="Talk a deal through with one of our finance specialists.">
+        <Button variant="secondary" onClick={() => toast({ title: 'Speak to an Advisor', description: `Call ${ADVISOR_PHONE} or email ${ADVISOR_EMAIL}.`, variant: 'info' })}>
+          Contact an advisor
+        </Button>
+      </Card>
+    </div>
+  );
+}
+
+export function SearchResultPage() {
+  const { id = '' } = useParams();
+  return (
+    <RequireSession>
+      <SearchResult id={id} />
+    </RequireSession>
+  );
+}

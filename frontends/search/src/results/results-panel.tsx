@@ -1,0 +1,168 @@
+import { FILTER_INTEREST_MAX_PERCENT, FILTER_INTEREST_STEP_PERCENT, FILTER_MONEY_STEP } from '@lsp/contracts';
+import { Badge, Button, TextField } from '@lsp/ui';
+import { useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
+import { compareButtonLabel, isCompareDisabled, isSelectedForCompare, toggleCompare } from '../lib/compare-selection';
+import type { LoanType } from '../lib/loan-type';
+import type { LoanOffer } from '../lib/loan-offer';
+import { EMPTY_FILTERS, INITIAL_SORT, SORT_BUTTONS, applyResultsView, hasActiveFilters, isSorted, nextSortState, resultsCountLabel, sortDirectionFor, type FilterState, type SortState } from '../lib/results-view';
+import { BreakdownModal } from './breakdown-modal';
+import { CompareDialog } from './compare-dialog';
+import { HighlightCards } from './highlight-cards';
+import { LenderCard } from './lender-card';
+import { GetDipButton, SendDealButton } from './offer-actions';
+import { lenderTitle } from './offer-format';
+
+interface ResultsPanelProps {
+  offers: LoanOffer[];
+  loanType: LoanType;
+  formData: Record<string, unknown>;
+  /** Card actions besides Compare and Details; Get DIP and Send Deal unless a page says otherwise. */
+  renderActions?: (offer: LoanOffer) => ReactNode;
+  /** What Details does; the breakdown modal unless a page says otherwise. */
+  onDetails?: (offer: LoanOffer) => void;
+  title?: string;
+}
+
+const arrows: Record<'asc' | 'desc' | 'none', string> = { asc: '↑', desc: '↓', none: '' };
+const directionWords: Record<'asc' | 'desc' | 'none', string> = { asc: 'ascending', desc: 'descending', none: 'not sorted' };
+
+export function defaultOfferActions(offer: LoanOffer) {
+  const name = lenderTitle(offer);
+  return (
+    <>
+      <GetDipButton lender={name} />
+      <SendDealButton lender={name} />
+    </>
+  );
+}
+
+/** The results list: counts and badges, filters, the sort cycle, highlights, cards, compare and breakdown. */
+export function ResultsPanel({ offers, loanType, formData, renderActions = defaultOfferActions, onDetails, title = 'Search Results' }: ResultsPanelProps) {
+  const [filters, setFilters] = useState<FilterState>(EMPTY_FILTERS);
+  const [showFilters, setShowFilters] = useState(false);
+  const [sort, setSort] = useState<SortState>(INITIAL_SORT);
+  const [compact, setCompact] = useState(false);
+  const [selected, setSelected] = useState<LoanOffer[]>([]);
+  const [compareOpen, setCompareOpen] = useState(false);
+  const [details, setDetails] = useState<LoanOffer | null>(null);
+
+  const shown = useMemo(() => applyResultsView(offers, filters, sort), [offers, filters, sort]);
+  const filtered = hasActiveFilters(filters);
+  const sorted = isSorted(sort);
+
+  if (offers.length === 0) {
+    return (
+      <section className="sr-results sr-empty ui-card" aria-labelledby="results-empty-title">
+        <h2 id="results-empty-title" className="sr-section-title">
+          No Results Found
+        </h2>
+        <p className="ui-muted">Try adjusting your search criteria to find more loan options.</p>
+      </section>
+    );
+  }
+
+  const setFilter = (key: keyof FilterState) => (event: ChangeEvent<HTMLInputElement>) => setFilters((current) => ({ ...current, [key]: event.target.value }));
+
+  return (
+    <section className="sr-results" aria-labelledby="results-title">
+      <header className="sr-results__header">
+        <div>
+          <h2 id="results-title" className="sr-results__title">
+            {title}
+          </h2>
+          <p className="sr-results__count" aria-live="polite">
+            {resultsCountLabel(shown.length, offers.length)}
+            {filtered && (
+              <Badge variant="info" className="sr-results__badge">
+                Filtered
+              </Badge>
+            )}
+            {sorted && (
+              <Badge variant="brand" className="sr-results__badge">
+                Sorted
+              </Badge>
+            )}
+          </p>
+        </div>
+        <div className="sr-results__controls">
+          <Button variant="secondary" size="sm" aria-expanded={showFilters} aria-controls="results-filters" onClick={() => setShowFilters((value) => !value)}>
+            Filters
+          </Button>
+          <div className="sr-segmented" role="group" aria-label="Sort by">
+            {SORT_BUTTONS.map(({ key, label }) => {
+              const direction = sortDirectionFor(sort, key);
+              return (
+                <button
+                  key={key}
+                  type="button"
+                  className={direction === 'none' ? 'sr-segmented__item' : 'sr-segmented__item sr-segmented__item--active'}
+                  aria-pressed={direction !== 'none'}
+                  aria-label={`Sort by ${label}, ${directionWords[direction]}`}
+                  onClick={() => setSort((current) => nextSortState(current, key))}
+                  data-direction={direction}
+                >
+                  {label} <span aria-hidden="true">{arrows[direction]}</span>
+                </button>
+              );
+            })}
+          </div>
+          <div className="sr-segmented" role="group" aria-label="Card layout">
+            <button type="button" className={compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'} aria-pressed={compact} onClick={() => setCompact(true)}>
+              Compact
+            </button>
+            <button type="button" className={!compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'} aria-pressed={!compact} onClick={() => setCompact(false)}>
+              Expanded
+            </button>
+          </div>
+        </div>
+      </header>
+
+      {showFilters && (
+        <div id="results-filters" className="sr-filters ui-card" role="group" aria-label="Filters">
+          <TextField label="Max interest rate (%)" type="number" inputMode="decimal" min={0} max={FILTER_INTEREST_MAX_PERCENT} step={FILTER_INTEREST_STEP_PERCENT} value={filters.interestRateMax} onChange={setFilter('interestRateMax')} />
+          <TextField label="Min estimated profit (£)" type="number" inputMode="numeric" min={0} step={FILTER_MONEY_STEP} value={filters.profitMin} onChange={setFilter('profitMin')} />
+          <TextField label="Max deposit (£)" type="number" inputMode="numeric" min={0} step={FILTER_MONEY_STEP} value={filters.depositMax} onChange={setFilter('depositMax')} />
+          <Button variant="ghost" size="sm" onClick={() => setFilters(EMPTY_FILTERS)} disabled={!filtered}>
+            Clear filters
+          </Button>
+        </div>
+      )}
+
+      <HighlightCards offers={shown} loanType={loanType} />
+
+      {shown.length === 0 ? (
+        <div className="sr-empty ui-card">
+          <h3 className="sr-section-title">No Results Found</h3>
+          <p className="ui-muted">Try adjusting your search criteria to find more loan options.</p>
+        </div>
+      ) : (
+        <ul className={compact ? 'sr-lender-grid sr-lender-grid--compact' : 'sr-lender-grid'} aria-label="Lender offers">
+          {shown.map((offer, index) => (
+            <li key={`${lenderTitle(offer)}-${offer.grossLoan}-${offer.interestRate}-${index}`}>
+              <LenderCard
+                offer={offer}
+                loanType={loanType}
+                compact={compact}
+                selected={isSelectedForCompare(selected, offer)}
+                compareDisabled={isCompareDisabled(selected, offer)}
+                onToggleCompare={() => setSelected((current) => toggleCompare(current, offer))}
+                onDetails={() => (onDetails ? onDetails(offer) : setDetails(offer))}
+                actions={renderActions(offer)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {selected.length > 0 && (
+        <div className="sr-compare-float">
+          <Button variant="brand" size="lg" onClick={() => setCompareOpen(true)}>
+            {compareButtonLabel(selected.length)}
+          </Button>
+        </div>
+      )}
+      <CompareDialog open={compareOpen} onOpenChange={setCompareOpen} offers={selected} loanType={loanType} />
+      <BreakdownModal offer={details} loanType={loanType} formData={formData} onClose={() => setDetails(null)} />
+    </section>
+  );
+}

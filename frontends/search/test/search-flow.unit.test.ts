@@ -1,0 +1,127 @@
+import type { LeadPayload, SaveSearchBody, SearchResponse, SessionUser } from '../src/api/search-api';
+import { runSearchFlow, type LeadDetails, type SearchFlowDeps } from '../src/lib/search-flow';
+import { createMemoryStorage } from '../src/lib/storage-keys';
+
+const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
+const user: SessionUser = { id: 'u1', name: 'Ann', email: 'ann@example.com', verified: true };
+const results = [{ LenderName: 'A', NetLoan: 100000, GrossLoan: 110000, InterestRate: 0.09 }];
+const ok: SearchResponse = { success: true, data: { Results: results } };
+const lead: LeadDetails = { name: 'Ann Lee', email: 'ann@example.com', propertiesOwned: '1', contactPreference: 'Email', consent: true };
+
+function setup(overrides: Partial<SearchFlowDeps> & { users?: Array<SessionUser | null> } = {}) {
+  const storage = createMemoryStorage({ pendingLoanResults: JSON.stringify({ results: [], timestamp: 1, loanType: 'bridging' }) });
+  const users = overrides.users ?? [null];
+  let call = 0;
+  const calls = { search: [] as Array<[string, Record<string, unknown>]>, leads: [] as LeadPayload[], saves: [] as SaveSearchBody[] };
+  const deps: SearchFlowDeps = {
+    runSearch: async (type, payload) => {
+      calls.search.push([type, payload]);
+      return ok;
+    },
+    postLead: async (body) => void calls.leads.push(body),
+    currentUser: async () => users[Math.min(call++, users.length - 1)],
+    saveSearch: async (body) => {
+      calls.saves.push(body);
+      return 's1';
+    },
+    storage,
+    now: () => T0,
+    log: () => undefined,
+    ...overrides,
+  };
+  return { deps, storage, calls };
+}
+
+describe('search flow', () => {
+  it('holds an anonymous search for verification and sends the visitor to create an account', async () => {
+    const { deps, storage, calls } = setup();
+    const outcome = await runSearchFlow(deps, 'development', { projectName: 'Mill' }, lead);
+    expect(outcome.kind).toBe('create-account');
+    expect(calls.search[0][1]).not.toHaveProperty('userId');
+    expect(calls.saves).toHaveLength(0);
+    const pending = JSON.parse(storage.getItem('pendingLoanResults') as string);
+    expect(pending).toMatchObject({ results, formData: { projectName: 'Mill' }, loanType: 'development', timestamp: T0, userData: { email: 'ann@example.com' } });
+    expect(outcome.toast).toEqual({ title: 'Search completed successfully', description: 'Check your email to verify and view results', variant: 'success' });
+  });
+
+  it('posts the lead with the search type and payload', async () => {
+    const { deps, calls } = setup();
+    await runSearchFlow(deps, 'commercial', { projectName: 'Unit 4' }, lead);
+    expect(calls.leads).toEqual([{ ...lead, searchType: 'commercial', searchPayload: { projectName: 'Unit 4' } }]);
+  });
+
+  it('attaches the user id, saves the search and shows results for a signed-in user', async () => {
+    const { deps, storage, calls } = setup({ users: [user] });
+    const outcome = await runSearchFlow(deps, 'bridging', { projectName: 'Bridge' }, null);
+    expect(calls.search[0][1]).toMatchObject({ userId: 'u1' });
+    expect(calls.saves[0]).toEqual({ userId: 'u1', loanType: 'bridging', searchData: { projectName: 'Bridge' }, apiResponse: ok });
+    expect(outcome).toMatchObject({ kind: 'shown', searchId: 's1', userId: 'u1', results });
+    expect(outcome.toast.description).toBe('Found 1 bridging loan options');
+    expect(storage.getItem('pendingLoanResults')).toBeNull();
+  });
+
+  it('clears the previous pending results when a new search starts, and records history', async () => {
+    const { deps, storage } = setup({ users: [user] });
+    await runSearchFlow(deps, 'development', { projectName: 'Mill' }, null);
+    expect(storage.getItem('pendingLoanResults')).toBeNull();
+    expect(JSON.parse(storage.getItem('loan-search-history-development') as string)[0].description).toBe('Mill - Development Finance');
+    expect(JSON.parse(storage.getItem('searchFormData') as string)).toEqual({ projectName: 'Mill', loanType: 'development' });
+  });
+
+  it('re-checks the session and retries the save once when the server does not know the user', async () => {
+    let attempts = 0;
+    const { deps } = setup({
+      users: [user, user, { ...user, id: 'u2' }],
+      saveSearch: async (body) => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('User ID not found');
+        return `saved-for-${body.userId}`;
+      },
+    });
+    const outcome = await runSearchFlow(deps, 'development', { projectName: 'Mill' }, null);
+    expect(attempts).toBe(2);
+    expect(outcome).toMatchObject({ kind: 'shown', searchId: 'saved-for-u2' });
+  });
+
+  it('falls through to create-account when saving fails for another reason', async () => {
+    const saveSearch = jest.fn(async () => {
+      throw new Error('database unavailable');
+    });
+    const { deps, storage } = setup({ users: [user], saveSearch });
+    const outcome = await runSearchFlow(deps, 'development', { projectName: 'Mill' }, null);
+    expect(saveSearch).toHaveBeenCalledTimes(1);
+    expect(outcome.kind).toBe('create-account');
+    expect(storage.getItem('pendingLoanResults')).not.toBeNull();
+  });
+
+  it('holds results behind the verify gate for a signed-in user whose email is not verified', async () => {
+    const { deps, calls } = setup({ users: [{ ...user, verified: false }] });
+    const outcome = await runSearchFlow(deps, 'commercial', { projectName: 'Unit' }, null);
+    expect(outcome.kind).toBe('held-for-verification');
+    expect(calls.saves).toHaveLength(0);
+  });
+
+  it.each<[string, Partial<SearchFlowDeps>]>([
+    ['the call fails', { runSearch: async () => Promise.reject(new Error('500')) }],
+    ['success is false', { runSearch: async () => ({ success: false, error: 'nope' }) }],
+    ['results are missing', { runSearch: async () => ({ success: true, data: {} }) }],
+  ])('reports "Search failed" when %s', async (_label, override) => {
+    const { deps, storage } = setup(override);
+    const outcome = await runSearchFlow(deps, 'development', { projectName: 'Mill' }, null);
+    expect(outcome).toEqual({ kind: 'failed', toast: { title: 'Search failed', description: 'Please try again or contact support', variant: 'error' } });
+    expect(storage.getItem('loan-search-history-development')).toBeNull();
+  });
+
+  it('treats an empty bridging result list as a failure', async () => {
+    const { deps } = setup({ runSearch: async () => ({ success: true, data: { Results: [] } }) });
+    const outcome = await runSearchFlow(deps, 'bridging', { projectName: 'B' }, null);
+    expect(outcome).toEqual({ kind: 'failed', toast: { title: 'Search failed', description: 'No loan results found for your criteria', variant: 'error' } });
+  });
+
+  it('still runs the search when recording the lead fails', async () => {
+    const { deps, calls } = setup({ postLead: async () => Promise.reject(new Error('down')) });
+    const outcome = await runSearchFlow(deps, 'bridging', { projectName: 'B' }, lead);
+    expect(calls.search).toHaveLength(1);
+    expect(outcome.kind).toBe('create-account');
+  });
+});
