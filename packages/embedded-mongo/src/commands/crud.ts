@@ -12,6 +12,8 @@ import { Matched } from '../storage/engine';
 import { CommandContext, Handler, collectionName, cursorReply, existing, takeBatch, toInt } from './context';
 
 function writeError(index: number, err: unknown): Doc {
+  // A write conflict fails the whole command (with its retry label), as in MongoDB.
+  if (err instanceof MongoServerError && err.code === 112) throw err;
   if (err instanceof MongoServerError) return { index, code: err.code, errmsg: err.message, ...err.extra };
   return { index, code: 1, errmsg: err instanceof Error ? err.message : String(err) };
 }
@@ -146,7 +148,7 @@ function runUpdate(ctx: CommandContext, coll: Collection, q: Doc, u: Doc | Doc[]
     if (changed) {
       engine.replace(coll, next, ctx.txn);
       nModified++;
-    }
+    } else if (ctx.txn) engine.touch(coll, m.doc, ctx.txn);
     if (!first) first = { n: 1, nModified: 0, before: m.doc, after: next };
   }
   return { n: matched.length, nModified, before: first?.before, after: first?.after };

@@ -300,11 +300,25 @@ export class Engine {
     return txn;
   }
 
-  private txnWrite(coll: Collection, id: string, doc: Doc | null, txn: Transaction): void {
+  /**
+   * A transaction matched this document for a write that turned out to change nothing. Reads are
+   * not snapshots, so the document may have changed since the transaction began: treat it as a
+   * write for conflict detection, as MongoDB's snapshot would have seen the older version.
+   */
+  touch(coll: Collection, doc: Doc, txn: Transaction): void {
+    this.claim(coll, idKeyOf(doc), txn);
+  }
+
+  private claim(coll: Collection, id: string, txn: Transaction): void {
     const lockKey = `${coll.ns}\u0000${id}`;
     const holder = this.locks.get(lockKey);
     if (holder && holder !== txn && holder.state === 'active') throw errors.writeConflict();
     if ((coll.versions.get(id) ?? -1) > txn.startSeq) throw errors.writeConflict();
+  }
+
+  private txnWrite(coll: Collection, id: string, doc: Doc | null, txn: Transaction): void {
+    const lockKey = `${coll.ns}\u0000${id}`;
+    this.claim(coll, id, txn);
     let overlay = txn.writes.get(coll);
     if (!overlay) {
       overlay = new Map();
