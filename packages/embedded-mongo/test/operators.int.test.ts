@@ -96,11 +96,11 @@ describe('update operators', () => {
 
   it('pushes with $each, $sort and $slice, pulls and adds to sets', async () => {
     await coll().insertOne({ _id: 3, scores: [5, 1], set: ['a'], items: [{ n: 1 }, { n: 2 }, { n: 3 }] } as never);
-    await coll().updateOne({ _id: 3 } as never, { $push: { scores: { $each: [9, 3], $sort: -1, $slice: 3 } } });
+    await coll().updateOne({ _id: 3 } as never, { $push: { scores: { $each: [9, 3], $sort: -1, $slice: 3 } } } as never);
     await coll().updateOne({ _id: 3 } as never, { $addToSet: { set: { $each: ['a', 'b', 'b'] } } });
-    await coll().updateOne({ _id: 3 } as never, { $pull: { items: { n: { $gte: 2 } } } });
+    await coll().updateOne({ _id: 3 } as never, { $pull: { items: { n: { $gte: 2 } } } } as never);
     expect(await get(3)).toEqual({ _id: 3, scores: [9, 5, 3], set: ['a', 'b'], items: [{ n: 1 }] });
-    await coll().updateOne({ _id: 3 } as never, { $pull: { scores: 5 }, $pop: { set: 1 } });
+    await coll().updateOne({ _id: 3 } as never, { $pull: { scores: 5 }, $pop: { set: 1 } } as never);
     expect(await get(3)).toMatchObject({ scores: [9, 3], set: ['a'] });
   });
 
