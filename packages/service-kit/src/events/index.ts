@@ -9,3 +9,5 @@ export {
   eventBusHealthCheck,
   type EventBusConfig,
 } from './create-event-bus';
+export { Outbox, OutboxRelay, type OutboxEntry, type OutboxOptions, type OutboxRelayOptions } from './outbox';
+export { ProcessedEvents, type ProcessedEvent, type ProcessedEventsOptions } from './processed-events';

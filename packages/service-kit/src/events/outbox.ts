@@ -1,0 +1,217 @@
+import { type EventEnvelope, eventEnvelopeSchema } from '@lsp/contracts';
+import { type ClientSession, type Connection, Types } from 'mongoose';
+import { errorMessage } from './retry';
+import type { EventBus, EventLogger } from './types';
+
+export interface OutboxEntry {
+  /** An ObjectId, so entries sort in the order they were added. */
+  _id: Types.ObjectId;
+  eventId: string;
+  type: string;
+  subject: string;
+  /** The envelope as JSON: stored verbatim so what is published is exactly what was added. */
+  payload: string;
+  createdAt: Date;
+  publishedAt: Date | null;
+  attempts: number;
+  lastError?: string;
+}
+
+export interface OutboxOptions {
+  collectionName?: string;
+  /** How long published entries stay for audit before the TTL index removes them (default 7 days). */
+  retentionSeconds?: number;
+}
+
+/**
+ * The producer side of at-least-once delivery: events are written to the service's own `outbox`
+ * collection in the same transaction as the state change they describe, so either both happen or
+ * neither does. An `OutboxRelay` then publishes them.
+ */
+export class Outbox {
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    readonly connection: Connection,
+    readonly collectionName: string,
+  ) {}
+
+  /** Creates the collection and its indexes (outside any transaction, where that is not allowed). */
+  static async open(connection: Connection, options: OutboxOptions = {}): Promise<Outbox> {
+    const outbox = new Outbox(connection, options.collectionName ?? 'outbox');
+    const collection = outbox.collection();
+    // Unpublished entries have publishedAt null, which the TTL monitor ignores.
+    await collection.createIndex(
+      { publishedAt: 1 },
+      { name: 'published_ttl', expireAfterSeconds: options.retentionSeconds ?? 7 * 24 * 3600 },
+    );
+    return outbox;
+  }
+
+  collection() {
+    return this.connection.collection<OutboxEntry>(this.collectionName);
+  }
+
+  /**
+   * Adds events inside the caller's transaction: `await conn.transaction(async (session) => {
+   * await Model.create([doc], { session }); await outbox.add([createEnvelope(...)], session); })`.
+   * The relay is woken when the session ends, i.e. once the transaction has committed.
+   */
+  async add(events: EventEnvelope[], session?: ClientSession): Promise<void> {
+    if (events.length === 0) return;
+    const createdAt = new Date();
+    const entries: OutboxEntry[] = events.map((event) => {
+      const envelope = eventEnvelopeSchema.parse(event);
+      return {
+        _id: new Types.ObjectId(),
+        eventId: envelope.id,
+        type: envelope.type,
+        subject: envelope.subject,
+        payload: JSON.stringify(event),
+        createdAt,
+        publishedAt: null,
+        attempts: 0,
+      };
+    });
+    await this.collection().insertMany(entries, { session, ordered: true });
+    if (session?.inTransaction()) session.once('ended', () => this.notify());
+    else this.notify();
+  }
+
+  /** Entries not yet published: the relay's backlog (a queue-depth gauge). */
+  async countPending(): Promise<number> {
+    return this.collection().countDocuments({ publishedAt: null });
+  }
+
+  onAdded(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify() {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export interface OutboxRelayOptions {
+  outbox: Outbox;
+  bus: Pick<EventBus, 'publish'>;
+  /** Safety net for entries added by other processes or while woken notifications were missed. */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** Backoff while the bus is unreachable: doubles from the first delay up to the second. */
+  initialRetryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  logger?: EventLogger;
+}
+
+/**
+ * Publishes outbox entries in the order they were added and marks each one published. When a publish
+ * fails it stops at that entry (so later ones do not overtake it) and retries with exponential backoff
+ * until the bus is back. An entry published but not yet marked is published again after a crash:
+ * consumers are idempotent.
+ */
+export class OutboxRelay {
+  private running = false;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private unsubscribe: (() => void) | undefined;
+  private failures = 0;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.stopping = false;
+    this.unsubscribe = this.options.outbox.onAdded(() => this.wake());
+    this.loop = this.run();
+  }
+
+  /** Lets the publish in progress finish, then stops; entries left are published on the next start. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopping = true;
+    this.unsubscribe?.();
+    this.wakeUp?.();
+    await this.loop;
+  }
+
+  /** Publishes now rather than at the next poll (unless waiting out a bus failure). */
+  wake(): void {
+    this.woken = true;
+    if (this.failures === 0) this.wakeUp?.();
+  }
+
+  /** Publishes what is pending, up to one batch; returns how many entries were published. */
+  async publishPending(): Promise<number> {
+    const { outbox, bus } = this.options;
+    const collection = outbox.collection();
+    const batch = await collection
+      .find({ publishedAt: null })
+      .sort({ _id: 1 })
+      .limit(this.options.batchSize ?? 100)
+      .toArray();
+    let published = 0;
+    for (const entry of batch) {
+      if (this.stopping) break;
+      try {
+        await bus.publish(JSON.parse(entry.payload) as EventEnvelope);
+      } catch (err) {
+        await collection
+          .updateOne({ _id: entry._id }, { $inc: { attempts: 1 }, $set: { lastError: errorMessage(err) } })
+          .catch(() => undefined);
+        throw err;
+      }
+      await collection.updateOne(
+        { _id: entry._id },
+        { $set: { publishedAt: new Date() }, $inc: { attempts: 1 }, $unset: { lastError: '' } },
+      );
+      published++;
+    }
+    return published;
+  }
+
+  private async run(): Promise<void> {
+    const batchSize = this.options.batchSize ?? 100;
+    while (this.running) {
+      this.woken = false;
+      let published: number;
+      try {
+        published = await this.publishPending();
+        if (this.failures > 0)
+          this.options.logger?.info({ after: this.failures }, 'outbox relay: publishing again');
+        this.failures = 0;
+      } catch (err) {
+        this.failures++;
+        const delay = Math.min(
+          this.options.maxRetryDelayMs ?? 30_000,
+          (this.options.initialRetryDelayMs ?? 200) * 2 ** Math.min(this.failures - 1, 20),
+        );
+        this.options.logger?.warn(
+          { err, failures: this.failures, retryInMs: delay },
+          'outbox relay: publish failed',
+        );
+        await this.idle(delay);
+        continue;
+      }
+      if (published >= batchSize || this.woken) continue;
+      await this.idle(this.options.pollIntervalMs ?? 1000);
+    }
+  }
+
+  private async idle(ms: number): Promise<void> {
+    if (!this.running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+    this.wakeUp = undefined;
+  }
+}
