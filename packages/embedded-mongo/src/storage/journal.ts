@@ -163,10 +163,9 @@ export function acquireLock(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number(fs.readFileSync(file, 'utf8').trim());
-      if (holder && holder !== process.pid && isAlive(holder)) {
+      if (holder && (holder === process.pid || isAlive(holder))) {
         throw new Error(`dbPath ${dir} is in use by another embedded-mongo server (pid ${holder}); stop it or choose another --dbpath`);
       }
-      if (holder === process.pid) throw new Error(`dbPath ${dir} is already served by this process`);
       // A stale lock from a process that died (e.g. SIGKILL): take it over.
       fs.unlinkSync(file);
     }

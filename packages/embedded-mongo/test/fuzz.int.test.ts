@@ -1,0 +1,148 @@
+import net from 'node:net';
+import fc from 'fast-check';
+import { BSON, Long, MongoClient } from 'mongodb';
+import { EmbeddedMongo, startEmbeddedMongo } from '../src';
+import { usingRealMongo } from './support';
+
+// Robustness of the embedded server's own wire handling; a real MongoDB needs no such test.
+const suite = usingRealMongo ? describe.skip : describe;
+
+let server: EmbeddedMongo;
+let client: MongoClient;
+
+beforeAll(async () => {
+  server = await startEmbeddedMongo({ port: 0, replSet: 'rs0' });
+  client = await MongoClient.connect(server.uri);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+});
+
+/** Sends raw bytes, waits for a reply or for the server to hang up, then closes. */
+function sendRaw(bytes: Buffer): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const socket = net.connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Buffer.concat(chunks));
+    };
+    const timer = setTimeout(done, 100);
+    socket.on('data', (d) => {
+      chunks.push(d);
+      const total = Buffer.concat(chunks);
+      if (total.length >= 4 && total.length >= total.readInt32LE(0)) done();
+    });
+    socket.on('error', done);
+    socket.on('close', done);
+    socket.write(bytes);
+  });
+}
+
+function opMsg(body: Buffer, flags = 0, requestId = 1): Buffer {
+  const header = Buffer.alloc(21);
+  header.writeInt32LE(21 + body.length, 0);
+  header.writeInt32LE(requestId, 4);
+  header.writeInt32LE(0, 8);
+  header.writeInt32LE(2013, 12);
+  header.writeUInt32LE(flags, 16);
+  header[20] = 0;
+  return Buffer.concat([header, body]);
+}
+
+function replyDoc(reply: Buffer): Record<string, unknown> {
+  return BSON.deserialize(reply.subarray(21));
+}
+
+suite('malformed input', () => {
+  it('survives random byte streams', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 300 }), async (bytes) => {
+        await sendRaw(Buffer.from(bytes));
+      }),
+      { numRuns: 60 },
+    );
+    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+  }, 60_000);
+
+  it('survives frames with a valid header and random bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 200 }), fc.constantFrom(2013, 2004, 1, 2012, 9999), async (body, opCode) => {
+        const header = Buffer.alloc(16);
+        header.writeInt32LE(16 + body.length, 0);
+        header.writeInt32LE(7, 4);
+        header.writeInt32LE(opCode, 12);
+        await sendRaw(Buffer.concat([header, Buffer.from(body)]));
+      }),
+      { numRuns: 80 },
+    );
+    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+  }, 60_000);
+
+  it('answers a truncated BSON body with an error reply and keeps serving the connection', async () => {
+    const good = BSON.serialize({ ping: 1, $db: 'admin' });
+    const reply = await sendRaw(opMsg(Buffer.from(good.subarray(0, good.length - 3))));
+    expect(replyDoc(reply)).toMatchObject({ ok: 0 });
+    const ok = await sendRaw(opMsg(Buffer.from(good)));
+    expect(replyDoc(ok)).toMatchObject({ ok: 1 });
+  });
+
+  it('rejects a message whose checksum does not match', async () => {
+    const body = Buffer.from(BSON.serialize({ ping: 1, $db: 'admin' }));
+    const msg = opMsg(Buffer.concat([body, Buffer.from([1, 2, 3, 4])]), 1);
+    expect(replyDoc(await sendRaw(msg))).toMatchObject({ ok: 0 });
+  });
+
+  it('hangs up on a client that stops mid-message without affecting others', async () => {
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    const full = opMsg(Buffer.from(BSON.serialize({ ping: 1, $db: 'admin' })));
+    socket.write(full.subarray(0, 10));
+    socket.destroy();
+    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+  });
+
+  it('answers odd but well-formed commands with errors, not crashes', async () => {
+    const db = client.db('fuzz');
+    const odd: Record<string, unknown>[] = [
+      { find: 42 },
+      { insert: 'c', documents: 'nope' },
+      { insert: 'c', documents: [1, 2] },
+      { update: 'c', updates: [{ q: 1, u: 2 }] },
+      { update: 'c', updates: [{ q: {}, u: { $bogus: { a: 1 } } }] },
+      { delete: 'c', deletes: [{ q: { $where: 'x' }, limit: 0 }] },
+      { aggregate: 'c', pipeline: [{ $bogus: 1 }], cursor: {} },
+      { aggregate: 'c', pipeline: 'x', cursor: {} },
+      { aggregate: 'c', pipeline: [{ $group: { total: { $sum: 1 } } }], cursor: {} },
+      { find: 'c', filter: { a: { $unknownOp: 1 } } },
+      { find: 'c', filter: { $or: [] } },
+      { find: 'c', sort: { a: 'sideways' } },
+      { createIndexes: 'c', indexes: [{ key: {} }] },
+      { createIndexes: 'c', indexes: 'x' },
+      { getMore: Long.fromNumber(-5), collection: 'c' },
+      { killCursors: 'c', cursors: 'x' },
+      { distinct: 'c' },
+      { count: 'c', query: { a: { $in: 5 } } },
+      { findAndModify: 'c' },
+      { commitTransaction: 1 },
+      { create: '' },
+      { drop: 'never-existed' },
+      { renameCollection: 'x', to: 'y' },
+    ];
+    for (const cmd of odd) await db.command(cmd).catch(() => undefined);
+    expect(await db.command({ ping: 1 })).toMatchObject({ ok: 1 });
+    await db.collection('c').insertOne({ still: 'works' });
+    expect(await db.collection('c').countDocuments({ still: 'works' })).toBe(1);
+  });
+
+  it('handles documents nested a hundred levels deep', async () => {
+    let doc: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 100; i++) doc = { n: doc };
+    const coll = client.db('fuzz').collection('deep');
+    await coll.insertOne(doc);
+    expect(await coll.countDocuments()).toBe(1);
+  });
+});
