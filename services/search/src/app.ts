@@ -1,15 +1,52 @@
 import { type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
+import type { Connection } from 'mongoose';
 import type { SearchConfig } from './config';
+import type { EventOutbox } from './events';
+import { PanelStore } from './panel-store';
+import { LeadRepository } from './repositories/leads';
+import { SavedSearchRepository } from './repositories/saved-searches';
+import { SearchRunRepository } from './repositories/search-runs';
+import { registerLeadRoutes } from './routes/leads';
+import { registerSavedSearchRoutes } from './routes/saved-searches';
+import { registerSearchRoutes } from './routes/searches';
 
-export type SearchDeps = Pick<ServiceRuntime<SearchConfig>, 'config' | 'logger' | 'metrics' | 'healthChecks' | 'mongo'>;
+export type SearchDeps = Pick<ServiceRuntime<SearchConfig>, 'config' | 'logger' | 'metrics' | 'healthChecks'> & {
+  panels: PanelStore;
+  runs: SearchRunRepository;
+  leads: LeadRepository;
+  savedSearches: SavedSearchRepository;
+};
+
+/** Repositories over the service's own database, all writing their events through one outbox. */
+export function createRepositories(mongo: Connection, outbox: EventOutbox) {
+  return {
+    runs: new SearchRunRepository(mongo, outbox),
+    leads: new LeadRepository(mongo, outbox),
+    savedSearches: new SavedSearchRepository(mongo, outbox),
+  };
+}
+
+/** Collections and indexes for the queries the routes make, created before the first request. */
+export async function ensureIndexes(deps: Pick<SearchDeps, 'runs' | 'savedSearches'>) {
+  await Promise.all([deps.runs.syncIndexes(), deps.savedSearches.syncIndexes()]);
+}
 
 export function buildApp(deps: SearchDeps) {
   const app = createServiceApp({
     name: 'search',
     logger: deps.logger,
     metrics: deps.metrics,
-    healthChecks: deps.healthChecks,
+    healthChecks: [
+      ...deps.healthChecks,
+      {
+        name: 'lender-panel',
+        check: async () => deps.panels.current().version,
+      },
+    ],
     internalSecret: deps.config.INTERNAL_SECRET,
   });
+  registerSearchRoutes(app, { panels: deps.panels, runs: deps.runs });
+  registerLeadRoutes(app, { panels: deps.panels, leads: deps.leads });
+  registerSavedSearchRoutes(app, { savedSearches: deps.savedSearches });
   return app;
 }

@@ -4,6 +4,10 @@ import { z } from 'zod';
 export const searchConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('search'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4002),
+  /** How often each instance checks whether the operator replaced the lender panel. */
+  PANEL_REFRESH_MS: z.coerce.number().int().min(500).max(600_000).default(5000),
+  /** JSON Lines panel a fresh database is seeded with; the panel shipped with the service by default. */
+  PANEL_SEED_FILE: z.string().min(1).optional(),
 });
 
 export type SearchConfig = z.infer<typeof searchConfigSchema>;

@@ -1,0 +1,50 @@
+import {
+  type EventEnvelope,
+  type LeadCapturedEvent,
+  SEARCH_EVENT_TYPES,
+  type SearchCompletedEvent,
+  type SearchSavedEvent,
+  createEnvelope,
+  leadCapturedEventSchema,
+  searchCompletedEventSchema,
+  searchSavedEventSchema,
+} from '@lsp/contracts';
+import type { ClientSession } from 'mongoose';
+
+export const SERVICE_NAME = 'search';
+
+/**
+ * Where events go: the service-kit outbox, written in the same transaction as the state change so an
+ * event is published if and only if the change committed (the relay publishes it afterwards).
+ */
+export interface EventOutbox {
+  add(events: EventEnvelope[], session: ClientSession): Promise<unknown>;
+}
+
+/** Event data is parsed with its contract before it is written, so consumers never see a bad shape. */
+export function searchCompletedEvent(data: SearchCompletedEvent, correlationId?: string) {
+  return createEnvelope(SERVICE_NAME, {
+    type: SEARCH_EVENT_TYPES.completed,
+    subject: data.searchRunId,
+    data: searchCompletedEventSchema.parse(data),
+    correlationId,
+  });
+}
+
+export function searchSavedEvent(data: SearchSavedEvent, correlationId?: string) {
+  return createEnvelope(SERVICE_NAME, {
+    type: SEARCH_EVENT_TYPES.saved,
+    subject: data.searchId,
+    data: searchSavedEventSchema.parse(data),
+    correlationId,
+  });
+}
+
+export function leadCapturedEvent(data: LeadCapturedEvent, correlationId?: string) {
+  return createEnvelope(SERVICE_NAME, {
+    type: SEARCH_EVENT_TYPES.leadCaptured,
+    subject: data.leadId,
+    data: leadCapturedEventSchema.parse(data),
+    correlationId,
+  });
+}

@@ -1,0 +1,48 @@
+import type { EventEnvelope } from '@lsp/contracts';
+import type { Connection } from 'mongoose';
+import type { EventOutbox } from '../events';
+import { type SavedSearchDocument, savedSearchModel } from '../models/saved-searches';
+
+/** Most searches a dashboard lists at once; far above any real user's count. */
+export const USER_SEARCHES_LIMIT = 500;
+
+export class SavedSearchRepository {
+  private readonly searches;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly outbox: EventOutbox,
+  ) {
+    this.searches = savedSearchModel(connection);
+  }
+
+  async insert(search: SavedSearchDocument, events: EventEnvelope[]): Promise<void> {
+    await this.connection.transaction(async (session) => {
+      await this.searches.create([search], { session });
+      await this.outbox.add(events, session);
+    });
+  }
+
+  async listForUser(userId: string): Promise<SavedSearchDocument[]> {
+    return this.searches.find({ user_id: userId }).sort({ created_at: -1 }).limit(USER_SEARCHES_LIMIT).lean();
+  }
+
+  async find(id: string): Promise<SavedSearchDocument | null> {
+    return this.searches.findById(id).lean();
+  }
+
+  /** Renames only if the search still belongs to the user; returns the updated search or null. */
+  async rename(id: string, userId: string, projectName: string, now: Date): Promise<SavedSearchDocument | null> {
+    return this.searches
+      .findOneAndUpdate(
+        { _id: id, user_id: userId },
+        { $set: { project_name: projectName, 'search_data.projectName': projectName, updated_at: now } },
+        { new: true },
+      )
+      .lean();
+  }
+
+  async syncIndexes(): Promise<void> {
+    await this.searches.createIndexes();
+  }
+}

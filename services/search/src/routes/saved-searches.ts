@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { projectNameBodySchema, saveSearchBodySchema } from '@lsp/contracts';
+import { HttpError, forbidden, notFound, parseInput, requireCaller } from '@lsp/service-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { searchSavedEvent } from '../events';
+import type { SavedSearchDocument } from '../models/saved-searches';
+import type { SavedSearchRepository } from '../repositories/saved-searches';
+import { requireJsonObject } from '../search-runner';
+
+export interface SavedSearchRouteDeps {
+  savedSearches: SavedSearchRepository;
+}
+
+export const SEARCH_NOT_FOUND = 'Search not found';
+export const SEARCH_ACCESS_DENIED = 'Access denied';
+/** Mentions the user id: the frontend re-checks the session and retries once on such a message. */
+export const SAVE_FOR_OTHER_USER = 'The user id does not match the signed-in user';
+
+/** The offers in a search response as clients post it: an array, or an object with (data.)Results. */
+export function resultsIn(apiResponse: unknown): unknown[] {
+  if (Array.isArray(apiResponse)) return apiResponse;
+  if (apiResponse && typeof apiResponse === 'object') {
+    const response = apiResponse as { Results?: unknown; data?: { Results?: unknown } };
+    if (Array.isArray(response.data?.Results)) return response.data.Results;
+    if (Array.isArray(response.Results)) return response.Results;
+  }
+  return [];
+}
+
+function searchRunIdIn(apiResponse: unknown): string | null {
+  const id = (apiResponse as { data?: { SearchRunId?: unknown } } | null)?.data?.SearchRunId;
+  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : null;
+}
+
+function projectNameIn(searchData: Record<string, unknown>): string | null {
+  const name = searchData.projectName;
+  return typeof name === 'string' && name.trim() ? name.trim().slice(0, 200) : null;
+}
+
+/** A saved search as the dashboard and /search-results/{id} read it (snake_case, as the spec's model). */
+export function savedSearchView(search: SavedSearchDocument) {
+  return {
+    id: search._id,
+    user_id: search.user_id,
+    loan_type: search.loan_type,
+    project_name: search.project_name,
+    created_at: search.created_at.toISOString(),
+    updated_at: search.updated_at.toISOString(),
+    application_status: search.application_status,
+    result_count: search.result_count,
+    search_data: search.search_data,
+    form_data: search.search_data,
+    api_response: search.api_response,
+  };
+}
+
+/** POST /api/search answers errors with `message` too: that is the field its caller reads. */
+function withMessageOnError(handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await handler(request, reply);
+    } catch (err) {
+      if (err instanceof HttpError) throw new HttpError(err.statusCode, err.message, { ...err.details, message: err.message });
+      throw err;
+    }
+  };
+}
+
+/** The saved search if it exists (404) and belongs to the caller (403). */
+async function ownedSearch(deps: SavedSearchRouteDeps, id: string, userId: string): Promise<SavedSearchDocument> {
+  const search = id.length <= 100 ? await deps.savedSearches.find(id) : null;
+  if (!search) throw notFound(SEARCH_NOT_FOUND);
+  if (search.user_id !== userId) throw forbidden(SEARCH_ACCESS_DENIED);
+  return search;
+}
+
+/**
+ * Saved searches: every route needs a signed-in caller (401), and the caller is the only user whose
+ * searches it reads or changes (403), whatever id the URL or body names.
+ */
+export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearchRouteDeps) {
+  app.post(
+    '/api/search',
+    withMessageOnError(async (request, reply) => {
+      const caller = requireCaller(request);
+      const body = parseInput(saveSearchBodySchema, requireJsonObject(request.body));
+      if (body.userId !== caller.userId) throw forbidden(SAVE_FOR_OTHER_USER);
+      const now = new Date();
+      const results = resultsIn(body.apiResponse);
+      const search: SavedSearchDocument = {
+        _id: randomUUID(),
+        user_id: caller.userId,
+        session_id: searchRunIdIn(body.apiResponse),
+        loan_type: body.loanType,
+        project_name: projectNameIn(body.searchData),
+        search_data: body.searchData,
+        api_response: body.apiResponse ?? null,
+        result_count: results.length,
+        application_status: 'not_submitted',
+        created_at: now,
+        updated_at: now,
+      };
+      const event = searchSavedEvent(
+        {
+          searchId: search._id,
+          userId: search.user_id,
+          loanType: search.loan_type,
+          ...(search.project_name ? { projectName: search.project_name } : {}),
+          resultCount: search.result_count,
+        },
+        request.id,
+      );
+      await deps.savedSearches.insert(search, [event]);
+      return reply.status(201).send({
+        success: true,
+        search: { id: search._id, userId: search.user_id, loanType: search.loan_type, createdAt: now.toISOString() },
+      });
+    }),
+  );
+
+  app.get<{ Params: { userId: string } }>('/api/user-searches/:userId', async (request) => {
+    const caller = requireCaller(request);
+    if (request.params.userId !== caller.userId) throw forbidden(SEARCH_ACCESS_DENIED);
+    const searches = await deps.savedSearches.listForUser(caller.userId);
+    return searches.map(savedSearchView);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/search-result/:id', async (request) => {
+    const caller = requireCaller(request);
+    const search = await ownedSearch(deps, request.params.id, caller.userId);
+    return { success: true, ...savedSearchView(search), results: resultsIn(search.api_response) };
+  });
+
+  app.put('/api/search/project-name', async (request) => {
+    const caller = requireCaller(request);
+    const body = parseInput(projectNameBodySchema, requireJsonObject(request.body));
+    const search = await ownedSearch(deps, body.searchId, caller.userId);
+    // The loan type names which kind of search the client means; a mismatch is a stale reference.
+    if (search.loan_type !== body.loanType) throw notFound(SEARCH_NOT_FOUND);
+    const renamed = await deps.savedSearches.rename(search._id, caller.userId, body.projectName, new Date());
+    if (!renamed) throw notFound(SEARCH_NOT_FOUND);
+    return {
+      success: true,
+      message: 'Project name updated successfully',
+      search: { id: renamed._id, loan_type: renamed.loan_type, project_name: renamed.project_name },
+    };
+  });
+}

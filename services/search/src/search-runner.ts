@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import {
+  type DeclinedLender,
+  type EventEnvelope,
+  type LeadForm,
+  type LoanOffer,
+  type LoanType,
+  type SearchPayloadByType,
+  leadFormSchema,
+  searchPayloadSchemas,
+} from '@lsp/contracts';
+import { type CallerIdentity, badRequest, forbidden, parseInput } from '@lsp/service-kit';
+import { z } from 'zod';
+import {
+  type LendabilityScore,
+  bestRateOf,
+  computeLendabilityScore,
+  developmentCosts,
+  lendabilityDealFor,
+  searchPanel,
+} from './engine';
+import { leadCapturedEvent, searchCompletedEvent } from './events';
+import type { LeadDocument } from './models/leads';
+import type { SearchRunDocument } from './models/search-runs';
+import type { PanelStore } from './panel-store';
+import type { SearchRunRepository } from './repositories/search-runs';
+import {
+  type BridgingDebugInfo,
+  type DeclinedReasonCount,
+  bridgingDebugInfo,
+  countDeclinedByReason,
+  searchMessage,
+} from './search-response';
+
+export interface SearchSummary {
+  panelVersion: string;
+  lendersSearched: number;
+  productsConsidered: number;
+  resultCount: number;
+  declinedCount: number;
+  declinedByReason: DeclinedReasonCount[];
+}
+
+export interface SearchRunResponse {
+  success: true;
+  message: string;
+  data: {
+    Results: LoanOffer[];
+    Declined: DeclinedLender[];
+    Summary: SearchSummary;
+    /** Saving the search later links it to this run. */
+    SearchRunId: string;
+    /** Present when the search came with the lead dialog's answers. */
+    LendabilityScore?: LendabilityScore;
+  };
+  debugInfo?: BridgingDebugInfo;
+}
+
+export interface SearchRunnerDeps {
+  panels: PanelStore;
+  runs: SearchRunRepository;
+}
+
+export interface SearchRunRequest {
+  body: unknown;
+  caller: CallerIdentity | null;
+  requestId: string;
+}
+
+const leadEnvelopeSchema = z.object({ lead: leadFormSchema });
+
+export function requireJsonObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/**
+ * The user a search is recorded for. An anonymous caller's claimed id is ignored (the spec attaches the
+ * id only when the current-user call succeeded, and a session can lapse in between); a signed-in caller
+ * naming someone else is refused.
+ */
+export function searchUserId(claimed: string | undefined, caller: CallerIdentity | null): string | null {
+  if (!caller) return null;
+  if (claimed !== undefined && claimed !== caller.userId) throw forbidden('You can only run searches as yourself');
+  return caller.userId;
+}
+
+/** Payload fields as the loan type's `*_searches` model stores them (derived figures filled in). */
+function storedPayloadFields<T extends LoanType>(loanType: T, payload: SearchPayloadByType[T]): Record<string, unknown> {
+  const { userId: _userId, ...fields } = payload as SearchPayloadByType[T] & { userId?: string };
+  if (loanType !== 'development') return fields;
+  const development = payload as SearchPayloadByType['development'];
+  const costs = developmentCosts(development);
+  return {
+    ...fields,
+    landCosts: development.purchasePrice + (development.purchaseCosts ?? 0),
+    totalBuildCost: development.totalBuildCost ?? costs.totalBuildCost,
+    profCostsAndFees: development.profCostsAndFees ?? costs.professionalFees,
+  };
+}
+
+/**
+ * One search run: validate, size the deal with every lender on the active panel, score the lead when
+ * one came with it, and record the run (plus the lead) with its events in one transaction.
+ */
+export async function runSearch<T extends LoanType>(
+  deps: SearchRunnerDeps,
+  loanType: T,
+  request: SearchRunRequest,
+): Promise<SearchRunResponse> {
+  const started = performance.now();
+  const body = requireJsonObject(request.body);
+  const payload = parseInput(searchPayloadSchemas[loanType], body) as SearchPayloadByType[T];
+  const lead: LeadForm | null =
+    body.lead === undefined || body.lead === null ? null : parseInput(leadEnvelopeSchema, { lead: body.lead }).lead;
+  const userId = searchUserId(payload.userId, request.caller);
+
+  const panel = deps.panels.current();
+  const result = searchPanel(loanType, payload, panel);
+  const score = lead
+    ? computeLendabilityScore(
+        {
+          propertiesOwned: lead.propertiesOwned,
+          hasViewedProperty: payload.hasViewedProperty,
+          ownsProperty: payload.ownsProperty,
+          agreedPurchasePrice: payload.agreedPurchasePrice,
+        },
+        lendabilityDealFor(loanType, payload, result.offers),
+      )
+    : undefined;
+
+  const searchRunId = randomUUID();
+  const summary: SearchSummary = {
+    panelVersion: result.panelVersion,
+    lendersSearched: result.lendersSearched,
+    productsConsidered: result.productsConsidered,
+    resultCount: result.offers.length,
+    declinedCount: result.declined.length,
+    declinedByReason: countDeclinedByReason(result.declined),
+  };
+  const response: SearchRunResponse = {
+    success: true,
+    message: searchMessage(loanType, result.offers.length),
+    data: {
+      Results: result.offers,
+      Declined: result.declined,
+      Summary: summary,
+      SearchRunId: searchRunId,
+      ...(score ? { LendabilityScore: score } : {}),
+    },
+    ...(loanType === 'bridging' ? { debugInfo: bridgingDebugInfo(payload as SearchPayloadByType['bridging']) } : {}),
+  };
+
+  const bestRate = bestRateOf(result.offers);
+  const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+  const now = new Date();
+  const run: SearchRunDocument = {
+    ...storedPayloadFields(loanType, payload),
+    _id: searchRunId,
+    userId,
+    requestRef: request.requestId,
+    panelVersion: result.panelVersion,
+    projectName: payload.projectName,
+    applicationStatus: 'not_submitted',
+    apiResponse: { success: true, data: { Results: result.offers, Summary: summary } },
+    resultCount: result.offers.length,
+    declinedCount: result.declined.length,
+    bestRate,
+    durationMs,
+    createdAt: now,
+  };
+  const events: EventEnvelope[] = [
+    searchCompletedEvent(
+      {
+        searchRunId,
+        loanType,
+        resultCount: result.offers.length,
+        declinedCount: result.declined.length,
+        bestRate,
+        durationMs,
+        panelVersion: result.panelVersion,
+        ...(userId ? { userId } : {}),
+      },
+      request.requestId,
+    ),
+  ];
+  let leadDocument: LeadDocument | undefined;
+  if (lead && score) {
+    leadDocument = newLeadDocument(lead, loanType, payload, score, now, { searchRunId, userId });
+    events.push(leadCapturedEventFor(leadDocument, request.requestId));
+  }
+  await deps.runs.record(loanType, run, events, leadDocument);
+  return response;
+}
+
+export function newLeadDocument(
+  lead: LeadForm,
+  searchType: LoanType,
+  searchPayload: object,
+  score: LendabilityScore,
+  now: Date,
+  links: { searchRunId: string | null; userId: string | null },
+): LeadDocument {
+  const { userId: _claimed, ...payload } = searchPayload as Record<string, unknown>;
+  return {
+    _id: randomUUID(),
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone ?? null,
+    propertiesOwned: lead.propertiesOwned,
+    contactPreference: lead.contactPreference,
+    consent: lead.consent,
+    searchType,
+    searchPayload: payload,
+    lendabilityScore: score,
+    searchRunId: links.searchRunId,
+    userId: links.userId,
+    createdAt: now,
+  };
+}
+
+export function leadCapturedEventFor(lead: LeadDocument, correlationId: string) {
+  return leadCapturedEvent(
+    {
+      leadId: lead._id,
+      name: lead.name,
+      email: lead.email,
+      ...(lead.phone ? { phone: lead.phone } : {}),
+      propertiesOwned: lead.propertiesOwned,
+      contactPreference: lead.contactPreference,
+      searchType: lead.searchType,
+      lendabilityScore: lead.lendabilityScore.score,
+    },
+    correlationId,
+  );
+}

@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionRecord, sessionKey } from '@lsp/contracts';
+import { type CallerIdentity, ServiceMetrics } from '@lsp/service-kit';
+import { Outbox, type OutboxEntry } from '@lsp/service-kit/src/events';
+import {
+  CookieClient,
+  type Listening,
+  TEST_SECRETS,
+  type TestGateway,
+  type TestMongo,
+  type TestRedis,
+  leaseRedisDb,
+  listen,
+  silentLogger,
+  startTestGateway,
+  startTestMongo,
+} from '@lsp/testing';
+import type { FastifyInstance } from 'fastify';
+import type { Connection } from 'mongoose';
+import { buildApp, createRepositories, ensureIndexes } from '../src/app';
+import { searchConfigSchema } from '../src/config';
+import { loadDefaultPanel } from '../src/panel';
+import { PanelStore } from '../src/panel-store';
+
+/**
+ * The search service in-process on the embedded MongoDB (or MONGO_URL), behind the real gateway on a
+ * leased Redis database: requests in the tests travel exactly as a browser's would.
+ */
+export interface SearchHarness {
+  mongo: Connection;
+  outbox: Outbox;
+  panels: PanelStore;
+  search: FastifyInstance;
+  gateway: TestGateway;
+  /** A new browser-like client with no session. */
+  client(): CookieClient;
+  /** A new client signed in as the given user (a session record in Redis, a signed cookie). */
+  signedIn(user?: Partial<CallerIdentity>): Promise<{ client: CookieClient; user: CallerIdentity }>;
+  outboxEntries(type?: string): Promise<OutboxEntry[]>;
+  close(): Promise<void>;
+}
+
+export async function startSearchHarness(): Promise<SearchHarness> {
+  const testMongo: TestMongo = await startTestMongo();
+  let redis: TestRedis | undefined;
+  let searchListening: Listening | undefined;
+  let gateway: TestGateway | undefined;
+  try {
+    const mongo = await testMongo.database('search');
+    redis = await leaseRedisDb();
+    const outbox = await Outbox.open(mongo);
+    const logger = silentLogger();
+    const panels = new PanelStore(mongo, logger);
+    await panels.load(loadDefaultPanel);
+    const repositories = createRepositories(mongo, outbox);
+    await ensureIndexes(repositories);
+    const config = searchConfigSchema.parse({ INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET, MONGO_URL: testMongo.url, REDIS_URL: redis.url });
+    const search = buildApp({ config, logger, metrics: new ServiceMetrics('search'), healthChecks: [], panels, ...repositories });
+    searchListening = await listen(search);
+    gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { search: searchListening.url } });
+    const gw = gateway;
+    const leased = redis;
+    const searchServer = searchListening;
+    return {
+      mongo,
+      outbox,
+      panels,
+      search,
+      gateway: gw,
+      client: () => new CookieClient(gw.url),
+      async signedIn(overrides = {}) {
+        const user: CallerIdentity = {
+          userId: `user-${randomBytes(6).toString('hex')}`,
+          email: 'investor@example.co.uk',
+          name: 'Alex Investor',
+          verified: true,
+          ...overrides,
+        };
+        const sessionId = randomBytes(24).toString('base64url');
+        const record: SessionRecord = { ...user, createdAt: new Date().toISOString() };
+        await leased.redis.set(sessionKey(sessionId), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
+        const client = new CookieClient(gw.url);
+        client.setCookie(SESSION_COOKIE, encodeURIComponent(gw.app.signCookie(sessionId)));
+        return { client, user };
+      },
+      async outboxEntries(type) {
+        return outbox
+          .collection()
+          .find(type ? { type } : {})
+          .sort({ _id: 1 })
+          .toArray();
+      },
+      async close() {
+        await gw.close();
+        await searchServer.close();
+        await leased.release();
+        await testMongo.stop();
+      },
+    };
+  } catch (err) {
+    await gateway?.close().catch(() => undefined);
+    await searchListening?.close().catch(() => undefined);
+    await redis?.release().catch(() => undefined);
+    await testMongo.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The envelope an outbox entry will publish. */
+export function envelopeOf(entry: OutboxEntry) {
+  return JSON.parse(entry.payload) as { type: string; subject: string; data: Record<string, unknown>; source: string };
+}
+
+/** Valid payloads for each loan type, as the forms send them (numbers as typed, with separators). */
+export const DEVELOPMENT_PAYLOAD = {
+  projectName: 'Riverside Mews',
+  purchasePrice: '1,200,000',
+  buildCost: 900000,
+  purchaseCosts: 60000,
+  propertyLocation: 'SouthEast',
+  propertyClass: 'Residential',
+  gdv: 3200000,
+  buildTerm: 12,
+  loanTerm: 18,
+  maxLoanRequired: true,
+  hasViewedProperty: true,
+  ownsProperty: false,
+  agreedPurchasePrice: true,
+};
+
+export const BRIDGING_PAYLOAD = {
+  projectName: 'Chapel Street refinance',
+  bridgingType: 'bridgingPurchaseOrRefinance',
+  propertyLocation: 'London',
+  propertyClass: 'Residential',
+  currentValue: 650000,
+  purchasePrice: 600000,
+  purchaseCosts: 25000,
+  ownOrPurchase: 'Purchasing',
+  landOrProperty: 'Property',
+  loanTerm: 12,
+  maxLoanRequired: false,
+  netLoanRequired: 350000,
+};
+
+export const COMMERCIAL_PAYLOAD = {
+  projectName: 'High Street offices',
+  propertyLocation: 'Midlands',
+  currentPropertyType: 'Office',
+  isOwnerOccupied: false,
+  grossMonthlyRentalIncome: 9000,
+  mortgageTerm: 20,
+  ownOrPurchase: 'Own',
+  currentValue: 1500000,
+  borrowingEntityType: 'Company',
+  timeLeftOnLease: 'MoreThanThreeYears',
+  mortgageInterestType: 'Fixed',
+  fixedRateTerm: 'FiveYear',
+  loanRepaymentType: 'InterestOnly',
+  loanCompletionType: 'AsSoonAsPossible',
+  maxLoanRequired: true,
+};
+
+export const LEAD = {
+  name: 'Alex Investor',
+  email: 'alex@example.co.uk',
+  phone: '07700 900123',
+  propertiesOwned: '2-4',
+  contactPreference: 'Email',
+  consent: true,
+};
