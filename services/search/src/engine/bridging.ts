@@ -208,7 +208,10 @@ export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProdu
     `${pounds(gross)} gross loan within its limit of ${pounds(cap)} (${capLabel(gross)})`,
     `${payload.loanTerm}-month term within its ${product.minTermMonths}-${product.maxTermMonths} month range`,
   );
-  if (sizedToMax) qualifiesBecause.push(`Sized to its maximum, limited by ${capLabel(gross)}`);
+  if (sizedToMax)
+    qualifiesBecause.push(
+      `Sized to its maximum, limited by ${gross >= product.maxLoan - 1 ? `its ${pounds(product.maxLoan)} maximum loan` : capLabel(gross)}`,
+    );
   const closeToLimits: string[] = [];
   if (!sizedToMax && isClose(gross, cap)) closeToLimits.push(`Gross loan is within 5% of its limit of ${pounds(cap)}`);
   if (payload.loanTerm >= product.maxTermMonths - 1)
