@@ -1,0 +1,123 @@
+// Benchmark over loopback through the real driver, with the server in its own process:
+// inserts/s (single and batched), indexed findOne p50/p99 and update-by-id p50 on a
+// 100,000-document collection, then start-up time with those documents journaled.
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient, ObjectId } from 'mongodb';
+
+const DOCS = 100_000;
+const BATCH = 1_000;
+const SINGLE = 5_000;
+const LOOKUPS = 5_000;
+const BIN = path.join(__dirname, '../bin/embedded-mongo.ts');
+
+interface Child {
+  proc: ChildProcess;
+  uri: string;
+  readyMs: number;
+  spawnToReadyMs: number;
+}
+
+function startServer(dbPath: string): Promise<Child> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', BIN, '--port', '0', '--dbpath', dbPath, '--replset', 'rs0'], {
+      cwd: path.join(__dirname, '../../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+) .*ready in (\d+) ms/.exec(out);
+      if (m) resolve({ proc, uri: m[1], readyMs: Number(m[2]), spawnToReadyMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+function stopServer(child: Child): Promise<void> {
+  return new Promise((resolve) => {
+    child.proc.removeAllListeners('exit');
+    child.proc.once('exit', () => resolve());
+    child.proc.kill('SIGTERM');
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(i);
+    out.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+function doc(i: number) {
+  return { _id: new ObjectId(), email: `user${i}@example.com`, name: `User ${i}`, loanAmount: 100_000 + i, ltv: (i % 80) / 100, createdAt: new Date(), tags: ['bridging', i % 2 ? 'commercial' : 'development'] };
+}
+
+async function main(): Promise<void> {
+  const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-bench-'));
+  const results: [string, string][] = [];
+  try {
+    let server = await startServer(dbPath);
+    let client = await MongoClient.connect(server.uri);
+    const coll = client.db('bench').collection('loans');
+    await coll.createIndex({ email: 1 }, { unique: true });
+
+    const singleMs = (await timeEach(SINGLE, (i) => coll.insertOne(doc(DOCS + i)))).reduce((a, b) => a + b, 0);
+    results.push(['single inserts/s', Math.round(SINGLE / (singleMs / 1000)).toLocaleString('en-GB')]);
+    await coll.deleteMany({});
+
+    const ids: ObjectId[] = [];
+    const t0 = process.hrtime.bigint();
+    for (let start = 0; start < DOCS; start += BATCH) {
+      const docs = Array.from({ length: BATCH }, (_, k) => doc(start + k));
+      for (const d of docs) ids.push(d._id);
+      await coll.insertMany(docs, { ordered: true });
+    }
+    const batchedMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    results.push([`batched inserts/s (${BATCH} per insertMany)`, Math.round(DOCS / (batchedMs / 1000)).toLocaleString('en-GB')]);
+
+    // Warm the connection pool and JIT before timing point queries.
+    await timeEach(500, (i) => coll.findOne({ email: `user${(i * 7919) % DOCS}@example.com` }));
+    const finds = await timeEach(LOOKUPS, (i) => coll.findOne({ email: `user${(i * 104729) % DOCS}@example.com` }));
+    results.push(['indexed findOne p50 (ms)', percentile(finds, 50).toFixed(3)]);
+    results.push(['indexed findOne p99 (ms)', percentile(finds, 99).toFixed(3)]);
+
+    const updates = await timeEach(LOOKUPS, (i) => coll.updateOne({ _id: ids[(i * 15485863) % DOCS] }, { $inc: { loanAmount: 1 } }));
+    results.push(['update by _id p50 (ms)', percentile(updates, 50).toFixed(3)]);
+    results.push(['update by _id p99 (ms)', percentile(updates, 99).toFixed(3)]);
+
+    const count = await coll.countDocuments();
+    await client.close();
+    await stopServer(server);
+    const journalBytes = fs.statSync(path.join(dbPath, 'journal.wal')).size;
+
+    server = await startServer(dbPath);
+    client = await MongoClient.connect(server.uri);
+    const recovered = await client.db('bench').collection('loans').countDocuments();
+    results.push([`start-up with ${count.toLocaleString('en-GB')} documents journaled (${(journalBytes / 1048576).toFixed(1)} MiB): recovery (ms)`, String(server.readyMs)]);
+    results.push(['start-up: process spawn to ready, incl. tsx (ms)', server.spawnToReadyMs.toFixed(0)]);
+    if (recovered !== count) throw new Error(`recovered ${recovered} documents, expected ${count}`);
+    await client.close();
+    await stopServer(server);
+  } finally {
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  }
+  const width = Math.max(...results.map(([k]) => k.length));
+  console.log('embedded-mongo benchmark (server in a child process, loopback, mongodb driver)');
+  for (const [k, v] of results) console.log(`  ${k.padEnd(width)}  ${v}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
