@@ -2,7 +2,7 @@ import { createEnvelope } from '@lsp/contracts';
 import { Redis } from 'ioredis';
 import { RedisStreamsEventBus, createEventBus } from '../src/events';
 import { eventBusContract } from './events-contract';
-import { REDIS_URL, deleteKeysWithPrefix, uniqueId, waitFor } from './events-helpers';
+import { PrivateRedis, REDIS_URL, deleteKeysWithPrefix, uniqueId, waitFor } from './events-helpers';
 
 const prefix = `test:events:${uniqueId()}:`;
 
@@ -110,5 +110,61 @@ describe('Redis Streams adapter', () => {
     const [[, fields]] = await redis.xrange(`${key}.dlq`, '-', '+');
     expect(fields).toEqual(expect.arrayContaining(['error', 'delivered 3 times without being acknowledged']));
     expect(handled).toEqual([]);
+  });
+
+  it('starts while Redis is unreachable and consumes once it answers', async () => {
+    const type = `test.${uniqueId()}.lead.captured`;
+    const redisServer = await PrivateRedis.start();
+    await redisServer.down();
+    const received: string[] = [];
+    const consumer = bus({ redisUrl: redisServer.url });
+    consumer.subscribe({
+      consumerGroup: 'search',
+      types: [type],
+      handler: async (e) => void received.push(e.id),
+    });
+    try {
+      await consumer.start();
+      await redisServer.up();
+      const sent = createEnvelope('search', { type, subject: 'lead-1', data: {} });
+      const publisher = bus({ redisUrl: redisServer.url });
+      await waitFor(
+        async () =>
+          await publisher.publish(sent).then(
+            () => true,
+            () => false,
+          ),
+        'a publish',
+      );
+      await waitFor(() => received.length === 1, 'the event', 20_000);
+      expect(received).toEqual([sent.id]);
+    } finally {
+      await Promise.all(buses.map((b) => b.close()));
+      buses = [];
+      await redisServer.destroy();
+    }
+  });
+
+  it('recreates its consumer group when the stream is deleted under it', async () => {
+    const type = `test.${uniqueId()}.share.created`;
+    const received: number[] = [];
+    const consumer = bus();
+    consumer.subscribe({
+      consumerGroup: 'notifications',
+      types: [type],
+      handler: async (e) => void received.push((e.data as { n: number }).n),
+    });
+    await consumer.start();
+    const publisher = bus();
+    await publisher.publish(createEnvelope('sharing', { type, subject: 'share-1', data: { n: 1 } }));
+    await waitFor(() => received.length === 1, 'the first event');
+    await redis.del(`${prefix}${type}`);
+    await waitFor(
+      async () => (await redis.exists(`${prefix}${type}`)) === 1,
+      'the consumer to recreate the stream and its group',
+    );
+    await publisher.publish(createEnvelope('sharing', { type, subject: 'share-1', data: { n: 2 } }));
+    await waitFor(() => received.length === 2, 'the event after the deletion');
+    expect(received).toEqual([1, 2]);
   });
 });

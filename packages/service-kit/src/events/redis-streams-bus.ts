@@ -212,6 +212,7 @@ class RedisStreamConsumer {
   private running = false;
   private loop: Promise<void> | undefined;
   private nextScanAt = 0;
+  private groupsReady = false;
 
   constructor(private readonly s: ConsumerSettings) {
     s.blocking.on('error', (err) => s.logger.debug({ err }, 'event bus blocking connection error'));
@@ -221,11 +222,18 @@ class RedisStreamConsumer {
     return this.s.subscription.consumerGroup;
   }
 
+  /**
+   * Resolves once the consumer groups exist when Redis answers; when it does not, the loop creates them
+   * as soon as it is back, so a service still boots (and reports the outage on /health).
+   */
   async start(): Promise<void> {
     await this.s.blocking.connect().catch(() => undefined);
-    await this.ensureGroups().catch((err) =>
-      this.s.logger.warn({ err, group: this.group }, 'event bus: could not create consumer groups yet'),
-    );
+    this.groupsReady =
+      this.s.worker.status === 'ready' &&
+      (await this.ensureGroups().then(
+        () => true,
+        () => false,
+      ));
     this.running = true;
     this.loop = this.run();
   }
@@ -259,6 +267,10 @@ class RedisStreamConsumer {
   private async run(): Promise<void> {
     while (this.running) {
       try {
+        if (!this.groupsReady) {
+          await this.ensureGroups();
+          this.groupsReady = true;
+        }
         if (Date.now() >= this.nextScanAt) {
           await this.retryPending();
           this.nextScanAt = Date.now() + this.s.claimIntervalMs;
@@ -270,7 +282,7 @@ class RedisStreamConsumer {
         const message = String((err as Error).message);
         if (message.startsWith('NOGROUP')) {
           // The stream or group was deleted (a flushed or replaced Redis): recreate and carry on.
-          await this.ensureGroups().catch(() => undefined);
+          this.groupsReady = false;
         } else {
           this.s.logger.warn({ err, group: this.group }, 'event bus: consumer loop error');
           await sleep(500);
