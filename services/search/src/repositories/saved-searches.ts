@@ -37,7 +37,7 @@ export class SavedSearchRepository {
       .findOneAndUpdate(
         { _id: id, user_id: userId },
         { $set: { project_name: projectName, 'search_data.projectName': projectName, updated_at: now } },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean();
   }
