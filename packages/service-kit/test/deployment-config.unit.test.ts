@@ -1,0 +1,436 @@
+// Checks the deployment descriptions against the code they run, without Docker or a cluster:
+// docker-compose.yml and the Kubernetes manifests must give every process an environment its own
+// config schema accepts at boot, health checks, and the dependencies and exposure the design asks for.
+// The schemas are imported, not copied, so a variable added to a service fails here until the
+// compose file, the manifests and .env.example carry it too.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import type { z } from 'zod';
+import { dipConfigSchema } from '../../../services/dip/src/config';
+import { gatewayConfigSchema } from '../../../services/gateway/src/config';
+import { identityConfigSchema } from '../../../services/identity/src/config';
+import { notificationsConfigSchema } from '../../../services/notifications/src/config';
+import { searchConfigSchema } from '../../../services/search/src/config';
+import { sharingConfigSchema } from '../../../services/sharing/src/config';
+import { loadConfig } from '../src/config';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const K8S = path.join(ROOT, 'deploy/k8s');
+
+type Env = Record<string, string>;
+/** Parsed YAML: the tests navigate it and fail on any shape they do not expect. */
+type Doc = Record<string, any>;
+
+/** The config schema each Node process parses at boot; workers parse their service's schema. */
+const SCHEMAS: Record<string, z.ZodType> = {
+  gateway: gatewayConfigSchema,
+  identity: identityConfigSchema,
+  search: searchConfigSchema,
+  dip: dipConfigSchema,
+  'pdf-worker': dipConfigSchema,
+  sharing: sharingConfigSchema,
+  notifications: notificationsConfigSchema,
+  'email-worker': notificationsConfigSchema,
+};
+const WORKERS = new Set(['pdf-worker', 'email-worker']);
+/** Variables the frontends' static servers read (frontends/static-server.ts). */
+const FRONTEND_VARIABLES = new Set(['PORT', 'HOST', 'LOG_LEVEL']);
+/** Read by the runtime or Chromium rather than our code, so no schema lists them. */
+const PROCESS_VARIABLES = new Set(['NODE_ENV', 'HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME']);
+const INFRA = ['mongo', 'redis', 'kafka', 'mailpit', 'kafka-ui'];
+const PUBLISHING = new Set(['gateway', 'mailpit', 'kafka-ui']);
+
+/** The processes `npm start` runs (scripts/lib/stack.mjs), the list deployments must match. */
+function stackProcesses(): { name: string; entry: string }[] {
+  const text = readFileSync(path.join(ROOT, 'scripts/lib/stack.mjs'), 'utf8');
+  return [...text.matchAll(/\{ name: '([\w-]+)', entry: '([^']+)'/g)].map((m) => ({
+    name: m[1]!,
+    entry: m[2]!,
+  }));
+}
+
+/** Compose's variable interpolation with an empty shell environment: the defaults. */
+function interpolate(value: unknown): string {
+  return String(value)
+    .split('$$')
+    .map((part) =>
+      part.replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_all, _name: string, fallback?: string) => fallback ?? ''),
+    )
+    .join('$');
+}
+
+function objectKeys(schema: z.ZodType): string[] {
+  const s = schema as unknown as { shape?: Record<string, unknown>; def?: { in?: z.ZodType } };
+  if (s.shape) return Object.keys(s.shape);
+  if (s.def?.in) return objectKeys(s.def.in);
+  throw new Error('config schema is neither an object nor a pipe from one');
+}
+
+function parseEnvFile(file: string): Env {
+  const env: Env = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (match) env[match[1]!] = match[2]!;
+  }
+  return env;
+}
+
+/** Boots the process's config exactly as its entry point does; returns the problem, or null. */
+function configProblem(name: string, env: Env): string | null {
+  try {
+    loadConfig(SCHEMAS[name]!, env);
+    return null;
+  } catch (err) {
+    return `${name}: ${(err as Error).message}`;
+  }
+}
+
+function unknownVariables(name: string, env: Env): string[] {
+  const known = SCHEMAS[name] ? new Set(objectKeys(SCHEMAS[name]!)) : FRONTEND_VARIABLES;
+  return Object.keys(env)
+    .filter((key) => !known.has(key) && !PROCESS_VARIABLES.has(key))
+    .map((key) => `${name}: ${key}`);
+}
+
+/** Compose service names a value points at, as host:port (URLs and broker lists). */
+function hostsIn(value: string, services: string[]): string[] {
+  return [...value.matchAll(/(?:^|[/@,])([a-z][a-z0-9-]*):\d+/g)]
+    .map((m) => m[1]!)
+    .filter((h) => services.includes(h));
+}
+
+// ------------------------------------------------------------------ docker-compose.yml
+
+const compose = yaml.load(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as Doc;
+const composeServices = Object.keys(compose.services as Doc);
+const processes = stackProcesses();
+const composeEnv = (name: string): Env =>
+  Object.fromEntries(
+    Object.entries((compose.services[name].environment ?? {}) as Doc).map(([k, v]) => [k, interpolate(v)]),
+  );
+
+describe('docker-compose.yml', () => {
+  it('runs every process npm start runs, plus the infrastructure', () => {
+    expect(processes.length).toBeGreaterThan(10);
+    expect(composeServices.sort()).toEqual([...processes.map((p) => p.name), ...INFRA].sort());
+  });
+
+  it('gives each service and worker an environment its config schema accepts at boot', () => {
+    const problems = Object.keys(SCHEMAS).map((name) => configProblem(name, composeEnv(name)));
+    expect(problems.filter(Boolean)).toEqual([]);
+  });
+
+  it('sets no variable a process does not read', () => {
+    const frontends = processes.map((p) => p.name).filter((n) => !SCHEMAS[n]);
+    expect(frontends.sort()).toEqual(['dashboard-mf', 'search-mf', 'shell']);
+    const unknown = processes.flatMap((p) => unknownVariables(p.name, composeEnv(p.name)));
+    expect(unknown).toEqual([]);
+  });
+
+  it('runs the domain services on Kafka and MongoDB as replica set rs0', () => {
+    for (const name of Object.keys(SCHEMAS).filter((n) => n !== 'gateway')) {
+      const env = composeEnv(name);
+      expect({
+        name,
+        bus: env.EVENT_BUS,
+        mongo: new URL(env.MONGO_URL!).searchParams.get('replicaSet'),
+      }).toEqual({
+        name,
+        bus: 'kafka',
+        mongo: 'rs0',
+      });
+      expect(env.KAFKA_BROKERS).toBe('kafka:9092');
+    }
+  });
+
+  it('gives the gateway and every service the same internal secret, and the gateway and identity the same cookie secret', () => {
+    const secrets = new Set(Object.keys(SCHEMAS).map((name) => composeEnv(name).INTERNAL_SECRET));
+    expect(secrets.size).toBe(1);
+    expect(composeEnv('identity').COOKIE_SECRET).toBe(composeEnv('gateway').COOKIE_SECRET);
+  });
+
+  it('starts each process from the entry npm start uses, workers from their service image', () => {
+    for (const { name, entry } of processes) {
+      const service = compose.services[name] as Doc;
+      expect({ name, entry: WORKERS.has(name) ? service.command.at(-1) : service.build.args.ENTRY }).toEqual({
+        name,
+        entry,
+      });
+      expect(service.build.dockerfile).toBe('deploy/Dockerfile');
+      expect(existsSync(path.join(ROOT, service.build.args.ENTRY))).toBe(true);
+      expect(service.build.args.WORKSPACE).toBe(entry.split('/').slice(0, 2).join('/'));
+    }
+    expect(compose.services.dip.build.args.APT_PACKAGES).toContain('chromium');
+  });
+
+  it('health-checks every process: /health for services and workers, /alive for static servers', () => {
+    for (const { name } of processes) {
+      const test = (compose.services[name].healthcheck?.test ?? []) as string[];
+      expect({ name, path: test.at(-1) }).toEqual({ name, path: SCHEMAS[name] ? '/health' : '/alive' });
+    }
+    for (const name of ['mongo', 'redis', 'kafka', 'mailpit'])
+      expect(compose.services[name].healthcheck?.test).toBeDefined();
+  });
+
+  it('starts a process only after everything its environment points at is healthy', () => {
+    for (const { name } of processes) {
+      const needs = new Set(
+        Object.values(composeEnv(name)).flatMap((value) => hostsIn(value, composeServices)),
+      );
+      const dependsOn = (compose.services[name].depends_on ?? {}) as Doc;
+      for (const host of needs)
+        expect({ name, host, condition: dependsOn[host]?.condition }).toEqual({
+          name,
+          host,
+          condition: 'service_healthy',
+        });
+      for (const [target, rule] of Object.entries(dependsOn)) {
+        expect({ name, target, condition: rule.condition }).toEqual({
+          name,
+          target,
+          condition: 'service_healthy',
+        });
+        expect(compose.services[target].healthcheck).toBeDefined();
+      }
+    }
+    expect(Object.keys(compose.services.gateway.depends_on).sort()).toEqual(
+      [
+        'identity',
+        'search',
+        'dip',
+        'sharing',
+        'notifications',
+        'shell',
+        'search-mf',
+        'dashboard-mf',
+        'redis',
+      ].sort(),
+    );
+  });
+
+  it('publishes only the gateway on 8080 and the infrastructure UIs', () => {
+    const publishing = composeServices.filter((name) => (compose.services[name].ports ?? []).length > 0);
+    expect(publishing.sort()).toEqual([...PUBLISHING].sort());
+    expect(compose.services.gateway.ports).toEqual(['8080:8080']);
+    expect(compose.services['kafka-ui'].profiles).toEqual(['ops']);
+  });
+
+  it('runs MongoDB as an initiated replica set, Redis with AOF and noeviction, Kafka in KRaft mode', () => {
+    const mongo = compose.services.mongo as Doc;
+    expect(mongo.image).toMatch(/^mongo:7/);
+    expect(mongo.command.join(' ')).toContain('--replSet rs0');
+    expect(mongo.healthcheck.test.join(' ')).toContain("rs.initiate({ _id: 'rs0'");
+    const redis = compose.services.redis.command.join(' ') as string;
+    expect(compose.services.redis.image).toMatch(/^redis:7/);
+    expect(redis).toContain('--appendonly yes');
+    expect(redis).toContain('--maxmemory-policy noeviction');
+    const kafka = compose.services.kafka.environment as Doc;
+    expect(kafka.KAFKA_PROCESS_ROLES).toBe('broker,controller');
+    expect(kafka.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
+  });
+});
+
+// ------------------------------------------------------------------ Kubernetes manifests
+
+function yamlFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return yamlFilesUnder(full);
+    return entry.name.endsWith('.yaml') ? [full] : [];
+  });
+}
+
+const manifests = yamlFilesUnder(path.join(K8S, 'base')).flatMap((file) =>
+  yaml
+    .loadAll(readFileSync(file, 'utf8'))
+    .map((doc) => ({ file: path.relative(K8S, file), doc: doc as Doc })),
+);
+const ofKind = (kind: string) => manifests.filter((m) => m.doc.kind === kind);
+const configMaps = new Map<string, Env>(
+  ofKind('ConfigMap').map((m) => [m.doc.metadata.name as string, m.doc.data as Env]),
+);
+
+/** platform-config as the production overlay builds it: base literals merged with platform.env. */
+const commonKustomization = yaml.load(
+  readFileSync(path.join(K8S, 'base/common/kustomization.yaml'), 'utf8'),
+) as Doc;
+const platformConfig: Env = {
+  ...Object.fromEntries(
+    (commonKustomization.configMapGenerator[0].literals as string[]).map((l) => [
+      l.slice(0, l.indexOf('=')),
+      l.slice(l.indexOf('=') + 1),
+    ]),
+  ),
+  ...parseEnvFile(path.join(K8S, 'overlays/production/platform.env.example')),
+};
+const platformSecrets = parseEnvFile(path.join(K8S, 'overlays/production/secrets.env.example'));
+
+function deploymentOf(name: string): Doc {
+  const found = ofKind('Deployment').find((m) => m.doc.metadata.name === name);
+  if (!found) throw new Error(`no Deployment named ${name} under deploy/k8s/base`);
+  return found.doc;
+}
+
+/** The environment a pod of the Deployment gets, resolving ConfigMap and Secret references. */
+function podEnv(deployment: Doc): Env {
+  const container = deployment.spec.template.spec.containers[0] as Doc;
+  const env: Env = {};
+  for (const from of (container.envFrom ?? []) as Doc[]) {
+    const data = configMaps.get(from.configMapRef?.name);
+    if (!data) throw new Error(`${deployment.metadata.name}: envFrom names a ConfigMap not in the base`);
+    Object.assign(env, data);
+  }
+  for (const item of (container.env ?? []) as Doc[]) {
+    const configRef = item.valueFrom?.configMapKeyRef;
+    const secretRef = item.valueFrom?.secretKeyRef;
+    const value = configRef
+      ? configRef.name === 'platform-config'
+        ? platformConfig[configRef.key]
+        : configMaps.get(configRef.name)?.[configRef.key]
+      : secretRef
+        ? secretRef.name === 'platform-secrets'
+          ? platformSecrets[secretRef.key]
+          : undefined
+        : item.value;
+    if (value === undefined)
+      throw new Error(`${deployment.metadata.name}: ${item.name} refers to a key nothing provides`);
+    env[item.name] = String(value);
+  }
+  return env;
+}
+
+describe('Kubernetes manifests', () => {
+  it('have a Deployment, a Service and a ConfigMap for every process', () => {
+    for (const { name } of processes) {
+      const files = manifests.filter((m) => m.file.startsWith(`base/${name}/`)).map((m) => m.doc.kind);
+      expect({ name, kinds: files.sort() }).toEqual({
+        name,
+        kinds: ['ConfigMap', 'Deployment', 'Kustomization', 'Service'],
+      });
+    }
+    expect(ofKind('Deployment')).toHaveLength(processes.length);
+  });
+
+  it('give each service and worker a pod environment its config schema accepts, with no unknown variable', () => {
+    const problems = Object.keys(SCHEMAS).map((name) => configProblem(name, podEnv(deploymentOf(name))));
+    expect(problems.filter(Boolean)).toEqual([]);
+    const unknown = processes.flatMap((p) => unknownVariables(p.name, podEnv(deploymentOf(p.name))));
+    expect(unknown).toEqual([]);
+  });
+
+  it('set the same variables for each process as docker-compose.yml', () => {
+    const relevant = (env: Env) =>
+      Object.keys(env)
+        .filter((k) => !PROCESS_VARIABLES.has(k))
+        .sort();
+    for (const { name } of processes) {
+      expect({ name, keys: relevant(podEnv(deploymentOf(name))) }).toEqual({
+        name,
+        keys: relevant(composeEnv(name)),
+      });
+    }
+  });
+
+  it('probe readiness on /health (/alive for static servers) and liveness on /alive, with resources set', () => {
+    for (const { name } of processes) {
+      const container = deploymentOf(name).spec.template.spec.containers[0] as Doc;
+      expect({
+        name,
+        readiness: container.readinessProbe?.httpGet?.path,
+        liveness: container.livenessProbe?.httpGet?.path,
+        probePort: container.readinessProbe?.httpGet?.port,
+        portName: container.ports?.[0]?.name,
+      }).toEqual({
+        name,
+        readiness: SCHEMAS[name] ? '/health' : '/alive',
+        liveness: '/alive',
+        probePort: 'http',
+        portName: 'http',
+      });
+      expect(container.resources.requests.cpu).toMatch(/^\d+m$/);
+      expect(container.resources.requests.memory).toMatch(/^\d+(Mi|Gi)$/);
+      expect(container.resources.limits.memory).toMatch(/^\d+(Mi|Gi)$/);
+    }
+  });
+
+  it('run every pod as a non-root user with a read-only root filesystem', () => {
+    for (const { name } of processes) {
+      const spec = deploymentOf(name).spec.template.spec as Doc;
+      expect({
+        name,
+        nonRoot: spec.securityContext.runAsNonRoot,
+        readOnly: spec.containers[0].securityContext.readOnlyRootFilesystem,
+      }).toEqual({
+        name,
+        nonRoot: true,
+        readOnly: true,
+      });
+    }
+  });
+
+  it('listen where the Service sends traffic and where the gateway looks for each upstream', () => {
+    const servicePorts = new Map<string, number>();
+    for (const { doc } of ofKind('Service')) {
+      const deployment = deploymentOf(doc.metadata.name);
+      expect(doc.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+      expect(deployment.spec.template.metadata.labels).toMatchObject(doc.spec.selector);
+      expect(doc.spec.ports[0].port).toBe(deployment.spec.template.spec.containers[0].ports[0].containerPort);
+      expect(String(doc.spec.ports[0].port)).toBe(podEnv(deployment).PORT);
+      servicePorts.set(doc.metadata.name, doc.spec.ports[0].port);
+    }
+    const gateway = podEnv(deploymentOf('gateway'));
+    for (const key of Object.keys(gateway).filter(
+      (k) => k.endsWith('_URL') && k !== 'PUBLIC_URL' && k !== 'REDIS_URL',
+    )) {
+      const url = new URL(gateway[key]!);
+      expect({ key, port: servicePorts.get(url.hostname) }).toEqual({ key, port: Number(url.port) });
+    }
+  });
+
+  it('start each process from the entry npm start uses', () => {
+    for (const { name, entry } of processes.filter((p) => WORKERS.has(p.name))) {
+      expect(deploymentOf(name).spec.template.spec.containers[0].args.at(-1)).toBe(entry);
+    }
+  });
+
+  it('group every process into exactly one domain kustomization, all of which the overlay deploys', () => {
+    const domains = readdirSync(path.join(K8S, 'domains'));
+    const included = domains.flatMap((domain) => {
+      const k = yaml.load(
+        readFileSync(path.join(K8S, 'domains', domain, 'kustomization.yaml'), 'utf8'),
+      ) as Doc;
+      return (k.resources as string[]).map((r) => path.basename(r));
+    });
+    expect(included.sort()).toEqual(processes.map((p) => p.name).sort());
+    const overlay = yaml.load(
+      readFileSync(path.join(K8S, 'overlays/production/kustomization.yaml'), 'utf8'),
+    ) as Doc;
+    const resources = overlay.resources as string[];
+    for (const domain of domains) expect(resources).toContain(`../../domains/${domain}`);
+    for (const resource of resources)
+      expect(existsSync(path.join(K8S, 'overlays/production', resource))).toBe(true);
+    for (const name of processes.map((p) => p.name)) {
+      const k = yaml.load(readFileSync(path.join(K8S, 'base', name, 'kustomization.yaml'), 'utf8')) as Doc;
+      for (const resource of k.resources as string[])
+        expect(existsSync(path.join(K8S, 'base', name, resource))).toBe(true);
+    }
+  });
+});
+
+// ------------------------------------------------------------------ .env.example
+
+describe('.env.example', () => {
+  it('documents every variable of every service schema', () => {
+    const documented = new Set(
+      readFileSync(path.join(ROOT, '.env.example'), 'utf8')
+        .split('\n')
+        .map((line) => /^#?\s*([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+        .filter(Boolean),
+    );
+    const missing = [...new Set(Object.values(SCHEMAS).flatMap(objectKeys))].filter(
+      (key) => !documented.has(key),
+    );
+    expect(missing).toEqual([]);
+  });
+});
