@@ -8,6 +8,7 @@ import {
   eventBusConfigFromEnv,
   kafkaRecordToEnvelope,
 } from '../src/events';
+import { baseConfigSchema } from '../src/config';
 
 describe('Kafka record encoding', () => {
   const envelope = createEnvelope(
@@ -89,5 +90,18 @@ describe('choosing the adapter', () => {
     expect(bus.kind).toBe('kafka');
     expect(bus).toBeInstanceOf(KafkaEventBus);
     await bus.close();
+  });
+
+  it('accepts the base service config as parsed at boot', () => {
+    const config = baseConfigSchema.parse({
+      SERVICE_NAME: 'dip',
+      PORT: '4003',
+      INTERNAL_SECRET: 'a-long-enough-internal-secret',
+    });
+    expect(eventBusConfigFromEnv(config)).toEqual({
+      kind: 'redis',
+      redisUrl: 'redis://127.0.0.1:6379',
+      prefix: 'events:',
+    });
   });
 });

@@ -154,24 +154,30 @@ export class OutboxRelay {
       .sort({ _id: 1 })
       .limit(this.options.batchSize ?? 100)
       .toArray();
-    let published = 0;
-    for (const entry of batch) {
-      if (this.stopping) break;
-      try {
-        await bus.publish(JSON.parse(entry.payload) as EventEnvelope);
-      } catch (err) {
-        await collection
-          .updateOne({ _id: entry._id }, { $inc: { attempts: 1 }, $set: { lastError: errorMessage(err) } })
-          .catch(() => undefined);
-        throw err;
+    const published: Types.ObjectId[] = [];
+    try {
+      for (const entry of batch) {
+        if (this.stopping) break;
+        try {
+          await bus.publish(JSON.parse(entry.payload) as EventEnvelope);
+        } catch (err) {
+          await collection
+            .updateOne({ _id: entry._id }, { $inc: { attempts: 1 }, $set: { lastError: errorMessage(err) } })
+            .catch(() => undefined);
+          throw err;
+        }
+        published.push(entry._id);
       }
-      await collection.updateOne(
-        { _id: entry._id },
-        { $set: { publishedAt: new Date() }, $inc: { attempts: 1 }, $unset: { lastError: '' } },
-      );
-      published++;
+    } finally {
+      // One write per batch rather than per entry; a crash before it republishes at most one batch.
+      if (published.length > 0) {
+        await collection.updateMany(
+          { _id: { $in: published } },
+          { $set: { publishedAt: new Date() }, $inc: { attempts: 1 }, $unset: { lastError: '' } },
+        );
+      }
     }
-    return published;
+    return published.length;
   }
 
   private async run(): Promise<void> {
