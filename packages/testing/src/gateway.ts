@@ -15,6 +15,16 @@ export const DOWN_URL = 'http://127.0.0.1:9';
 
 export const silentLogger = () => createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
 
+/**
+ * A service's fail-fast producer connection (no offline queue), once it is ready: commands sent
+ * before the connection is up would otherwise fail at once.
+ */
+export async function connectedRedis(url: string): Promise<Redis> {
+  const redis = createRedis(url, 'producer');
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  return redis;
+}
+
 export interface Listening {
   url: string;
   port: number;
@@ -62,11 +72,7 @@ export async function startTestGateway(opts: {
     UPSTREAM_TIMEOUT_MS: '5000',
     ...opts.env,
   });
-  const redis = createRedis(opts.redisUrl, 'producer');
-  await redis.ping().catch(async () => {
-    // The producer connection does not queue commands; wait for it to be ready once.
-    await new Promise((resolve) => redis.once('ready', resolve));
-  });
+  const redis = await connectedRedis(opts.redisUrl);
   const app = buildGateway({ config, logger: silentLogger(), metrics: new ServiceMetrics('gateway'), redis });
   const listening = await listen(app);
   return {

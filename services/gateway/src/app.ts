@@ -13,7 +13,9 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config';
+import { createRateLimiter } from './rate-limit';
 import { type UpstreamName, upstreamFor } from './routes-table';
+import { securityHeaders } from './security-headers';
 import { resolveSession } from './session';
 
 export interface GatewayDeps {
@@ -72,11 +74,15 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     }
     return reply.from(`${config.SHELL_URL}${request.url}`, { onError: upstreamError('The website') });
   };
+  const publicUrl = new URL(config.PUBLIC_URL);
+  const https = publicUrl.protocol === 'https:';
   const app = createServiceApp({
     name: 'gateway',
     notFoundHandler: proxyShell,
     logger,
     metrics,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    fastify: { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS },
     healthChecks: [
       redisHealthCheck(redis),
       ...Object.entries(upstreams).map(([name, base]) => ({
@@ -99,6 +105,28 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     disableRequestLogging: true,
   });
   app.decorateRequest('gatewayCaller', null);
+  // JSON is parsed (and so size-checked) by fastify; any other body is passed on as bytes, within the same limit.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.BODY_LIMIT_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  const headers = securityHeaders(https);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(headers);
+    return payload;
+  });
+
+  const rateLimit = createRateLimiter(redis, {
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    max: config.RATE_LIMIT_MAX,
+    authMax: config.RATE_LIMIT_AUTH_MAX,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url;
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?') || path.startsWith('/dev/mail')) {
+      await rateLimit(request, reply);
+    }
+  });
 
   /** Forwards the caller's identity; whatever identity headers the client sent are dropped first. */
   const forwardHeaders = (request: FastifyRequest, headers: Record<string, unknown>) => {
@@ -110,6 +138,10 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
       ...clean,
       ...identityHeaders(request.gatewayCaller, config.INTERNAL_SECRET),
       [REQUEST_ID_HEADER]: request.id,
+      // The address as the gateway judged it (see TRUST_PROXY_HOPS), replacing whatever the client claimed.
+      'x-forwarded-for': request.ip,
+      'x-forwarded-proto': publicUrl.protocol.replace(':', ''),
+      'x-forwarded-host': publicUrl.host,
     };
   };
 
@@ -131,6 +163,17 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   };
   app.all('/api', proxyApi);
   app.all('/api/*', proxyApi);
+
+  // The development mail catcher (notifications), reachable only when switched on.
+  if (config.MAIL_CATCHER_ENABLED) {
+    const proxyMail = async (request: FastifyRequest, reply: FastifyReply) =>
+      reply.from(`${upstreams.notifications}${request.url}`, {
+        rewriteRequestHeaders: (_req, headers) => forwardHeaders(request, headers),
+        onError: upstreamError('The mail catcher'),
+      });
+    app.all('/dev/mail', proxyMail);
+    app.all('/dev/mail/*', proxyMail);
+  }
 
   app.get('/remotes.json', async (_request, reply) => {
     reply.header('cache-control', 'no-cache');

@@ -30,8 +30,25 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
       }
     }),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
-  /** Only when the public URL is https: marks the session cookie Secure. */
+  /** Only when the public URL is https: marks the session cookie Secure and sends HSTS. */
   PUBLIC_URL: url.default('http://localhost:8080'),
+  /**
+   * Proxies in front of the gateway whose X-Forwarded-For may be believed (a hop count, as
+   * fastify's trustProxy). 0 by default: the client address is the connection's, so a client
+   * cannot pick the address its rate limits are counted against.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
+  /** Largest request body accepted (bytes); larger ones get 413 before reaching a service. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Requests per client address per window on /api, and the stricter allowance for sign-in and sign-up. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(30),
+  /** Routes /dev/mail to the notifications service's mail catcher; never on in production. */
+  MAIL_CATCHER_ENABLED: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

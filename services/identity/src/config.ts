@@ -1,9 +1,30 @@
 import { baseConfigSchema } from '@lsp/service-kit';
 import { z } from 'zod';
 
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 export const identityConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('identity'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4001),
+  /** Signs the session cookie; the gateway verifies it with the same secret. */
+  COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Where people reach the site: verification links point here; https makes the cookie Secure. */
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  /** scrypt cost as a power of two (15 = N 32768, 32 MiB per hash with r=8). */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
+  VERIFICATION_TTL_HOURS: count(24),
+  /** Verification emails per address: one per interval, and at most this many per hour. */
+  RESEND_MIN_INTERVAL_SECONDS: count(60),
+  RESEND_MAX_PER_HOUR: count(5),
+  /** Failed sign-ins counted per email and per client address within this window. */
+  LOGIN_FAILURE_WINDOW_SECONDS: count(15 * 60),
+  /** From this many failures on, each further attempt waits a little longer before answering. */
+  LOGIN_SLOWDOWN_AFTER: count(3),
+  LOGIN_SLOWDOWN_STEP_MS: z.coerce.number().int().min(0).default(500),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(3000),
+  /** From this many failures on, sign-in is refused with 429 until the window passes. */
+  LOGIN_LOCK_AFTER_PER_EMAIL: count(8),
+  LOGIN_LOCK_AFTER_PER_IP: count(30),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTACT_PREFERENCES, DEFAULT_CONTACT_PREFERENCE, PROPERTIES_OWNED } from '../common/enums';
 
 /**
  * Identity HTTP contracts: request bodies with the exact messages the forms show, and the response
@@ -84,7 +85,7 @@ export const resendVerificationBodySchema = z.object({
 export type ResendVerificationBody = z.infer<typeof resendVerificationBodySchema>;
 
 export const verifyEmailQuerySchema = z.object({
-  token: z.string().trim().min(1, IDENTITY_MESSAGES.noToken),
+  token: z.string({ error: IDENTITY_MESSAGES.noToken }).trim().min(1, IDENTITY_MESSAGES.noToken),
 });
 
 /** The signed-in user as the browser sees it. */
@@ -123,3 +124,29 @@ export const verifyEmailResponseSchema = z.object({
 
 /** POST /api/auth/resend-verification */
 export const resendVerificationResponseSchema = z.object({ success: z.boolean(), message: z.string().optional(), error: z.string().optional() });
+
+/**
+ * POST /api/save-lead-info: the results gate's answers, kept on the signed-in user's record.
+ * `userId`, when sent, must be the caller's own id.
+ */
+export const leadInfoSchema = z.object({
+  fullName: z.string().trim().optional(),
+  email: z.string().trim().optional(),
+  phone: z.string().trim().optional(),
+  propertiesOwned: z.enum(PROPERTIES_OWNED, { error: 'Please select number of properties' }),
+  contactPreference: z.enum(CONTACT_PREFERENCES, { error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}` }).default(DEFAULT_CONTACT_PREFERENCE),
+  consent: z.boolean().optional(),
+  hasViewedProperty: z.boolean().default(false),
+  ownsProperty: z.boolean().default(false),
+  agreedPurchasePrice: z.boolean().default(false),
+});
+export type LeadInfo = z.infer<typeof leadInfoSchema>;
+
+export const saveLeadInfoBodySchema = z.object({
+  userId: z.string().min(1).optional(),
+  leadInfo: leadInfoSchema,
+  searchData: z.unknown().optional(),
+});
+export type SaveLeadInfoBody = z.infer<typeof saveLeadInfoBodySchema>;
+
+export const saveLeadInfoResponseSchema = z.object({ success: z.boolean(), error: z.string().optional() });

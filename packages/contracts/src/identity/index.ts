@@ -1,1 +1,2 @@
 export * from './http';
+export * from './events';

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+export const IDENTITY_EVENT_TYPES = {
+  registered: 'identity.user.registered',
+  verificationRequested: 'identity.verification.requested',
+  verified: 'identity.user.verified',
+} as const;
+
+/** How the account came to be: the register page, or the create-account page after a search. */
+export const SIGNUP_SOURCES = ['register', 'create-account'] as const;
+
+export const userRegisteredEventSchema = z.object({
+  userId: z.string().min(1),
+  email: z.string().min(1),
+  name: z.string(),
+  source: z.enum(SIGNUP_SOURCES),
+  refDealId: z.string().optional(),
+  fromSharedLink: z.boolean().optional(),
+  registeredAt: z.string().datetime(),
+});
+export type UserRegisteredEvent = z.infer<typeof userRegisteredEventSchema>;
+
+/**
+ * Asks for a verification email. It carries the link itself (the only place the raw token exists
+ * besides the email): the token is single-use, expires in 24 hours and is stored hashed.
+ */
+export const verificationRequestedEventSchema = z.object({
+  userId: z.string().min(1),
+  email: z.string().min(1),
+  name: z.string(),
+  verificationUrl: z.string().url(),
+  expiresAt: z.string().datetime(),
+  reason: z.enum(['registration', 'resend']),
+});
+export type VerificationRequestedEvent = z.infer<typeof verificationRequestedEventSchema>;
+
+export const userVerifiedEventSchema = z.object({
+  userId: z.string().min(1),
+  email: z.string().min(1),
+  verifiedAt: z.string().datetime(),
+});
+export type UserVerifiedEvent = z.infer<typeof userVerifiedEventSchema>;

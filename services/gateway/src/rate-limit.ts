@@ -1,0 +1,46 @@
+import { tooManyRequests } from '@lsp/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+
+export const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait a moment and try again.';
+
+/** Sign-in, sign-up and verification: where guessing and spam happen, so a smaller allowance. */
+const AUTH_PATHS = new Set(['/api/login', '/api/auth/register', '/api/create-account', '/api/auth/resend-verification', '/api/verify-email']);
+
+export interface RateLimitOptions {
+  windowSeconds: number;
+  max: number;
+  authMax: number;
+}
+
+/**
+ * Fixed-window counters per client address in Redis, so every gateway instance counts against the
+ * same allowance. When Redis does not answer the request is let through (logged): the limits
+ * protect the services, they must not take the site down with Redis.
+ */
+export function createRateLimiter(redis: Redis, options: RateLimitOptions) {
+  return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split('?')[0] ?? '';
+    const group = AUTH_PATHS.has(path) ? 'auth' : 'api';
+    const limit = group === 'auth' ? options.authMax : options.max;
+    const windowMs = options.windowSeconds * 1000;
+    const window = Math.floor(Date.now() / windowMs);
+    const key = `gateway-rate:${group}:${request.ip}:${window}`;
+    let count: number;
+    try {
+      const result = (await redis.multi().incr(key).pexpire(key, windowMs).exec()) as [[Error | null, number], unknown];
+      count = result[0][1];
+    } catch (err) {
+      request.log.warn({ err }, 'rate limit store unavailable; request allowed');
+      return;
+    }
+    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - Date.now()) / 1000));
+    reply.header('x-ratelimit-limit', String(limit));
+    reply.header('x-ratelimit-remaining', String(Math.max(0, limit - count)));
+    reply.header('x-ratelimit-reset', String(resetSeconds));
+    if (count > limit) {
+      reply.header('retry-after', String(resetSeconds));
+      throw tooManyRequests(RATE_LIMITED_MESSAGE);
+    }
+  };
+}
