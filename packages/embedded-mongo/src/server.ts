@@ -7,6 +7,10 @@ import { Engine } from './storage/engine';
 import { FsyncPolicy } from './storage/journal';
 import { serveConnection } from './wire/connection';
 
+// MongoDB's default transactionLifetimeLimitSeconds: an abandoned transaction must not pin
+// old document versions (or write locks) forever.
+const TRANSACTION_LIFETIME_MS = 60_000;
+
 export interface EmbeddedMongoOptions {
   /** TCP port; 0 picks a free one. */
   port?: number;
@@ -70,7 +74,10 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   const port = (server.address() as net.AddressInfo).port;
   state.port = port;
 
-  const ttl = setInterval(() => sweepExpired(state), options.ttlIntervalMs ?? 1000);
+  const ttl = setInterval(() => {
+    sweepExpired(state);
+    engine.expireTransactions(TRANSACTION_LIFETIME_MS);
+  }, options.ttlIntervalMs ?? 1000);
   ttl.unref();
 
   let stopped: Promise<void> | undefined;

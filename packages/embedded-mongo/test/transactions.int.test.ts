@@ -29,6 +29,24 @@ describe('transactions (replica-set mode)', () => {
     expect(await coll.findOne({ _id: 1 } as never)).toMatchObject({ v: 'tx' });
   });
 
+  it('reads from a snapshot taken when the transaction started', async () => {
+    const coll = t.db.collection('snapshot');
+    await coll.insertMany([{ _id: 1, v: 'old' }, { _id: 2, v: 'kept' }] as never[]);
+    const session = t.client.startSession();
+    try {
+      session.startTransaction();
+      expect(await coll.findOne({ _id: 1 } as never, { session })).toEqual({ _id: 1, v: 'old' });
+      await coll.updateOne({ _id: 1 } as never, { $set: { v: 'new' } });
+      await coll.deleteOne({ _id: 2 } as never);
+      expect(await coll.findOne({ _id: 1 } as never, { session })).toEqual({ _id: 1, v: 'old' });
+      expect(await coll.countDocuments({ v: 'kept' }, { session })).toBe(1);
+      await session.commitTransaction();
+    } finally {
+      await session.endSession();
+    }
+    expect(await coll.findOne({ _id: 1 } as never)).toEqual({ _id: 1, v: 'new' });
+  });
+
   it('discards everything on abort', async () => {
     const coll = t.db.collection('aborted');
     await coll.insertOne({ _id: 1, n: 0 } as never);

@@ -16,8 +16,24 @@ export class Collection {
   readonly options: Doc;
   readonly docs = new Map<string, Doc>();
   readonly indexes: SecondaryIndex[] = [];
-  /** Last committed write sequence per document id; only kept while transactions are open. */
-  readonly versions = new Map<string, number>();
+  /**
+   * While transactions are open: for each document written since, the committed versions it
+   * replaced (sequence of the write + the document before it), oldest first. Transactions read
+   * the version that was current when they started from here.
+   */
+  readonly history = new Map<string, Array<{ seq: number; before: Doc | undefined }>>();
+
+  lastWriteSeq(id: string): number {
+    const h = this.history.get(id);
+    return h ? h[h.length - 1].seq : -1;
+  }
+
+  /** The document as it was after write `seq` (undefined if it did not exist then). */
+  versionAt(id: string, seq: number): Doc | undefined {
+    const h = this.history.get(id);
+    if (h) for (const entry of h) if (entry.seq > seq) return entry.before;
+    return this.docs.get(id);
+  }
 
   constructor(db: string, name: string, options: Doc = {}) {
     this.db = db;

@@ -25,6 +25,7 @@ export class Transaction {
   readonly sessionKey: string;
   readonly txnNumber: bigint;
   readonly startSeq: number;
+  readonly startedAt = Date.now();
   readonly writes = new Map<Collection, Map<string, Doc | null>>();
   state: 'active' | 'committed' | 'aborted' = 'active';
 
@@ -246,10 +247,22 @@ export class Engine {
   /** Matching documents in natural order, seen through `txn`'s private writes when given. */
   *matching(coll: Collection, filter: Doc, txn?: Transaction): Generator<Matched> {
     const overlay = txn?.writes.get(coll);
+    // Documents written since the transaction began are read at their version from its start.
+    const history = txn && coll.history.size > 0 ? coll.history : undefined;
     for (const doc of coll.candidates(filter)) {
-      if (overlay?.has(idKeyOf(doc))) continue;
+      const id = idKeyOf(doc);
+      if (overlay?.has(id) || history?.has(id)) continue;
       const state: MatchState = {};
       if (matchDocument(doc, filter, state)) yield { doc, position: state.position };
+    }
+    if (history) {
+      for (const id of history.keys()) {
+        if (overlay?.has(id)) continue;
+        const doc = coll.versionAt(id, txn!.startSeq);
+        if (!doc) continue;
+        const state: MatchState = {};
+        if (matchDocument(doc, filter, state)) yield { doc, position: state.position };
+      }
     }
     if (overlay) {
       for (const doc of overlay.values()) {
@@ -266,7 +279,7 @@ export class Engine {
     checkSize(doc);
     if (txn) return this.txnWrite(coll, idKeyOf(doc), doc, txn);
     coll.insert(doc);
-    this.committed(coll, idKeyOf(doc));
+    this.committed(coll, idKeyOf(doc), undefined);
     this.record({ op: 'put', db: coll.db, coll: coll.name, doc });
   }
 
@@ -274,22 +287,26 @@ export class Engine {
     checkSize(next);
     const id = idKeyOf(next);
     if (txn) return this.txnWrite(coll, id, next, txn);
+    const before = coll.docs.get(id);
     coll.replace(id, next);
-    this.committed(coll, id);
+    this.committed(coll, id, before);
     this.record({ op: 'put', db: coll.db, coll: coll.name, doc: next });
   }
 
   delete(coll: Collection, doc: Doc, txn?: Transaction): void {
     const id = idKeyOf(doc);
     if (txn) return this.txnWrite(coll, id, null, txn);
-    coll.remove(id);
-    this.committed(coll, id);
+    const before = coll.remove(id);
+    this.committed(coll, id, before);
     this.record({ op: 'del', db: coll.db, coll: coll.name, id: doc._id });
   }
 
-  private committed(coll: Collection, id: string): void {
+  private committed(coll: Collection, id: string, before: Doc | undefined): void {
     this.seq++;
-    if (this.activeTxns.size > 0) coll.versions.set(id, this.seq);
+    if (this.activeTxns.size === 0) return;
+    const h = coll.history.get(id);
+    if (h) h.push({ seq: this.seq, before });
+    else coll.history.set(id, [{ seq: this.seq, before }]);
   }
 
   // ---- transactions ----
@@ -313,7 +330,7 @@ export class Engine {
     const lockKey = `${coll.ns}\u0000${id}`;
     const holder = this.locks.get(lockKey);
     if (holder && holder !== txn && holder.state === 'active') throw errors.writeConflict();
-    if ((coll.versions.get(id) ?? -1) > txn.startSeq) throw errors.writeConflict();
+    if (coll.lastWriteSeq(id) > txn.startSeq) throw errors.writeConflict();
   }
 
   private txnWrite(coll: Collection, id: string, doc: Doc | null, txn: Transaction): void {
@@ -349,7 +366,7 @@ export class Engine {
     if (txn.state !== 'active') return;
     for (const [coll, overlay] of txn.writes) {
       for (const id of overlay.keys()) {
-        if ((coll.versions.get(id) ?? -1) > txn.startSeq) {
+        if (coll.lastWriteSeq(id) > txn.startSeq) {
           this.abort(txn);
           throw errors.writeConflict();
         }
@@ -386,8 +403,14 @@ export class Engine {
       throw err;
     }
     this.finish(txn, 'committed');
-    for (const [coll, id] of undo) this.committed(coll, id);
+    for (const [coll, id, before] of undo) this.committed(coll, id, before);
     if (ops.length > 0) this.record({ op: 'tx', ops });
+  }
+
+  /** Aborts transactions older than the limit (MongoDB's transactionLifetimeLimitSeconds). */
+  expireTransactions(maxAgeMs: number): void {
+    const cutoff = Date.now() - maxAgeMs;
+    for (const txn of [...this.activeTxns]) if (txn.startedAt < cutoff) this.abort(txn);
   }
 
   abort(txn: Transaction): void {
@@ -404,7 +427,7 @@ export class Engine {
       }
     }
     this.activeTxns.delete(txn);
-    if (this.activeTxns.size === 0) for (const colls of this.dbs.values()) for (const c of colls.values()) c.versions.clear();
+    if (this.activeTxns.size === 0) for (const colls of this.dbs.values()) for (const c of colls.values()) c.history.clear();
   }
 }
 
