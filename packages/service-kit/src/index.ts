@@ -10,3 +10,4 @@ export * from './mongo';
 export * from './redis';
 export * from './validation';
 export * from './runtime';
+export * from './events';

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 import { type BaseConfig, loadConfigOrExit } from './config';
+import { type EventBus, Outbox, OutboxRelay, createEventBus, eventBusConfigFromEnv, eventBusHealthCheck } from './events';
 import type { HealthCheck } from './http';
 import type { Closer } from './lifecycle';
 import { type Logger, createLogger } from './logger';
@@ -45,4 +46,27 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
       { name: 'mongodb', close: () => mongo.close() },
     ],
   };
+}
+
+export interface ServiceEventing {
+  bus: EventBus;
+  outbox: Outbox;
+  relay: OutboxRelay;
+}
+
+/**
+ * Gives a service its event bus and transactional outbox, with the relay publishing what the outbox
+ * holds. Health, metrics and shutdown order are wired here once: the relay stops first (its publish
+ * in flight completes), then the bus, then the connections the runtime already closes.
+ */
+export async function openEventing(runtime: ServiceRuntime): Promise<ServiceEventing> {
+  const { config, logger, metrics } = runtime;
+  const bus = createEventBus(eventBusConfigFromEnv(config, { metrics: metrics.eventHooks, logger }));
+  const outbox = await Outbox.open(runtime.mongo);
+  const relay = new OutboxRelay({ outbox, bus, logger });
+  metrics.addQueueDepthSource(async () => [{ queue: 'outbox', state: 'pending', count: await outbox.countPending() }]);
+  runtime.healthChecks.push(eventBusHealthCheck(bus));
+  runtime.closers.unshift({ name: 'outbox-relay', close: () => relay.stop() }, { name: 'event-bus', close: () => bus.close() });
+  relay.start();
+  return { bus, outbox, relay };
 }
