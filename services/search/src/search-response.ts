@@ -16,15 +16,16 @@ export function countDeclinedByReason(declined: readonly DeclinedLender[]): Decl
 }
 
 const OPTION_NOUN: Record<LoanType, string> = {
-  development: 'development finance options',
-  bridging: 'bridging loan options',
-  commercial: 'commercial finance options',
+  development: 'development finance option',
+  bridging: 'bridging loan option',
+  commercial: 'commercial finance option',
 };
 
 export const NO_RESULTS_MESSAGE = 'No loan results found for your criteria';
 
 export function searchMessage(loanType: LoanType, resultCount: number): string {
-  return resultCount === 0 ? NO_RESULTS_MESSAGE : `Found ${resultCount} ${OPTION_NOUN[loanType]}`;
+  if (resultCount === 0) return NO_RESULTS_MESSAGE;
+  return `Found ${resultCount} ${OPTION_NOUN[loanType]}${resultCount === 1 ? '' : 's'}`;
 }
 
 export interface BridgingDebugInfo {

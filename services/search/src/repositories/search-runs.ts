@@ -2,7 +2,7 @@ import type { EventEnvelope, LoanType } from '@lsp/contracts';
 import type { Connection } from 'mongoose';
 import type { EventOutbox } from '../events';
 import { type LeadDocument, leadModel } from '../models/leads';
-import { type SearchRunDocument, searchRunModels } from '../models/search-runs';
+import { SEARCH_RUN_COLLECTIONS, type SearchRunDocument, searchRunModels } from '../models/search-runs';
 
 export class SearchRunRepository {
   private readonly runs;
@@ -19,8 +19,10 @@ export class SearchRunRepository {
   /** The run, the lead that came with it (if any) and their events commit together or not at all. */
   async record(loanType: LoanType, run: SearchRunDocument, events: EventEnvelope[], lead?: LeadDocument): Promise<void> {
     await this.connection.transaction(async (session) => {
-      await this.runs[loanType].create([run], { session });
-      if (lead) await this.leads.create([lead], { session });
+      // Built from validated input in code, so the driver's insert is enough: a search pays for
+      // mongoose's casting and validation on every run otherwise.
+      await this.connection.collection<SearchRunDocument>(SEARCH_RUN_COLLECTIONS[loanType]).insertOne(run, { session });
+      if (lead) await this.connection.collection<LeadDocument>('leads').insertOne(lead, { session });
       await this.outbox.add(events, session);
     });
   }
