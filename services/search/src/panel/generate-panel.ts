@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   REGIONS,
   type BridgingType,
@@ -411,10 +412,12 @@ export function generatePanel(seed = DEFAULT_PANEL_SEED): Panel {
   const lenders: Lender[] = LENDERS.map(([name, kind], index) => {
     const id = slug(name);
     const products: Lender['products'] = [];
+    // A lender whose name says what it does sticks to it (a "Bridging" house offers no 25-year mortgage).
+    const shortTermOnly = /Bridg|Short-Term/.test(name);
     const wants = {
-      development: { 'clearing bank': 0.5, 'challenger bank': 0.5, 'building society': 0, 'specialist lender': 0.4, 'debt fund': 1, 'family office': 0.35 }[kind],
+      development: shortTermOnly ? 0 : { 'clearing bank': 0.5, 'challenger bank': 0.5, 'building society': 0, 'specialist lender': 0.4, 'debt fund': 1, 'family office': 0.35 }[kind],
       bridging: { 'clearing bank': 0, 'challenger bank': 0.6, 'building society': 0.6, 'specialist lender': 1, 'debt fund': 0.5, 'family office': 1 }[kind],
-      commercial: { 'clearing bank': 1, 'challenger bank': 0.8, 'building society': 0.7, 'specialist lender': 0.3, 'debt fund': 0, 'family office': 0 }[kind],
+      commercial: shortTermOnly || /Development/.test(name) ? 0 : { 'clearing bank': 1, 'challenger bank': 0.9, 'building society': 0.8, 'specialist lender': 0.45, 'debt fund': 0, 'family office': 0 }[kind],
     };
     if (rng.chance(wants.development)) products.push(developmentProduct(id, kind, rng));
     if (rng.chance(wants.bridging)) {
@@ -430,10 +433,12 @@ export function generatePanel(seed = DEFAULT_PANEL_SEED): Panel {
     }
     return { id, name, kind, regions: regionsFor(kind, index, rng), products };
   });
+  const effectiveFrom = '2025-11-01';
   return {
     kind: 'lender-panel',
-    version: `${seed}.1`,
-    effectiveFrom: '2025-11-01',
+    // The version names the content: any change to the lenders gives a new version, never a clash.
+    version: `${effectiveFrom}.${createHash('sha256').update(JSON.stringify(lenders)).digest('hex').slice(0, 10)}`,
+    effectiveFrom,
     description: `Default panel of ${lenders.length} lenders built from 2021-2025 UK market figures; names are fictional`,
     lenders,
   };
