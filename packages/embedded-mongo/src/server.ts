@@ -10,6 +10,8 @@ import { serveConnection } from './wire/connection';
 // MongoDB's default transactionLifetimeLimitSeconds: an abandoned transaction must not pin
 // old document versions (or write locks) forever.
 const TRANSACTION_LIFETIME_MS = 60_000;
+// MongoDB's default cursorTimeoutMillis: cursors a client never exhausts or kills are freed.
+const CURSOR_IDLE_MS = 10 * 60_000;
 
 export interface EmbeddedMongoOptions {
   /** TCP port; 0 picks a free one. */
@@ -77,6 +79,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   const ttl = setInterval(() => {
     sweepExpired(state);
     engine.expireTransactions(TRANSACTION_LIFETIME_MS);
+    const idleSince = Date.now() - CURSOR_IDLE_MS;
+    for (const [id, cursor] of state.cursors) if (cursor.lastUsed < idleSince) state.cursors.delete(id);
   }, options.ttlIntervalMs ?? 1000);
   ttl.unref();
 

@@ -128,7 +128,15 @@ describe('errors', () => {
     await expect(coll.updateOne({ _id: 1 } as never, { $inc: { a: 1 } })).rejects.toMatchObject({ code: 14 });
   });
 
-  it('refuses documents over 16 MiB', async () => {
+  it('refuses to insert a document over 16 MiB with 10334 BSONObjectTooLarge', async () => {
+    const coll = t.db.collection('huge');
+    const err = (await coll.insertOne({ s: 'x'.repeat(16 * 1024 * 1024) }).catch((e: unknown) => e)) as MongoServerError;
+    expect(err).toBeInstanceOf(MongoServerError);
+    expect(err.code).toBe(10334);
+    expect(await coll.countDocuments()).toBe(0);
+  });
+
+  it('refuses an update that grows a document past 16 MiB', async () => {
     const coll = t.db.collection('big');
     await coll.insertOne({ _id: 1, s: '' } as never);
     const big = 'x'.repeat(9 * 1024 * 1024);

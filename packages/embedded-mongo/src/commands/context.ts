@@ -9,6 +9,7 @@ export interface CursorState {
   ns: string;
   docs: Doc[];
   pos: number;
+  lastUsed: number;
   sessionKey?: string;
 }
 
@@ -59,7 +60,7 @@ export function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchS
   let id = 0n;
   if (!singleBatch && first.length < docs.length) {
     id = ctx.state.nextCursorId++;
-    ctx.state.cursors.set(id, { ns, docs, pos: first.length, sessionKey: ctx.sessionKey });
+    ctx.state.cursors.set(id, { ns, docs, pos: first.length, sessionKey: ctx.sessionKey, lastUsed: Date.now() });
   }
   return { cursor: { firstBatch: first, id: Long.fromBigInt(id), ns }, ok: 1 };
 }

@@ -94,6 +94,7 @@ const getMore: Handler = (ctx) => {
   const size = toInt(ctx.cmd.batchSize, undefined) ?? Number.MAX_SAFE_INTEGER;
   const batch = takeBatch(cursor.docs, cursor.pos, size <= 0 ? Number.MAX_SAFE_INTEGER : size);
   cursor.pos += batch.length;
+  cursor.lastUsed = Date.now();
   let replyId = id;
   if (cursor.pos >= cursor.docs.length) {
     ctx.state.cursors.delete(id);

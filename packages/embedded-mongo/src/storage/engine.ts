@@ -64,13 +64,12 @@ export class Engine {
     fs.mkdirSync(dir, { recursive: true });
     this.releaseLock = acquireLock(dir);
     try {
-      const snapshot = readFramed(path.join(dir, 'snapshot.bin'));
-      for (const r of snapshot.records) this.applyRecord(r);
-      const journal = readFramed(path.join(dir, 'journal.wal'));
-      for (const r of journal.records) this.applyRecord(r);
+      const apply = (r: Document) => this.applyRecord(r);
+      const snapshot = readFramed(path.join(dir, 'snapshot.bin'), apply);
+      const journal = readFramed(path.join(dir, 'journal.wal'), apply);
       if (journal.tornBytes > 0) this.log(`journal: dropped a torn tail of ${journal.tornBytes} bytes`);
       this.journal = new Journal(dir, this.options.fsync ?? 'interval', this.options.fsyncIntervalMs ?? 100, journal.validLength);
-      return { replayed: snapshot.records.length + journal.records.length, tornBytes: journal.tornBytes };
+      return { replayed: snapshot.records + journal.records, tornBytes: journal.tornBytes };
     } catch (err) {
       this.releaseLock();
       throw err;

@@ -16,6 +16,11 @@ export interface IndexSpec {
 }
 
 function fieldValues(doc: Doc, path: string): unknown[] {
+  if (!path.includes('.')) {
+    // Fast path for the common top-level scalar field.
+    const v = doc[path];
+    if (!Array.isArray(v)) return [v];
+  }
   const out: unknown[] = [];
   const walk = (v: unknown, parts: string[], i: number) => {
     if (i === parts.length) {
@@ -66,6 +71,10 @@ export class SecondaryIndex {
   /** Keys this document contributes, or an empty list when the index skips it (sparse/partial). */
   keysFor(doc: Doc): string[] {
     if (this.spec.partialFilterExpression && !matchDocument(doc, this.spec.partialFilterExpression)) return [];
+    if (this.fields.length === 1 && !this.spec.sparse) {
+      const values = fieldValues(doc, this.fields[0]);
+      if (values.length === 1) return [valueKey(values[0])];
+    }
     const perField = this.fields.map((f) => fieldValues(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.every((v) => v === undefined))) return [];
     let keys: string[] = [''];

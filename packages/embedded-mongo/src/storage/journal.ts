@@ -21,27 +21,34 @@ export function frame(record: Document): Buffer {
 }
 
 export interface ReadResult {
-  records: Document[];
+  records: number;
   /** Byte offset after the last intact record. */
   validLength: number;
   tornBytes: number;
 }
 
-export function readFramed(file: string): ReadResult {
-  if (!fs.existsSync(file)) return { records: [], validLength: 0, tornBytes: 0 };
+/**
+ * Reads framed records, handing each to `apply` as soon as it is decoded (holding 100,000 decoded
+ * records at once doubles memory and garbage-collection time during start-up).
+ */
+export function readFramed(file: string, apply: (record: Document) => void): ReadResult {
+  if (!fs.existsSync(file)) return { records: 0, validLength: 0, tornBytes: 0 };
   const buf = fs.readFileSync(file);
-  const records: Document[] = [];
+  let records = 0;
   let off = 0;
   while (off + HEADER <= buf.length) {
     const len = buf.readUInt32LE(off);
     const sum = buf.readUInt32LE(off + 4);
     if (len < 5 || off + HEADER + len > buf.length) break;
     if (crc32c(buf, off + HEADER, off + HEADER + len) !== sum) break;
+    let record: Document;
     try {
-      records.push(BSON.deserialize(buf.subarray(off + HEADER, off + HEADER + len), DESERIALIZE_OPTIONS));
+      record = BSON.deserialize(buf.subarray(off + HEADER, off + HEADER + len), DESERIALIZE_OPTIONS);
     } catch {
       break;
     }
+    apply(record);
+    records++;
     off += HEADER + len;
   }
   return { records, validLength: off, tornBytes: buf.length - off };
