@@ -103,8 +103,10 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       }),
   );
 
-  app.get('/alive', async () => ({ status: 'ok', service: options.name }));
-  app.get('/health', async (_request, reply) => {
+  // Probes hit these every few seconds; logging each would drown the request log.
+  const quiet = { logLevel: 'silent' as const };
+  app.get('/alive', quiet, async () => ({ status: 'ok', service: options.name }));
+  app.get('/health', quiet, async (_request, reply) => {
     const results = await Promise.all(
       (options.healthChecks ?? []).map(async ({ name, check }) => {
         try {
@@ -124,7 +126,7 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
         checks: Object.fromEntries(results),
       });
   });
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', quiet, async (_request, reply) => {
     reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });
