@@ -231,6 +231,26 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('deploy/Dockerfile', () => {
+  const dockerfile = readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8');
+  const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+
+  it('declares every build argument docker-compose.yml passes', () => {
+    const declared = new Set([...dockerfile.matchAll(/^ARG (\w+)/gm)].map((m) => m[1]));
+    const passed = new Set(
+      processes.flatMap(({ name }) => Object.keys((compose.services[name].build?.args ?? {}) as Doc)),
+    );
+    expect([...passed].filter((arg) => !declared.has(arg))).toEqual([]);
+  });
+
+  it('runs the final image as a non-root user with production dependencies only', () => {
+    expect(runtimeStage).toMatch(/^USER node$/m);
+    expect(dockerfile).toContain('npm ci --omit=dev --workspace="$WORKSPACE"');
+    expect(runtimeStage).toContain('COPY --from=prod-deps /app/ ./');
+    expect(runtimeStage).not.toContain('COPY --from=build /app/node_modules');
+  });
+});
+
 // ------------------------------------------------------------------ Kubernetes manifests
 
 function yamlFilesUnder(dir: string): string[] {
