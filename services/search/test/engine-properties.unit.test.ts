@@ -66,7 +66,11 @@ describe('engine properties over the default panel', () => {
       fc.property(payloads, (input) => {
         const payload = developmentSearchSchema.parse(input);
         const costs = developmentCosts(payload);
-        for (const offer of searchPanel('development', payload, panel).offers) {
+        const result = searchPanel('development', payload, panel);
+        // Every lender is accounted for: an offer, a decline with a reason, or no product of this type.
+        expect(new Set(result.offers.map((o) => o.LenderId)).size + result.declined.length + result.lendersWithoutProduct).toBe(panel.lenders.length);
+        for (const d of result.declined) expect(d.reason).toMatch(/\w/);
+        for (const offer of result.offers) {
           const product = expectSaneFigures(offer) as DevelopmentProduct;
           const cap = Math.min(bandRatio(product.maxLtgdvBands, offer.GrossLoan), product.maxLtgdvByClass[payload.propertyClass] ?? 1);
           expect(offer.GrossLoan).toBeLessThanOrEqual(cap * payload.gdv + TOLERANCE);
@@ -120,6 +124,7 @@ describe('engine properties over the default panel', () => {
           }
           expect(offer.GrossLoan).toBeLessThanOrEqual(cap + TOLERANCE);
           expect(product.useCases).toContain(payload.bridgingType);
+          if (!payload.maxLoanRequired) expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
         }
       }),
       { numRuns: 150 },
@@ -159,6 +164,7 @@ describe('engine properties over the default panel', () => {
             interestOnly ? product.interestOnlyMaxLtv : 1,
           );
           expect(offer.GrossLoan).toBeLessThanOrEqual(ratio * value + TOLERANCE);
+          if (!payload.maxLoanRequired) expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
           if (!payload.isOwnerOccupied) {
             const cover = product.rentalCover;
             const required = interestOnly || payload.mortgageTerm > cover.longTermYears ? cover.interestOnly : cover.capitalAndInterest;
