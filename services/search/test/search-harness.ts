@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionRecord, sessionKey } from '@lsp/contracts';
-import { type CallerIdentity, ServiceMetrics } from '@lsp/service-kit';
-import { Outbox, type OutboxEntry } from '@lsp/service-kit/src/events';
+import { type CallerIdentity, Outbox, type OutboxEntry, ServiceMetrics } from '@lsp/service-kit';
 import {
   CookieClient,
   type Listening,
