@@ -68,8 +68,11 @@ test.describe('shell host', () => {
   });
 
   test('shows the back-to-top button after half a window of scrolling and scrolls up smoothly', async ({ page }) => {
-    await page.goto('/privacy');
     await page.setViewportSize({ width: 1280, height: 400 });
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { name: 'Privacy policy' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Back to top' })).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 190));
     await expect(page.getByRole('button', { name: 'Back to top' })).toHaveCount(0);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(page.getByRole('button', { name: 'Back to top' })).toBeVisible();

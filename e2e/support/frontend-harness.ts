@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
@@ -51,9 +52,24 @@ function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number
   req.pipe(upstream);
 }
 
-/** Ports: base (front door), base+1 shell, base+2 search, base+3 dashboard. */
-export async function startFrontendHarness(basePort = 18400): Promise<Harness> {
-  const ports = { shell: basePort + 1, search: basePort + 2, dashboard: basePort + 3 };
+/** A port nothing listens on right now, so parallel test runs on one machine do not collide. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** With a base port: base (front door), base+1 shell, base+2 search, base+3 dashboard; else free ports. */
+export async function startFrontendHarness(basePort?: number): Promise<Harness> {
+  const ports = basePort
+    ? { shell: basePort + 1, search: basePort + 2, dashboard: basePort + 3 }
+    : { shell: await freePort(), search: await freePort(), dashboard: await freePort() };
+  const frontDoorPort = basePort ?? 0;
   const children = (Object.keys(ports) as Array<keyof typeof ports>).map((app) => startServer(app, ports[app]));
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
@@ -90,7 +106,7 @@ export async function startFrontendHarness(basePort = 18400): Promise<Harness> {
       waitForHttp(`http://127.0.0.1:${ports.search}/alive`, 30000),
       waitForHttp(`http://127.0.0.1:${ports.dashboard}/alive`, 30000),
     ]);
-    await new Promise<void>((resolve) => server.listen(basePort, '127.0.0.1', () => resolve()));
+    await new Promise<void>((resolve) => server.listen(frontDoorPort, '127.0.0.1', () => resolve()));
   } catch (err) {
     await stop();
     throw err;

@@ -14,7 +14,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (process.env.E2E_BASE_URL) return async () => undefined;
   const useHarness = process.env.E2E_STACK === 'frontends' || !existsSync(STACK_MODULE);
   if (useHarness) {
-    const harness = await startFrontendHarness(Number(process.env.E2E_HARNESS_PORT ?? 18400));
+    const harness = await startFrontendHarness(process.env.E2E_HARNESS_PORT ? Number(process.env.E2E_HARNESS_PORT) : undefined);
     process.env.E2E_BASE_URL = harness.url;
     process.env.E2E_STACK = 'frontends';
     return harness.stop;

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createAccountFormSchema } from '@lsp/contracts';
 import type { CreateAccountBody, CreateAccountForm } from '@lsp/contracts';
-import { Alert, Badge, Button, PasswordField, Spinner, TextField, apiSend, useToast } from '@lsp/ui';
+import { Alert, Button, PasswordField, Spinner, TextField, apiSend, useToast } from '@lsp/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
@@ -75,7 +75,7 @@ export function CreateAccountPage() {
       <div className="ui-stack" style={{ marginBottom: 'var(--space-4)' }}>
         {count > 0 && (
           <Alert variant="success" title={`We found ${count} loan option${count === 1 ? '' : 's'} for you`}>
-            <Badge variant="success">{count} lender option{count === 1 ? '' : 's'}</Badge> waiting once your email is verified.
+            They will be waiting for you as soon as your email address is verified.
           </Alert>
         )}
         {serverError && (

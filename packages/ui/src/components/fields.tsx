@@ -42,14 +42,17 @@ interface FieldFrameProps {
 function FieldFrame({ id, label, required, hint, error, hideLabel, className, children }: FieldFrameProps) {
   return (
     <div className={cx('ui-field', className)}>
-      <label htmlFor={id} className={hideLabel ? 'ui-visually-hidden' : 'ui-label'}>
-        {label}
+      {/* The asterisk sits outside the label so the field's accessible name is the label alone. */}
+      <span className={hideLabel ? 'ui-visually-hidden' : 'ui-label-row'}>
+        <label htmlFor={id} className="ui-label">
+          {label}
+        </label>
         {required && (
           <span className="ui-required" aria-hidden="true">
             *
           </span>
         )}
-      </label>
+      </span>
       {hint && (
         <p id={`${id}-hint`} className="ui-hint">
           {hint}
