@@ -14,9 +14,15 @@ const bookSchema = new Schema({
 });
 bookSchema.index({ author: 1, title: 1 });
 
+function register(c: mongoose.Connection) {
+  return { Author: c.model('Author', authorSchema), Book: c.model('Book', bookSchema) };
+}
+let models: ReturnType<typeof register>;
+
 beforeAll(async () => {
   t = await openTestDatabase();
   conn = await mongoose.createConnection(t.uri, { dbName: t.db.databaseName }).asPromise();
+  models = register(conn);
 });
 
 afterAll(async () => {
@@ -26,7 +32,7 @@ afterAll(async () => {
 
 describe('mongoose models', () => {
   it('creates, reads, updates and deletes through a model with timestamps', async () => {
-    const Author = conn.model('Author', authorSchema);
+    const { Author } = models;
     await Author.init();
     const ann = await Author.create({ name: 'Ann', email: 'ann@example.com' });
     expect(ann.createdAt).toBeInstanceOf(Date);
@@ -43,14 +49,13 @@ describe('mongoose models', () => {
   });
 
   it('rejects a duplicate on a schema unique index with 11000', async () => {
-    const Author = conn.model('Author');
+    const { Author } = models;
     await Author.create({ name: 'Bob', email: 'bob@example.com' });
     await expect(Author.create({ name: 'Bob 2', email: 'bob@example.com' })).rejects.toMatchObject({ code: 11000, keyValue: { email: 'bob@example.com' } });
   });
 
   it('syncs indexes, populates references and keeps Decimal128 prices', async () => {
-    const Author = conn.model('Author');
-    const Book = conn.model('Book', bookSchema);
+    const { Author, Book } = models;
     await Book.syncIndexes();
     const names = (await Book.listIndexes()).map((i: { name: string }) => i.name);
     expect(names).toContain('author_1_title_1');
@@ -68,7 +73,7 @@ describe('mongoose models', () => {
   });
 
   it('pushes subdocuments and updates them positionally', async () => {
-    const Book = conn.model('Book');
+    const { Book } = models;
     const book = await Book.create({ title: 'R', reviews: [] });
     await Book.updateOne({ _id: book._id }, { $push: { reviews: { stars: 3, by: 'a' } } });
     await Book.updateOne({ _id: book._id }, { $push: { reviews: { stars: 4, by: 'b' } } });
