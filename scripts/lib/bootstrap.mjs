@@ -21,9 +21,9 @@ export function ensureDependencies() {
   const lock = path.join(ROOT, 'package-lock.json');
   const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh) return;
-  say('Installing dependencies (npm ci)…');
+  say('Installing dependencies (npm install, as locked)…');
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env: quietEnv });
-  if (result.status !== 0) throw new Error('npm ci failed');
+  if (result.status !== 0) throw new Error('npm install failed');
 }
 
 export function redisTarget(url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') {

@@ -8,15 +8,15 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from './bootstrap.mjs';
 
-/** Every process of the system, with its default port. Workers have no port. */
+/** Every process of the system, with its default port (workers serve only /alive, /health, /metrics). */
 export const PROCESSES = [
   { name: 'identity', entry: 'services/identity/src/server.ts', port: 4001 },
   { name: 'search', entry: 'services/search/src/server.ts', port: 4002 },
   { name: 'dip', entry: 'services/dip/src/server.ts', port: 4003 },
-  { name: 'pdf-worker', entry: 'services/dip/src/worker.ts' },
+  { name: 'pdf-worker', entry: 'services/dip/src/worker.ts', port: 4013 },
   { name: 'sharing', entry: 'services/sharing/src/server.ts', port: 4004 },
   { name: 'notifications', entry: 'services/notifications/src/server.ts', port: 4005 },
-  { name: 'email-worker', entry: 'services/notifications/src/worker.ts' },
+  { name: 'email-worker', entry: 'services/notifications/src/worker.ts', port: 4015 },
   { name: 'shell', entry: 'frontends/shell/server.ts', port: 3000 },
   { name: 'search-mf', entry: 'frontends/search/server.ts', port: 3001 },
   { name: 'dashboard-mf', entry: 'frontends/dashboard/server.ts', port: 3002 },
