@@ -1,5 +1,5 @@
 // Bootstrap steps shared by `npm start` and `npm test`: dependencies, Redis, Chromium.
-// Plain Node (no dependencies) because it runs before `npm ci` has.
+// Plain Node (no dependencies) because it runs before the dependencies are installed.
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
@@ -22,7 +22,7 @@ export function ensureDependencies() {
   const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh) return;
   say('Installing dependencies (npm install, as locked)…');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env: quietEnv });
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env: quietEnv });
   if (result.status !== 0) throw new Error('npm install failed');
 }
 
