@@ -102,6 +102,27 @@ function storedPayloadFields<T extends LoanType>(loanType: T, payload: SearchPay
 }
 
 /**
+ * The offer as a run record keeps it: who offered what, at which price. The full offer (with its
+ * reasons) is reproducible from the stored payload and panel version, and writing ~30 KB per run would
+ * cost more than the search itself.
+ */
+function storedOffer(offer: LoanOffer) {
+  return {
+    LenderName: offer.LenderName,
+    LenderId: offer.LenderId,
+    ProductId: offer.ProductId,
+    GrossLoan: offer.GrossLoan,
+    NetLoan: offer.NetLoan,
+    InterestRate: offer.InterestRate,
+    TrueMonthlyCost: offer.TrueMonthlyCost,
+    LoanToValue: offer.LoanToValue,
+    DepositRequired: offer.DepositRequired,
+    MonthlyPayment: offer.MonthlyPayment,
+    TotalLenderCosts: offer.TotalLenderCosts,
+  };
+}
+
+/**
  * One search run: validate, size the deal with every lender on the active panel, score the lead when
  * one came with it, and record the run (plus the lead) with its events in one transaction.
  */
@@ -164,7 +185,7 @@ export async function runSearch<T extends LoanType>(
     panelVersion: result.panelVersion,
     projectName: payload.projectName,
     applicationStatus: 'not_submitted',
-    apiResponse: { success: true, data: { Results: result.offers, Summary: summary } },
+    apiResponse: { success: true, data: { Results: result.offers.map(storedOffer), Summary: summary } },
     resultCount: result.offers.length,
     declinedCount: result.declined.length,
     bestRate,
