@@ -171,7 +171,7 @@ test.describe('search flow', () => {
     await screenshotBothWidths(page, 'search-lead-modal');
     await submit.click();
 
-    await expect(page.getByText('Stage 1 of 3')).toBeVisible();
+    await expect(page.getByText('Stage 1 of 3', { exact: true })).toBeVisible();
     await expect(page.getByText('33%')).toBeVisible();
     await expect(page).toHaveURL(/\/create-account$/, { timeout: 15_000 });
     expect(calls.leads).toHaveLength(1);
@@ -282,7 +282,7 @@ test.describe('results panel', () => {
     await page.getByLabel('Max interest rate (%)').fill('1');
     await expect(page.getByText('2 of 4 results')).toBeVisible();
     await expect(page.getByText('Filtered', { exact: true })).toBeVisible();
-    await page.getByLabel('Min estimated profit (£)').fill('300000');
+    await page.getByLabel('Min estimated profit (£)').fill('400000');
     await expect(page.getByText('1 of 4 results')).toBeVisible();
     expect(await lenderOrder(page)).toEqual(['Castlegate Finance']);
     await page.getByRole('button', { name: 'Clear filters' }).click();
