@@ -45,7 +45,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   const state: ServerState = {
     engine,
     replSet: options.replSet,
-    host,
+    // Clients must be told an address they can dial, not the wildcard the server listens on.
+    host: host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host,
     port: options.port ?? 27017,
     startedAt: new Date(),
     cursors: new Map(),
@@ -95,7 +96,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   };
 
   const query = options.replSet ? `?replicaSet=${encodeURIComponent(options.replSet)}` : '';
-  return { uri: `mongodb://${host}:${port}/${query}`, port, host, stop };
+  return { uri: `mongodb://${state.host}:${port}/${query}`, port, host: state.host, stop };
 }
 
 /** Deletes documents whose TTL-indexed date is older than expireAfterSeconds. */

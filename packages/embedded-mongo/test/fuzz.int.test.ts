@@ -57,6 +57,52 @@ function replyDoc(reply: Buffer): Record<string, unknown> {
   return BSON.deserialize(reply.subarray(21));
 }
 
+suite('protocol', () => {
+  it('answers a legacy OP_QUERY hello with an OP_REPLY', async () => {
+    const query = Buffer.from(BSON.serialize({ ismaster: 1 }));
+    const name = Buffer.from('admin.$cmd\0');
+    const head = Buffer.alloc(20);
+    const tail = Buffer.alloc(8);
+    tail.writeInt32LE(0, 0);
+    tail.writeInt32LE(-1, 4);
+    const total = head.length + name.length + tail.length + query.length;
+    head.writeInt32LE(total, 0);
+    head.writeInt32LE(42, 4);
+    head.writeInt32LE(2004, 12);
+    const reply = await sendRaw(Buffer.concat([head, name, tail, query]));
+    expect(reply.readInt32LE(8)).toBe(42);
+    expect(reply.readInt32LE(12)).toBe(1);
+    expect(reply.readInt32LE(32)).toBe(1);
+    expect(BSON.deserialize(reply.subarray(36))).toMatchObject({ ismaster: true, setName: 'rs0', maxWireVersion: 21, ok: 1 });
+  });
+
+  it('verifies and returns CRC-32C checksums when the client sends them', async () => {
+    const body = Buffer.from(BSON.serialize({ ping: 1, $db: 'admin' }));
+    const unsigned = opMsg(Buffer.concat([body, Buffer.alloc(4)]), 1, 9);
+    unsigned.writeUInt32LE(crc32cOf(unsigned.subarray(0, unsigned.length - 4)), unsigned.length - 4);
+    const reply = await sendRaw(unsigned);
+    expect(reply.readUInt32LE(16) & 1).toBe(1);
+    expect(reply.readUInt32LE(reply.length - 4)).toBe(crc32cOf(reply.subarray(0, reply.length - 4)));
+    expect(BSON.deserialize(reply.subarray(21, reply.length - 4))).toMatchObject({ ok: 1 });
+  });
+
+  it('does not reply when moreToCome is set but still applies the write', async () => {
+    const insert = Buffer.from(BSON.serialize({ insert: 'quiet', documents: [{ _id: 1 }], $db: 'fuzz', writeConcern: { w: 0 } }));
+    const reply = await sendRaw(opMsg(insert, 2));
+    expect(reply.length).toBe(0);
+    expect(await client.db('fuzz').collection('quiet').countDocuments()).toBe(1);
+  });
+});
+
+function crc32cOf(buf: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of buf) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0x82f63b78 ^ (crc >>> 1) : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
 suite('malformed input', () => {
   it('survives random byte streams', async () => {
     await fc.assert(

@@ -4,7 +4,7 @@ import { MongoServerError, errors } from '../errors';
 import { CollectionResolver, runPipeline } from '../query/aggregate';
 import { compileFilter, leavesOf } from '../query/match';
 import { projectDocument } from '../query/projection';
-import { sortDocuments } from '../query/sort';
+import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
 import { Doc, isPlainObject, valueKey } from '../query/values';
 import { Collection } from '../storage/collection';
@@ -60,11 +60,7 @@ const insert: Handler = (ctx) => {
 function sortAndPage(matched: Matched[], cmd: Doc): Matched[] {
   let out = matched;
   if (isPlainObject(cmd.sort) && Object.keys(cmd.sort).length > 0) {
-    const sorted = sortDocuments(
-      out.map((m) => ({ ...m.doc, __m: m }) as Doc),
-      cmd.sort,
-    );
-    out = sorted.map((d) => d.__m as Matched);
+    out = sortBy(out, cmd.sort, (m) => m.doc);
   }
   const skip = toInt(cmd.skip, 0)!;
   if (skip < 0) throw errors.badValue('skip value must be non-negative');

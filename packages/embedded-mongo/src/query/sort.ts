@@ -28,26 +28,16 @@ function sortKey(doc: Doc, path: string, dir: number): unknown {
   return best;
 }
 
-export function makeComparator(spec: Doc): ((a: Doc, b: Doc) => number) | undefined {
-  const fields = Object.entries(spec)
-    .filter(([, d]) => !isPlainObject(d))
-    .map(([path, d]) => [path, Number(d) < 0 ? -1 : 1] as const);
-  if (fields.length === 0) return undefined;
-  return (a, b) => {
-    for (const [path, dir] of fields) {
-      const c = compareValues(sortKey(a, path, dir), sortKey(b, path, dir));
-      if (c !== 0) return c * dir;
-    }
-    return 0;
-  };
+export function sortDocuments<T extends Doc>(docs: T[], spec: Doc): T[] {
+  return sortBy(docs, spec, (d) => d);
 }
 
-export function sortDocuments<T extends Doc>(docs: T[], spec: Doc): T[] {
-  const cmp = makeComparator(spec);
-  if (!cmp) return docs.slice();
+/** Stable sort of items by the documents `docOf` returns, following a sort specification. */
+export function sortBy<T>(items: T[], spec: Doc, docOf: (item: T) => Doc): T[] {
   // Precompute keys once: comparing through sortKey repeatedly dominates large sorts.
   const entries = Object.entries(spec).filter(([, d]) => !isPlainObject(d));
-  const keyed = docs.map((d) => ({ d, k: entries.map(([p, dir]) => sortKey(d, p, Number(dir) < 0 ? -1 : 1)) }));
+  if (entries.length === 0) return items.slice();
+  const keyed = items.map((d) => ({ d, k: entries.map(([p, dir]) => sortKey(docOf(d), p, Number(dir) < 0 ? -1 : 1)) }));
   keyed.sort((x, y) => {
     for (let i = 0; i < entries.length; i++) {
       const c = compareValues(x.k[i], y.k[i]);
