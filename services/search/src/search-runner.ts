@@ -87,9 +87,15 @@ export function searchUserId(claimed: string | undefined, caller: CallerIdentity
   return caller.userId;
 }
 
+/** Fields left out of a payload stay out of the stored document (the driver would write them as null). */
+function definedFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
 /** Payload fields as the loan type's `*_searches` model stores them (derived figures filled in). */
 function storedPayloadFields<T extends LoanType>(loanType: T, payload: SearchPayloadByType[T]): Record<string, unknown> {
-  const { userId: _userId, ...fields } = payload as SearchPayloadByType[T] & { userId?: string };
+  const { userId: _userId, ...rest } = payload as SearchPayloadByType[T] & { userId?: string };
+  const fields = definedFields(rest);
   if (loanType !== 'development') return fields;
   const development = payload as SearchPayloadByType['development'];
   const costs = developmentCosts(development);
@@ -234,7 +240,7 @@ export function newLeadDocument(
     contactPreference: lead.contactPreference,
     consent: lead.consent,
     searchType,
-    searchPayload: payload,
+    searchPayload: definedFields(payload),
     lendabilityScore: score,
     searchRunId: links.searchRunId,
     userId: links.userId,
