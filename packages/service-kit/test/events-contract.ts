@@ -22,6 +22,8 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   };
   // Topic names unique per test, so runs never see each other's events.
   const topic = (name: string) => `test.${uniqueId()}.${name}`;
+  // Groups too: a Kafka group that outlives its test would make the next test wait for a rebalance.
+  const group = (service: string) => `${service}-${uniqueId()}`;
   const event = (type: string, subject: string, data: unknown, correlationId?: string) =>
     createEnvelope('contract-test', { type, subject, data, correlationId });
 
@@ -31,11 +33,12 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   });
 
   it('delivers a published envelope with its metadata and data intact', async () => {
+    const sharingGroup = group('sharing');
     const type = topic('dip.created');
     const received: Array<[EventEnvelope, DeliveryContext]> = [];
     const consumer = bus();
     consumer.subscribe({
-      consumerGroup: 'sharing',
+      consumerGroup: sharingGroup,
       types: [type],
       handler: async (envelope, context) => void received.push([envelope, context]),
     });
@@ -52,12 +55,16 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   it('gives each event to one consumer per group and to every group', async () => {
     const type = topic('search.completed');
     const byGroup: Record<string, string[]> = { sharing: [], notifications: [] };
-    for (const group of ['sharing', 'sharing', 'notifications']) {
+    const groupNames: Record<string, string> = {
+      sharing: group('sharing'),
+      notifications: group('notifications'),
+    };
+    for (const service of ['sharing', 'sharing', 'notifications']) {
       const consumer = bus();
       consumer.subscribe({
-        consumerGroup: group,
+        consumerGroup: groupNames[service],
         types: [type],
-        handler: async (envelope) => void byGroup[group].push(envelope.id),
+        handler: async (envelope) => void byGroup[service].push(envelope.id),
       });
       await consumer.start();
     }
@@ -72,11 +79,12 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   });
 
   it("keeps one subject's events in publication order", async () => {
+    const sharingGroup = group('sharing');
     const type = topic('dip.expiry.changed');
     const seen: number[] = [];
     const consumer = bus();
     consumer.subscribe({
-      consumerGroup: 'sharing',
+      consumerGroup: sharingGroup,
       types: [type],
       handler: async (envelope) => void seen.push((envelope.data as { n: number }).n),
     });
@@ -89,11 +97,12 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   });
 
   it('retries a failing handler with a growing attempt number until it succeeds, then not again', async () => {
+    const notificationsGroup = group('notifications');
     const type = topic('share.created');
     const attempts: number[] = [];
     const consumer = bus();
     consumer.subscribe({
-      consumerGroup: 'notifications',
+      consumerGroup: notificationsGroup,
       types: [type],
       handler: async (_envelope, { attempt }) => {
         attempts.push(attempt);
@@ -111,12 +120,14 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   });
 
   it('moves an event whose handler always fails to <type>.dlq after maxAttempts, with the error', async () => {
+    const notificationsGroup = group('notifications');
+    const operationsGroup = group('operations');
     const type = topic('deal.shared');
     const attempts: number[] = [];
     const dead: Array<[EventEnvelope, DeliveryContext]> = [];
     const consumer = bus();
     consumer.subscribe({
-      consumerGroup: 'notifications',
+      consumerGroup: notificationsGroup,
       types: [type],
       handler: async (_envelope, { attempt }) => {
         attempts.push(attempt);
@@ -124,7 +135,7 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
       },
     });
     consumer.subscribe({
-      consumerGroup: 'operations',
+      consumerGroup: operationsGroup,
       types: [deadLetterTopic(type)],
       handler: async (envelope, context) => void dead.push([envelope, context]),
     });
@@ -137,7 +148,7 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     const [envelope, context] = dead[0];
     expect(envelope).toEqual(sent);
     expect(context.deadLetter).toMatchObject({
-      consumerGroup: 'notifications',
+      consumerGroup: notificationsGroup,
       attempts: 3,
       error: 'Error: template missing',
     });
@@ -145,13 +156,14 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   });
 
   it('waits for an in-flight handler to finish before close resolves', async () => {
+    const dipGroup = group('dip');
     const type = topic('dip.pdf.rendered');
     const started = deferred();
     const release = deferred();
     let finished = false;
     const consumer = bus();
     consumer.subscribe({
-      consumerGroup: 'dip',
+      consumerGroup: dipGroup,
       types: [type],
       handler: async () => {
         started.resolve();
@@ -175,6 +187,7 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   });
 
   it('reports published, consumed, failed and dead-lettered events to the metrics hook', async () => {
+    const sharingGroup = group('sharing');
     const type = topic('referral.created');
     const counts: Record<string, string[]> = { published: [], consumed: [], failed: [], deadLettered: [] };
     const metrics: EventBusMetrics = {
@@ -185,7 +198,7 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     };
     const consumer = bus({ metrics });
     consumer.subscribe({
-      consumerGroup: 'sharing',
+      consumerGroup: sharingGroup,
       types: [type],
       handler: async (envelope) => {
         if ((envelope.data as { ok: boolean }).ok === false) throw new Error('rejected');

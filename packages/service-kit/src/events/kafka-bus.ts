@@ -2,6 +2,7 @@ import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/c
 import {
   type Admin,
   type Consumer,
+  type ConsumerConfig,
   type EachMessagePayload,
   Kafka,
   type Producer,
@@ -29,6 +30,8 @@ export interface KafkaBusOptions extends EventBusOptions {
   clientId: string;
   /** Create the subscribed topics and their `.dlq` topics at start (broker defaults for partitions). */
   createTopics?: boolean;
+  /** kafkajs consumer settings (session timeout, fetch wait, ...); the group id comes from the subscription. */
+  consumerConfig?: Omit<ConsumerConfig, 'groupId'>;
 }
 
 const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -96,13 +99,21 @@ export class KafkaEventBus implements EventBus {
         this.subscriptions.flatMap((s) => s.types.flatMap((t) => [t, deadLetterTopic(t)])),
       );
       await this.connectAdmin();
-      await this.admin.createTopics({
-        topics: [...topics].map((topic) => ({ topic })),
-        waitForLeaders: true,
-      });
+      await this.admin
+        .createTopics({ topics: [...topics].map((topic) => ({ topic })), waitForLeaders: true })
+        .catch((err) =>
+          // Not fatal: brokers that auto-create topics still work, and operations may own topic creation.
+          this.logger.warn(
+            { err, topics: [...topics] },
+            'event bus: could not create topics; relying on the broker',
+          ),
+        );
     }
     for (const subscription of this.subscriptions) {
-      const consumer = this.kafka.consumer({ groupId: subscription.consumerGroup });
+      const consumer = this.kafka.consumer({
+        ...this.options.consumerConfig,
+        groupId: subscription.consumerGroup,
+      });
       this.consumers.push(consumer);
       await consumer.connect();
       // A new group reads the retained topic from the start, as the Redis adapter does.
