@@ -86,6 +86,19 @@ describe('indexes', () => {
     expect(await coll.countDocuments({ ref: { $in: ['r1', 'r2', 'nope'] } })).toBe(2);
   });
 
+  it('finds documents by the first field of a compound index, following updates and deletes', async () => {
+    const coll = t.db.collection('prefix');
+    await coll.createIndex({ org: 1, at: -1 });
+    await coll.insertMany(Array.from({ length: 300 }, (_, i) => ({ org: i % 3, at: i, tags: i % 2 ? ['a', 'b'] : [] })));
+    expect(await coll.countDocuments({ org: 1 })).toBe(100);
+    await coll.updateMany({ org: 1, at: { $lt: 30 } }, { $set: { org: 7 } });
+    await coll.deleteMany({ org: 1, at: { $gte: 290 } });
+    expect(await coll.countDocuments({ org: 1 })).toBe(100 - 10 - 3);
+    expect(await coll.countDocuments({ org: 7 })).toBe(10);
+    const latest = await coll.find({ org: 2 }).sort({ at: -1 }).limit(2).toArray();
+    expect(latest.map((d) => d.at)).toEqual([299, 296]);
+  });
+
   (usingRealMongo ? it.skip : it)('removes documents whose TTL date has passed', async () => {
     const coll = t.db.collection('ttl');
     await coll.createIndex({ at: 1 }, { expireAfterSeconds: 1 });

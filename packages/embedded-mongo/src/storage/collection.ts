@@ -133,12 +133,20 @@ export class Collection {
       if (!index.usableForLookup) continue;
       const pinned = index.fields.map((f) => equalityValue(filter, f));
       if (!pinned.every((p) => p.found && p.values.length === 1)) continue;
-      const ids = index.lookup(pinned.map((p) => p.values[0]));
-      const out: Doc[] = [];
-      if (ids) for (const i of ids) out.push(this.docs.get(i)!);
-      return out;
+      return this.resolveIds(index.lookup(pinned.map((p) => p.values[0])));
+    }
+    for (const index of this.indexes) {
+      if (!index.usableForLookup || index.fields.length < 2) continue;
+      const first = equalityValue(filter, index.fields[0]);
+      if (first.found && first.values.length === 1) return this.resolveIds(index.lookupPrefix(first.values[0]));
     }
     return this.docs.values();
+  }
+
+  private resolveIds(ids: Set<string> | undefined): Doc[] {
+    const out: Doc[] = [];
+    if (ids) for (const i of ids) out.push(this.docs.get(i)!);
+    return out;
   }
 }
 

@@ -56,6 +56,8 @@ export class SecondaryIndex {
   readonly fields: string[];
   /** Canonical key → ids (canonical _id keys) of the documents carrying it. */
   readonly entries = new Map<string, Set<string>>();
+  /** For compound indexes: first-field key → ids, so a filter pinning only the prefix still avoids a scan. */
+  readonly prefixEntries = new Map<string, Set<string>>();
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -101,26 +103,20 @@ export class SecondaryIndex {
 
   add(id: string, keys: string[]): void {
     for (const k of keys) {
-      let set = this.entries.get(k);
-      if (!set) {
-        set = new Set();
-        this.entries.set(k, set);
-      }
-      set.add(id);
+      addTo(this.entries, k, id);
+      if (this.fields.length > 1) addTo(this.prefixEntries, prefixOf(k), id);
     }
   }
 
   remove(id: string, keys: string[]): void {
     for (const k of keys) {
-      const set = this.entries.get(k);
-      if (!set) continue;
-      set.delete(id);
-      if (set.size === 0) this.entries.delete(k);
+      removeFrom(this.entries, k, id);
+      if (this.fields.length > 1) removeFrom(this.prefixEntries, prefixOf(k), id);
     }
   }
 
-  clear(): void {
-    this.entries.clear();
+  lookupPrefix(value: unknown): Set<string> | undefined {
+    return this.prefixEntries.get(valueKey(value));
   }
 
   /** Exact-key lookup; only valid when the filter pins every field of a non-sparse, non-partial index. */
@@ -131,4 +127,25 @@ export class SecondaryIndex {
   get usableForLookup(): boolean {
     return !this.spec.sparse && !this.spec.partialFilterExpression;
   }
+}
+
+function prefixOf(key: string): string {
+  const cut = key.indexOf('\u0000');
+  return cut < 0 ? key : key.slice(0, cut);
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(id);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(id);
+  if (set.size === 0) map.delete(key);
 }
