@@ -10,6 +10,7 @@ const TerserPlugin = require('terser-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 
 const uiVersion = require('../packages/ui/package.json').version;
+const routerVersion = require('react-router/package.json').version;
 
 /**
  * Modules every app gets from one shared instance. React must be one copy for hooks to work; the
@@ -21,8 +22,8 @@ const SHARED = {
   'react/jsx-runtime': { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom/client': { singleton: true, requiredVersion: '^19.0.0' },
-  'react-router': { singleton: true, requiredVersion: '^7.0.0' },
-  'react-router-dom': { singleton: true, requiredVersion: '^7.0.0' },
+  // See router.js: the declarative part of react-router, one instance for the shell and remotes.
+  'react-router-dom': { import: path.join(__dirname, 'router.js'), singleton: true, requiredVersion: '^7.0.0', version: routerVersion },
   '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
   '@lsp/ui': { singleton: true, requiredVersion: `^${uiVersion}`, version: uiVersion },
 };

@@ -3,12 +3,11 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { ToastProvider } from '../components/toast';
-import { TooltipProvider } from '../components/tooltip';
 import { createQueryClient } from './query-client';
 import { SessionProvider } from './session';
 
 /**
- * Everything a page needs above it: server-state cache, session, toasts, tooltips. The shell mounts
+ * Everything a page needs above it: server-state cache, session and toasts. The shell mounts
  * it once; a remote run on its own (its dev server) mounts it in its own bootstrap.
  */
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
@@ -16,9 +15,7 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   return (
     <QueryClientProvider client={client}>
       <SessionProvider>
-        <TooltipProvider delayDuration={300}>
-          <ToastProvider>{children}</ToastProvider>
-        </TooltipProvider>
+        <ToastProvider>{children}</ToastProvider>
       </SessionProvider>
     </QueryClientProvider>
   );

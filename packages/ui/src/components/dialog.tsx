@@ -1,9 +1,7 @@
-// Dialogs on Radix: focus moves in on open, stays trapped inside, Escape closes, focus returns to
-// the opener, the page behind is hidden from assistive technology, and the title labels the dialog.
-import * as RadixDialog from '@radix-ui/react-dialog';
+// Dialog: the accessible modal (see dialog-content.tsx). Nothing of it is downloaded until a dialog
+// first opens; from then on it is cached.
+import { Suspense, lazy, useState } from 'react';
 import type { ReactNode } from 'react';
-import { cx } from './class-names';
-import { CloseIcon } from './icons';
 
 export interface DialogProps {
   open: boolean;
@@ -20,34 +18,16 @@ export interface DialogProps {
   className?: string;
 }
 
-export function Dialog({ open, onOpenChange, title, description, children, footer, size = 'md', hideClose, closeLabel = 'Close', className }: DialogProps) {
+const DialogContent = lazy(() => import('./dialog-content.js').then((m) => ({ default: m.DialogContent })));
+
+export function Dialog(props: DialogProps) {
+  // Mounted from the first opening on, so closing still plays through Radix (focus goes back).
+  const [used, setUsed] = useState(props.open);
+  if (props.open && !used) setUsed(true);
+  if (!used) return null;
   return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="ui-dialog-overlay" />
-        <RadixDialog.Content className={cx('ui-dialog', size !== 'md' && `ui-dialog--${size}`, className)}>
-          <div className="ui-dialog__header">
-            <div>
-              <RadixDialog.Title className="ui-dialog__title">{title}</RadixDialog.Title>
-              {description ? (
-                <RadixDialog.Description className="ui-dialog__description">{description}</RadixDialog.Description>
-              ) : (
-                <RadixDialog.Description className="ui-visually-hidden">{typeof title === 'string' ? title : ''}</RadixDialog.Description>
-              )}
-            </div>
-            {!hideClose && (
-              <RadixDialog.Close className="ui-icon-button" aria-label={closeLabel}>
-                <CloseIcon />
-              </RadixDialog.Close>
-            )}
-          </div>
-          <div className="ui-dialog__body">{children}</div>
-          {footer && <div className="ui-dialog__footer">{footer}</div>}
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={null}>
+      <DialogContent {...props} />
+    </Suspense>
   );
 }
-
-/** A button inside a dialog that closes it (Cancel). */
-export const DialogClose = RadixDialog.Close;

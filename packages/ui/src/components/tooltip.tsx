@@ -1,26 +1,63 @@
-// Tooltips on Radix: shown on hover and on keyboard focus, dismissed with Escape, and linked to the
-// trigger with aria-describedby. The trigger must be focusable (a button or link).
-import * as RadixTooltip from '@radix-ui/react-tooltip';
-import type { ReactElement, ReactNode } from 'react';
-
-export const TooltipProvider = RadixTooltip.Provider;
+// A tooltip shown while its trigger is hovered or focused, hidden with Escape, and tied to the
+// trigger with aria-describedby. The trigger must be focusable (a button or link). Positioned with
+// CSS above the trigger (below when `side="bottom"`), which is all the product's short hints need.
+import { cloneElement, useEffect, useId, useState } from 'react';
+import type { FocusEvent, MouseEvent, ReactElement, ReactNode } from 'react';
 
 export interface TooltipProps {
   content: ReactNode;
-  children: ReactElement;
-  side?: 'top' | 'right' | 'bottom' | 'left';
+  children: ReactElement<{
+    'aria-describedby'?: string;
+    onMouseEnter?: (event: MouseEvent) => void;
+    onMouseLeave?: (event: MouseEvent) => void;
+    onFocus?: (event: FocusEvent) => void;
+    onBlur?: (event: FocusEvent) => void;
+  }>;
+  side?: 'top' | 'bottom';
 }
 
 export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  const props = children.props;
+  const trigger = cloneElement(children, {
+    'aria-describedby': [props['aria-describedby'], open ? id : undefined].filter(Boolean).join(' ') || undefined,
+    onMouseEnter: (event: MouseEvent) => {
+      props.onMouseEnter?.(event);
+      setOpen(true);
+    },
+    onMouseLeave: (event: MouseEvent) => {
+      props.onMouseLeave?.(event);
+      setOpen(false);
+    },
+    onFocus: (event: FocusEvent) => {
+      props.onFocus?.(event);
+      setOpen(true);
+    },
+    onBlur: (event: FocusEvent) => {
+      props.onBlur?.(event);
+      setOpen(false);
+    },
+  });
+
   return (
-    <RadixTooltip.Root>
-      <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>
-      <RadixTooltip.Portal>
-        <RadixTooltip.Content side={side} sideOffset={6} className="ui-tooltip">
+    <span className="ui-tooltip-anchor">
+      {trigger}
+      {open && (
+        <span role="tooltip" id={id} className={`ui-tooltip ui-tooltip--${side}`}>
           {content}
-          <RadixTooltip.Arrow className="ui-tooltip__arrow" />
-        </RadixTooltip.Content>
-      </RadixTooltip.Portal>
-    </RadixTooltip.Root>
+        </span>
+      )}
+    </span>
   );
 }
