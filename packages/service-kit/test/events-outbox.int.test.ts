@@ -121,6 +121,24 @@ describe('Outbox', () => {
     expect(bus.published[0].id).toBe(event.id);
   });
 
+  it('lets one of several relays publish at a time and hands over when it stops', async () => {
+    const first = recordingBus();
+    const second = recordingBus();
+    const events = Array.from({ length: 30 }, (_, n) => dipCreated('dip-8', n));
+    await outbox.add(events.slice(0, 15));
+    const leader = relay(first);
+    leader.start();
+    await waitFor(() => first.published.length === 15, 'the first relay to publish');
+    relay(second).start();
+    await outbox.add(events.slice(15, 20));
+    await waitFor(() => first.published.length === 20, 'the leader to publish the next events');
+
+    await leader.stop();
+    await outbox.add(events.slice(20));
+    await waitFor(() => second.published.length === 10, 'the second relay to take over');
+    expect([...first.published, ...second.published]).toEqual(events);
+  });
+
   it('holds events while the bus refuses them and publishes every one, in order, once it is back', async () => {
     const bus = recordingBus();
     bus.down = true;

@@ -1,5 +1,7 @@
 import { type EventEnvelope, eventEnvelopeSchema } from '@lsp/contracts';
 import { type ClientSession, type Connection, Types } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { isDuplicateKey } from './mongo-errors';
 import { errorMessage } from './retry';
 import type { EventBus, EventLogger } from './types';
 
@@ -102,7 +104,18 @@ export interface OutboxRelayOptions {
   /** Backoff while the bus is unreachable: doubles from the first delay up to the second. */
   initialRetryDelayMs?: number;
   maxRetryDelayMs?: number;
+  /**
+   * Only one relay per outbox publishes at a time (several instances of a service each run one): it
+   * holds a lease renewed on every cycle; if it dies, another takes over once the lease has run out.
+   */
+  leaseMs?: number;
   logger?: EventLogger;
+}
+
+interface RelayLease {
+  _id: string;
+  owner: string;
+  expiresAt: Date;
 }
 
 /**
@@ -119,6 +132,7 @@ export class OutboxRelay {
   private woken = false;
   private unsubscribe: (() => void) | undefined;
   private failures = 0;
+  private readonly relayId = randomUUID();
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -137,6 +151,10 @@ export class OutboxRelay {
     this.unsubscribe?.();
     this.wakeUp?.();
     await this.loop;
+    // Hand over at once rather than after the lease runs out.
+    await this.leases()
+      .deleteOne({ _id: this.options.outbox.collectionName, owner: this.relayId })
+      .catch(() => undefined);
   }
 
   /** Publishes now rather than at the next poll (unless waiting out a bus failure). */
@@ -148,6 +166,7 @@ export class OutboxRelay {
   /** Publishes what is pending, up to one batch; returns how many entries were published. */
   async publishPending(): Promise<number> {
     const { outbox, bus } = this.options;
+    if (!(await this.holdLease())) return 0;
     const collection = outbox.collection();
     const batch = await collection
       .find({ publishedAt: null })
@@ -180,6 +199,30 @@ export class OutboxRelay {
     return published.length;
   }
 
+  private leases() {
+    return this.options.outbox.connection.collection<RelayLease>('outbox_relay_lease');
+  }
+
+  /** Takes or renews the lease; false while another live relay holds it. */
+  private async holdLease(): Promise<boolean> {
+    const now = Date.now();
+    try {
+      const lease = await this.leases().findOneAndUpdate(
+        {
+          _id: this.options.outbox.collectionName,
+          $or: [{ owner: this.relayId }, { expiresAt: { $lt: new Date(now) } }],
+        },
+        { $set: { owner: this.relayId, expiresAt: new Date(now + (this.options.leaseMs ?? 15_000)) } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      return lease?.owner === this.relayId;
+    } catch (err) {
+      // The upsert collided with the lease document another relay holds.
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
+
   private async run(): Promise<void> {
     const batchSize = this.options.batchSize ?? 100;
     while (this.running) {
@@ -198,7 +241,7 @@ export class OutboxRelay {
         );
         this.options.logger?.warn(
           { err, failures: this.failures, retryInMs: delay },
-          'outbox relay: publish failed',
+          'outbox relay: publishing failed; will retry',
         );
         await this.idle(delay);
         continue;

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@lsp/contracts';
 import type { ClientSession, Connection } from 'mongoose';
+import { isDuplicateKey } from './mongo-errors';
 
 export interface ProcessedEvent {
   /** `${consumer}:${eventId}` */
@@ -14,13 +15,6 @@ export interface ProcessedEventsOptions {
   collectionName?: string;
   /** How long a marker is kept; redeliveries older than this would run again (default 30 days). */
   retentionSeconds?: number;
-}
-
-const DUPLICATE_KEY = 11000;
-
-function isDuplicateKey(err: unknown): boolean {
-  const e = err as { code?: number; errorResponse?: { code?: number } } | null;
-  return e?.code === DUPLICATE_KEY || e?.errorResponse?.code === DUPLICATE_KEY;
 }
 
 /**
