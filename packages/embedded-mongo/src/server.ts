@@ -78,10 +78,15 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   state.port = port;
 
   const ttl = setInterval(() => {
-    sweepExpired(state);
-    engine.expireTransactions(TRANSACTION_LIFETIME_MS);
-    const idleSince = Date.now() - CURSOR_IDLE_MS;
-    for (const [id, cursor] of state.cursors) if (cursor.lastUsed < idleSince) state.cursors.delete(id);
+    try {
+      sweepExpired(state);
+      engine.expireTransactions(TRANSACTION_LIFETIME_MS);
+      const idleSince = Date.now() - CURSOR_IDLE_MS;
+      for (const [id, cursor] of state.cursors) if (cursor.lastUsed < idleSince) state.cursors.delete(id);
+    } catch (err) {
+      // Housekeeping must never take the server down; the next tick tries again.
+      log(`housekeeping failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }, options.ttlIntervalMs ?? 1000);
   ttl.unref();
 

@@ -61,6 +61,7 @@ export class Journal {
   private readonly policy: FsyncPolicy;
   private timer: NodeJS.Timeout | undefined;
   private dirty = false;
+  private syncing = false;
 
   constructor(dir: string, policy: FsyncPolicy, intervalMs: number, validLength: number) {
     this.dir = dir;
@@ -94,10 +95,16 @@ export class Journal {
     else this.dirty = true;
   }
 
+  /** Periodic fsync runs on the thread pool so the event loop keeps serving requests meanwhile. */
   sync(): void {
-    if (!this.dirty) return;
+    if (!this.dirty || this.syncing) return;
     this.dirty = false;
-    fs.fdatasyncSync(this.fd);
+    this.syncing = true;
+    fs.fdatasync(this.fd, (err) => {
+      this.syncing = false;
+      // A failed periodic sync is retried on the next tick; close() syncs synchronously anyway.
+      if (err) this.dirty = true;
+    });
   }
 
   /** Writes the full state as a snapshot, then empties the journal. */

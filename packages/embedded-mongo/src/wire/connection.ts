@@ -2,7 +2,7 @@
 // gets an error reply (or closes this socket if the framing itself is lost), never the process.
 import net from 'node:net';
 import { Document } from 'bson';
-import { MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, ParsedMessage, ProtocolError, buildMsg, buildReply, parseMessage, readHeader } from './messages';
+import { MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, ParsedMessage, buildMsg, buildReply, parseMessage, readHeader } from './messages';
 
 export type CommandRunner = (cmd: Document, defaultDb: string, connectionId: number) => Document;
 
@@ -13,7 +13,14 @@ export function serveConnection(socket: net.Socket, connectionId: number, run: C
 
   const reply = (msg: ParsedMessage | undefined, responseTo: number, opCode: number, doc: Document, checksum: boolean) => {
     if (msg?.kind === 'msg' && msg.moreToCome) return;
-    const out = opCode === OP_QUERY ? buildReply(responseTo, doc) : buildMsg(responseTo, doc, checksum);
+    const build = (d: Document) => (opCode === OP_QUERY ? buildReply(responseTo, d) : buildMsg(responseTo, d, checksum));
+    let out: Buffer;
+    try {
+      out = build(doc);
+    } catch (err) {
+      // A reply too large to serialise (e.g. a huge $group) fails this command, not the connection.
+      out = build({ ok: 0, errmsg: `reply could not be encoded: ${err instanceof Error ? err.message : String(err)}`, code: 10334, codeName: 'BSONObjectTooLarge' });
+    }
     socket.write(out);
   };
 
@@ -24,8 +31,7 @@ export function serveConnection(socket: net.Socket, connectionId: number, run: C
       msg = parseMessage(frame);
     } catch (err) {
       const errmsg = err instanceof Error ? err.message : String(err);
-      const code = err instanceof ProtocolError ? 22 : 22;
-      reply(undefined, header.requestId, header.opCode === OP_QUERY ? OP_QUERY : OP_MSG, { ok: 0, errmsg: `invalid message: ${errmsg}`, code, codeName: 'InvalidBSON' }, false);
+      reply(undefined, header.requestId, header.opCode === OP_QUERY ? OP_QUERY : OP_MSG, { ok: 0, errmsg: `invalid message: ${errmsg}`, code: 22, codeName: 'InvalidBSON' }, false);
       return;
     }
     if (msg.kind === 'query') {
