@@ -15,6 +15,12 @@ describe('search runs through the gateway', () => {
 
   const runsOf = (loanType: 'development' | 'bridging' | 'commercial') => searchRunModels(h.mongo)[loanType];
 
+  it('reports the active lender panel in its health check', async () => {
+    const res = await h.search.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().checks['lender-panel']).toEqual({ status: 'ok' });
+  });
+
   it('answers a development search with offers, declined lenders with reasons and a summary', async () => {
     const res = await h.client().post('/api/development', DEVELOPMENT_PAYLOAD);
     expect(res.status).toBe(200);
