@@ -56,6 +56,16 @@ describe('Redis Streams adapter', () => {
     expect(length).toBeLessThan(300);
   });
 
+  it('publishes a burst issued before its connection is up', async () => {
+    const type = `test.${uniqueId()}.search.saved`;
+    const publisher = bus();
+    const burst = Array.from({ length: 20 }, (_, i) =>
+      createEnvelope('search', { type, subject: `s-${i}`, data: {} }),
+    );
+    await Promise.all(burst.map((event) => publisher.publish(event)));
+    expect(await redis.xlen(`${prefix}${type}`)).toBe(20);
+  });
+
   it('acknowledges an entry only once its handler has resolved', async () => {
     const type = `test.${uniqueId()}.dip.created`;
     let release!: () => void;

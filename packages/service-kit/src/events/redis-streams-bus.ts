@@ -181,12 +181,14 @@ export class RedisStreamsEventBus implements EventBus {
     await this.producer.ping();
   }
 
+  /** Every publish issued while the first connection is being made waits for it (there is no offline queue). */
   private async connectProducer(): Promise<void> {
-    if (this.producer.status !== 'wait') return;
-    this.producerConnecting ??= this.producer.connect().finally(() => {
-      this.producerConnecting = undefined;
-    });
-    await this.producerConnecting;
+    if (this.producer.status === 'wait') {
+      this.producerConnecting ??= this.producer.connect().finally(() => {
+        this.producerConnecting = undefined;
+      });
+    }
+    if (this.producerConnecting) await this.producerConnecting;
   }
 }
 
