@@ -4,7 +4,7 @@
  */
 import { createEnvelope } from '@lsp/contracts';
 import { Outbox, OutboxRelay, RedisStreamsEventBus } from '../src/events';
-import { REDIS_URL, deleteKeysWithPrefix, openTestMongo, uniqueId, waitFor } from './events-helpers';
+import { REDIS_URL, deleteKeysWithPrefix, openTestMongo, uniqueId, waitFor } from '../test/events-helpers';
 
 const COUNT = Number(process.env.BENCH_EVENTS ?? 5000);
 const prefix = `bench:events:${uniqueId()}:`;
