@@ -72,8 +72,10 @@ async function main(argv: string[]): Promise<number> {
   const env = cliEnvSchema.parse(process.env);
   const logger = createLogger('replace-panel', 'warn');
   let close: (() => Promise<void>) | undefined;
+  // npm runs workspace scripts from the workspace folder; a path is meant from where the operator typed it.
+  const file = resolve(process.env.INIT_CWD ?? process.cwd(), files[0]);
   const outcome = await replacePanelFromFile(
-    files[0],
+    file,
     async () => {
       const connection = await connectMongo(env.MONGO_URL, env.SEARCH_DB_NAME, logger);
       close = () => connection.close();
