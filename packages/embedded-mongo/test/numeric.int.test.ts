@@ -55,6 +55,36 @@ describe('numeric types', () => {
     expect(byId.int.toString()).toBe('2147483648');
   });
 
+  it('keeps numeric types in $add, $subtract, $multiply and $sum expressions', async () => {
+    const coll = t.db.collection('expr');
+    const when = new Date('2025-01-01T00:00:00Z');
+    await coll.insertOne({ _id: 1, big: Long.fromString('9007199254740993'), price: Decimal128.fromString('1.10'), qty: 3, list: [1, 2, 3.5], when } as never);
+    const [out] = await coll
+      .aggregate(
+        [
+          {
+            $project: {
+              bigPlusOne: { $add: ['$big', 1] },
+              total: { $multiply: ['$price', '$qty'] },
+              listSum: { $sum: '$list' },
+              later: { $add: ['$when', 60_000] },
+              gap: { $subtract: [{ $add: ['$when', 1000] }, '$when'] },
+              missing: { $add: ['$nope', 1] },
+            },
+          },
+        ],
+        { promoteLongs: false },
+      )
+      .toArray();
+    expect(out.bigPlusOne.toString()).toBe('9007199254740994');
+    expect(out.total).toBeInstanceOf(Decimal128);
+    expect(out.total.toString()).toBe('3.30');
+    expect(out.listSum).toBe(6.5);
+    expect((out.later as Date).toISOString()).toBe('2025-01-01T00:01:00.000Z');
+    expect(Number(out.gap)).toBe(1000);
+    expect(out.missing).toBeNull();
+  });
+
   it('increments a Long without losing precision and an Int32 into a Long on overflow', async () => {
     const coll = t.db.collection('inc');
     await coll.insertOne({ _id: 1, big: Long.fromString('9007199254740993'), i: new Int32(2147483647) } as never);

@@ -1,9 +1,8 @@
 // Aggregation pipeline. Stages where numeric types or index-free matching matter ($match, $sort,
 // $group, $lookup, $unwind, $count, $facet...) are implemented here; expression-only stages
 // ($project, $addFields, $replaceRoot, ...) run on mingo.
-import { Aggregator, ProcessingMode } from 'mingo';
 import { errors } from '../errors';
-import { evaluate, expressionContext } from './expression';
+import { evaluate, mingoPipeline } from './expression';
 import { NumericSum } from './arith';
 import { leavesOf, matchDocument } from './match';
 import { sortDocuments } from './sort';
@@ -143,7 +142,7 @@ function unwind(docs: Doc[], spec: unknown): Doc[] {
 function lookup(docs: Doc[], spec: Doc, resolve: CollectionResolver): Doc[] {
   const as = String(spec.as);
   if (spec.pipeline !== undefined || spec.let !== undefined) {
-    return new Aggregator([{ $lookup: spec }], { collectionResolver: resolve, processingMode: ProcessingMode.CLONE_INPUT, context: expressionContext }).run(docs) as Doc[];
+    return mingoPipeline([{ $lookup: spec }], { collectionResolver: resolve }).run(docs) as Doc[];
   }
   const foreign = resolve(String(spec.from));
   const byKey = new Map<string, Doc[]>();
@@ -213,7 +212,7 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
       case '$merge':
         throw errors.location(31030, `${name} is not supported by the embedded server`);
       default:
-        docs = new Aggregator([stage], { collectionResolver: resolve, processingMode: ProcessingMode.CLONE_INPUT, idKey: '_id', context: expressionContext }).run(docs) as Doc[];
+        docs = mingoPipeline([stage], { collectionResolver: resolve }).run(docs) as Doc[];
     }
   }
   return docs;

@@ -1,6 +1,5 @@
 // Query matcher with MongoDB semantics (array expansion along dotted paths, cross-type rules,
 // positional capture for the `$` update operator). `$expr` is delegated to mingo.
-import { Query } from 'mingo';
 import { evaluate, truthy } from './expression';
 import { MongoServerError, errors } from '../errors';
 import { Doc, TYPE_NUMBERS, bsonType, compareValues, isPlainObject, toNumber, typeNames, typeRank, valuesEqual } from './values';
@@ -224,10 +223,8 @@ export function matchDocument(doc: Doc, filter: Doc, state?: MatchState): boolea
         break;
       case '$where':
       case '$text':
-        throw errors.badValue(`${key} is not supported by the embedded server`);
       case '$jsonSchema':
-        if (!new Query({ $jsonSchema: cond } as never, mingoOptions).test(doc)) return false;
-        break;
+        throw errors.badValue(`${key} is not supported by the embedded server`);
       default:
         if (key.startsWith('$')) throw errors.badValue(`unknown top level operator: ${key}`);
         if (!matchField(doc, key, cond, state)) return false;
@@ -235,8 +232,6 @@ export function matchDocument(doc: Doc, filter: Doc, state?: MatchState): boolea
   }
   return true;
 }
-
-const mingoOptions = { idKey: '_id', useStrictMode: true, scriptEnabled: false };
 
 /** Validates a filter eagerly so malformed filters error even on empty collections. */
 export function compileFilter(filter: unknown): Doc {

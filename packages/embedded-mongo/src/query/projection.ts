@@ -1,7 +1,6 @@
 // find() projections: inclusion/exclusion trees (document field order kept), `$slice`,
 // `$elemMatch` and positional `field.$`. Computed fields are delegated to mingo's $project.
-import { Aggregator } from 'mingo';
-import { expressionContext } from './expression';
+import { mingoPipeline } from './expression';
 import { errors } from '../errors';
 import { matchDocument } from './match';
 import { Doc, cloneValue, isPlainObject } from './values';
@@ -66,7 +65,7 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
   const entries = Object.entries(projection);
   const computed = entries.some(([, v]) => !isFlag(v) && !(isPlainObject(v) && ('$slice' in v || '$elemMatch' in v)));
   if (computed) {
-    const [out] = new Aggregator([{ $project: projection }], { idKey: '_id', context: expressionContext }).run([doc]);
+    const [out] = mingoPipeline([{ $project: projection }]).run([doc]);
     return out as Doc;
   }
   const specials: [string, Doc][] = [];

@@ -1,7 +1,6 @@
 // Update operators with MongoDB semantics, including positional `$`, `$[]`, `$[id]` with
 // arrayFilters, upsert seeding from the filter and `$setOnInsert`. Pipeline updates go to mingo.
-import { Aggregator } from 'mingo';
-import { expressionContext } from './expression';
+import { mingoPipeline } from './expression';
 import { ObjectId, Timestamp } from 'bson';
 import { MongoServerError, errors } from '../errors';
 import { addNumbers, multiplyNumbers, numKind } from './arith';
@@ -299,7 +298,7 @@ function ensureIdFirst(doc: Doc): Doc {
 /** Returns the updated copy of `doc` (the input is not changed). */
 export function applyUpdate(doc: Doc, update: Doc | Doc[], ctx: UpdateContext = {}): Doc {
   if (Array.isArray(update)) {
-    const [out] = new Aggregator(update, { idKey: '_id', context: expressionContext }).run([cloneValue(doc)]);
+    const [out] = mingoPipeline(update).run([cloneValue(doc)]);
     if (!out) return doc;
     if (!valuesEqual(out._id, doc._id)) throw immutableId();
     return ensureIdFirst(out as Doc);
