@@ -1,5 +1,5 @@
 import type { LeadForm } from '@lsp/contracts';
-import { RadioCards, useSession, useToast } from '@lsp/ui';
+import { PENDING_RESULTS_EVENT, RadioCards, useSession, useToast, type SessionUser } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -62,21 +62,37 @@ export function HomePage() {
   const overlayDone = useRef<(() => void) | null>(null);
   const history = useSearchHistory(loanType ?? 'development');
 
-  // Pending results on load: /?verified=true shows them; otherwise a fresh entry shows the gate and an
-  // expired one is deleted.
+  // Unlocking held results: show them, drop the stored entry, and file the search under the account
+  // when someone is signed in (an anonymous search was never saved).
+  const unlockPending = useCallback(
+    async (entry: PendingResults, user: SessionUser | null) => {
+      setLoanType(entry.loanType);
+      setFormSeed((seed) => ({ key: seed.key + 1, values: entry.formData }));
+      setResults({ loanType: entry.loanType, formData: entry.formData, results: entry.results });
+      setPending(null);
+      clearPendingResults(browserStorage());
+      if (!user) return;
+      try {
+        await saveSearch({ userId: user.id, loanType: entry.loanType, searchData: entry.formData, apiResponse: { success: true, data: { Results: entry.results } } });
+        void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
+      } catch (error) {
+        console.error('Failed to save the verified search', error);
+      }
+    },
+    [queryClient],
+  );
+
+  // Pending results on load: /?verified=true shows them (and the flag leaves the address bar);
+  // otherwise a fresh entry shows the verify gate and an expired one is deleted.
   const verified = searchParams.get('verified') === 'true';
   useEffect(() => {
-    const storage = browserStorage();
-    const entry = readFreshPendingResults(storage, Date.now());
+    const entry = readFreshPendingResults(browserStorage(), Date.now());
     if (verified) {
-      if (entry) {
-        setLoanType(entry.loanType);
-        setFormSeed((seed) => ({ key: seed.key + 1, values: entry.formData }));
-        setResults({ loanType: entry.loanType, formData: entry.formData, results: entry.results });
-        clearPendingResults(storage);
-      } else {
-        toast({ title: 'No results found', description: 'Please complete a new loan search.', variant: 'info' });
-      }
+      // The entry leaves storage at once: removing the flag re-runs this effect, which must not find
+      // it again and show the gate (or save the search a second time).
+      clearPendingResults(browserStorage());
+      if (entry) void fetchSessionUser().then((user) => unlockPending(entry, user));
+      else toast({ title: 'No results found', description: 'Please complete a new loan search.', variant: 'info' });
       const next = new URLSearchParams(searchParams);
       next.delete('verified');
       setSearchParams(next, { replace: true });
@@ -85,6 +101,24 @@ export function HomePage() {
     setPending(entry);
     // Runs once per arrival with or without the flag; the params change it makes must not re-run it.
   }, [verified]);
+
+  // A verified user who signs in while results are held gets them at once: the gate is for people
+  // who have not confirmed their address yet. The shell announces held results one second after login.
+  const sessionUser = session.status === 'authenticated' ? session.user : null;
+  useEffect(() => {
+    if (pending && sessionUser?.verified) void unlockPending(pending, sessionUser);
+  }, [pending, sessionUser, unlockPending]);
+  useEffect(() => {
+    const onPending = () => setPending(readFreshPendingResults(browserStorage(), Date.now()));
+    window.addEventListener(PENDING_RESULTS_EVENT, onPending);
+    return () => window.removeEventListener(PENDING_RESULTS_EVENT, onPending);
+  }, []);
+
+  // New results scroll into view, so keyboard and phone users land on them.
+  const resultsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (results) resultsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [results]);
 
   const deps: SearchFlowDeps = {
     runSearch: runLoanSearch,
@@ -192,7 +226,7 @@ export function HomePage() {
 
         {Form && loanType && <Form key={`${loanType}-${formSeed.key}`} initialValues={formSeed.values} onSearch={onSearch} busy={running} renderRecent={renderRecent} />}
 
-        <div className="sr-home__results">
+        <div className="sr-home__results" ref={resultsRef}>
           {running && <HomeSearching />}
           {!running && pending && (
             <VerifyEmailGate

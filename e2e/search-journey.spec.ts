@@ -1,0 +1,115 @@
+// The borrower's whole path through the real system, for each loan type: an anonymous search, the
+// lead dialog, account creation, the verification email read from the mail catcher, verification,
+// sign-in and /?verified=true showing the very offers the search found. Needs the full stack (not
+// the frontend-only harness) with the notifications service's mail catcher on.
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { answer, chooseLoanType, fillDevelopmentForm, lenderOrder, waitForResults } from './support/search-helpers';
+
+test.skip(process.env.E2E_STACK === 'frontends', 'the journey needs the real services, not the frontend harness');
+
+/** Where the notifications service lists caught mail (it is not routed through the gateway). */
+function mailUrl(): string {
+  if (process.env.E2E_MAIL_URL) return process.env.E2E_MAIL_URL;
+  const offset = Number(process.env.E2E_PORT_OFFSET ?? 10000);
+  return `http://127.0.0.1:${4005 + offset}/dev/mail/messages`;
+}
+
+interface CaughtMail {
+  to: string | string[];
+  subject: string;
+  text?: string;
+  links?: string[];
+}
+
+async function verificationLinkFor(email: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await fetch(mailUrl()).catch((err: Error) => ({ ok: false, status: 0, text: async () => err.message }) as unknown as Response);
+    if (res.ok) {
+      const { messages } = (await res.json()) as { messages: CaughtMail[] };
+      const mail = messages.find((m) => JSON.stringify(m.to).toLowerCase().includes(email.toLowerCase()));
+      const link = mail?.links?.find((href) => href.includes('/verify-email')) ?? mail?.text?.match(/https?:\/\/\S+\/verify-email\?token=[\w-]+/)?.[0];
+      if (link) return link;
+      last = `${messages.length} messages, none with a verification link for ${email}`;
+    } else {
+      last = `${res.status} ${await res.text()} (is MAIL_CATCHER_ENABLED=true set for the stack?)`;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`No verification email for ${email}: ${last}`);
+}
+
+const FORMS = {
+  development: { title: 'Development Finance' as const, fill: (page: Page, name: string) => fillDevelopmentForm(page, name) },
+  bridging: {
+    title: 'Bridging Finance' as const,
+    fill: async (page: Page, name: string) => {
+      await page.getByLabel('Project name').fill(name);
+      await answer(page, 'Do you want the maximum loan available?', 'Yes');
+    },
+  },
+  commercial: {
+    title: 'Commercial Loans' as const,
+    fill: async (page: Page, name: string) => {
+      await page.getByLabel('Project name').fill(name);
+      await answer(page, 'Do you want the maximum loan available?', 'Yes');
+    },
+  },
+};
+
+for (const [loanType, form] of Object.entries(FORMS)) {
+  test(`${loanType}: anonymous search → lead → create account → verify by email → /?verified=true shows the same offers`, async ({ page }) => {
+    test.setTimeout(120_000);
+    const email = `journey-${loanType}-${Date.now()}@example.com`;
+    const password = 'correct-horse-42';
+
+    await page.goto('/');
+    await chooseLoanType(page, form.title);
+    await form.fill(page, `Journey ${loanType}`);
+    await page.getByRole('button', { name: 'Search Finance' }).click();
+
+    const lead = page.getByRole('dialog', { name: 'Get Your Loan Results' });
+    await lead.getByLabel('Full name').fill('Jordan Journey');
+    await lead.getByLabel('Email address').fill(email);
+    await lead.getByLabel('Phone number').fill('07700 900123');
+    await lead.getByText('2-4', { exact: true }).click();
+    await lead.getByLabel('I agree to be contacted with results and offers. *').check();
+    await lead.getByRole('button', { name: 'Show Me the Best Offers' }).click();
+
+    await expect(page).toHaveURL(/\/create-account$/, { timeout: 30_000 });
+    const held = await page.evaluate(() => JSON.parse(localStorage.getItem('pendingLoanResults') ?? 'null'));
+    expect(held?.loanType).toBe(loanType);
+    const heldLenders: string[] = held.results.map((offer: { LenderName: string }) => offer.LenderName);
+    expect(heldLenders.length).toBeGreaterThan(0);
+
+    await expect(page.getByLabel('Email address')).toHaveValue(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm password').fill(password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
+
+    await page.goto(await verificationLinkFor(email));
+    await expect(page.getByRole('heading', { name: 'Email Verified!' })).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('link', { name: 'Continue to Login' }).click();
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+
+    await waitForResults(page);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText(`${heldLenders.length} of ${heldLenders.length} results`)).toBeVisible();
+    expect((await lenderOrder(page)).sort()).toEqual([...heldLenders].sort());
+
+    // The unlocked search is filed under the new account and opens as a saved search.
+    const me = (await (await page.request.get('/api/auth/me')).json()) as { user: { id: string } };
+    const searchesOf = async () => (await (await page.request.get(`/api/user-searches/${me.user.id}`)).json()) as Array<{ id: string; loan_type: string }>;
+    await expect.poll(async () => (await searchesOf()).length).toBe(1);
+    const [saved] = await searchesOf();
+    expect(saved.loan_type).toBe(loanType);
+    await page.goto(`/search-results/${saved.id}`);
+    await expect(page.getByRole('heading', { name: 'Saved Search Results' })).toBeVisible();
+    await expect(page.getByText(`${heldLenders.length} of ${heldLenders.length} results`)).toBeVisible();
+  });
+}
