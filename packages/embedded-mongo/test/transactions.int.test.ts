@@ -138,6 +138,22 @@ describe('transactions (replica-set mode)', () => {
   });
 });
 
+describe('retryable writes', () => {
+  it('applies a retried write once and answers the retry with the first reply', async () => {
+    const session = t.client.startSession();
+    try {
+      const cmd = { insert: 'retried', documents: [{ n: 1 }], txnNumber: Long.fromNumber(7) };
+      const first = await t.db.command(cmd, { session });
+      const again = await t.db.command(cmd, { session });
+      expect(first.n).toBe(1);
+      expect(again.n).toBe(1);
+      expect(await t.db.collection('retried').countDocuments()).toBe(1);
+    } finally {
+      await session.endSession();
+    }
+  });
+});
+
 (usingRealMongo ? describe.skip : describe)('standalone mode', () => {
   it('refuses transactions the way a standalone mongod does', async () => {
     const server = await startEmbeddedMongo({ port: 0 });

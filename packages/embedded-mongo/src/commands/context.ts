@@ -16,6 +16,8 @@ export interface CursorState {
 export interface SessionState {
   txnNumber: bigint;
   txn?: Transaction;
+  /** Reply to the session's last retryable write, returned again if the driver retries it. */
+  lastRetryable?: { txnNumber: bigint; reply: Doc };
 }
 
 export interface ServerState {

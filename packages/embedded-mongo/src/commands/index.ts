@@ -4,7 +4,7 @@ import { Long } from 'bson';
 import { MongoServerError, errors } from '../errors';
 import { Doc } from '../query/values';
 import { adminCommands } from './admin';
-import { CommandContext, Handler, ServerState } from './context';
+import { CommandContext, Handler, ServerState, SessionState } from './context';
 import { crudCommands } from './crud';
 import { handshakeCommands, sessionKeyOf } from './handshake';
 
@@ -36,7 +36,10 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
     }
     if (!handler) throw errors.commandNotFound(name);
     ctx.sessionKey = sessionKeyOf(cmd.lsid);
+    const retryable = !inTxn && txnNumber !== undefined && ctx.sessionKey !== undefined ? retryableSession(state, ctx.sessionKey) : undefined;
+    if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber) return retryable.lastRetryable.reply;
     const reply = handler(ctx);
+    if (retryable && txnNumber !== undefined) retryable.lastRetryable = { txnNumber, reply };
     if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0) state.engine.abort(ctx.txn);
     state.engine.flush();
     return reply;
@@ -50,6 +53,15 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
     if (err instanceof MongoServerError) return err.toReply();
     return { ok: 0, errmsg: err instanceof Error ? err.message : String(err), code: 1, codeName: 'InternalError' };
   }
+}
+
+function retryableSession(state: ServerState, key: string): SessionState {
+  let session = state.sessions.get(key);
+  if (!session) {
+    session = { txnNumber: -1n };
+    state.sessions.set(key, session);
+  }
+  return session;
 }
 
 function attachTransaction(ctx: CommandContext, name: string, txnNumber: bigint): void {
