@@ -1,10 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 import { type BaseConfig, loadConfigOrExit } from './config';
 import { type EventBus, Outbox, OutboxRelay, createEventBus, eventBusConfigFromEnv, eventBusHealthCheck } from './events';
 import type { HealthCheck } from './http';
-import type { Closer } from './lifecycle';
+import { type Closer, runUntilSignalled } from './lifecycle';
 import { type Logger, createLogger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { connectMongo, mongoHealthCheck } from './mongo';
@@ -69,4 +70,31 @@ export async function openEventing(runtime: ServiceRuntime): Promise<ServiceEven
   runtime.closers.unshift({ name: 'outbox-relay', close: () => relay.stop() }, { name: 'event-bus', close: () => bus.close() });
   relay.start();
   return { bus, outbox, relay };
+}
+
+/**
+ * The whole entry point of a service: open the runtime, let the service build its app (and start
+ * consumers or workers, adding their closers), listen, and shut down gracefully on SIGTERM.
+ */
+export function serveService<S extends z.ZodType<BaseConfig>>(opts: {
+  name: string;
+  configSchema: S;
+  dbName: string;
+  build: (runtime: ServiceRuntime<z.infer<S>>) => Promise<FastifyInstance> | FastifyInstance;
+}): void {
+  const main = async () => {
+    const runtime = await openServiceRuntime(opts);
+    const app = await opts.build(runtime);
+    const address = await runUntilSignalled(app, {
+      host: runtime.config.HOST,
+      port: runtime.config.PORT,
+      logger: runtime.logger,
+      closers: runtime.closers,
+    });
+    runtime.logger.info({ address }, `${opts.name} listening`);
+  };
+  main().catch((err) => {
+    process.stderr.write(`${opts.name} failed to start: ${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  });
 }

@@ -1,19 +1,5 @@
-import { openServiceRuntime, runUntilSignalled } from '@lsp/service-kit';
+import { serveService } from '@lsp/service-kit';
 import { buildApp } from './app';
 import { dipConfigSchema } from './config';
 
-async function main() {
-  const runtime = await openServiceRuntime({ name: 'dip', configSchema: dipConfigSchema, dbName: 'dip' });
-  const app = buildApp(runtime);
-  await runUntilSignalled(app, {
-    host: runtime.config.HOST,
-    port: runtime.config.PORT,
-    logger: runtime.logger,
-    closers: runtime.closers,
-  });
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+serveService({ name: 'dip', configSchema: dipConfigSchema, dbName: 'dip', build: buildApp });
