@@ -4,6 +4,9 @@ import { waitFor } from '@lsp/testing';
 import { randomBytes } from 'node:crypto';
 import { COMMERCIAL_PAYLOAD, DEVELOPMENT_PAYLOAD, LEAD, type SearchHarness, startSearchHarness } from './search-harness';
 
+// Processes and databases start for real: allow for a busy machine.
+jest.setTimeout(60_000);
+
 /**
  * The outbox is the service's side of delivery; this checks the whole path once: a search and a save
  * through the gateway reach a consumer on the Redis Streams bus, with the contract's data.

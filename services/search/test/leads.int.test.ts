@@ -1,6 +1,9 @@
 import { leadModel } from '../src/models/leads';
 import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, LEAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
 
+// Processes and databases start for real: allow for a busy machine.
+jest.setTimeout(60_000);
+
 describe('POST /api/leads through the gateway', () => {
   let h: SearchHarness;
 

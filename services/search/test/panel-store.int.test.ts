@@ -13,6 +13,9 @@ import { PanelStore, PanelVersionClashError } from '../src/panel-store';
 const run = promisify(execFile);
 const SERVICE_DIR = join(__dirname, '..');
 
+// Processes and databases start for real: allow for a busy machine.
+jest.setTimeout(60_000);
+
 describe('lender panel store and the replace-panel command', () => {
   let mongo: TestMongo;
   let db: Connection;

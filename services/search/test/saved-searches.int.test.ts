@@ -1,6 +1,9 @@
 import { savedSearchModel } from '../src/models/saved-searches';
 import { BRIDGING_PAYLOAD, DEVELOPMENT_PAYLOAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
 
+// Processes and databases start for real: allow for a busy machine.
+jest.setTimeout(60_000);
+
 describe('saved searches through the gateway', () => {
   let h: SearchHarness;
 

@@ -2,6 +2,9 @@ import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, DEVELOPMENT_PAYLOAD, LEAD, type S
 import { searchRunModels } from '../src/models/search-runs';
 import { leadModel } from '../src/models/leads';
 
+// Processes and databases start for real: allow for a busy machine.
+jest.setTimeout(60_000);
+
 describe('search runs through the gateway', () => {
   let h: SearchHarness;
 

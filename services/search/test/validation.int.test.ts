@@ -2,6 +2,9 @@ import { leadModel } from '../src/models/leads';
 import { searchRunModels } from '../src/models/search-runs';
 import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, DEVELOPMENT_PAYLOAD, type SearchHarness, startSearchHarness } from './search-harness';
 
+// Processes and databases start for real: allow for a busy machine.
+jest.setTimeout(60_000);
+
 /**
  * Bad payloads through the gateway: each gets a 400 with the message a person can act on, names the
  * field, and leaves nothing behind (no run, no lead, no event).
