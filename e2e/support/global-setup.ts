@@ -20,10 +20,11 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     return harness.stop;
   }
   const { startStack } = (await import(STACK_MODULE)) as {
-    startStack(opts: { dataDir: string; portOffset?: number; logs?: 'console' | 'file' }): Promise<{ url: string; stop(): Promise<void> }>;
+    startStack(opts: { dataDir: string; portOffset?: number; logs?: 'console' | 'file'; env?: Record<string, string> }): Promise<{ url: string; stop(): Promise<void> }>;
   };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-e2e-'));
-  const stack = await startStack({ dataDir, portOffset: Number(process.env.E2E_PORT_OFFSET ?? 10000), logs: 'file' });
+  // The tests read verification emails from the built-in mail catcher (/dev/mail).
+  const stack = await startStack({ dataDir, portOffset: Number(process.env.E2E_PORT_OFFSET ?? 10000), logs: 'file', env: { MAIL_CATCHER_ENABLED: 'true' } });
   process.env.E2E_BASE_URL = stack.url;
   return stack.stop;
 }
