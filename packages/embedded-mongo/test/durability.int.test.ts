@@ -110,6 +110,28 @@ suite('journal', () => {
     });
   });
 
+  it('skips a journal that predates the snapshot (crash between snapshot and truncate)', async () => {
+    const dbPath = tempDir();
+    await withServer({ dbPath }, async (client) => {
+      const coll = client.db('app').collection('c');
+      await coll.insertOne({ _id: 1 } as never);
+      await coll.drop();
+    });
+    const oldJournal = fs.readFileSync(path.join(dbPath, 'journal.wal'));
+    await withServer({ dbPath, compactBytes: 1 }, async (client) => {
+      await client.db('app').collection('c').insertOne({ _id: 2 } as never);
+    });
+    // Replaying the old journal over the snapshot would drop the collection again.
+    fs.writeFileSync(path.join(dbPath, 'journal.wal'), oldJournal);
+    await withServer({ dbPath }, async (client) => {
+      expect(await client.db('app').collection('c').find().toArray()).toEqual([{ _id: 2 }]);
+      await client.db('app').collection('c').insertOne({ _id: 3 } as never);
+    });
+    await withServer({ dbPath }, async (client) => {
+      expect(await client.db('app').collection('c').countDocuments()).toBe(2);
+    });
+  });
+
   it('refuses a second server on the same dbPath with a clear message', async () => {
     const dbPath = tempDir();
     const first = await startEmbeddedMongo({ port: 0, dbPath });

@@ -8,7 +8,7 @@ import { MatchState, matchDocument } from '../query/match';
 import { Doc, valueKey } from '../query/values';
 import { Collection, idKeyOf } from './collection';
 import { IndexSpec } from './index-def';
-import { FsyncPolicy, Journal, acquireLock, readFramed } from './journal';
+import { FsyncPolicy, Journal, acquireLock, newGeneration, readFramed } from './journal';
 
 export const MAX_BSON_SIZE = 16 * 1024 * 1024;
 
@@ -64,11 +64,27 @@ export class Engine {
     fs.mkdirSync(dir, { recursive: true });
     this.releaseLock = acquireLock(dir);
     try {
-      const apply = (r: Document) => this.applyRecord(r);
-      const snapshot = readFramed(path.join(dir, 'snapshot.bin'), apply);
-      const journal = readFramed(path.join(dir, 'journal.wal'), apply);
+      let expected: string | undefined;
+      const snapshot = readFramed(path.join(dir, 'snapshot.bin'), (r) => {
+        if (r.op === 'snapshotStart') expected = r.journalGeneration;
+        else this.applyRecord(r);
+      });
+      // The journal applies only if it is the generation the snapshot was cut for; an older one
+      // (a crash between writing the snapshot and truncating the journal) is already inside it.
+      let stale = false;
+      let generation = expected ?? newGeneration();
+      const journal = readFramed(path.join(dir, 'journal.wal'), (r) => {
+        if (r.op === 'journalStart') {
+          stale = expected !== undefined && r.generation !== expected;
+          generation = r.generation;
+        } else if (!stale) this.applyRecord(r);
+      });
       if (journal.tornBytes > 0) this.log(`journal: dropped a torn tail of ${journal.tornBytes} bytes`);
-      this.journal = new Journal(dir, this.options.fsync ?? 'interval', this.options.fsyncIntervalMs ?? 100, journal.validLength);
+      if (stale) {
+        this.log('journal: skipped a journal older than the snapshot');
+        generation = expected!;
+      }
+      this.journal = new Journal(dir, this.options.fsync ?? 'interval', this.options.fsyncIntervalMs ?? 100, stale ? 0 : journal.validLength, generation);
       return { replayed: snapshot.records + journal.records, tornBytes: journal.tornBytes };
     } catch (err) {
       this.releaseLock();
@@ -110,7 +126,7 @@ export class Engine {
     for (const [db, colls] of this.dbs) {
       if (colls.size === 0) yield { op: 'createDb', db };
       for (const coll of colls.values()) {
-        yield { op: 'create', ns: coll.ns, db, coll: coll.name, options: coll.options };
+        yield { op: 'create', db, coll: coll.name, options: coll.options };
         for (const index of coll.indexes) yield { op: 'createIndex', db, coll: coll.name, spec: index.spec };
         for (const doc of coll.docs.values()) yield { op: 'put', db, coll: coll.name, doc };
       }
@@ -144,12 +160,11 @@ export class Engine {
         if (!coll.indexes.some((i) => i.spec.name === r.spec.name)) coll.addIndex(r.spec);
         break;
       }
-      case 'dropIndex':
-        this.getCollection(r.db, r.coll)?.indexes.splice(
-          this.getCollection(r.db, r.coll)!.indexes.findIndex((i) => i.spec.name === r.name),
-          1,
-        );
+      case 'dropIndex': {
+        const coll = this.getCollection(r.db, r.coll);
+        if (coll?.indexes.some((i) => i.spec.name === r.name)) coll.dropIndex(r.name);
         break;
+      }
       case 'put':
         this.replayCollection(r.db, r.coll).put(r.doc);
         break;

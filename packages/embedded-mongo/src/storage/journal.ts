@@ -3,6 +3,7 @@
 // snapshot is loaded, then the journal replayed; a torn or corrupt tail is cut off.
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { BSON, Document } from 'bson';
 import { crc32c } from '../wire/crc32c';
 import { DESERIALIZE_OPTIONS } from '../wire/messages';
@@ -63,7 +64,11 @@ export class Journal {
   private dirty = false;
   private syncing = false;
 
-  constructor(dir: string, policy: FsyncPolicy, intervalMs: number, validLength: number) {
+  /** Identifies this journal's generation; the snapshot names the generation that follows it. */
+  private generation: string;
+
+  constructor(dir: string, policy: FsyncPolicy, intervalMs: number, validLength: number, generation: string) {
+    this.generation = generation;
     this.dir = dir;
     this.policy = policy;
     const file = this.journalFile;
@@ -71,6 +76,7 @@ export class Journal {
     // Cut a torn tail so new records follow the last intact one.
     fs.ftruncateSync(this.fd, validLength);
     this.size = validLength;
+    if (validLength === 0) this.append([{ op: 'journalStart', generation }]);
     if (policy === 'interval') {
       this.timer = setInterval(() => this.sync(), intervalMs);
       this.timer.unref();
@@ -110,8 +116,9 @@ export class Journal {
   /** Writes the full state as a snapshot, then empties the journal. */
   compact(snapshot: Iterable<Document>): void {
     const tmp = path.join(this.dir, 'snapshot.tmp');
+    const next = newGeneration();
     const fd = fs.openSync(tmp, 'w');
-    let chunk: Buffer[] = [];
+    let chunk: Buffer[] = [frame({ op: 'snapshotStart', journalGeneration: next })];
     let chunkBytes = 0;
     const flushChunk = () => {
       if (chunk.length === 0) return;
@@ -133,11 +140,13 @@ export class Journal {
     fs.closeSync(fd);
     fs.renameSync(tmp, path.join(this.dir, 'snapshot.bin'));
     syncDir(this.dir);
-    // Replaying the old journal over the new snapshot is harmless (records are idempotent
-    // post-images), so a crash between rename and truncate loses nothing.
+    // A crash between the rename and the truncate leaves an old-generation journal, which the
+    // next start recognises by its header and skips.
     fs.ftruncateSync(this.fd, 0);
-    fs.fsyncSync(this.fd);
     this.size = 0;
+    this.generation = next;
+    this.append([{ op: 'journalStart', generation: next }]);
+    fs.fsyncSync(this.fd);
   }
 
   close(): void {
@@ -149,6 +158,10 @@ export class Journal {
       fs.closeSync(this.fd);
     }
   }
+}
+
+export function newGeneration(): string {
+  return randomUUID();
 }
 
 function syncDir(dir: string): void {
