@@ -60,8 +60,9 @@ function ResultsGate() {
     navigate('/', { replace: true });
   }, [missing, navigate, toast]);
   if (missing) return null;
-  const user = context.user as StoredUser;
   const pending = context.pending as PendingResults;
+  // The session record carries no phone; the lead given with the search may.
+  const user: StoredUser = { ...(context.user as StoredUser), phone: (context.user as StoredUser).phone ?? pending.userData?.phone };
 
   const submit = async () => {
     if (!propertiesOwned) return;
