@@ -78,12 +78,18 @@ describe('indexes', () => {
     await expect(coll.createIndex({ k: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
   });
 
-  it('answers an indexed point query among many documents', async () => {
+  it('answers point queries on _id and indexed fields from the index, examining only the hits', async () => {
     const coll = t.db.collection('point');
     await coll.createIndex({ ref: 1 });
-    await coll.insertMany(Array.from({ length: 2000 }, (_, i) => ({ ref: `r${i}`, i })));
+    await coll.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, ref: `r${i}`, i })) as never[]);
     expect(await coll.findOne({ ref: 'r1234' })).toMatchObject({ i: 1234 });
     expect(await coll.countDocuments({ ref: { $in: ['r1', 'r2', 'nope'] } })).toBe(2);
+    const byRef = (await coll.find({ ref: 'r1234' }).explain('executionStats')) as { executionStats: { totalDocsExamined: number; nReturned: number } };
+    expect(byRef.executionStats).toMatchObject({ totalDocsExamined: 1, nReturned: 1 });
+    const byId = (await coll.find({ _id: 77 } as never).explain('executionStats')) as { executionStats: { totalDocsExamined: number } };
+    expect(byId.executionStats.totalDocsExamined).toBe(1);
+    const scan = (await coll.find({ i: 5 }).explain('executionStats')) as { executionStats: { totalDocsExamined: number } };
+    expect(scan.executionStats.totalDocsExamined).toBe(2000);
   });
 
   it('finds documents by the first field of a compound index, following updates and deletes', async () => {

@@ -8,7 +8,7 @@ import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
 import { Doc, isPlainObject, valueKey } from '../query/values';
 import { Collection } from '../storage/collection';
-import { Matched } from '../storage/engine';
+import { Matched, ScanStats } from '../storage/engine';
 import { CommandContext, Handler, collectionName, cursorReply, existing, takeBatch, toInt } from './context';
 
 function writeError(index: number, err: unknown): Doc {
@@ -284,7 +284,24 @@ const aggregate: Handler = (ctx) => {
   return cursorReply(ctx, ns, docs, batch);
 };
 
+/** explain for find: the access path (IDHACK / IXSCAN / COLLSCAN) and documents examined. */
+const explain: Handler = (ctx) => {
+  const inner = ctx.cmd.explain;
+  if (!isPlainObject(inner) || typeof inner.find !== 'string') throw errors.illegalOperation('the embedded server explains find commands only');
+  const filter = compileFilter(inner.filter);
+  const coll = existing(ctx, inner.find);
+  const stats: ScanStats = { examined: 0 };
+  const matched = coll ? [...ctx.state.engine.matching(coll, filter, ctx.txn, stats)] : [];
+  const returned = sortAndPage(matched, inner);
+  return {
+    queryPlanner: { namespace: `${ctx.db}.${inner.find}`, parsedQuery: filter, winningPlan: stats.plan ?? { stage: 'EOF' }, rejectedPlans: [] },
+    executionStats: { executionSuccess: true, nReturned: returned.length, totalDocsExamined: stats.examined },
+    ok: 1,
+  };
+};
+
 export const crudCommands: Record<string, Handler> = {
+  explain,
   insert,
   find,
   getMore,

@@ -117,9 +117,10 @@ export class Collection {
 
   /**
    * Documents that may match `filter`, using the _id map or an index when the filter pins a key
-   * by equality; otherwise every document. Callers still apply the full matcher.
+   * by equality; otherwise every document. Callers still apply the full matcher. `plan` names the
+   * access path the way explain() does.
    */
-  candidates(filter: Doc): Iterable<Doc> {
+  candidates(filter: Doc): { plan: Doc; docs: Iterable<Doc> } {
     const id = equalityValue(filter, '_id');
     if (id.found) {
       const out: Doc[] = [];
@@ -127,20 +128,20 @@ export class Collection {
         const doc = this.docs.get(valueKey(v));
         if (doc) out.push(doc);
       }
-      return out;
+      return { plan: { stage: 'IDHACK' }, docs: out };
     }
     for (const index of this.indexes) {
       if (!index.usableForLookup) continue;
       const pinned = index.fields.map((f) => equalityValue(filter, f));
       if (!pinned.every((p) => p.found && p.values.length === 1)) continue;
-      return this.resolveIds(index.lookup(pinned.map((p) => p.values[0])));
+      return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookup(pinned.map((p) => p.values[0]))) };
     }
     for (const index of this.indexes) {
       if (!index.usableForLookup || index.fields.length < 2) continue;
       const first = equalityValue(filter, index.fields[0]);
-      if (first.found && first.values.length === 1) return this.resolveIds(index.lookupPrefix(first.values[0]));
+      if (first.found && first.values.length === 1) return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookupPrefix(first.values[0])) };
     }
-    return this.docs.values();
+    return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
   }
 
   private resolveIds(ids: Set<string> | undefined): Doc[] {
@@ -148,6 +149,10 @@ export class Collection {
     if (ids) for (const i of ids) out.push(this.docs.get(i)!);
     return out;
   }
+}
+
+function indexPlan(spec: IndexSpec): Doc {
+  return { stage: 'FETCH', inputStage: { stage: 'IXSCAN', keyPattern: spec.key, indexName: spec.name } };
 }
 
 /** Equality values a filter imposes on a top-level path (plain value, $eq or $in of scalars). */

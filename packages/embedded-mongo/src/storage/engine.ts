@@ -36,6 +36,12 @@ export class Transaction {
   }
 }
 
+/** What explain() reports: the access path and how many documents the matcher looked at. */
+export interface ScanStats {
+  plan?: Doc;
+  examined: number;
+}
+
 export interface Matched {
   doc: Doc;
   position?: number;
@@ -259,13 +265,16 @@ export class Engine {
   // ---- reads ----
 
   /** Matching documents in natural order, seen through `txn`'s private writes when given. */
-  *matching(coll: Collection, filter: Doc, txn?: Transaction): Generator<Matched> {
+  *matching(coll: Collection, filter: Doc, txn?: Transaction, stats?: ScanStats): Generator<Matched> {
     const overlay = txn?.writes.get(coll);
     // Documents written since the transaction began are read at their version from its start.
     const history = txn && coll.history.size > 0 ? coll.history : undefined;
-    for (const doc of coll.candidates(filter)) {
+    const { plan, docs } = coll.candidates(filter);
+    if (stats) stats.plan = plan;
+    for (const doc of docs) {
       const id = idKeyOf(doc);
       if (overlay?.has(id) || history?.has(id)) continue;
+      if (stats) stats.examined++;
       const state: MatchState = {};
       if (matchDocument(doc, filter, state)) yield { doc, position: state.position };
     }
