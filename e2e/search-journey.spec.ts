@@ -108,8 +108,20 @@ for (const [loanType, form] of Object.entries(FORMS)) {
     await expect.poll(async () => (await searchesOf()).length).toBe(1);
     const [saved] = await searchesOf();
     expect(saved.loan_type).toBe(loanType);
-    await page.goto(`/search-results/${saved.id}`);
+    const link = page.getByRole('link', { name: 'View this saved search' });
+    await expect(link).toHaveAttribute('href', `/search-results/${saved.id}`);
+    await link.click();
     await expect(page.getByRole('heading', { name: 'Saved Search Results' })).toBeVisible();
     await expect(page.getByText(`${heldLenders.length} of ${heldLenders.length} results`)).toBeVisible();
+
+    // Signed in and verified, the next search needs no lead dialog and is saved straight away.
+    await page.goto('/');
+    await chooseLoanType(page, form.title);
+    await form.fill(page, `Journey ${loanType} again`);
+    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await waitForResults(page);
+    await expect(page.getByRole('dialog', { name: 'Get Your Loan Results' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+    await expect.poll(async () => (await searchesOf()).length).toBe(2);
   });
 }

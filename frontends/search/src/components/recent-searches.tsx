@@ -15,13 +15,17 @@ export function RecentSearches({ items, onSelect, onRemove, onClear }: RecentSea
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
   // Relative times are re-read each time the list opens, so "Just now" does not go stale.
   const now = open ? Date.now() : 0;
 
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      // Focus may have been inside the list that is about to disappear.
+      toggleRef.current?.focus();
     };
     const onClick = (event: MouseEvent) => {
       if (rootRef.current && !rootRef.current.contains(event.target as Node)) setOpen(false);
@@ -37,7 +41,7 @@ export function RecentSearches({ items, onSelect, onRemove, onClear }: RecentSea
   if (items.length === 0) return null;
   return (
     <div className="sr-recent" ref={rootRef}>
-      <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>
+      <Button ref={toggleRef} variant="secondary" size="sm" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>
         Recent searches ({items.length})
       </Button>
       {open && (

@@ -2,7 +2,7 @@ import type { LeadForm } from '@lsp/contracts';
 import { PENDING_RESULTS_EVENT, RadioCards, useSession, useToast, type SessionUser } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { fetchSessionUser, postLead, runLoanSearch, saveSearch } from '../api/search-api';
 import { LeadCaptureModal, type ReadinessAnswers } from '../components/lead-capture-modal';
 import { ProgressOverlay } from '../components/progress-overlay';
@@ -27,6 +27,8 @@ const FORMS: Record<LoanType, (props: SearchFormProps) => React.JSX.Element> = {
 };
 
 interface ShownResults {
+  /** Set when the search was saved to the signed-in user's account. */
+  searchId?: string;
   loanType: LoanType;
   formData: Record<string, unknown>;
   results: PendingResults['results'];
@@ -73,7 +75,8 @@ export function HomePage() {
       clearPendingResults(browserStorage());
       if (!user) return;
       try {
-        await saveSearch({ userId: user.id, loanType: entry.loanType, searchData: entry.formData, apiResponse: { success: true, data: { Results: entry.results } } });
+        const searchId = await saveSearch({ userId: user.id, loanType: entry.loanType, searchData: entry.formData, apiResponse: { success: true, data: { Results: entry.results } } });
+        setResults((shown) => (shown ? { ...shown, searchId } : shown));
         void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
       } catch (error) {
         console.error('Failed to save the verified search', error);
@@ -149,7 +152,7 @@ export function HomePage() {
     setRunning(false);
     toast(outcome.toast);
     if (outcome.kind === 'shown') {
-      setResults({ loanType: type, formData: outcome.formData, results: outcome.results });
+      setResults({ searchId: outcome.searchId, loanType: type, formData: outcome.formData, results: outcome.results });
       void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
     } else if (outcome.kind === 'held-for-verification') {
       setPending(readFreshPendingResults(browserStorage(), Date.now()));
@@ -236,6 +239,11 @@ export function HomePage() {
                 setPending(null);
               }}
             />
+          )}
+          {!running && !pending && results?.searchId && (
+            <p className="ui-muted sr-saved-note">
+              Saved to your dashboard. <Link to={`/search-results/${results.searchId}`}>View this saved search</Link>
+            </p>
           )}
           {!running && !pending && results && <ResultsPanel offers={offers} loanType={results.loanType} formData={results.formData} />}
         </div>
