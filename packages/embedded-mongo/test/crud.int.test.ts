@@ -164,3 +164,19 @@ describe('namespaces', () => {
     expect(dbs.databases.map((d) => d.name)).toContain(t.db.databaseName);
   });
 });
+
+describe('sorting with a limit', () => {
+  it('returns the same top documents as a full sort, ties in insertion order', async () => {
+    const coll = t.db.collection('topk');
+    await coll.insertMany(Array.from({ length: 400 }, (_, i) => ({ i, score: (i * 37) % 50, group: i % 7 })));
+    const full = await coll.find({}, { sort: { score: -1, i: 1 } }).toArray();
+    const top = await coll.find({}, { sort: { score: -1, i: 1 } }).skip(3).limit(10).toArray();
+    expect(top.map((d) => d.i)).toEqual(full.slice(3, 13).map((d) => d.i));
+    const ties = await coll.find({ group: 3 }, { sort: { score: 1 } }).limit(5).toArray();
+    const allTies = await coll.find({ group: 3 }, { sort: { score: 1 } }).toArray();
+    expect(ties.map((d) => d.i)).toEqual(allTies.slice(0, 5).map((d) => d.i));
+    const agg = await coll.aggregate([{ $sort: { score: 1, i: -1 } }, { $limit: 4 }]).toArray();
+    const aggFull = await coll.aggregate([{ $sort: { score: 1, i: -1 } }]).toArray();
+    expect(agg.map((d) => d.i)).toEqual(aggFull.slice(0, 4).map((d) => d.i));
+  });
+});

@@ -59,13 +59,13 @@ const insert: Handler = (ctx) => {
 
 function sortAndPage(matched: Matched[], cmd: Doc): Matched[] {
   let out = matched;
-  if (isPlainObject(cmd.sort) && Object.keys(cmd.sort).length > 0) {
-    out = sortBy(out, cmd.sort, (m) => m.doc);
-  }
   const skip = toInt(cmd.skip, 0)!;
   if (skip < 0) throw errors.badValue('skip value must be non-negative');
-  if (skip > 0) out = out.slice(skip);
   const limit = Math.abs(toInt(cmd.limit, 0)!);
+  if (isPlainObject(cmd.sort) && Object.keys(cmd.sort).length > 0) {
+    out = sortBy(out, cmd.sort, (m) => m.doc, limit > 0 ? skip + limit : undefined);
+  }
+  if (skip > 0) out = out.slice(skip);
   if (limit > 0) out = out.slice(0, limit);
   return out;
 }

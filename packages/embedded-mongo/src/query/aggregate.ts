@@ -5,7 +5,7 @@ import { errors } from '../errors';
 import { evaluate, mingoPipeline } from './expression';
 import { NumericSum } from './arith';
 import { leavesOf, matchDocument } from './match';
-import { sortDocuments } from './sort';
+import { sortBy, sortDocuments } from './sort';
 import { Doc, cloneValue, compareValues, isPlainObject, valueKey } from './values';
 
 export type CollectionResolver = (name: string) => Doc[];
@@ -169,7 +169,8 @@ function lookup(docs: Doc[], spec: Doc, resolve: CollectionResolver): Doc[] {
 
 export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionResolver): Doc[] {
   let docs = input;
-  for (const stage of pipeline) {
+  for (let i = 0; i < pipeline.length; i++) {
+    const stage = pipeline[i];
     const keys = Object.keys(stage);
     if (keys.length !== 1) throw errors.location(40323, 'A pipeline stage specification object must contain exactly one field.');
     const name = keys[0];
@@ -178,9 +179,13 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
       case '$match':
         docs = docs.filter((d) => matchDocument(d, spec as Doc));
         break;
-      case '$sort':
-        docs = sortDocuments(docs, spec as Doc);
+      case '$sort': {
+        // $sort followed by $limit only needs the top of the order (MongoDB coalesces them too).
+        const next = pipeline[i + 1];
+        const keep = next && typeof next.$limit === 'number' ? next.$limit : undefined;
+        docs = sortBy(docs, spec as Doc, (d) => d, keep);
         break;
+      }
       case '$limit':
         docs = docs.slice(0, Number(spec));
         break;
