@@ -10,6 +10,7 @@
  *   npm run bench -- api-bench          (BENCH_RATE, BENCH_SECONDS to change the load)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -45,8 +46,25 @@ function startProcess(name: string, args: string[], env: Record<string, string>)
   });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
   children.push(child);
+  named.push([name, child]);
   return child;
 }
+
+/** CPU time (user + system, ms) a process has used so far, from /proc; null where there is no /proc. */
+function cpuMs(pid: number | undefined): number | null {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return null;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+  const ticksPerSecond = 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+function cpuSnapshot(): Record<string, number | null> {
+  return Object.fromEntries(named.map(([name, child]) => [name, cpuMs(child.pid)]));
+}
+
+const named: Array<[string, ChildProcess]> = [];
 
 async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -184,7 +202,9 @@ async function main() {
 
     await drive(gatewayPort, RATE, WARMUP_SECONDS);
     const loadBefore = loadavg()[0];
+    const cpuBefore = cpuSnapshot();
     const throughGateway = await drive(gatewayPort, RATE, SECONDS);
+    const cpuAfter = cpuSnapshot();
     // The same load straight at the service shows what the gateway hop adds.
     const direct = await drive(searchPort, RATE, SECONDS);
     const loadAfter = loadavg()[0];
@@ -202,6 +222,18 @@ async function main() {
     console.log(`Search API: ${RATE} req/s offered for ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up), development/bridging/commercial in turn`);
     report('through the gateway', throughGateway);
     report('straight to the service', direct);
+    // CPU time per answered request barely depends on what else runs: it bounds throughput on an idle machine.
+    const answered = throughGateway.statuses.get(200) ?? 0;
+    const perRequest = named.map(([name]) => {
+      const before = cpuBefore[name];
+      const after = cpuAfter[name];
+      return before === null || after === null || answered === 0 ? null : [name, (after - before) / answered] as const;
+    });
+    if (perRequest.every((entry) => entry !== null)) {
+      const total = perRequest.reduce((sum, entry) => sum + entry![1], 0);
+      const parts = perRequest.map((entry) => `${entry![0]} ${entry![1].toFixed(2)}`).join(', ');
+      console.log(`  CPU per request ${total.toFixed(2)} ms through the gateway (${parts}); ${cpus().length} idle cores would serve about ${Math.floor((cpus().length * 1000) / total)} req/s`);
+    }
     console.log(`  stored          ${runs} search runs; ${unpublished} search.completed events still in the outbox 1 s later`);
     // Other work on the machine competes for its cores: the figures mean little when this is high.
     console.log(`  machine load    ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (1-minute load average, ${cpus().length} cores)`);
