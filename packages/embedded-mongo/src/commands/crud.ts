@@ -238,6 +238,10 @@ const findAndModify: Handler = (ctx) => {
 
 const count: Handler = (ctx) => {
   const name = collectionName(ctx, 'count');
+  const query = ctx.cmd.query;
+  const plain = (query === undefined || (isPlainObject(query) && Object.keys(query).length === 0)) && ctx.cmd.skip === undefined && ctx.cmd.limit === undefined;
+  // estimatedDocumentCount: no need to walk the collection.
+  if (plain && !ctx.txn) return { n: existing(ctx, name)?.docs.size ?? 0, ok: 1 };
   const matched = sortAndPage(matchingDocs(ctx, existing(ctx, name), compileFilter(ctx.cmd.query)), { skip: ctx.cmd.skip, limit: ctx.cmd.limit });
   return { n: matched.length, ok: 1 };
 };

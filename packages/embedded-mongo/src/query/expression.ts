@@ -111,6 +111,21 @@ export function mingoPipeline(pipeline: object[], options: { collectionResolver?
 const exprOptions = { context: expressionContext, idKey: '_id', useStrictMode: true, scriptEnabled: false, processingMode: ProcessingMode.CLONE_OFF };
 
 export function evaluate(doc: unknown, expr: unknown): unknown {
+  // Fast paths for the overwhelmingly common literal and plain field-path expressions
+  // (`{ $sum: 1 }`, `_id: '$status'`); everything else goes through mingo.
+  if (expr === null || typeof expr === 'number' || typeof expr === 'boolean') return expr;
+  if (typeof expr === 'string') {
+    if (!expr.startsWith('$')) return expr;
+    if (!expr.startsWith('$$')) {
+      let cur: unknown = doc;
+      for (const part of expr.slice(1).split('.')) {
+        if (Array.isArray(cur)) return evalExpr(doc, expr, exprOptions as never);
+        if (cur === null || typeof cur !== 'object') return undefined;
+        cur = (cur as Record<string, unknown>)[part];
+      }
+      return cur;
+    }
+  }
   return evalExpr(doc, expr, exprOptions as never);
 }
 
