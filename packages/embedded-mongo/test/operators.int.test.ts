@@ -129,6 +129,12 @@ describe('update operators', () => {
     expect(await get(5)).toEqual({ _id: 5, c: 3 });
   });
 
+  it('refuses to create a field inside a null with 28 PathNotViable', async () => {
+    await coll().insertOne({ _id: 7, a: null } as never);
+    await expect(coll().updateOne({ _id: 7 } as never, { $set: { 'a.b': 1 } })).rejects.toMatchObject({ code: 28 });
+    expect(await get(7)).toEqual({ _id: 7, a: null });
+  });
+
   it('rejects conflicting operators on the same path with 40', async () => {
     await expect(coll().updateOne({ _id: 5 } as never, { $set: { c: 1 }, $inc: { c: 1 } })).rejects.toMatchObject({ code: 40 });
   });

@@ -125,7 +125,7 @@ function locate(doc: Doc, parts: string[], create: boolean): Slot | undefined {
         throw errors.pathNotViable(`Cannot create field '${part}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`);
       }
       next = cur[Number(part)];
-      if (next === undefined || next === null) {
+      if (next === undefined) {
         if (!create) return undefined;
         while (cur.length < Number(part)) cur.push(null);
         next = {};
@@ -133,7 +133,7 @@ function locate(doc: Doc, parts: string[], create: boolean): Slot | undefined {
       }
     } else if (isPlainObject(cur)) {
       next = cur[part];
-      if (next === undefined || next === null) {
+      if (next === undefined) {
         if (!create) return undefined;
         next = {};
         cur[part] = next;
