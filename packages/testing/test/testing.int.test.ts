@@ -2,6 +2,8 @@ import Fastify from 'fastify';
 import nodemailer from 'nodemailer';
 import { CookieClient, leaseRedisDb, listen, parseSetCookie, startTestGateway, startTestSmtp } from '../src';
 
+jest.setTimeout(60_000);
+
 describe('test helpers', () => {
   it('leases distinct Redis databases to concurrent holders and empties them on release', async () => {
     const [a, b] = await Promise.all([leaseRedisDb(), leaseRedisDb()]);

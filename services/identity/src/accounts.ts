@@ -174,7 +174,7 @@ export class Accounts {
         {
           $set: { emailVerified: true, verifiedAt, verificationToken: null, usedVerificationToken: tokenHash },
         },
-        { session, new: true },
+        { session, returnDocument: 'after' },
       );
       if (!updated) return;
       const data: UserVerifiedEvent = { userId: user.id as string, email: user.email, verifiedAt: verifiedAt.toISOString() };

@@ -1,6 +1,6 @@
 import { type EventEnvelope } from '@lsp/contracts';
 import { ServiceMetrics } from '@lsp/service-kit';
-import { Outbox } from '@lsp/service-kit/src/events';
+import { type EventBus, Outbox, OutboxRelay } from '@lsp/service-kit/src/events';
 import {
   CookieClient,
   type TestGateway,
@@ -37,10 +37,18 @@ export interface IdentityStack {
 
 /** Identity in-process on a free port, behind the real gateway, on its own database and Redis db. */
 export async function startIdentityStack(
-  opts: { env?: Record<string, string>; gatewayEnv?: Record<string, string>; mongo?: TestMongo } = {},
+  opts: {
+    env?: Record<string, string>;
+    gatewayEnv?: Record<string, string>;
+    /** Share a MongoDB server and a Redis db with other services of the test. */
+    mongo?: TestMongo;
+    redis?: TestRedis;
+    /** Relay the outbox to this bus, as the identity process does. */
+    relayTo?: Pick<EventBus, 'publish'>;
+  } = {},
 ): Promise<IdentityStack> {
   const mongo = opts.mongo ?? (await startTestMongo());
-  const redis = await leaseRedisDb();
+  const redis = opts.redis ?? (await leaseRedisDb());
   const db = await mongo.database('identity');
   const config = identityConfigSchema.parse({
     ...TEST_SECRETS,
@@ -65,6 +73,8 @@ export async function startIdentityStack(
     outbox,
   });
   const identity = await listen(app);
+  const relay = opts.relayTo ? new OutboxRelay({ outbox, bus: opts.relayTo, pollIntervalMs: 200 }) : null;
+  relay?.start();
   const gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { identity: identity.url },
     // The gateway's own limits have their own tests; here they must not mask identity's answers.
     env: { RATE_LIMIT_MAX: '100000', RATE_LIMIT_AUTH_MAX: '100000', ...opts.gatewayEnv },
@@ -84,10 +94,11 @@ export async function startIdentityStack(
       return entries.map((e) => JSON.parse(e.payload) as EventEnvelope<any>);
     },
     async close() {
+      await relay?.stop();
       await gateway.close();
       await identity.close();
       await serviceRedis.quit();
-      await redis.release();
+      if (!opts.redis) await redis.release();
       if (!opts.mongo) await mongo.stop();
     },
   };

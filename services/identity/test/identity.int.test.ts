@@ -6,6 +6,8 @@ import { type IdentityStack, latestVerificationToken, startIdentityStack } from 
 
 const PASSWORD = 'correct horse battery';
 
+jest.setTimeout(60_000);
+
 describe('identity through the gateway', () => {
   let stack: IdentityStack;
   let counter = 0;

@@ -1,0 +1,251 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { createEnvelope, IDENTITY_EVENT_TYPES } from '@lsp/contracts';
+import { createQueue } from '@lsp/service-kit';
+import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit/src/events';
+import {
+  type CapturedMail,
+  type TestMongo,
+  type TestRedis,
+  type TestSmtp,
+  leaseRedisDb,
+  silentLogger,
+  startTestMongo,
+  startTestSmtp,
+  waitFor,
+} from '@lsp/testing';
+import type { Queue, Worker } from 'bullmq';
+import type { Connection } from 'mongoose';
+import type { Transporter } from 'nodemailer';
+import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
+import { notificationsConfigSchema } from '../src/config';
+import { EMAIL_QUEUE, type EmailJob, handleVerificationRequested, subscribeToIdentityEvents } from '../src/email-jobs';
+import { createMailTransport, sentEmails, startEmailWorker } from '../src/email-worker';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const PASSWORD = 'correct horse battery';
+
+function notificationsConfig(mongo: TestMongo, redis: TestRedis, smtp: TestSmtp, dbName: string, extra: Record<string, string> = {}) {
+  return notificationsConfigSchema.parse({
+    INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
+    MONGO_URL: mongo.url,
+    REDIS_URL: redis.url,
+    SMTP_URL: smtp.url,
+    DB_NAME: dbName,
+    ...extra,
+  });
+}
+
+function verificationEvent(email: string) {
+  return createEnvelope('identity', {
+    type: IDENTITY_EVENT_TYPES.verificationRequested,
+    subject: `user-${email}`,
+    data: {
+      userId: `user-${email}`,
+      email,
+      name: 'Test Person',
+      verificationUrl: `http://localhost:8080/verify-email?token=${encodeURIComponent(email)}`,
+      expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      reason: 'registration' as const,
+    },
+  });
+}
+
+jest.setTimeout(60_000);
+
+describe('the verification email, end to end', () => {
+  let mongo: TestMongo;
+  let redis: TestRedis;
+  let smtp: TestSmtp;
+  let db: Connection;
+  let identityBus: RedisStreamsEventBus;
+  let notificationsBus: RedisStreamsEventBus;
+  let queue: Queue<EmailJob>;
+  let worker: Worker<EmailJob>;
+  let transport: Transporter;
+  let stack: IdentityStack;
+
+  beforeAll(async () => {
+    mongo = await startTestMongo();
+    redis = await leaseRedisDb();
+    smtp = await startTestSmtp();
+    db = await mongo.database('notifications');
+    const config = notificationsConfig(mongo, redis, smtp, db.name);
+    identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
+    notificationsBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:', blockMs: 200, claimIntervalMs: 500 });
+    const processed = await ProcessedEvents.open(db);
+    queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
+    subscribeToIdentityEvents(notificationsBus, processed, queue);
+    await notificationsBus.start();
+    transport = createMailTransport(config);
+    worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
+    stack = await startIdentityStack({ mongo, redis, relayTo: identityBus });
+  });
+
+  afterAll(async () => {
+    await stack.close();
+    await worker.close();
+    transport.close();
+    await queue.close();
+    await notificationsBus.close();
+    await identityBus.close();
+    await smtp.close();
+    await redis.release();
+    await mongo.stop();
+  });
+
+  it('registers, receives the email over SMTP, follows the link and signs in verified', async () => {
+    const email = `reader.${Date.now()}@example.com`;
+    const browser = stack.browser();
+    expect((await browser.post('/api/auth/register', { name: 'Mary Somerville', email, password: PASSWORD })).status).toBe(201);
+
+    const mail = await smtp.waitForMessage((m) => m.to.includes(email));
+    expect(mail.subject).toBe('Verify your email address to see your loan results');
+    expect(mail.text).toContain('Hi Mary,');
+    const link = mail.text.match(/http:\/\/localhost:8080\/verify-email\?token=[^\s]+/)![0];
+    expect(mail.html).toContain(`href="${link.replace(/&/g, '&amp;')}"`);
+    expect(mail.text).toContain('expires in 24 hours');
+
+    // The verify page calls the API with the token from its own URL.
+    const url = new URL(link);
+    const verified = await browser.get(`/api/verify-email?token=${encodeURIComponent(url.searchParams.get('token')!)}`);
+    expect(verified.status).toBe(200);
+    expect(verified.json().success).toBe(true);
+
+    const login = await browser.post('/api/login', { email, password: PASSWORD });
+    expect(login.status).toBe(200);
+    expect((await browser.get('/api/auth/me')).json().user).toMatchObject({ email, verified: true });
+    expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('sends one email when the same event is delivered twice', async () => {
+    const email = `twice.${Date.now()}@example.com`;
+    const event = verificationEvent(email);
+    await identityBus.publish(event);
+    await identityBus.publish(event);
+    await smtp.waitForMessage((m) => m.to.includes(email));
+    const job = await waitFor(async () => {
+      const found = await queue.getJob(event.id);
+      return found && (await found.isCompleted()) ? found : null;
+    }, 'the email job to complete');
+    expect(job.id).toBe(event.id);
+    await waitFor(async () => (await db.collection('processed_events').countDocuments({ eventId: event.id })) === 1, 'the marker');
+    // Handling the event yet again (a redelivery after the marker) adds nothing.
+    expect(await handleVerificationRequested(event, await ProcessedEvents.open(db), queue)).toBe(false);
+    expect(await queue.getJobCountByTypes('waiting', 'active', 'delayed')).toBe(0);
+    expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('retries a send the SMTP server refused, with backoff, until it goes through', async () => {
+    const email = `refused.${Date.now()}@example.com`;
+    let refusals = 0;
+    smtp.beforeAccept = async (mail) => {
+      if (mail.to.includes(email) && refusals < 1) {
+        refusals++;
+        throw new Error('mailbox busy');
+      }
+    };
+    try {
+      const event = verificationEvent(email);
+      await identityBus.publish(event);
+      await smtp.waitForMessage((m) => m.to.includes(email), 20_000);
+      const job = await queue.getJob(event.id);
+      expect(job!.attemptsMade).toBeGreaterThanOrEqual(1);
+      expect(refusals).toBe(1);
+      expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+    } finally {
+      smtp.beforeAccept = undefined;
+    }
+  });
+});
+
+describe('the email worker stopped mid-send', () => {
+  let mongo: TestMongo;
+  let redis: TestRedis;
+  let smtp: TestSmtp;
+  let db: Connection;
+  let queue: Queue<EmailJob>;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    mongo = await startTestMongo();
+    redis = await leaseRedisDb();
+    smtp = await startTestSmtp();
+    db = await mongo.database('notifications');
+    queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
+  });
+
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await queue.close();
+    await smtp.close();
+    await redis.release();
+    await mongo.stop();
+  });
+
+  function startWorkerProcess(): ChildProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'services/notifications/src/worker.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        SERVICE_NAME: 'email-worker',
+        INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
+        MONGO_URL: mongo.url,
+        DB_NAME: db.name,
+        REDIS_URL: redis.url,
+        SMTP_URL: smtp.url,
+        LOG_LEVEL: 'warn',
+        EMAIL_WORKER_CONCURRENCY: '2',
+        // A dead worker's jobs are taken over within a couple of seconds instead of the default 30.
+        EMAIL_JOB_LOCK_MS: '2000',
+        EMAIL_STALLED_CHECK_MS: '1000',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(child);
+    return child;
+  }
+
+  it('loses no email and sends none twice when the worker is killed and restarted', async () => {
+    const processed = await ProcessedEvents.open(db);
+    const emails = Array.from({ length: 6 }, (_, i) => `killed.${i}.${Date.now()}@example.com`);
+    const events = emails.map(verificationEvent);
+    for (const event of events) await handleVerificationRequested(event, processed, queue);
+
+    // Hold every message at the end of DATA until the worker is dead, then refuse the held ones: a
+    // connection dropped before the server's answer is a message the server never accepted.
+    let killed = false;
+    const held: CapturedMail[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    smtp.beforeAccept = async (mail) => {
+      if (killed) return;
+      held.push(mail);
+      await released;
+      throw new Error('connection lost before the message was accepted');
+    };
+
+    const first = startWorkerProcess();
+    await waitFor(() => held.length >= 1, 'a send in progress', 30_000);
+    const exited = new Promise((resolve) => first.once('exit', resolve));
+    first.kill('SIGKILL');
+    await exited;
+    killed = true;
+    release();
+    expect(smtp.messages).toHaveLength(0);
+
+    startWorkerProcess();
+    await waitFor(async () => {
+      const counts = await queue.getJobCounts('completed', 'waiting', 'active', 'delayed');
+      return counts.completed === events.length && counts.waiting + counts.active + counts.delayed === 0;
+    }, 'every email job to complete', 45_000);
+
+    const delivered = emails.map((email) => smtp.messages.filter((m) => m.to.includes(email)).length);
+    expect(delivered).toEqual(emails.map(() => 1));
+    expect(await sentEmails(db).countDocuments()).toBe(events.length);
+    const messageIds = smtp.messages.map((m) => m.messageId);
+    expect(new Set(messageIds).size).toBe(events.length);
+  }, 90_000);
+});
