@@ -23,15 +23,25 @@ interface Child {
 function startServer(dbPath: string): Promise<Child> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', BIN, '--port', '0', '--dbpath', dbPath, '--replset', 'rs0'], {
-      cwd: path.join(__dirname, '../../..'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', BIN, '--port', '0', '--dbpath', dbPath, '--replset', 'rs0'],
+      {
+        cwd: path.join(__dirname, '../../..'),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (\S+) .*ready in (\d+) ms/.exec(out);
-      if (m) resolve({ proc, uri: m[1], readyMs: Number(m[2]), spawnToReadyMs: Number(process.hrtime.bigint() - started) / 1e6 });
+      if (m)
+        resolve({
+          proc,
+          uri: m[1],
+          readyMs: Number(m[2]),
+          spawnToReadyMs: Number(process.hrtime.bigint() - started) / 1e6,
+        });
     });
     proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
@@ -60,7 +70,15 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
 }
 
 function doc(i: number) {
-  return { _id: new ObjectId(), email: `user${i}@example.com`, name: `User ${i}`, loanAmount: 100_000 + i, ltv: (i % 80) / 100, createdAt: new Date(), tags: ['bridging', i % 2 ? 'commercial' : 'development'] };
+  return {
+    _id: new ObjectId(),
+    email: `user${i}@example.com`,
+    name: `User ${i}`,
+    loanAmount: 100_000 + i,
+    ltv: (i % 80) / 100,
+    createdAt: new Date(),
+    tags: ['bridging', i % 2 ? 'commercial' : 'development'],
+  };
 }
 
 async function main(): Promise<void> {
@@ -72,7 +90,10 @@ async function main(): Promise<void> {
     const coll = client.db('bench').collection('loans');
     await coll.createIndex({ email: 1 }, { unique: true });
 
-    const singleMs = (await timeEach(SINGLE, (i) => coll.insertOne(doc(DOCS + i)))).reduce((a, b) => a + b, 0);
+    const singleMs = (await timeEach(SINGLE, (i) => coll.insertOne(doc(DOCS + i)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     results.push(['single inserts/s', Math.round(SINGLE / (singleMs / 1000)).toLocaleString('en-GB')]);
     await coll.deleteMany({});
 
@@ -84,15 +105,22 @@ async function main(): Promise<void> {
       await coll.insertMany(docs, { ordered: true });
     }
     const batchedMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    results.push([`batched inserts/s (${BATCH} per insertMany)`, Math.round(DOCS / (batchedMs / 1000)).toLocaleString('en-GB')]);
+    results.push([
+      `batched inserts/s (${BATCH} per insertMany)`,
+      Math.round(DOCS / (batchedMs / 1000)).toLocaleString('en-GB'),
+    ]);
 
     // Warm the connection pool and JIT before timing point queries.
     await timeEach(500, (i) => coll.findOne({ email: `user${(i * 7919) % DOCS}@example.com` }));
-    const finds = await timeEach(LOOKUPS, (i) => coll.findOne({ email: `user${(i * 104729) % DOCS}@example.com` }));
+    const finds = await timeEach(LOOKUPS, (i) =>
+      coll.findOne({ email: `user${(i * 104729) % DOCS}@example.com` }),
+    );
     results.push(['indexed findOne p50 (ms)', percentile(finds, 50).toFixed(3)]);
     results.push(['indexed findOne p99 (ms)', percentile(finds, 99).toFixed(3)]);
 
-    const updates = await timeEach(LOOKUPS, (i) => coll.updateOne({ _id: ids[(i * 15485863) % DOCS] }, { $inc: { loanAmount: 1 } }));
+    const updates = await timeEach(LOOKUPS, (i) =>
+      coll.updateOne({ _id: ids[(i * 15485863) % DOCS] }, { $inc: { loanAmount: 1 } }),
+    );
     results.push(['update by _id p50 (ms)', percentile(updates, 50).toFixed(3)]);
     results.push(['update by _id p99 (ms)', percentile(updates, 99).toFixed(3)]);
 
@@ -104,7 +132,10 @@ async function main(): Promise<void> {
     server = await startServer(dbPath);
     client = await MongoClient.connect(server.uri);
     const recovered = await client.db('bench').collection('loans').countDocuments();
-    results.push([`start-up with ${count.toLocaleString('en-GB')} documents journaled (${(journalBytes / 1048576).toFixed(1)} MiB): recovery (ms)`, String(server.readyMs)]);
+    results.push([
+      `start-up with ${count.toLocaleString('en-GB')} documents journaled (${(journalBytes / 1048576).toFixed(1)} MiB): recovery (ms)`,
+      String(server.readyMs),
+    ]);
     results.push(['start-up: process spawn to ready, incl. tsx (ms)', server.spawnToReadyMs.toFixed(0)]);
     if (recovered !== count) throw new Error(`recovered ${recovered} documents, expected ${count}`);
     await client.close();

@@ -19,7 +19,8 @@ function parseArgs(argv: string[]): Record<string, string> {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const fsync = (args.fsync ?? 'interval') as FsyncPolicy;
-  if (!['always', 'interval', 'never'].includes(fsync)) throw new Error('--fsync must be always, interval or never');
+  if (!['always', 'interval', 'never'].includes(fsync))
+    throw new Error('--fsync must be always, interval or never');
   const log = (msg: string) => console.log(`[embedded-mongo] ${msg}`);
   const started = Date.now();
   const server = await startEmbeddedMongo({
@@ -30,7 +31,9 @@ async function main(): Promise<void> {
     fsync,
     log,
   });
-  log(`listening on ${server.uri} (${args.dbpath ? `data in ${args.dbpath}` : 'in memory'}, ready in ${Date.now() - started} ms)`);
+  log(
+    `listening on ${server.uri} (${args.dbpath ? `data in ${args.dbpath}` : 'in memory'}, ready in ${Date.now() - started} ms)`,
+  );
   const shutdown = (signal: string) => {
     log(`${signal}: shutting down`);
     server.stop().then(

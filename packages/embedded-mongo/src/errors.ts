@@ -6,7 +6,13 @@ export class MongoServerError extends Error {
   readonly labels: string[];
   readonly extra: Record<string, unknown>;
 
-  constructor(code: number, codeName: string, message: string, extra: Record<string, unknown> = {}, labels: string[] = []) {
+  constructor(
+    code: number,
+    codeName: string,
+    message: string,
+    extra: Record<string, unknown> = {},
+    labels: string[] = [],
+  ) {
     super(message);
     this.code = code;
     this.codeName = codeName;
@@ -15,7 +21,13 @@ export class MongoServerError extends Error {
   }
 
   toReply(): Record<string, unknown> {
-    const reply: Record<string, unknown> = { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+    const reply: Record<string, unknown> = {
+      ok: 0,
+      errmsg: this.message,
+      code: this.code,
+      codeName: this.codeName,
+      ...this.extra,
+    };
     if (this.labels.length > 0) reply.errorLabels = this.labels;
     return reply;
   }
@@ -31,8 +43,10 @@ export const errors = {
   pathNotViable: (msg: string) => new MongoServerError(28, 'PathNotViable', msg),
   conflictingUpdateOperators: (msg: string) => new MongoServerError(40, 'ConflictingUpdateOperators', msg),
   cursorNotFound: (id: bigint) => new MongoServerError(43, 'CursorNotFound', `cursor id ${id} not found`),
-  namespaceExists: (ns: string) => new MongoServerError(48, 'NamespaceExists', `Collection ${ns} already exists.`),
-  commandNotFound: (name: string) => new MongoServerError(59, 'CommandNotFound', `no such command: '${name}'`),
+  namespaceExists: (ns: string) =>
+    new MongoServerError(48, 'NamespaceExists', `Collection ${ns} already exists.`),
+  commandNotFound: (name: string) =>
+    new MongoServerError(59, 'CommandNotFound', `no such command: '${name}'`),
   immutableField: (msg: string) => new MongoServerError(66, 'ImmutableField', msg),
   invalidOptions: (msg: string) => new MongoServerError(72, 'InvalidOptions', msg),
   invalidNamespace: (msg: string) => new MongoServerError(73, 'InvalidNamespace', msg),
@@ -47,22 +61,47 @@ export const errors = {
       ['TransientTransactionError'],
     ),
   noSuchTransaction: (txnNumber: bigint) =>
-    new MongoServerError(251, 'NoSuchTransaction', `Transaction with { txnNumber: ${txnNumber} } has been aborted.`, {}, ['TransientTransactionError']),
+    new MongoServerError(
+      251,
+      'NoSuchTransaction',
+      `Transaction with { txnNumber: ${txnNumber} } has been aborted.`,
+      {},
+      ['TransientTransactionError'],
+    ),
   transactionCommitted: (txnNumber: bigint) =>
-    new MongoServerError(256, 'TransactionCommitted', `Transaction with { txnNumber: ${txnNumber} } has been committed.`),
-  operationNotSupportedInTransaction: (msg: string) => new MongoServerError(263, 'OperationNotSupportedInTransaction', msg),
+    new MongoServerError(
+      256,
+      'TransactionCommitted',
+      `Transaction with { txnNumber: ${txnNumber} } has been committed.`,
+    ),
+  operationNotSupportedInTransaction: (msg: string) =>
+    new MongoServerError(263, 'OperationNotSupportedInTransaction', msg),
   tooLarge: (size: number) =>
-    new MongoServerError(10334, 'BSONObjectTooLarge', `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and 16793600(16MB)`),
+    new MongoServerError(
+      10334,
+      'BSONObjectTooLarge',
+      `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and 16793600(16MB)`,
+    ),
   indexNotAllowed: (msg: string) => new MongoServerError(67, 'CannotCreateIndex', msg),
   location: (code: number, msg: string) => new MongoServerError(code, `Location${code}`, msg),
 };
 
-export function duplicateKey(ns: string, indexName: string, keyPattern: Record<string, unknown>, keyValue: Record<string, unknown>): MongoServerError {
+export function duplicateKey(
+  ns: string,
+  indexName: string,
+  keyPattern: Record<string, unknown>,
+  keyValue: Record<string, unknown>,
+): MongoServerError {
   const shown = Object.entries(keyValue)
     .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
     .join(', ');
-  return new MongoServerError(11000, 'DuplicateKey', `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`, {
-    keyPattern,
-    keyValue,
-  });
+  return new MongoServerError(
+    11000,
+    'DuplicateKey',
+    `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`,
+    {
+      keyPattern,
+      keyValue,
+    },
+  );
 }

@@ -38,7 +38,13 @@ export interface EmbeddedMongo {
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
-  const engine = new Engine({ dbPath: options.dbPath, fsync: options.fsync, fsyncIntervalMs: options.fsyncIntervalMs, compactBytes: options.compactBytes, log });
+  const engine = new Engine({
+    dbPath: options.dbPath,
+    fsync: options.fsync,
+    fsyncIntervalMs: options.fsyncIntervalMs,
+    compactBytes: options.compactBytes,
+    log,
+  });
   const opened = engine.open();
   if (opened.replayed > 0) log(`recovered ${opened.replayed} journal records`);
 
@@ -59,7 +65,12 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    serveConnection(socket, ++connectionIds, (cmd, db, id) => runCommand(state, cmd as Doc, db, id), (err) => log(`connection error: ${String(err)}`));
+    serveConnection(
+      socket,
+      ++connectionIds,
+      (cmd, db, id) => runCommand(state, cmd as Doc, db, id),
+      (err) => log(`connection error: ${String(err)}`),
+    );
   });
 
   try {

@@ -27,7 +27,17 @@ describe('aggregation', () => {
     const out = await orders()
       .aggregate([
         { $match: { status: 'paid' } },
-        { $group: { _id: '$customer', total: { $sum: '$total' }, avg: { $avg: '$total' }, n: { $sum: 1 }, max: { $max: '$total' }, ids: { $push: '$_id' }, first: { $first: '$_id' } } },
+        {
+          $group: {
+            _id: '$customer',
+            total: { $sum: '$total' },
+            avg: { $avg: '$total' },
+            n: { $sum: 1 },
+            max: { $max: '$total' },
+            ids: { $push: '$_id' },
+            first: { $first: '$_id' },
+          },
+        },
         { $sort: { total: -1 } },
       ])
       .toArray();
@@ -39,25 +49,43 @@ describe('aggregation', () => {
 
   it('projects, adds fields, skips, limits and counts', async () => {
     const out = await orders()
-      .aggregate([{ $sort: { _id: 1 } }, { $addFields: { double: { $multiply: ['$total', 2] } } }, { $project: { _id: 1, double: 1 } }, { $skip: 1 }, { $limit: 2 }])
+      .aggregate([
+        { $sort: { _id: 1 } },
+        { $addFields: { double: { $multiply: ['$total', 2] } } },
+        { $project: { _id: 1, double: 1 } },
+        { $skip: 1 },
+        { $limit: 2 },
+      ])
       .toArray();
     expect(out).toEqual([
       { _id: 2, double: 60 },
       { _id: 3, double: 10 },
     ]);
-    expect(await orders().aggregate([{ $match: { total: { $gt: 8 } } }, { $count: 'n' }]).toArray()).toEqual([{ n: 3 }]);
+    expect(
+      await orders()
+        .aggregate([{ $match: { total: { $gt: 8 } } }, { $count: 'n' }])
+        .toArray(),
+    ).toEqual([{ n: 3 }]);
   });
 
   it('unwinds arrays, keeping empty ones when asked', async () => {
-    const plain = await orders().aggregate([{ $unwind: '$items' }]).toArray();
+    const plain = await orders()
+      .aggregate([{ $unwind: '$items' }])
+      .toArray();
     expect(plain).toHaveLength(4);
-    const kept = await orders().aggregate([{ $unwind: { path: '$items', preserveNullAndEmptyArrays: true } }]).toArray();
+    const kept = await orders()
+      .aggregate([{ $unwind: { path: '$items', preserveNullAndEmptyArrays: true } }])
+      .toArray();
     expect(kept).toHaveLength(5);
   });
 
   it('joins with $lookup', async () => {
     const out = await orders()
-      .aggregate([{ $match: { _id: { $in: [1, 4] } } }, { $lookup: { from: 'customers', localField: 'customer', foreignField: '_id', as: 'who' } }, { $sort: { _id: 1 } }])
+      .aggregate([
+        { $match: { _id: { $in: [1, 4] } } },
+        { $lookup: { from: 'customers', localField: 'customer', foreignField: '_id', as: 'who' } },
+        { $sort: { _id: 1 } },
+      ])
       .toArray();
     expect(out[0].who).toEqual([{ _id: 'a', name: 'Ann' }]);
     expect(out[1].who).toEqual([]);
@@ -65,7 +93,14 @@ describe('aggregation', () => {
 
   it('runs sub-pipelines with $facet', async () => {
     const [out] = await orders()
-      .aggregate([{ $facet: { count: [{ $count: 'n' }], top: [{ $sort: { total: -1 } }, { $limit: 1 }, { $project: { _id: 1 } }] } }])
+      .aggregate([
+        {
+          $facet: {
+            count: [{ $count: 'n' }],
+            top: [{ $sort: { total: -1 } }, { $limit: 1 }, { $project: { _id: 1 } }],
+          },
+        },
+      ])
       .toArray();
     expect(out).toEqual({ count: [{ n: 4 }], top: [{ _id: 4 }] });
   });
@@ -77,7 +112,10 @@ describe('aggregation', () => {
 
   it('pages results of a large aggregation through getMore', async () => {
     await t.db.collection('big').insertMany(Array.from({ length: 500 }, (_, i) => ({ i, g: i % 5 })));
-    const out = await t.db.collection('big').aggregate([{ $sort: { i: 1 } }], { batchSize: 50 }).toArray();
+    const out = await t.db
+      .collection('big')
+      .aggregate([{ $sort: { i: 1 } }], { batchSize: 50 })
+      .toArray();
     expect(out).toHaveLength(500);
     expect(out[499].i).toBe(499);
   });

@@ -14,7 +14,11 @@ afterAll(async () => {
 describe('documents', () => {
   it('inserts, finds, updates and deletes documents', async () => {
     const coll = t.db.collection('people');
-    const { insertedIds } = await coll.insertMany([{ name: 'ann', age: 31 }, { name: 'bob', age: 42 }, { name: 'cy', age: 25 }]);
+    const { insertedIds } = await coll.insertMany([
+      { name: 'ann', age: 31 },
+      { name: 'bob', age: 42 },
+      { name: 'cy', age: 25 },
+    ]);
     expect(Object.keys(insertedIds)).toHaveLength(3);
     expect(await coll.findOne({ name: 'bob' })).toMatchObject({ name: 'bob', age: 42 });
     const upd = await coll.updateOne({ name: 'ann' }, { $set: { age: 32 } });
@@ -23,7 +27,11 @@ describe('documents', () => {
     expect(same).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
     const many = await coll.updateMany({ age: { $gte: 30 } }, { $inc: { age: 1 } });
     expect(many.modifiedCount).toBe(2);
-    expect((await coll.find({}, { sort: { age: 1 }, projection: { _id: 0, name: 1 } }).toArray()).map((d) => d.name)).toEqual(['cy', 'ann', 'bob']);
+    expect(
+      (await coll.find({}, { sort: { age: 1 }, projection: { _id: 0, name: 1 } }).toArray()).map(
+        (d) => d.name,
+      ),
+    ).toEqual(['cy', 'ann', 'bob']);
     expect((await coll.deleteMany({ age: { $lt: 40 } })).deletedCount).toBe(2);
     expect(await coll.countDocuments()).toBe(1);
   });
@@ -49,8 +57,15 @@ describe('documents', () => {
 
   it('applies skip, limit and projection together', async () => {
     const coll = t.db.collection('page');
-    await coll.insertMany(Array.from({ length: 20 }, (_, i) => ({ i, tag: i % 2 ? 'odd' : 'even', extra: 'x' })));
-    const page = await coll.find({ tag: 'odd' }, { projection: { extra: 0 } }).sort({ i: 1 }).skip(2).limit(3).toArray();
+    await coll.insertMany(
+      Array.from({ length: 20 }, (_, i) => ({ i, tag: i % 2 ? 'odd' : 'even', extra: 'x' })),
+    );
+    const page = await coll
+      .find({ tag: 'odd' }, { projection: { extra: 0 } })
+      .sort({ i: 1 })
+      .skip(2)
+      .limit(3)
+      .toArray();
     expect(page.map((d) => d.i)).toEqual([5, 7, 9]);
     expect(page[0]).not.toHaveProperty('extra');
   });
@@ -58,11 +73,23 @@ describe('documents', () => {
   it('finds and modifies atomically, returning before or after images', async () => {
     const coll = t.db.collection('counters');
     await coll.insertOne({ _id: 'seq', n: 1 } as never);
-    const before = await coll.findOneAndUpdate({ _id: 'seq' } as never, { $inc: { n: 1 } }, { returnDocument: 'before' });
+    const before = await coll.findOneAndUpdate(
+      { _id: 'seq' } as never,
+      { $inc: { n: 1 } },
+      { returnDocument: 'before' },
+    );
     expect(before!.n).toBe(1);
-    const after = await coll.findOneAndUpdate({ _id: 'seq' } as never, { $inc: { n: 1 } }, { returnDocument: 'after' });
+    const after = await coll.findOneAndUpdate(
+      { _id: 'seq' } as never,
+      { $inc: { n: 1 } },
+      { returnDocument: 'after' },
+    );
     expect(after!.n).toBe(3);
-    const created = await coll.findOneAndUpdate({ _id: 'other' } as never, { $setOnInsert: { n: 10 } }, { upsert: true, returnDocument: 'after' });
+    const created = await coll.findOneAndUpdate(
+      { _id: 'other' } as never,
+      { $setOnInsert: { n: 10 } },
+      { upsert: true, returnDocument: 'after' },
+    );
     expect(created).toEqual({ _id: 'other', n: 10 });
     const removed = await coll.findOneAndDelete({ _id: 'seq' } as never);
     expect(removed!.n).toBe(3);
@@ -88,7 +115,10 @@ describe('documents', () => {
 describe('errors', () => {
   it('answers 48 NamespaceExists when creating an existing collection', async () => {
     await t.db.createCollection('dupcoll');
-    await expect(t.db.createCollection('dupcoll')).rejects.toMatchObject({ code: 48, codeName: 'NamespaceExists' });
+    await expect(t.db.createCollection('dupcoll')).rejects.toMatchObject({
+      code: 48,
+      codeName: 'NamespaceExists',
+    });
   });
 
   it('answers 26 NamespaceNotFound when listing indexes of a missing collection', async () => {
@@ -96,7 +126,10 @@ describe('errors', () => {
   });
 
   it('answers 59 CommandNotFound for an unknown command', async () => {
-    await expect(t.db.command({ frobnicate: 1 })).rejects.toMatchObject({ code: 59, codeName: 'CommandNotFound' });
+    await expect(t.db.command({ frobnicate: 1 })).rejects.toMatchObject({
+      code: 59,
+      codeName: 'CommandNotFound',
+    });
   });
 
   it('reports duplicate _id as 11000 with keyPattern and keyValue in writeErrors', async () => {
@@ -111,7 +144,9 @@ describe('errors', () => {
   it('keeps inserting after a duplicate when the batch is unordered', async () => {
     const coll = t.db.collection('unordered');
     await coll.insertOne({ _id: 2 } as never);
-    const err = (await coll.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }] as never[], { ordered: false }).catch((e: unknown) => e)) as { insertedCount?: number; result?: { insertedCount: number } };
+    const err = (await coll
+      .insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }] as never[], { ordered: false })
+      .catch((e: unknown) => e)) as { insertedCount?: number; result?: { insertedCount: number } };
     expect(err).toBeInstanceOf(Error);
     expect(await coll.countDocuments()).toBe(3);
   });
@@ -119,7 +154,9 @@ describe('errors', () => {
   it('refuses to change _id with 66 ImmutableField', async () => {
     const coll = t.db.collection('immutable');
     await coll.insertOne({ _id: 1, a: 1 } as never);
-    await expect(coll.updateOne({ _id: 1 } as never, { $set: { _id: 2 } })).rejects.toMatchObject({ code: 66 });
+    await expect(coll.updateOne({ _id: 1 } as never, { $set: { _id: 2 } })).rejects.toMatchObject({
+      code: 66,
+    });
   });
 
   it('refuses a $inc on a string with 14 TypeMismatch', async () => {
@@ -130,7 +167,9 @@ describe('errors', () => {
 
   it('refuses to insert a document over 16 MiB with 10334 BSONObjectTooLarge', async () => {
     const coll = t.db.collection('huge');
-    const err = (await coll.insertOne({ s: 'x'.repeat(16 * 1024 * 1024) }).catch((e: unknown) => e)) as MongoServerError;
+    const err = (await coll
+      .insertOne({ s: 'x'.repeat(16 * 1024 * 1024) })
+      .catch((e: unknown) => e)) as MongoServerError;
     expect(err).toBeInstanceOf(MongoServerError);
     expect(err.code).toBe(10334);
     expect(await coll.countDocuments()).toBe(0);
@@ -141,7 +180,9 @@ describe('errors', () => {
     await coll.insertOne({ _id: 1, s: '' } as never);
     const big = 'x'.repeat(9 * 1024 * 1024);
     await coll.updateOne({ _id: 1 } as never, { $set: { a: big } });
-    const err = (await coll.updateOne({ _id: 1 } as never, { $set: { b: big } }).catch((e: unknown) => e)) as MongoServerError;
+    const err = (await coll
+      .updateOne({ _id: 1 } as never, { $set: { b: big } })
+      .catch((e: unknown) => e)) as MongoServerError;
     expect(err).toBeInstanceOf(MongoServerError);
     expect([10334, 17419]).toContain(err.code);
     const stored = await coll.findOne({ _id: 1 } as never, { projection: { b: 1 } });
@@ -149,7 +190,9 @@ describe('errors', () => {
   });
 
   it('answers 43 CursorNotFound for a getMore on an unknown cursor', async () => {
-    await expect(t.db.command({ getMore: Long.fromNumber(12345), collection: 'x' })).rejects.toMatchObject({ code: 43 });
+    await expect(t.db.command({ getMore: Long.fromNumber(12345), collection: 'x' })).rejects.toMatchObject({
+      code: 43,
+    });
   });
 });
 
@@ -159,7 +202,7 @@ describe('namespaces', () => {
     const names = (await t.db.listCollections().toArray()).map((c) => c.name);
     expect(names).toContain('listed');
     expect(await t.db.collection('listed').drop()).toBe(true);
-    expect((await t.db.listCollections({ name: 'listed' }).toArray())).toHaveLength(0);
+    expect(await t.db.listCollections({ name: 'listed' }).toArray()).toHaveLength(0);
     const dbs = await t.client.db('admin').admin().listDatabases();
     expect(dbs.databases.map((d) => d.name)).toContain(t.db.databaseName);
   });
@@ -170,9 +213,16 @@ describe('sorting with a limit', () => {
     const coll = t.db.collection('topk');
     await coll.insertMany(Array.from({ length: 400 }, (_, i) => ({ i, score: (i * 37) % 50, group: i % 7 })));
     const full = await coll.find({}, { sort: { score: -1, i: 1 } }).toArray();
-    const top = await coll.find({}, { sort: { score: -1, i: 1 } }).skip(3).limit(10).toArray();
+    const top = await coll
+      .find({}, { sort: { score: -1, i: 1 } })
+      .skip(3)
+      .limit(10)
+      .toArray();
     expect(top.map((d) => d.i)).toEqual(full.slice(3, 13).map((d) => d.i));
-    const ties = await coll.find({ group: 3 }, { sort: { score: 1 } }).limit(5).toArray();
+    const ties = await coll
+      .find({ group: 3 }, { sort: { score: 1 } })
+      .limit(5)
+      .toArray();
     const allTies = await coll.find({ group: 3 }, { sort: { score: 1 } }).toArray();
     expect(ties.map((d) => d.i)).toEqual(allTies.slice(0, 5).map((d) => d.i));
     const agg = await coll.aggregate([{ $sort: { score: 1, i: -1 } }, { $limit: 4 }]).toArray();

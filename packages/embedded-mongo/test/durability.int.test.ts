@@ -23,7 +23,10 @@ afterAll(() => {
   dirs = [];
 });
 
-async function withServer<T>(options: EmbeddedMongoOptions, fn: (client: MongoClient, server: EmbeddedMongo) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  options: EmbeddedMongoOptions,
+  fn: (client: MongoClient, server: EmbeddedMongo) => Promise<T>,
+): Promise<T> {
   const server = await startEmbeddedMongo({ port: 0, replSet: 'rs0', ...options });
   const client = await MongoClient.connect(server.uri);
   try {
@@ -48,7 +51,12 @@ suite('journal', () => {
     });
     await withServer({ dbPath }, async (client) => {
       const db = client.db('app');
-      expect(await db.collection('users').find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'b', name: 'Bee' }]);
+      expect(
+        await db
+          .collection('users')
+          .find({}, { projection: { _id: 0 } })
+          .toArray(),
+      ).toEqual([{ email: 'b', name: 'Bee' }]);
       expect((await db.listCollections().toArray()).map((c) => c.name)).toEqual(['users']);
       await expect(db.collection('users').insertOne({ email: 'b' })).rejects.toMatchObject({ code: 11000 });
     });
@@ -57,7 +65,10 @@ suite('journal', () => {
   it('drops a torn last record and keeps everything before it', async () => {
     const dbPath = tempDir();
     await withServer({ dbPath }, async (client) => {
-      await client.db('app').collection('c').insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
+      await client
+        .db('app')
+        .collection('c')
+        .insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
     });
     const journal = path.join(dbPath, 'journal.wal');
     const intact = fs.statSync(journal).size;
@@ -79,8 +90,14 @@ suite('journal', () => {
   it('ignores a last record whose checksum does not match', async () => {
     const dbPath = tempDir();
     await withServer({ dbPath }, async (client) => {
-      await client.db('app').collection('c').insertOne({ _id: 1 } as never);
-      await client.db('app').collection('c').insertOne({ _id: 2 } as never);
+      await client
+        .db('app')
+        .collection('c')
+        .insertOne({ _id: 1 } as never);
+      await client
+        .db('app')
+        .collection('c')
+        .insertOne({ _id: 2 } as never);
     });
     const journal = path.join(dbPath, 'journal.wal');
     const bytes = fs.readFileSync(journal);
@@ -97,7 +114,9 @@ suite('journal', () => {
       const coll = client.db('app').collection('c');
       await coll.createIndex({ k: 1 }, { unique: true });
       for (let round = 0; round < 5; round++) {
-        await coll.insertMany(Array.from({ length: 400 }, (_, i) => ({ k: round * 1000 + i, pad: 'x'.repeat(50) })));
+        await coll.insertMany(
+          Array.from({ length: 400 }, (_, i) => ({ k: round * 1000 + i, pad: 'x'.repeat(50) })),
+        );
         await coll.deleteMany({ k: { $lt: round * 1000 + 200 } });
       }
     });
@@ -119,13 +138,19 @@ suite('journal', () => {
     });
     const oldJournal = fs.readFileSync(path.join(dbPath, 'journal.wal'));
     await withServer({ dbPath, compactBytes: 1 }, async (client) => {
-      await client.db('app').collection('c').insertOne({ _id: 2 } as never);
+      await client
+        .db('app')
+        .collection('c')
+        .insertOne({ _id: 2 } as never);
     });
     // Replaying the old journal over the snapshot would drop the collection again.
     fs.writeFileSync(path.join(dbPath, 'journal.wal'), oldJournal);
     await withServer({ dbPath }, async (client) => {
       expect(await client.db('app').collection('c').find().toArray()).toEqual([{ _id: 2 }]);
-      await client.db('app').collection('c').insertOne({ _id: 3 } as never);
+      await client
+        .db('app')
+        .collection('c')
+        .insertOne({ _id: 3 } as never);
     });
     await withServer({ dbPath }, async (client) => {
       expect(await client.db('app').collection('c').countDocuments()).toBe(2);
@@ -136,7 +161,9 @@ suite('journal', () => {
     const dbPath = tempDir();
     const first = await startEmbeddedMongo({ port: 0, dbPath });
     try {
-      await expect(startEmbeddedMongo({ port: 0, dbPath })).rejects.toThrow(/in use by another embedded-mongo server/);
+      await expect(startEmbeddedMongo({ port: 0, dbPath })).rejects.toThrow(
+        /in use by another embedded-mongo server/,
+      );
     } finally {
       await first.stop();
     }
@@ -147,7 +174,11 @@ suite('journal', () => {
 
 function startChild(dbPath: string): Promise<{ child: ChildProcess; uri: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/crash-server.ts'), dbPath, String(256 * 1024)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'fixtures/crash-server.ts'), dbPath, String(256 * 1024)],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -172,7 +203,10 @@ suite('crash', () => {
     const singles = (async () => {
       for (let i = 0; !stop; i++) {
         try {
-          await client.db('app').collection('single').insertOne({ _id: i, pad: 'y'.repeat(200) } as never);
+          await client
+            .db('app')
+            .collection('single')
+            .insertOne({ _id: i, pad: 'y'.repeat(200) } as never);
           acknowledged.push(i);
         } catch {
           return;
@@ -184,9 +218,18 @@ suite('crash', () => {
         const session = client.startSession();
         try {
           session.startTransaction();
-          await client.db('app').collection('pairs').insertOne({ _id: `${i}-a`, i } as never, { session });
-          await client.db('app').collection('pairs').insertOne({ _id: `${i}-b`, i } as never, { session });
-          await client.db('app').collection('totals').updateOne({ _id: 'n' } as never, { $inc: { n: 1 } }, { session, upsert: true });
+          await client
+            .db('app')
+            .collection('pairs')
+            .insertOne({ _id: `${i}-a`, i } as never, { session });
+          await client
+            .db('app')
+            .collection('pairs')
+            .insertOne({ _id: `${i}-b`, i } as never, { session });
+          await client
+            .db('app')
+            .collection('totals')
+            .updateOne({ _id: 'n' } as never, { $inc: { n: 1 } }, { session, upsert: true });
           await session.commitTransaction();
           committedPairs.push(i);
         } catch {
@@ -196,7 +239,8 @@ suite('crash', () => {
         }
       }
     })();
-    while (acknowledged.length < 1500 || committedPairs.length < 150) await new Promise((r) => setTimeout(r, 20));
+    while (acknowledged.length < 1500 || committedPairs.length < 150)
+      await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     await exited;
     stop = true;
@@ -205,7 +249,14 @@ suite('crash', () => {
 
     await withServer({ dbPath }, async (restarted) => {
       const db = restarted.db('app');
-      const singlesStored = new Set((await db.collection('single').find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id as unknown as number));
+      const singlesStored = new Set(
+        (
+          await db
+            .collection('single')
+            .find({}, { projection: { _id: 1 } })
+            .toArray()
+        ).map((d) => d._id as unknown as number),
+      );
       expect(acknowledged.filter((i) => !singlesStored.has(i))).toEqual([]);
       const pairDocs = await db.collection('pairs').find().toArray();
       const perTxn = new Map<number, number>();

@@ -73,7 +73,12 @@ suite('protocol', () => {
     expect(reply.readInt32LE(8)).toBe(42);
     expect(reply.readInt32LE(12)).toBe(1);
     expect(reply.readInt32LE(32)).toBe(1);
-    expect(BSON.deserialize(reply.subarray(36))).toMatchObject({ ismaster: true, setName: 'rs0', maxWireVersion: 21, ok: 1 });
+    expect(BSON.deserialize(reply.subarray(36))).toMatchObject({
+      ismaster: true,
+      setName: 'rs0',
+      maxWireVersion: 21,
+      ok: 1,
+    });
   });
 
   it('verifies and returns CRC-32C checksums when the client sends them', async () => {
@@ -87,7 +92,9 @@ suite('protocol', () => {
   });
 
   it('does not reply when moreToCome is set but still applies the write', async () => {
-    const insert = Buffer.from(BSON.serialize({ insert: 'quiet', documents: [{ _id: 1 }], $db: 'fuzz', writeConcern: { w: 0 } }));
+    const insert = Buffer.from(
+      BSON.serialize({ insert: 'quiet', documents: [{ _id: 1 }], $db: 'fuzz', writeConcern: { w: 0 } }),
+    );
     const reply = await sendRaw(opMsg(insert, 2));
     expect(reply.length).toBe(0);
     expect(await client.db('fuzz').collection('quiet').countDocuments()).toBe(1);
@@ -116,13 +123,17 @@ suite('malformed input', () => {
 
   it('survives frames with a valid header and random bodies', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 200 }), fc.constantFrom(2013, 2004, 1, 2012, 9999), async (body, opCode) => {
-        const header = Buffer.alloc(16);
-        header.writeInt32LE(16 + body.length, 0);
-        header.writeInt32LE(7, 4);
-        header.writeInt32LE(opCode, 12);
-        await sendRaw(Buffer.concat([header, Buffer.from(body)]));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 0, maxLength: 200 }),
+        fc.constantFrom(2013, 2004, 1, 2012, 9999),
+        async (body, opCode) => {
+          const header = Buffer.alloc(16);
+          header.writeInt32LE(16 + body.length, 0);
+          header.writeInt32LE(7, 4);
+          header.writeInt32LE(opCode, 12);
+          await sendRaw(Buffer.concat([header, Buffer.from(body)]));
+        },
+      ),
       { numRuns: 80 },
     );
     expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });

@@ -32,12 +32,16 @@ describe('indexes', () => {
     expect(err.keyPattern).toEqual({ email: 1 });
     expect(err.keyValue).toEqual({ email: 'a@x' });
     await coll.insertOne({ email: 'b@x' });
-    await expect(coll.updateOne({ email: 'b@x' }, { $set: { email: 'a@x' } })).rejects.toMatchObject({ code: 11000 });
+    await expect(coll.updateOne({ email: 'b@x' }, { $set: { email: 'a@x' } })).rejects.toMatchObject({
+      code: 11000,
+    });
   });
 
   it('reports a findAndModify duplicate at the top level', async () => {
     const coll = t.db.collection('uniq');
-    const err = (await coll.findOneAndUpdate({ email: 'b@x' }, { $set: { email: 'a@x' } }).catch((e: unknown) => e)) as MongoServerError;
+    const err = (await coll
+      .findOneAndUpdate({ email: 'b@x' }, { $set: { email: 'a@x' } })
+      .catch((e: unknown) => e)) as MongoServerError;
     expect(err.code).toBe(11000);
     expect(err.keyValue).toEqual({ email: 'a@x' });
   });
@@ -45,8 +49,15 @@ describe('indexes', () => {
   it('enforces compound uniqueness on the combination only', async () => {
     const coll = t.db.collection('compound');
     await coll.createIndex({ org: 1, user: 1 }, { unique: true });
-    await coll.insertMany([{ org: 1, user: 1 }, { org: 1, user: 2 }, { org: 2, user: 1 }]);
-    await expect(coll.insertOne({ org: 1, user: 2 })).rejects.toMatchObject({ code: 11000, keyValue: { org: 1, user: 2 } });
+    await coll.insertMany([
+      { org: 1, user: 1 },
+      { org: 1, user: 2 },
+      { org: 2, user: 1 },
+    ]);
+    await expect(coll.insertOne({ org: 1, user: 2 })).rejects.toMatchObject({
+      code: 11000,
+      keyValue: { org: 1, user: 2 },
+    });
   });
 
   it('treats every array element as a key of a unique index', async () => {
@@ -68,7 +79,11 @@ describe('indexes', () => {
   it('only enforces a partial unique index on matching documents', async () => {
     const coll = t.db.collection('partial');
     await coll.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
-    await coll.insertMany([{ email: 'a', active: false }, { email: 'a', active: false }, { email: 'a', active: true }]);
+    await coll.insertMany([
+      { email: 'a', active: false },
+      { email: 'a', active: false },
+      { email: 'a', active: true },
+    ]);
     await expect(coll.insertOne({ email: 'a', active: true })).rejects.toMatchObject({ code: 11000 });
   });
 
@@ -84,18 +99,26 @@ describe('indexes', () => {
     await coll.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, ref: `r${i}`, i })) as never[]);
     expect(await coll.findOne({ ref: 'r1234' })).toMatchObject({ i: 1234 });
     expect(await coll.countDocuments({ ref: { $in: ['r1', 'r2', 'nope'] } })).toBe(2);
-    const byRef = (await coll.find({ ref: 'r1234' }).explain('executionStats')) as { executionStats: { totalDocsExamined: number; nReturned: number } };
+    const byRef = (await coll.find({ ref: 'r1234' }).explain('executionStats')) as {
+      executionStats: { totalDocsExamined: number; nReturned: number };
+    };
     expect(byRef.executionStats).toMatchObject({ totalDocsExamined: 1, nReturned: 1 });
-    const byId = (await coll.find({ _id: 77 } as never).explain('executionStats')) as { executionStats: { totalDocsExamined: number } };
+    const byId = (await coll.find({ _id: 77 } as never).explain('executionStats')) as {
+      executionStats: { totalDocsExamined: number };
+    };
     expect(byId.executionStats.totalDocsExamined).toBe(1);
-    const scan = (await coll.find({ i: 5 }).explain('executionStats')) as { executionStats: { totalDocsExamined: number } };
+    const scan = (await coll.find({ i: 5 }).explain('executionStats')) as {
+      executionStats: { totalDocsExamined: number };
+    };
     expect(scan.executionStats.totalDocsExamined).toBe(2000);
   });
 
   it('finds documents by the first field of a compound index, following updates and deletes', async () => {
     const coll = t.db.collection('prefix');
     await coll.createIndex({ org: 1, at: -1 });
-    await coll.insertMany(Array.from({ length: 300 }, (_, i) => ({ org: i % 3, at: i, tags: i % 2 ? ['a', 'b'] : [] })));
+    await coll.insertMany(
+      Array.from({ length: 300 }, (_, i) => ({ org: i % 3, at: i, tags: i % 2 ? ['a', 'b'] : [] })),
+    );
     expect(await coll.countDocuments({ org: 1 })).toBe(100);
     await coll.updateMany({ org: 1, at: { $lt: 30 } }, { $set: { org: 7 } });
     await coll.deleteMany({ org: 1, at: { $gte: 290 } });
@@ -108,8 +131,13 @@ describe('indexes', () => {
   (usingRealMongo ? it.skip : it)('removes documents whose TTL date has passed', async () => {
     const coll = t.db.collection('ttl');
     await coll.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
-    await coll.insertMany([{ at: new Date(Date.now() - 5000), old: true }, { at: new Date(Date.now() + 60_000) }, { at: 'not a date' }]);
-    for (let i = 0; i < 50 && (await coll.countDocuments({ old: true })) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await coll.insertMany([
+      { at: new Date(Date.now() - 5000), old: true },
+      { at: new Date(Date.now() + 60_000) },
+      { at: 'not a date' },
+    ]);
+    for (let i = 0; i < 50 && (await coll.countDocuments({ old: true })) > 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await coll.countDocuments({ old: true })).toBe(0);
     expect(await coll.countDocuments()).toBe(2);
   });

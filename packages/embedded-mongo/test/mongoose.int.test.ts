@@ -4,7 +4,10 @@ import { TestDatabase, openTestDatabase } from './support';
 let t: TestDatabase;
 let conn: mongoose.Connection;
 
-const authorSchema = new Schema({ name: { type: String, required: true }, email: { type: String, unique: true, required: true } }, { timestamps: true });
+const authorSchema = new Schema(
+  { name: { type: String, required: true }, email: { type: String, unique: true, required: true } },
+  { timestamps: true },
+);
 const bookSchema = new Schema({
   title: String,
   author: { type: Schema.Types.ObjectId, ref: 'Author' },
@@ -38,7 +41,11 @@ describe('mongoose models', () => {
     expect(ann.createdAt).toBeInstanceOf(Date);
     const found = await Author.findById(ann._id).lean();
     expect(found).toMatchObject({ name: 'Ann', email: 'ann@example.com' });
-    const updated = await Author.findByIdAndUpdate(ann._id, { name: 'Ann B' }, { new: true, runValidators: true });
+    const updated = await Author.findByIdAndUpdate(
+      ann._id,
+      { name: 'Ann B' },
+      { new: true, runValidators: true },
+    );
     expect(updated!.name).toBe('Ann B');
     expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(ann.updatedAt.getTime());
     expect(await Author.exists({ email: 'ann@example.com' })).toBeTruthy();
@@ -51,7 +58,10 @@ describe('mongoose models', () => {
   it('rejects a duplicate on a schema unique index with 11000', async () => {
     const { Author } = models;
     await Author.create({ name: 'Bob', email: 'bob@example.com' });
-    await expect(Author.create({ name: 'Bob 2', email: 'bob@example.com' })).rejects.toMatchObject({ code: 11000, keyValue: { email: 'bob@example.com' } });
+    await expect(Author.create({ name: 'Bob 2', email: 'bob@example.com' })).rejects.toMatchObject({
+      code: 11000,
+      keyValue: { email: 'bob@example.com' },
+    });
   });
 
   it('syncs indexes, populates references and keeps Decimal128 prices', async () => {
@@ -68,7 +78,10 @@ describe('mongoose models', () => {
     expect(books.map((b) => b.title)).toEqual(['A', 'B']);
     expect((books[0].author as unknown as { name: string }).name).toBe('Cy');
     expect(books[1].price!.toString()).toBe('19.99');
-    const [total] = await Book.aggregate([{ $match: { author: cy._id } }, { $group: { _id: null, sum: { $sum: '$price' } } }]);
+    const [total] = await Book.aggregate([
+      { $match: { author: cy._id } },
+      { $group: { _id: null, sum: { $sum: '$price' } } },
+    ]);
     expect(total.sum.toString()).toBe('25.00');
   });
 

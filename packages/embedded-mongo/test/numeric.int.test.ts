@@ -23,11 +23,20 @@ describe('numeric types', () => {
   });
 
   it('compares Int32, Double, Long and Decimal128 with one another', async () => {
-    const gt7 = await t.db.collection('nums').find({ v: { $gt: 7 } }).toArray();
+    const gt7 = await t.db
+      .collection('nums')
+      .find({ v: { $gt: 7 } })
+      .toArray();
     expect(gt7.map((d) => d._id).sort()).toEqual(['decimal', 'double', 'long']);
-    const eq = await t.db.collection('nums').find({ v: Decimal128.fromString('3.0') }).toArray();
+    const eq = await t.db
+      .collection('nums')
+      .find({ v: Decimal128.fromString('3.0') })
+      .toArray();
     expect(eq.map((d) => d._id)).toEqual(['small-long']);
-    const exactLong = await t.db.collection('nums').find({ v: { $gt: Long.fromString('9007199254740992') } }).toArray();
+    const exactLong = await t.db
+      .collection('nums')
+      .find({ v: { $gt: Long.fromString('9007199254740992') } })
+      .toArray();
     expect(exactLong.map((d) => d._id)).toEqual(['long']);
   });
 
@@ -46,7 +55,11 @@ describe('numeric types', () => {
       { g: 'int', v: 2147483647 },
       { g: 'int', v: 1 },
     ]);
-    const out = await coll.aggregate([{ $group: { _id: '$g', s: { $sum: '$v' } } }, { $sort: { _id: 1 } }], { promoteLongs: false }).toArray();
+    const out = await coll
+      .aggregate([{ $group: { _id: '$g', s: { $sum: '$v' } } }, { $sort: { _id: 1 } }], {
+        promoteLongs: false,
+      })
+      .toArray();
     const byId = Object.fromEntries(out.map((d) => [d._id, d.s]));
     expect(byId.dec).toBeInstanceOf(Decimal128);
     expect(byId.dec.toString()).toBe('0.3');
@@ -58,7 +71,14 @@ describe('numeric types', () => {
   it('keeps numeric types in $add, $subtract, $multiply and $sum expressions', async () => {
     const coll = t.db.collection('expr');
     const when = new Date('2025-01-01T00:00:00Z');
-    await coll.insertOne({ _id: 1, big: Long.fromString('9007199254740993'), price: Decimal128.fromString('1.10'), qty: 3, list: [1, 2, 3.5], when } as never);
+    await coll.insertOne({
+      _id: 1,
+      big: Long.fromString('9007199254740993'),
+      price: Decimal128.fromString('1.10'),
+      qty: 3,
+      list: [1, 2, 3.5],
+      when,
+    } as never);
     const [out] = await coll
       .aggregate(
         [
@@ -87,7 +107,11 @@ describe('numeric types', () => {
 
   it('increments a Long without losing precision and an Int32 into a Long on overflow', async () => {
     const coll = t.db.collection('inc');
-    await coll.insertOne({ _id: 1, big: Long.fromString('9007199254740993'), i: new Int32(2147483647) } as never);
+    await coll.insertOne({
+      _id: 1,
+      big: Long.fromString('9007199254740993'),
+      i: new Int32(2147483647),
+    } as never);
     await coll.updateOne({ _id: 1 } as never, { $inc: { big: 1, i: 1 } });
     const doc = await coll.findOne({ _id: 1 } as never, { promoteLongs: false });
     expect(doc!.big.toString()).toBe('9007199254740994');

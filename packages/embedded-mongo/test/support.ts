@@ -14,7 +14,9 @@ export interface TestDatabase {
 
 export const usingRealMongo = Boolean(process.env.MONGO_URL);
 
-export async function openTestDatabase(options: EmbeddedMongoOptions = { replSet: 'rs0' }): Promise<TestDatabase> {
+export async function openTestDatabase(
+  options: EmbeddedMongoOptions = { replSet: 'rs0' },
+): Promise<TestDatabase> {
   const embedded = usingRealMongo ? undefined : await startEmbeddedMongo({ port: 0, ...options });
   const uri = process.env.MONGO_URL ?? embedded!.uri;
   const client = await MongoClient.connect(uri);

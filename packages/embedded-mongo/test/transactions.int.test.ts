@@ -31,7 +31,10 @@ describe('transactions (replica-set mode)', () => {
 
   it('reads from a snapshot taken when the transaction started', async () => {
     const coll = t.db.collection('snapshot');
-    await coll.insertMany([{ _id: 1, v: 'old' }, { _id: 2, v: 'kept' }] as never[]);
+    await coll.insertMany([
+      { _id: 1, v: 'old' },
+      { _id: 2, v: 'kept' },
+    ] as never[]);
     const session = t.client.startSession();
     try {
       session.startTransaction();
@@ -72,7 +75,9 @@ describe('transactions (replica-set mode)', () => {
       a.startTransaction();
       b.startTransaction();
       await coll.updateOne({ _id: 1 } as never, { $inc: { n: 1 } }, { session: a });
-      const err = (await coll.updateOne({ _id: 1 } as never, { $inc: { n: 10 } }, { session: b }).catch((e: unknown) => e)) as MongoServerError;
+      const err = (await coll
+        .updateOne({ _id: 1 } as never, { $inc: { n: 10 } }, { session: b })
+        .catch((e: unknown) => e)) as MongoServerError;
       expect(err.code).toBe(112);
       expect(err.hasErrorLabel('TransientTransactionError')).toBe(true);
       await b.abortTransaction().catch(() => undefined);
@@ -106,7 +111,10 @@ describe('transactions (replica-set mode)', () => {
   it('commits mongoose connection.transaction() atomically and rolls back when it throws', async () => {
     const conn = await mongoose.createConnection(t.uri, { dbName: t.db.databaseName }).asPromise();
     try {
-      const Account = conn.model('Account', new mongoose.Schema({ owner: { type: String, unique: true }, balance: Number }));
+      const Account = conn.model(
+        'Account',
+        new mongoose.Schema({ owner: { type: String, unique: true }, balance: Number }),
+      );
       const Outbox = conn.model('Outbox', new mongoose.Schema({ type: String }));
       await Account.init();
       await Account.create({ owner: 'ann', balance: 100 });
@@ -167,8 +175,17 @@ describe('retryable writes', () => {
       session.startTransaction();
       await expect(coll.insertOne({ a: 2 }, { session })).rejects.toThrow(/retryable writes|[Tt]ransaction/);
       await session.endSession().catch(() => undefined);
-      const raw = { insert: 'c', documents: [{ a: 3 }], txnNumber: Long.fromNumber(1), autocommit: false, startTransaction: true };
-      await expect(client.db('standalone').command(raw)).rejects.toMatchObject({ code: 20, codeName: 'IllegalOperation' });
+      const raw = {
+        insert: 'c',
+        documents: [{ a: 3 }],
+        txnNumber: Long.fromNumber(1),
+        autocommit: false,
+        startTransaction: true,
+      };
+      await expect(client.db('standalone').command(raw)).rejects.toMatchObject({
+        code: 20,
+        codeName: 'IllegalOperation',
+      });
       expect(await coll.countDocuments()).toBe(1);
     } finally {
       await client.close();

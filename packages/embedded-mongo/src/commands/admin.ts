@@ -11,7 +11,21 @@ const create: Handler = (ctx) => {
   const name = collectionName(ctx, 'create');
   const options: Doc = {};
   for (const [k, v] of Object.entries(ctx.cmd)) {
-    if (['create', '$db', 'lsid', 'txnNumber', 'autocommit', 'startTransaction', '$clusterTime', 'writeConcern', 'comment', '$readPreference'].includes(k)) continue;
+    if (
+      [
+        'create',
+        '$db',
+        'lsid',
+        'txnNumber',
+        'autocommit',
+        'startTransaction',
+        '$clusterTime',
+        'writeConcern',
+        'comment',
+        '$readPreference',
+      ].includes(k)
+    )
+      continue;
     options[k] = v;
   }
   ctx.state.engine.createCollection(ctx.db, name, options);
@@ -45,7 +59,8 @@ const listCollections: Handler = (ctx) => {
       info: { readOnly: false },
       idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
     };
-    if (matchDocument(info, filter)) docs.push(ctx.cmd.nameOnly === true ? { name: c.name, type: 'collection' } : info);
+    if (matchDocument(info, filter))
+      docs.push(ctx.cmd.nameOnly === true ? { name: c.name, type: 'collection' } : info);
   }
   return cursorReply(ctx, `${ctx.db}.$cmd.listCollections`, docs, undefined);
 };
@@ -57,10 +72,17 @@ const listDatabases: Handler = (ctx) => {
     let size = 0;
     for (const c of colls.values()) for (const d of c.docs.values()) size += BSON.calculateObjectSize(d);
     total += size;
-    databases.push(ctx.cmd.nameOnly === true ? { name } : { name, sizeOnDisk: size, empty: colls.size === 0 });
+    databases.push(
+      ctx.cmd.nameOnly === true ? { name } : { name, sizeOnDisk: size, empty: colls.size === 0 },
+    );
   }
   const filter = isPlainObject(ctx.cmd.filter) ? ctx.cmd.filter : {};
-  return { databases: databases.filter((d) => matchDocument(d, filter)), totalSize: total, totalSizeMb: Math.round(total / 1048576), ok: 1 };
+  return {
+    databases: databases.filter((d) => matchDocument(d, filter)),
+    totalSize: total,
+    totalSizeMb: Math.round(total / 1048576),
+    ok: 1,
+  };
 };
 
 const renameCollection: Handler = (ctx) => {
@@ -68,8 +90,14 @@ const renameCollection: Handler = (ctx) => {
   const to = String(ctx.cmd.to);
   const [fromDb, ...fromRest] = from.split('.');
   const [toDb, ...toRest] = to.split('.');
-  if (fromDb !== toDb) throw errors.illegalOperation('renaming across databases is not supported by the embedded server');
-  ctx.state.engine.renameCollection(fromDb, fromRest.join('.'), toRest.join('.'), ctx.cmd.dropTarget === true);
+  if (fromDb !== toDb)
+    throw errors.illegalOperation('renaming across databases is not supported by the embedded server');
+  ctx.state.engine.renameCollection(
+    fromDb,
+    fromRest.join('.'),
+    toRest.join('.'),
+    ctx.cmd.dropTarget === true,
+  );
   return { ok: 1 };
 };
 
@@ -86,35 +114,54 @@ function sameKey(a: Doc, b: Doc): boolean {
 const createIndexes: Handler = (ctx) => {
   const name = collectionName(ctx, 'createIndexes');
   const specs = ctx.cmd.indexes;
-  if (!Array.isArray(specs) || specs.length === 0) throw errors.failedToParse("Must specify at least one index to create");
+  if (!Array.isArray(specs) || specs.length === 0)
+    throw errors.failedToParse('Must specify at least one index to create');
   const engine = ctx.state.engine;
   const createdCollectionAutomatically = !existing(ctx, name);
   const coll = engine.ensureCollection(ctx.db, name);
   const before = coll.indexes.length + 1;
   for (const raw of specs) {
-    if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0) throw errors.badValue('index specification must have a non-empty key');
-    const spec: IndexSpec = { v: 2, ...(raw as Doc), key: raw.key, name: typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key) } as IndexSpec;
+    if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0)
+      throw errors.badValue('index specification must have a non-empty key');
+    const spec: IndexSpec = {
+      v: 2,
+      ...(raw as Doc),
+      key: raw.key,
+      name: typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key),
+    } as IndexSpec;
     if (sameKey(spec.key, { _id: 1 })) continue;
     const sameName = coll.indexes.find((i) => i.spec.name === spec.name);
     const sameKeys = coll.indexes.find((i) => sameKey(i.spec.key, spec.key));
     if (sameName && !sameKey(sameName.spec.key, spec.key)) {
-      throw errors.indexKeySpecsConflict(`An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+      throw errors.indexKeySpecsConflict(
+        `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
+      );
     }
     if (sameKeys) {
       const optionsDiffer =
         Boolean(sameKeys.spec.unique) !== Boolean(spec.unique) ||
         Boolean(sameKeys.spec.sparse) !== Boolean(spec.sparse) ||
         sameKeys.spec.expireAfterSeconds !== spec.expireAfterSeconds;
-      if (sameKeys.spec.name !== spec.name) throw errors.indexOptionsConflict(`Index already exists with a different name: ${sameKeys.spec.name}`);
+      if (sameKeys.spec.name !== spec.name)
+        throw errors.indexOptionsConflict(
+          `Index already exists with a different name: ${sameKeys.spec.name}`,
+        );
       if (optionsDiffer) {
-        throw errors.indexKeySpecsConflict(`An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeys.spec)}`);
+        throw errors.indexKeySpecsConflict(
+          `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeys.spec)}`,
+        );
       }
       continue;
     }
     engine.createIndex(coll, spec);
   }
   const after = coll.indexes.length + 1;
-  const reply: Doc = { numIndexesBefore: before, numIndexesAfter: after, createdCollectionAutomatically, ok: 1 };
+  const reply: Doc = {
+    numIndexesBefore: before,
+    numIndexesAfter: after,
+    createdCollectionAutomatically,
+    ok: 1,
+  };
   if (before === after) reply.note = 'all indexes already exist';
   return reply;
 };
@@ -154,7 +201,14 @@ const collStats: Handler = (ctx) => {
   if (!coll) throw errors.namespaceNotFound(`Collection [${ctx.db}.${name}] not found.`);
   let size = 0;
   for (const d of coll.docs.values()) size += BSON.calculateObjectSize(d);
-  return { ns: coll.ns, count: coll.docs.size, size, storageSize: size, nindexes: coll.indexes.length + 1, ok: 1 };
+  return {
+    ns: coll.ns,
+    count: coll.docs.size,
+    size,
+    storageSize: size,
+    nindexes: coll.indexes.length + 1,
+    ok: 1,
+  };
 };
 
 const dbStats: Handler = (ctx) => {

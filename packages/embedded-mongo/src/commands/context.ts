@@ -56,13 +56,25 @@ export function existing(ctx: CommandContext, name: string): Collection | undefi
 }
 
 /** Replies with the first batch and keeps the rest as a server-side cursor. */
-export function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchSize: number | undefined, singleBatch = false): Doc {
+export function cursorReply(
+  ctx: CommandContext,
+  ns: string,
+  docs: Doc[],
+  batchSize: number | undefined,
+  singleBatch = false,
+): Doc {
   const size = batchSize === undefined || batchSize <= 0 ? DEFAULT_BATCH : batchSize;
   const first = takeBatch(docs, 0, batchSize === 0 ? 0 : size);
   let id = 0n;
   if (!singleBatch && first.length < docs.length) {
     id = ctx.state.nextCursorId++;
-    ctx.state.cursors.set(id, { ns, docs, pos: first.length, sessionKey: ctx.sessionKey, lastUsed: Date.now() });
+    ctx.state.cursors.set(id, {
+      ns,
+      docs,
+      pos: first.length,
+      sessionKey: ctx.sessionKey,
+      lastUsed: Date.now(),
+    });
   }
   return { cursor: { firstBatch: first, id: Long.fromBigInt(id), ns }, ok: 1 };
 }
@@ -81,6 +93,7 @@ export function takeBatch(docs: Doc[], from: number, size: number): Doc[] {
 export function toInt(v: unknown, fallback: number | undefined): number | undefined {
   if (v === undefined || v === null) return fallback;
   if (typeof v === 'number') return v;
-  if (typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long') return Number((v as Long).toBigInt());
+  if (typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long')
+    return Number((v as Long).toBigInt());
   return Number(v);
 }

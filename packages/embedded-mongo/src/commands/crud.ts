@@ -40,7 +40,8 @@ function resolver(ctx: CommandContext): CollectionResolver {
 const insert: Handler = (ctx) => {
   const name = collectionName(ctx, 'insert');
   const docs = ctx.cmd.documents;
-  if (!Array.isArray(docs)) throw errors.failedToParse("BSON field 'insert.documents' is missing but a required field");
+  if (!Array.isArray(docs))
+    throw errors.failedToParse("BSON field 'insert.documents' is missing but a required field");
   const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name);
   let n = 0;
@@ -84,7 +85,10 @@ const find: Handler = (ctx) => {
 
 const getMore: Handler = (ctx) => {
   const raw = ctx.cmd.getMore;
-  const id = typeof raw === 'object' && raw !== null && (raw as Long)._bsontype === 'Long' ? (raw as Long).toBigInt() : BigInt(Number(raw));
+  const id =
+    typeof raw === 'object' && raw !== null && (raw as Long)._bsontype === 'Long'
+      ? (raw as Long).toBigInt()
+      : BigInt(Number(raw));
   const cursor = ctx.state.cursors.get(id);
   if (!cursor) throw errors.cursorNotFound(id);
   const size = toInt(ctx.cmd.batchSize, undefined) ?? Number.MAX_SAFE_INTEGER;
@@ -124,9 +128,16 @@ function sameDoc(a: Doc, b: Doc): boolean {
 }
 
 /** One update statement: the core shared by `update` and `findAndModify`. */
-function runUpdate(ctx: CommandContext, coll: Collection, q: Doc, u: Doc | Doc[], opts: { multi: boolean; upsert: boolean; arrayFilters?: Doc[]; sort?: Doc }): UpdateOutcome {
+function runUpdate(
+  ctx: CommandContext,
+  coll: Collection,
+  q: Doc,
+  u: Doc | Doc[],
+  opts: { multi: boolean; upsert: boolean; arrayFilters?: Doc[]; sort?: Doc },
+): UpdateOutcome {
   validateUpdate(u);
-  if (!Array.isArray(u) && !Object.keys(u)[0]?.startsWith('$') && opts.multi) throw errors.failedToParse('multi update is not supported for replacement-style update');
+  if (!Array.isArray(u) && !Object.keys(u)[0]?.startsWith('$') && opts.multi)
+    throw errors.failedToParse('multi update is not supported for replacement-style update');
   const engine = ctx.state.engine;
   let matched = matchingDocs(ctx, coll, q);
   if (opts.sort) matched = sortAndPage(matched, { sort: opts.sort });
@@ -154,7 +165,8 @@ function runUpdate(ctx: CommandContext, coll: Collection, q: Doc, u: Doc | Doc[]
 const update: Handler = (ctx) => {
   const name = collectionName(ctx, 'update');
   const updates = ctx.cmd.updates;
-  if (!Array.isArray(updates)) throw errors.failedToParse("BSON field 'update.updates' is missing but a required field");
+  if (!Array.isArray(updates))
+    throw errors.failedToParse("BSON field 'update.updates' is missing but a required field");
   const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name);
   let n = 0;
@@ -186,7 +198,8 @@ const update: Handler = (ctx) => {
 const del: Handler = (ctx) => {
   const name = collectionName(ctx, 'delete');
   const deletes = ctx.cmd.deletes;
-  if (!Array.isArray(deletes)) throw errors.failedToParse("BSON field 'delete.deletes' is missing but a required field");
+  if (!Array.isArray(deletes))
+    throw errors.failedToParse("BSON field 'delete.deletes' is missing but a required field");
   const ordered = ctx.cmd.ordered !== false;
   const coll = existing(ctx, name);
   let n = 0;
@@ -220,9 +233,14 @@ const findAndModify: Handler = (ctx) => {
     if (sort) matched = sortAndPage(matched, { sort });
     const target = matched[0];
     if (target) engine.delete(coll!, target.doc, ctx.txn);
-    return { lastErrorObject: { n: target ? 1 : 0 }, value: target ? projectDocument(target.doc, fields) : null, ok: 1 };
+    return {
+      lastErrorObject: { n: target ? 1 : 0 },
+      value: target ? projectDocument(target.doc, fields) : null,
+      ok: 1,
+    };
   }
-  if (cmd.update === undefined) throw errors.failedToParse('Either an update or remove=true must be specified');
+  if (cmd.update === undefined)
+    throw errors.failedToParse('Either an update or remove=true must be specified');
   const coll = engine.ensureCollection(ctx.db, name);
   const r = runUpdate(ctx, coll, filter, cmd.update as Doc, {
     multi: false,
@@ -239,17 +257,24 @@ const findAndModify: Handler = (ctx) => {
 const count: Handler = (ctx) => {
   const name = collectionName(ctx, 'count');
   const query = ctx.cmd.query;
-  const plain = (query === undefined || (isPlainObject(query) && Object.keys(query).length === 0)) && ctx.cmd.skip === undefined && ctx.cmd.limit === undefined;
+  const plain =
+    (query === undefined || (isPlainObject(query) && Object.keys(query).length === 0)) &&
+    ctx.cmd.skip === undefined &&
+    ctx.cmd.limit === undefined;
   // estimatedDocumentCount: no need to walk the collection.
   if (plain && !ctx.txn) return { n: existing(ctx, name)?.docs.size ?? 0, ok: 1 };
-  const matched = sortAndPage(matchingDocs(ctx, existing(ctx, name), compileFilter(ctx.cmd.query)), { skip: ctx.cmd.skip, limit: ctx.cmd.limit });
+  const matched = sortAndPage(matchingDocs(ctx, existing(ctx, name), compileFilter(ctx.cmd.query)), {
+    skip: ctx.cmd.skip,
+    limit: ctx.cmd.limit,
+  });
   return { n: matched.length, ok: 1 };
 };
 
 const distinct: Handler = (ctx) => {
   const name = collectionName(ctx, 'distinct');
   const key = ctx.cmd.key;
-  if (typeof key !== 'string') throw errors.failedToParse("BSON field 'distinct.key' is missing but a required field");
+  if (typeof key !== 'string')
+    throw errors.failedToParse("BSON field 'distinct.key' is missing but a required field");
   const seen = new Map<string, unknown>();
   for (const m of matchingDocs(ctx, existing(ctx, name), compileFilter(ctx.cmd.query))) {
     for (const leaf of leavesOf(m.doc, key)) {
@@ -266,7 +291,9 @@ const aggregate: Handler = (ctx) => {
   const pipeline = ctx.cmd.pipeline;
   if (!Array.isArray(pipeline)) throw errors.typeMismatch("'pipeline' option must be specified as an array");
   if (!isPlainObject(ctx.cmd.cursor) && ctx.cmd.explain !== true) {
-    throw errors.failedToParse("The 'cursor' option is required, except for aggregate with the explain argument");
+    throw errors.failedToParse(
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
   }
   let input: Doc[];
   let ns: string;
@@ -291,14 +318,20 @@ const aggregate: Handler = (ctx) => {
 /** explain for find: the access path (IDHACK / IXSCAN / COLLSCAN) and documents examined. */
 const explain: Handler = (ctx) => {
   const inner = ctx.cmd.explain;
-  if (!isPlainObject(inner) || typeof inner.find !== 'string') throw errors.illegalOperation('the embedded server explains find commands only');
+  if (!isPlainObject(inner) || typeof inner.find !== 'string')
+    throw errors.illegalOperation('the embedded server explains find commands only');
   const filter = compileFilter(inner.filter);
   const coll = existing(ctx, inner.find);
   const stats: ScanStats = { examined: 0 };
   const matched = coll ? [...ctx.state.engine.matching(coll, filter, ctx.txn, stats)] : [];
   const returned = sortAndPage(matched, inner);
   return {
-    queryPlanner: { namespace: `${ctx.db}.${inner.find}`, parsedQuery: filter, winningPlan: stats.plan ?? { stage: 'EOF' }, rejectedPlans: [] },
+    queryPlanner: {
+      namespace: `${ctx.db}.${inner.find}`,
+      parsedQuery: filter,
+      winningPlan: stats.plan ?? { stage: 'EOF' },
+      rejectedPlans: [],
+    },
     executionStats: { executionSuccess: true, nReturned: returned.length, totalDocsExamined: stats.examined },
     ok: 1,
   };

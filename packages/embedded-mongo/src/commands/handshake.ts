@@ -34,7 +34,10 @@ export function helloReply(ctx: CommandContext, legacy: boolean): Doc {
       me,
       secondary: false,
       electionId: ELECTION_ID,
-      lastWrite: { opTime: { ts: Timestamp.fromBits(0, Math.floor(Date.now() / 1000)), t: Long.fromNumber(1) }, lastWriteDate: new Date() },
+      lastWrite: {
+        opTime: { ts: Timestamp.fromBits(0, Math.floor(Date.now() / 1000)), t: Long.fromNumber(1) },
+        lastWriteDate: new Date(),
+      },
     });
   }
   reply.ok = 1;
@@ -55,7 +58,11 @@ const buildInfo: Handler = () => ({
 });
 
 const getParameter: Handler = (ctx) => {
-  const known: Doc = { featureCompatibilityVersion: { version: '7.0' }, authenticationMechanisms: [], transactionLifetimeLimitSeconds: 60 };
+  const known: Doc = {
+    featureCompatibilityVersion: { version: '7.0' },
+    authenticationMechanisms: [],
+    transactionLifetimeLimitSeconds: 60,
+  };
   const out: Doc = {};
   for (const k of Object.keys(ctx.cmd)) if (k in known) out[k] = known[k];
   if (ctx.cmd.getParameter === '*') Object.assign(out, known);
@@ -84,7 +91,11 @@ export const handshakeCommands: Record<string, Handler> = {
   serverStatus,
   hostInfo: () => ({ system: { hostname: 'localhost', numCores: 1 }, os: { type: process.platform }, ok: 1 }),
   whatsmyuri: () => ({ you: '127.0.0.1', ok: 1 }),
-  getCmdLineOpts: (ctx) => ({ argv: ['embedded-mongo'], parsed: { replication: ctx.state.replSet ? { replSet: ctx.state.replSet } : {} }, ok: 1 }),
+  getCmdLineOpts: (ctx) => ({
+    argv: ['embedded-mongo'],
+    parsed: { replication: ctx.state.replSet ? { replSet: ctx.state.replSet } : {} },
+    ok: 1,
+  }),
   getLog: () => ({ totalLinesWritten: 0, log: [], ok: 1 }),
   connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
   getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),
@@ -101,9 +112,15 @@ export const handshakeCommands: Record<string, Handler> = {
     return { ok: 1 };
   },
   replSetGetStatus: (ctx) => {
-    if (!ctx.state.replSet) return { ok: 0, errmsg: 'not running with --replSet', code: 76, codeName: 'NoReplicationEnabled' };
+    if (!ctx.state.replSet)
+      return { ok: 0, errmsg: 'not running with --replSet', code: 76, codeName: 'NoReplicationEnabled' };
     const me = `${ctx.state.host}:${ctx.state.port}`;
-    return { set: ctx.state.replSet, myState: 1, members: [{ _id: 0, name: me, health: 1, state: 1, stateStr: 'PRIMARY', self: true }], ok: 1 };
+    return {
+      set: ctx.state.replSet,
+      myState: 1,
+      members: [{ _id: 0, name: me, health: 1, state: 1, stateStr: 'PRIMARY', self: true }],
+      ok: 1,
+    };
   },
 };
 

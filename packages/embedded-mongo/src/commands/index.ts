@@ -12,7 +12,17 @@ const handlers: Record<string, Handler> = { ...handshakeCommands, ...adminComman
 const lowerCase = new Map(Object.keys(handlers).map((k) => [k.toLowerCase(), handlers[k]]));
 
 // Commands that may not run inside a multi-document transaction.
-const NOT_IN_TXN = new Set(['count', 'listCollections', 'listIndexes', 'createIndexes', 'drop', 'dropDatabase', 'dropIndexes', 'renameCollection', 'listDatabases']);
+const NOT_IN_TXN = new Set([
+  'count',
+  'listCollections',
+  'listIndexes',
+  'createIndexes',
+  'drop',
+  'dropDatabase',
+  'dropIndexes',
+  'renameCollection',
+  'listDatabases',
+]);
 
 function txnNumberOf(v: unknown): bigint | undefined {
   if (v === undefined || v === null) return undefined;
@@ -29,18 +39,24 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
     const handler = handlers[name] ?? lowerCase.get(name.toLowerCase());
     const txnNumber = txnNumberOf(cmd.txnNumber);
     const inTxn = txnNumber !== undefined && cmd.autocommit === false;
-    if (name === 'commitTransaction' || name === 'abortTransaction') return finishTransaction(ctx, name, txnNumber);
+    if (name === 'commitTransaction' || name === 'abortTransaction')
+      return finishTransaction(ctx, name, txnNumber);
     if (inTxn) attachTransaction(ctx, name, txnNumber);
     else if (txnNumber !== undefined && !state.replSet) {
       throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
     }
     if (!handler) throw errors.commandNotFound(name);
     ctx.sessionKey = sessionKeyOf(cmd.lsid);
-    const retryable = !inTxn && txnNumber !== undefined && ctx.sessionKey !== undefined ? retryableSession(state, ctx.sessionKey) : undefined;
-    if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber) return retryable.lastRetryable.reply;
+    const retryable =
+      !inTxn && txnNumber !== undefined && ctx.sessionKey !== undefined
+        ? retryableSession(state, ctx.sessionKey)
+        : undefined;
+    if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber)
+      return retryable.lastRetryable.reply;
     const reply = handler(ctx);
     if (retryable && txnNumber !== undefined) retryable.lastRetryable = { txnNumber, reply };
-    if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0) state.engine.abort(ctx.txn);
+    if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0)
+      state.engine.abort(ctx.txn);
     state.engine.flush();
     return reply;
   } catch (err) {
@@ -51,7 +67,12 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
       // The original error is the one the client needs.
     }
     if (err instanceof MongoServerError) return err.toReply();
-    return { ok: 0, errmsg: err instanceof Error ? err.message : String(err), code: 1, codeName: 'InternalError' };
+    return {
+      ok: 0,
+      errmsg: err instanceof Error ? err.message : String(err),
+      code: 1,
+      codeName: 'InternalError',
+    };
   }
 }
 
@@ -66,29 +87,37 @@ function retryableSession(state: ServerState, key: string): SessionState {
 
 function attachTransaction(ctx: CommandContext, name: string, txnNumber: bigint): void {
   const { state, cmd } = ctx;
-  if (!state.replSet) throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
+  if (!state.replSet)
+    throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
   const key = sessionKeyOf(cmd.lsid);
   if (!key) throw errors.invalidOptions('a transaction requires a session id');
   let session = state.sessions.get(key);
   if (cmd.startTransaction === true) {
     if (session && session.txnNumber > txnNumber) {
-      throw new MongoServerError(225, 'TransactionTooOld', `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started`);
+      throw new MongoServerError(
+        225,
+        'TransactionTooOld',
+        `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started`,
+      );
     }
     if (session?.txn) state.engine.abort(session.txn);
     session = { txnNumber, txn: state.engine.begin(key, txnNumber) };
     state.sessions.set(key, session);
   }
   if (!session || session.txnNumber !== txnNumber || !session.txn || session.txn.state !== 'active') {
-    if (session?.txn?.state === 'committed' && session.txnNumber === txnNumber) throw errors.transactionCommitted(txnNumber);
+    if (session?.txn?.state === 'committed' && session.txnNumber === txnNumber)
+      throw errors.transactionCommitted(txnNumber);
     throw errors.noSuchTransaction(txnNumber);
   }
-  if (NOT_IN_TXN.has(name)) throw errors.operationNotSupportedInTransaction(`Cannot run '${name}' in a multi-document transaction.`);
+  if (NOT_IN_TXN.has(name))
+    throw errors.operationNotSupportedInTransaction(`Cannot run '${name}' in a multi-document transaction.`);
   ctx.txn = session.txn;
 }
 
 function finishTransaction(ctx: CommandContext, name: string, txnNumber: bigint | undefined): Doc {
   const { state, cmd } = ctx;
-  if (!state.replSet) throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
+  if (!state.replSet)
+    throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
   const key = sessionKeyOf(cmd.lsid);
   const session = key ? state.sessions.get(key) : undefined;
   if (txnNumber === undefined || !session || session.txnNumber !== txnNumber || !session.txn) {

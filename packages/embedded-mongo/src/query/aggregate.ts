@@ -10,7 +10,6 @@ import { Doc, cloneValue, compareValues, isPlainObject, valueKey } from './value
 
 export type CollectionResolver = (name: string) => Doc[];
 
-
 class Accumulator {
   private sum = new NumericSum();
   private values: unknown[] = [];
@@ -33,7 +32,11 @@ class Accumulator {
       case '$min':
       case '$max':
         if (v === null || v === undefined) break;
-        if (this.best === undefined || (this.op === '$min' ? compareValues(v, this.best) < 0 : compareValues(v, this.best) > 0)) this.best = v;
+        if (
+          this.best === undefined ||
+          (this.op === '$min' ? compareValues(v, this.best) < 0 : compareValues(v, this.best) > 0)
+        )
+          this.best = v;
         break;
       case '$first':
         if (!this.seen) this.best = v === undefined ? null : v;
@@ -84,10 +87,11 @@ class Accumulator {
 }
 
 function group(docs: Doc[], spec: Doc): Doc[] {
-  if (!('_id' in spec)) throw errors.location(15955, "a group specification must include an _id");
+  if (!('_id' in spec)) throw errors.location(15955, 'a group specification must include an _id');
   const fields = Object.entries(spec).filter(([k]) => k !== '_id');
   for (const [name, acc] of fields) {
-    if (!isPlainObject(acc) || Object.keys(acc).length !== 1) throw errors.location(40234, `The field '${name}' must be an accumulator object`);
+    if (!isPlainObject(acc) || Object.keys(acc).length !== 1)
+      throw errors.location(40234, `The field '${name}' must be an accumulator object`);
   }
   const groups = new Map<string, { id: unknown; accs: Accumulator[] }>();
   for (const doc of docs) {
@@ -96,7 +100,12 @@ function group(docs: Doc[], spec: Doc): Doc[] {
     const k = valueKey(id);
     let g = groups.get(k);
     if (!g) {
-      g = { id, accs: fields.map(([, acc]) => new Accumulator(Object.keys(acc as Doc)[0], Object.values(acc as Doc)[0])) };
+      g = {
+        id,
+        accs: fields.map(
+          ([, acc]) => new Accumulator(Object.keys(acc as Doc)[0], Object.values(acc as Doc)[0]),
+        ),
+      };
       groups.set(k, g);
     }
     for (const a of g.accs) a.add(doc);
@@ -111,7 +120,8 @@ function group(docs: Doc[], spec: Doc): Doc[] {
 function unwind(docs: Doc[], spec: unknown): Doc[] {
   const opts: Doc = typeof spec === 'string' ? { path: spec } : (spec as Doc);
   const pathSpec = String(opts.path ?? '');
-  if (!pathSpec.startsWith('$')) throw errors.location(28818, "path option to $unwind stage should be prefixed with a '$'");
+  if (!pathSpec.startsWith('$'))
+    throw errors.location(28818, "path option to $unwind stage should be prefixed with a '$'");
   const path = pathSpec.slice(1);
   const keepEmpty = opts.preserveNullAndEmptyArrays === true;
   const indexField = typeof opts.includeArrayIndex === 'string' ? opts.includeArrayIndex : undefined;
@@ -172,7 +182,8 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
   for (let i = 0; i < pipeline.length; i++) {
     const stage = pipeline[i];
     const keys = Object.keys(stage);
-    if (keys.length !== 1) throw errors.location(40323, 'A pipeline stage specification object must contain exactly one field.');
+    if (keys.length !== 1)
+      throw errors.location(40323, 'A pipeline stage specification object must contain exactly one field.');
     const name = keys[0];
     const spec = stage[name];
     switch (name) {
@@ -209,7 +220,8 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
         break;
       case '$facet': {
         const out: Doc = {};
-        for (const [field, sub] of Object.entries(spec as Doc)) out[field] = runPipeline(docs, sub as Doc[], resolve);
+        for (const [field, sub] of Object.entries(spec as Doc))
+          out[field] = runPipeline(docs, sub as Doc[], resolve);
         docs = [out];
         break;
       }

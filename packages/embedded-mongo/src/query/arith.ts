@@ -11,7 +11,8 @@ const LONG_MAX = 2n ** 63n - 1n;
 type NumKind = 'int' | 'long' | 'double' | 'decimal';
 
 export function numKind(v: unknown): NumKind | undefined {
-  if (typeof v === 'number') return Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX ? 'int' : 'double';
+  if (typeof v === 'number')
+    return Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX ? 'int' : 'double';
   switch (bsonType(v)) {
     case 'Long':
       return 'long';
@@ -80,9 +81,11 @@ export class NumericSum {
   }
 
   value(): unknown {
-    if (this.kind === 'decimal') return decToDecimal128(decAdd(decAdd(this.dec, toDec(this.dbl)), { m: this.big, e: 0 }));
+    if (this.kind === 'decimal')
+      return decToDecimal128(decAdd(decAdd(this.dec, toDec(this.dbl)), { m: this.big, e: 0 }));
     if (this.kind === 'double') return this.dbl + Number(this.big);
-    if (this.kind === 'int' && this.big >= BigInt(INT32_MIN) && this.big <= BigInt(INT32_MAX)) return Number(this.big);
+    if (this.kind === 'int' && this.big >= BigInt(INT32_MIN) && this.big <= BigInt(INT32_MAX))
+      return Number(this.big);
     if (this.big >= LONG_MIN && this.big <= LONG_MAX) return Long.fromBigInt(this.big);
     return Number(this.big);
   }

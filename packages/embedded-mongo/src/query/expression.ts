@@ -35,7 +35,8 @@ function add(obj: unknown, expr: unknown, options: Options): unknown {
   if (args.some(isNullish)) return null;
   const date = args.find((a): a is Date => a instanceof Date);
   const numbers = args.filter((a) => !(a instanceof Date));
-  for (const n of numbers) if (!numKind(n)) throw errors.typeMismatch(`$add only supports numeric or date types, not ${typeof n}`);
+  for (const n of numbers)
+    if (!numKind(n)) throw errors.typeMismatch(`$add only supports numeric or date types, not ${typeof n}`);
   const total = numbers.reduce<unknown>((acc, n) => addNumbers(acc, n), 0);
   return date ? new Date(date.getTime() + toNumber(total)) : total;
 }
@@ -97,18 +98,30 @@ export const expressionContext = Context.init({
  * A mingo aggregator on our operator context. mingo's default export merges its own operators
  * first (and the first registration wins), so it would ignore the overrides above.
  */
-export function mingoPipeline(pipeline: object[], options: { collectionResolver?: (name: string) => object[]; cloneInput?: boolean } = {}): BaseAggregator {
-  return new BaseAggregator(pipeline as never, {
-    context: expressionContext,
-    idKey: '_id',
-    useStrictMode: true,
-    scriptEnabled: false,
-    processingMode: options.cloneInput === false ? ProcessingMode.CLONE_OFF : ProcessingMode.CLONE_INPUT,
-    collectionResolver: options.collectionResolver as never,
-  } as never);
+export function mingoPipeline(
+  pipeline: object[],
+  options: { collectionResolver?: (name: string) => object[]; cloneInput?: boolean } = {},
+): BaseAggregator {
+  return new BaseAggregator(
+    pipeline as never,
+    {
+      context: expressionContext,
+      idKey: '_id',
+      useStrictMode: true,
+      scriptEnabled: false,
+      processingMode: options.cloneInput === false ? ProcessingMode.CLONE_OFF : ProcessingMode.CLONE_INPUT,
+      collectionResolver: options.collectionResolver as never,
+    } as never,
+  );
 }
 
-const exprOptions = { context: expressionContext, idKey: '_id', useStrictMode: true, scriptEnabled: false, processingMode: ProcessingMode.CLONE_OFF };
+const exprOptions = {
+  context: expressionContext,
+  idKey: '_id',
+  useStrictMode: true,
+  scriptEnabled: false,
+  processingMode: ProcessingMode.CLONE_OFF,
+};
 
 export function evaluate(doc: unknown, expr: unknown): unknown {
   // Fast paths for the overwhelmingly common literal and plain field-path expressions

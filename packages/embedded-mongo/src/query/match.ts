@@ -2,7 +2,17 @@
 // positional capture for the `$` update operator). `$expr` is delegated to mingo.
 import { evaluate, truthy } from './expression';
 import { MongoServerError, errors } from '../errors';
-import { Doc, TYPE_NUMBERS, bsonType, compareValues, isPlainObject, toNumber, typeNames, typeRank, valuesEqual } from './values';
+import {
+  Doc,
+  TYPE_NUMBERS,
+  bsonType,
+  compareValues,
+  isPlainObject,
+  toNumber,
+  typeNames,
+  typeRank,
+  valuesEqual,
+} from './values';
 
 interface Leaf {
   value: unknown;
@@ -15,10 +25,17 @@ export interface MatchState {
   position?: number;
 }
 
-function resolveLeaves(value: unknown, parts: string[], i: number, pos: number | undefined, out: Leaf[]): void {
+function resolveLeaves(
+  value: unknown,
+  parts: string[],
+  i: number,
+  pos: number | undefined,
+  out: Leaf[],
+): void {
   if (i === parts.length) {
     out.push({ value, pos, expanded: false });
-    if (Array.isArray(value)) value.forEach((el, idx) => out.push({ value: el, pos: pos ?? idx, expanded: true }));
+    if (Array.isArray(value))
+      value.forEach((el, idx) => out.push({ value: el, pos: pos ?? idx, expanded: true }));
     return;
   }
   const part = parts[i];
@@ -27,9 +44,9 @@ function resolveLeaves(value: unknown, parts: string[], i: number, pos: number |
       const idx = Number(part);
       resolveLeaves(value[idx], parts, i + 1, pos, out);
     }
+    // Nested arrays are not traversed by a field name, as in MongoDB.
     value.forEach((el, idx) => {
       if (isPlainObject(el)) resolveLeaves(el[part], parts, i + 1, pos ?? idx, out);
-      else if (Array.isArray(el)) return;
     });
     return;
   }
@@ -75,7 +92,9 @@ function comparable(a: unknown, b: unknown): boolean {
 function eqTest(q: unknown): LeafTest {
   if (isRegex(q)) {
     const re = toRegExp(q);
-    return (l) => (typeof l.value === 'string' && re.test(l.value)) || (isRegex(l.value) && String(l.value) === String(q));
+    return (l) =>
+      (typeof l.value === 'string' && re.test(l.value)) ||
+      (isRegex(l.value) && String(l.value) === String(q));
   }
   return (l) => valuesEqual(l.value, q);
 }
@@ -97,7 +116,14 @@ function matchOperators(leaves: Leaf[], ops: Doc, state: MatchState | undefined,
   return true;
 }
 
-function matchOperator(leaves: Leaf[], op: string, q: unknown, ops: Doc, state: MatchState | undefined, path: string): boolean {
+function matchOperator(
+  leaves: Leaf[],
+  op: string,
+  q: unknown,
+  ops: Doc,
+  state: MatchState | undefined,
+  path: string,
+): boolean {
   switch (op) {
     case '$eq':
       return anyLeaf(leaves, (l) => valuesEqual(l.value, q), state);
@@ -129,7 +155,9 @@ function matchOperator(leaves: Leaf[], op: string, q: unknown, ops: Doc, state: 
       return q ? exists : !exists;
     }
     case '$type': {
-      const wanted = (Array.isArray(q) ? q : [q]).map((t) => (typeof t === 'number' ? TYPE_NUMBERS[t] : String(t)));
+      const wanted = (Array.isArray(q) ? q : [q]).map((t) =>
+        typeof t === 'number' ? TYPE_NUMBERS[t] : String(t),
+      );
       return anyLeaf(
         leaves,
         (l) => {
@@ -154,19 +182,29 @@ function matchOperator(leaves: Leaf[], op: string, q: unknown, ops: Doc, state: 
       if (!Array.isArray(q)) throw errors.badValue('$all needs an array');
       if (q.length === 0) return false;
       return q.every((item) => {
-        if (isPlainObject(item) && '$elemMatch' in item) return matchOperator(leaves, '$elemMatch', item.$elemMatch, item, state, path);
+        if (isPlainObject(item) && '$elemMatch' in item)
+          return matchOperator(leaves, '$elemMatch', item.$elemMatch, item, state, path);
         return anyLeaf(leaves, eqTest(item), state);
       });
     }
     case '$elemMatch': {
       if (!isPlainObject(q)) throw errors.badValue('$elemMatch needs an Object');
-      const operatorForm = hasOperatorKeys(q) && !['$and', '$or', '$nor', '$expr'].includes(Object.keys(q)[0]);
+      const operatorForm =
+        hasOperatorKeys(q) && !['$and', '$or', '$nor', '$expr'].includes(Object.keys(q)[0]);
       for (const l of leaves) {
         if (l.expanded || !Array.isArray(l.value)) continue;
         for (let idx = 0; idx < l.value.length; idx++) {
           const el = l.value[idx];
           const ok = operatorForm
-            ? matchOperators([{ value: el, pos: undefined, expanded: false }, ...(Array.isArray(el) ? el.map((x) => ({ value: x, pos: undefined, expanded: true })) : [])], q, undefined, path)
+            ? matchOperators(
+                [
+                  { value: el, pos: undefined, expanded: false },
+                  ...(Array.isArray(el) ? el.map((x) => ({ value: x, pos: undefined, expanded: true })) : []),
+                ],
+                q,
+                undefined,
+                path,
+              )
             : isPlainObject(el) && matchDocument(el, q);
           if (ok) {
             if (state && state.position === undefined) state.position = l.pos ?? idx;
@@ -182,10 +220,15 @@ function matchOperator(leaves: Leaf[], op: string, q: unknown, ops: Doc, state: 
       return !matchOperators(leaves, q, undefined, path);
     }
     case '$mod': {
-      if (!Array.isArray(q) || q.length !== 2) throw errors.badValue('malformed mod, needs to be an array of 2 numbers');
+      if (!Array.isArray(q) || q.length !== 2)
+        throw errors.badValue('malformed mod, needs to be an array of 2 numbers');
       const d = toNumber(q[0]);
       const r = toNumber(q[1]);
-      return anyLeaf(leaves, (l) => typeRank(l.value) === 2 && Math.trunc(toNumber(l.value)) % d === r, state);
+      return anyLeaf(
+        leaves,
+        (l) => typeRank(l.value) === 2 && Math.trunc(toNumber(l.value)) % d === r,
+        state,
+      );
     }
     case '$comment':
       return true;

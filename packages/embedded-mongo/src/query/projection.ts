@@ -8,7 +8,11 @@ import { Doc, cloneValue, isPlainObject } from './values';
 type Tree = { [k: string]: Tree | true };
 
 function isFlag(v: unknown): boolean {
-  return typeof v === 'number' || typeof v === 'boolean' || (v !== null && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long');
+  return (
+    typeof v === 'number' ||
+    typeof v === 'boolean' ||
+    (v !== null && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long')
+  );
 }
 
 function addPath(tree: Tree, parts: string[]): void {
@@ -23,7 +27,8 @@ function addPath(tree: Tree, parts: string[]): void {
 }
 
 function include(value: unknown, tree: Tree): unknown {
-  if (Array.isArray(value)) return value.filter((v) => isPlainObject(v) || Array.isArray(v)).map((v) => include(v, tree));
+  if (Array.isArray(value))
+    return value.filter((v) => isPlainObject(v) || Array.isArray(v)).map((v) => include(v, tree));
   if (!isPlainObject(value)) return undefined;
   const out: Doc = {};
   for (const [k, v] of Object.entries(value)) {
@@ -39,7 +44,8 @@ function include(value: unknown, tree: Tree): unknown {
 }
 
 function exclude(value: unknown, tree: Tree): unknown {
-  if (Array.isArray(value)) return value.map((v) => (isPlainObject(v) || Array.isArray(v) ? exclude(v, tree) : v));
+  if (Array.isArray(value))
+    return value.map((v) => (isPlainObject(v) || Array.isArray(v) ? exclude(v, tree) : v));
   if (!isPlainObject(value)) return value;
   const out: Doc = {};
   for (const [k, v] of Object.entries(value)) {
@@ -63,7 +69,9 @@ function sliceArray(arr: unknown[], spec: unknown): unknown[] {
 export function projectDocument(doc: Doc, projection: Doc | undefined, position?: number): Doc {
   if (!projection || Object.keys(projection).length === 0) return doc;
   const entries = Object.entries(projection);
-  const computed = entries.some(([, v]) => !isFlag(v) && !(isPlainObject(v) && ('$slice' in v || '$elemMatch' in v)));
+  const computed = entries.some(
+    ([, v]) => !isFlag(v) && !(isPlainObject(v) && ('$slice' in v || '$elemMatch' in v)),
+  );
   if (computed) {
     const [out] = mingoPipeline([{ $project: projection }]).run([doc]);
     return out as Doc;
@@ -90,13 +98,17 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
       continue;
     }
     if (inclusion !== undefined && inclusion !== on) {
-      throw errors.location(31254, `Cannot do ${on ? 'inclusion' : 'exclusion'} on field ${path} in ${inclusion ? 'inclusion' : 'exclusion'} projection`);
+      throw errors.location(
+        31254,
+        `Cannot do ${on ? 'inclusion' : 'exclusion'} on field ${path} in ${inclusion ? 'inclusion' : 'exclusion'} projection`,
+      );
     }
     inclusion = on;
     addPath(tree, path.split('.'));
   }
   if (inclusion === undefined && specials.some(([, v]) => '$elemMatch' in v)) inclusion = true;
-  for (const [path, v] of specials) if ('$elemMatch' in v || (inclusion && '$slice' in v)) addPath(tree, path.split('.'));
+  for (const [path, v] of specials)
+    if ('$elemMatch' in v || (inclusion && '$slice' in v)) addPath(tree, path.split('.'));
   let out: Doc;
   if (inclusion) {
     if (includeId) tree._id = true;
@@ -112,7 +124,9 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
       out[path] = sliceArray(value, v.$slice);
     }
     if ('$elemMatch' in v) {
-      const found = Array.isArray(value) ? value.find((el) => matchDocument({ x: el }, { x: { $elemMatch: v.$elemMatch } })) : undefined;
+      const found = Array.isArray(value)
+        ? value.find((el) => matchDocument({ x: el }, { x: { $elemMatch: v.$elemMatch } }))
+        : undefined;
       if (found === undefined) delete out[path];
       else out[path] = [cloneValue(found)];
     }
@@ -128,7 +142,8 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
     const last = parts[parts.length - 1];
     if (!isPlainObject(src) || !isPlainObject(dst)) continue;
     const arr = src[last];
-    if (Array.isArray(arr) && position !== undefined && position < arr.length) dst[last] = [cloneValue(arr[position])];
+    if (Array.isArray(arr) && position !== undefined && position < arr.length)
+      dst[last] = [cloneValue(arr[position])];
   }
   return out;
 }

@@ -38,19 +38,38 @@ export function isOperatorUpdate(update: Doc): boolean {
 
 export function validateUpdate(update: unknown): void {
   if (Array.isArray(update)) return;
-  if (!isPlainObject(update)) throw errors.failedToParse('Update argument must be either an object or an array');
+  if (!isPlainObject(update))
+    throw errors.failedToParse('Update argument must be either an object or an array');
   if (!isOperatorUpdate(update)) {
-    for (const k of Object.keys(update)) if (k.startsWith('$')) throw errors.badValue(`The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document.`);
+    for (const k of Object.keys(update))
+      if (k.startsWith('$'))
+        throw errors.badValue(
+          `The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document.`,
+        );
     return;
   }
   const seen: string[] = [];
   for (const [op, spec] of Object.entries(update)) {
-    if (!OPERATORS.has(op)) throw new MongoServerError(9, 'FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    if (!isPlainObject(spec)) throw new MongoServerError(9, 'FailedToParse', `Modifiers operate on fields but we found type ${typeNames(spec)[0]} instead.`);
-    const paths = op === '$rename' ? [...Object.keys(spec), ...Object.values(spec).map(String)] : Object.keys(spec);
+    if (!OPERATORS.has(op))
+      throw new MongoServerError(
+        9,
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    if (!isPlainObject(spec))
+      throw new MongoServerError(
+        9,
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeNames(spec)[0]} instead.`,
+      );
+    const paths =
+      op === '$rename' ? [...Object.keys(spec), ...Object.values(spec).map(String)] : Object.keys(spec);
     for (const p of paths) {
       const clash = seen.find((s) => s === p || s.startsWith(p + '.') || p.startsWith(s + '.'));
-      if (clash !== undefined) throw errors.conflictingUpdateOperators(`Updating the path '${p}' would create a conflict at '${clash}'`);
+      if (clash !== undefined)
+        throw errors.conflictingUpdateOperators(
+          `Updating the path '${p}' would create a conflict at '${clash}'`,
+        );
       seen.push(p);
     }
   }
@@ -70,14 +89,17 @@ function expandPath(doc: Doc, parts: string[], ctx: UpdateContext): string[][] {
     }
     const part = parts[i];
     if (part === '$') {
-      if (ctx.position === undefined) throw errors.badValue('The positional operator did not find the match needed from the query.');
+      if (ctx.position === undefined)
+        throw errors.badValue('The positional operator did not find the match needed from the query.');
       walk(Array.isArray(value) ? value[ctx.position] : undefined, i + 1, [...prefix, String(ctx.position)]);
       return;
     }
     if (part === '$[]' || /^\$\[[a-zA-Z0-9]+\]$/.test(part)) {
       if (!Array.isArray(value)) {
         if (ctx.isInsert) return;
-        throw errors.badValue(`The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`);
+        throw errors.badValue(
+          `The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`,
+        );
       }
       const ident = part === '$[]' ? undefined : part.slice(2, -1);
       const filter = ident === undefined ? undefined : findArrayFilter(ident, ctx.arrayFilters);
@@ -87,7 +109,13 @@ function expandPath(doc: Doc, parts: string[], ctx: UpdateContext): string[][] {
       });
       return;
     }
-    const next = Array.isArray(value) ? (/^\d+$/.test(part) ? value[Number(part)] : undefined) : isPlainObject(value) ? value[part] : undefined;
+    const next = Array.isArray(value)
+      ? /^\d+$/.test(part)
+        ? value[Number(part)]
+        : undefined
+      : isPlainObject(value)
+        ? value[part]
+        : undefined;
     walk(next, i + 1, [...prefix, part]);
   };
   walk(doc, 0, []);
@@ -122,7 +150,9 @@ function locate(doc: Doc, parts: string[], create: boolean): Slot | undefined {
     if (Array.isArray(cur)) {
       if (!/^\d+$/.test(part)) {
         if (!create) return undefined;
-        throw errors.pathNotViable(`Cannot create field '${part}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`);
+        throw errors.pathNotViable(
+          `Cannot create field '${part}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`,
+        );
       }
       next = cur[Number(part)];
       if (next === undefined) {
@@ -140,11 +170,15 @@ function locate(doc: Doc, parts: string[], create: boolean): Slot | undefined {
       }
     } else {
       if (!create) return undefined;
-      throw errors.pathNotViable(`Cannot create field '${part}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`);
+      throw errors.pathNotViable(
+        `Cannot create field '${part}' in element {${parts[i - 1]}: ${JSON.stringify(cur)}}`,
+      );
     }
     if (!Array.isArray(next) && !isPlainObject(next)) {
       if (!create) return undefined;
-      throw errors.pathNotViable(`Cannot create field '${parts[i + 1]}' in element {${part}: ${JSON.stringify(next)}}`);
+      throw errors.pathNotViable(
+        `Cannot create field '${parts[i + 1]}' in element {${part}: ${JSON.stringify(next)}}`,
+      );
     }
     cur = next;
   }
@@ -152,13 +186,20 @@ function locate(doc: Doc, parts: string[], create: boolean): Slot | undefined {
   if (Array.isArray(cur)) {
     if (!/^\d+$/.test(last)) {
       if (!create) return undefined;
-      throw errors.pathNotViable(`Cannot create field '${last}' in element {${parts[parts.length - 2]}: [...]}`);
+      throw errors.pathNotViable(
+        `Cannot create field '${last}' in element {${parts[parts.length - 2]}: [...]}`,
+      );
     }
     const idx = Number(last);
     return { parent: cur, key: last, exists: idx < cur.length, value: cur[idx] };
   }
   if (!isPlainObject(cur)) return undefined;
-  return { parent: cur, key: last, exists: Object.prototype.hasOwnProperty.call(cur, last), value: cur[last] };
+  return {
+    parent: cur,
+    key: last,
+    exists: Object.prototype.hasOwnProperty.call(cur, last),
+    value: cur[last],
+  };
 }
 
 function assign(slot: Slot, value: unknown): void {
@@ -183,14 +224,20 @@ function idOf(doc: Doc): string {
 function applyPush(doc: Doc, slot: Slot, spec: unknown, path: string, addToSet: boolean): void {
   const current = slot.exists ? slot.value : [];
   if (!Array.isArray(current)) {
-    throw new MongoServerError(2, 'BadValue', `The field '${path}' must be an array but is of type ${typeName(current)} in document {_id: ${idOf(doc)}}`);
+    throw new MongoServerError(
+      2,
+      'BadValue',
+      `The field '${path}' must be an array but is of type ${typeName(current)} in document {_id: ${idOf(doc)}}`,
+    );
   }
   const arr = current.slice();
   const hasEach = isPlainObject(spec) && '$each' in spec;
   const items = hasEach ? (spec as Doc).$each : [spec];
   if (!Array.isArray(items)) throw errors.badValue('The argument to $each must be an array');
   if (addToSet) {
-    for (const item of items) if (!arr.some((x) => valuesEqual(x, item) && valueKey(x) === valueKey(item))) arr.push(cloneValue(item));
+    for (const item of items)
+      if (!arr.some((x) => valuesEqual(x, item) && valueKey(x) === valueKey(item)))
+        arr.push(cloneValue(item));
     assign(slot, arr);
     return;
   }
@@ -240,8 +287,15 @@ function applyOperator(doc: Doc, op: string, path: string, arg: unknown, ctx: Up
       if (op === '$pop') assign(slot, Number(arg) === -1 ? slot.value.slice(1) : slot.value.slice(0, -1));
       else if (op === '$pullAll') {
         if (!Array.isArray(arg)) throw errors.badValue('$pullAll requires an array argument');
-        assign(slot, slot.value.filter((el) => !arg.some((a) => valuesEqual(el, a))));
-      } else assign(slot, slot.value.filter((el) => !pullMatches(el, arg)));
+        assign(
+          slot,
+          slot.value.filter((el) => !arg.some((a) => valuesEqual(el, a))),
+        );
+      } else
+        assign(
+          slot,
+          slot.value.filter((el) => !pullMatches(el, arg)),
+        );
       continue;
     }
     const slot = locate(doc, parts, true);
@@ -253,12 +307,24 @@ function applyOperator(doc: Doc, op: string, path: string, arg: unknown, ctx: Up
         break;
       case '$inc':
       case '$mul': {
-        if (!numKind(arg)) throw errors.typeMismatch(`Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${cpath}: ${JSON.stringify(arg)}}`);
+        if (!numKind(arg))
+          throw errors.typeMismatch(
+            `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${cpath}: ${JSON.stringify(arg)}}`,
+          );
         const current = slot.exists ? slot.value : 0;
         if (!numKind(current)) {
-          throw errors.typeMismatch(`Cannot apply ${op} to a value of non-numeric type. {_id: ${idOf(doc)}} has the field '${cpath}' of non-numeric type ${typeName(current)}`);
+          throw errors.typeMismatch(
+            `Cannot apply ${op} to a value of non-numeric type. {_id: ${idOf(doc)}} has the field '${cpath}' of non-numeric type ${typeName(current)}`,
+          );
         }
-        assign(slot, op === '$inc' ? addNumbers(current, arg) : slot.exists ? multiplyNumbers(current, arg) : multiplyNumbers(0, arg));
+        assign(
+          slot,
+          op === '$inc'
+            ? addNumbers(current, arg)
+            : slot.exists
+              ? multiplyNumbers(current, arg)
+              : multiplyNumbers(0, arg),
+        );
         break;
       }
       case '$min':
@@ -304,7 +370,12 @@ export function applyUpdate(doc: Doc, update: Doc | Doc[], ctx: UpdateContext = 
     return ensureIdFirst(out as Doc);
   }
   if (!isOperatorUpdate(update)) {
-    if ('_id' in update && doc._id !== undefined && !(valuesEqual(update._id, doc._id) && valueKey(update._id) === valueKey(doc._id))) throw immutableId();
+    if (
+      '_id' in update &&
+      doc._id !== undefined &&
+      !(valuesEqual(update._id, doc._id) && valueKey(update._id) === valueKey(doc._id))
+    )
+      throw immutableId();
     const out: Doc = doc._id === undefined ? {} : { _id: doc._id };
     for (const [k, v] of Object.entries(update)) if (k !== '_id') out[k] = cloneValue(v);
     if (doc._id === undefined && '_id' in update) return ensureIdFirst({ _id: update._id, ...out });
@@ -338,7 +409,9 @@ export function applyUpdate(doc: Doc, update: Doc | Doc[], ctx: UpdateContext = 
 }
 
 function immutableId(): MongoServerError {
-  return errors.immutableField("Performing an update on the path '_id' would modify the immutable field '_id'");
+  return errors.immutableField(
+    "Performing an update on the path '_id' would modify the immutable field '_id'",
+  );
 }
 
 /** Builds the document an upsert inserts: equality fields of the filter, then the update. */

@@ -99,7 +99,8 @@ function alignDec(a: Dec, b: Dec): [bigint, bigint, number] {
 }
 
 export function decCompare(a: Dec, b: Dec): number {
-  const rank = (d: Dec) => (d.special === 'nan' ? -2 : d.special === '-inf' ? -1 : d.special === 'inf' ? 1 : 0);
+  const rank = (d: Dec) =>
+    d.special === 'nan' ? -2 : d.special === '-inf' ? -1 : d.special === 'inf' ? 1 : 0;
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== 0 || rb !== 0) return ra === rb ? 0 : ra < rb ? -1 : ra > rb ? 1 : 0;
@@ -145,8 +146,10 @@ function compareNumbers(a: unknown, b: unknown): number {
   const tb = bsonType(b);
   if (ta !== 'Decimal128' && tb !== 'Decimal128') {
     // BigInt against number compares exactly in JavaScript, so Long vs Double needs no rounding.
-    const x = ta === 'Long' ? (a as Long).toBigInt() : typeof a === 'object' ? toNumber(a) : (a as number | bigint);
-    const y = tb === 'Long' ? (b as Long).toBigInt() : typeof b === 'object' ? toNumber(b) : (b as number | bigint);
+    const x =
+      ta === 'Long' ? (a as Long).toBigInt() : typeof a === 'object' ? toNumber(a) : (a as number | bigint);
+    const y =
+      tb === 'Long' ? (b as Long).toBigInt() : typeof b === 'object' ? toNumber(b) : (b as number | bigint);
     if (typeof x === 'number' && Number.isNaN(x)) return typeof y === 'number' && Number.isNaN(y) ? 0 : -1;
     if (typeof y === 'number' && Number.isNaN(y)) return 1;
     return x < y ? -1 : x > y ? 1 : 0;
@@ -281,8 +284,15 @@ export function valueKey(v: unknown): string {
     case 'MaxKey':
       return '+';
   }
-  if (ArrayBuffer.isView(v)) return 'b0:' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
-  return '{' + Object.entries(v as Doc).map(([k, x]) => JSON.stringify(k) + ':' + valueKey(x)).join(',') + '}';
+  if (ArrayBuffer.isView(v))
+    return 'b0:' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+  return (
+    '{' +
+    Object.entries(v as Doc)
+      .map(([k, x]) => JSON.stringify(k) + ':' + valueKey(x))
+      .join(',') +
+    '}'
+  );
 }
 
 /** Deep copy that keeps BSON value objects (they are immutable) and copies containers. */
@@ -303,7 +313,8 @@ export function typeNames(v: unknown): string[] {
   if (v === undefined) return ['undefined'];
   if (typeof v === 'string') return ['string'];
   if (typeof v === 'boolean') return ['bool'];
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? ['int', 'number'] : ['double', 'number'];
+  if (typeof v === 'number')
+    return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? ['int', 'number'] : ['double', 'number'];
   if (Array.isArray(v)) return ['array'];
   if (v instanceof Date) return ['date'];
   if (v instanceof RegExp) return ['regex'];

@@ -52,14 +52,16 @@ export class Collection {
   /** Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). */
   checkUnique(doc: Doc, selfId: string | undefined, ignoreIds?: Set<string>): void {
     const id = idKeyOf(doc);
-    if (id !== selfId && this.docs.has(id) && !ignoreIds?.has(id)) throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
+    if (id !== selfId && this.docs.has(id) && !ignoreIds?.has(id))
+      throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
     for (const index of this.indexes) {
       if (!index.unique) continue;
       for (const key of index.keysFor(doc)) {
         const holders = index.entries.get(key);
         if (!holders) continue;
         for (const holder of holders) {
-          if (holder !== selfId && !ignoreIds?.has(holder)) throw duplicateKey(this.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
+          if (holder !== selfId && !ignoreIds?.has(holder))
+            throw duplicateKey(this.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
         }
       }
     }
@@ -98,7 +100,8 @@ export class Collection {
       for (const [id, doc] of this.docs) {
         for (const key of index.keysFor(doc)) {
           const holders = index.entries.get(key);
-          if (holders && holders.size > 0 && !holders.has(id)) throw duplicateKey(this.ns, spec.name, spec.key, index.keyValueFor(doc, key));
+          if (holders && holders.size > 0 && !holders.has(id))
+            throw duplicateKey(this.ns, spec.name, spec.key, index.keyValueFor(doc, key));
           index.add(id, [key]);
         }
       }
@@ -134,12 +137,16 @@ export class Collection {
       if (!index.usableForLookup) continue;
       const pinned = index.fields.map((f) => equalityValue(filter, f));
       if (!pinned.every((p) => p.found && p.values.length === 1)) continue;
-      return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookup(pinned.map((p) => p.values[0]))) };
+      return {
+        plan: indexPlan(index.spec),
+        docs: this.resolveIds(index.lookup(pinned.map((p) => p.values[0]))),
+      };
     }
     for (const index of this.indexes) {
       if (!index.usableForLookup || index.fields.length < 2) continue;
       const first = equalityValue(filter, index.fields[0]);
-      if (first.found && first.values.length === 1) return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookupPrefix(first.values[0])) };
+      if (first.found && first.values.length === 1)
+        return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookupPrefix(first.values[0])) };
     }
     return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
   }
@@ -161,8 +168,15 @@ function equalityValue(filter: Doc, path: string): { found: boolean; values: unk
   if (direct !== undefined && scalarForLookup(direct)) return { found: true, values: [direct] };
   if (isPlainObject(direct)) {
     const keys = Object.keys(direct);
-    if (keys.length === 1 && keys[0] === '$eq' && scalarForLookup(direct.$eq)) return { found: true, values: [direct.$eq] };
-    if (keys.length === 1 && keys[0] === '$in' && Array.isArray(direct.$in) && direct.$in.every(scalarForLookup)) return { found: true, values: direct.$in };
+    if (keys.length === 1 && keys[0] === '$eq' && scalarForLookup(direct.$eq))
+      return { found: true, values: [direct.$eq] };
+    if (
+      keys.length === 1 &&
+      keys[0] === '$in' &&
+      Array.isArray(direct.$in) &&
+      direct.$in.every(scalarForLookup)
+    )
+      return { found: true, values: direct.$in };
   }
   if (Array.isArray(filter.$and)) {
     for (const sub of filter.$and) {

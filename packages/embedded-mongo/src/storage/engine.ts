@@ -90,7 +90,13 @@ export class Engine {
         this.log('journal: skipped a journal older than the snapshot');
         generation = expected!;
       }
-      this.journal = new Journal(dir, this.options.fsync ?? 'interval', this.options.fsyncIntervalMs ?? 100, stale ? 0 : journal.validLength, generation);
+      this.journal = new Journal(
+        dir,
+        this.options.fsync ?? 'interval',
+        this.options.fsyncIntervalMs ?? 100,
+        stale ? 0 : journal.validLength,
+        generation,
+      );
       return { replayed: snapshot.records + journal.records, tornBytes: journal.tornBytes };
     } catch (err) {
       this.releaseLock();
@@ -142,7 +148,8 @@ export class Engine {
   private applyRecord(r: Document): void {
     switch (r.op) {
       case 'create':
-        if (!this.getCollection(r.db, r.coll)) this.collections(r.db).set(r.coll, new Collection(r.db, r.coll, r.options ?? {}));
+        if (!this.getCollection(r.db, r.coll))
+          this.collections(r.db).set(r.coll, new Collection(r.db, r.coll, r.options ?? {}));
         break;
       case 'createDb':
         this.collections(r.db);
@@ -378,11 +385,13 @@ export class Engine {
         if (!index.unique) continue;
         const theirs = new Set(index.keysFor(other));
         for (const key of index.keysFor(doc)) {
-          if (theirs.has(key)) throw duplicateKey(coll.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
+          if (theirs.has(key))
+            throw duplicateKey(coll.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
         }
       }
     }
-    if (!existing && coll.docs.has(id) && !overlay.has(id)) throw duplicateKey(coll.ns, '_id_', { _id: 1 }, { _id: doc._id });
+    if (!existing && coll.docs.has(id) && !overlay.has(id))
+      throw duplicateKey(coll.ns, '_id_', { _id: 1 }, { _id: doc._id });
   }
 
   commit(txn: Transaction): void {
@@ -450,12 +459,14 @@ export class Engine {
       }
     }
     this.activeTxns.delete(txn);
-    if (this.activeTxns.size === 0) for (const colls of this.dbs.values()) for (const c of colls.values()) c.history.clear();
+    if (this.activeTxns.size === 0)
+      for (const colls of this.dbs.values()) for (const c of colls.values()) c.history.clear();
   }
 }
 
 function validateName(db: string, name: string): void {
-  if (!name || name.includes('$') || name.startsWith('.') || name.includes('\0')) throw errors.invalidNamespace(`Invalid collection name: ${name}`);
+  if (!name || name.includes('$') || name.startsWith('.') || name.includes('\0'))
+    throw errors.invalidNamespace(`Invalid collection name: ${name}`);
   if (!db || /[/\\. "$]/.test(db)) throw errors.invalidNamespace(`Invalid database name: ${db}`);
 }
 

@@ -63,7 +63,8 @@ export class SecondaryIndex {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
     const kinds = Object.values(spec.key).filter((d) => typeof d === 'string' && d !== 'hashed');
-    if (kinds.length > 0) throw errors.indexNotAllowed(`Index type ${String(kinds[0])} is not supported by the embedded server`);
+    if (kinds.length > 0)
+      throw errors.indexNotAllowed(`Index type ${String(kinds[0])} is not supported by the embedded server`);
   }
 
   get unique(): boolean {
@@ -72,7 +73,8 @@ export class SecondaryIndex {
 
   /** Keys this document contributes, or an empty list when the index skips it (sparse/partial). */
   keysFor(doc: Doc): string[] {
-    if (this.spec.partialFilterExpression && !matchDocument(doc, this.spec.partialFilterExpression)) return [];
+    if (this.spec.partialFilterExpression && !matchDocument(doc, this.spec.partialFilterExpression))
+      return [];
     if (this.fields.length === 1 && !this.spec.sparse) {
       const values = fieldValues(doc, this.fields[0]);
       if (values.length === 1) return [valueKey(values[0])];

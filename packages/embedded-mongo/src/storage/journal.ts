@@ -95,7 +95,8 @@ export class Journal {
     if (records.length === 0) return;
     const buf = records.length === 1 ? frame(records[0]) : Buffer.concat(records.map(frame));
     let written = 0;
-    while (written < buf.length) written += fs.writeSync(this.fd, buf, written, buf.length - written, this.size + written);
+    while (written < buf.length)
+      written += fs.writeSync(this.fd, buf, written, buf.length - written, this.size + written);
     this.size += buf.length;
     if (this.policy === 'always') fs.fdatasyncSync(this.fd);
     else this.dirty = true;
@@ -191,7 +192,9 @@ export function acquireLock(dir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number(fs.readFileSync(file, 'utf8').trim());
       if (holder && (holder === process.pid || isAlive(holder))) {
-        throw new Error(`dbPath ${dir} is in use by another embedded-mongo server (pid ${holder}); stop it or choose another --dbpath`);
+        throw new Error(
+          `dbPath ${dir} is in use by another embedded-mongo server (pid ${holder}); stop it or choose another --dbpath`,
+        );
       }
       // A stale lock from a process that died (e.g. SIGKILL): take it over.
       fs.unlinkSync(file);

@@ -2,24 +2,50 @@
 // gets an error reply (or closes this socket if the framing itself is lost), never the process.
 import net from 'node:net';
 import { Document } from 'bson';
-import { MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, ParsedMessage, buildMsg, buildReply, parseMessage, readHeader } from './messages';
+import {
+  MAX_MESSAGE_SIZE,
+  OP_MSG,
+  OP_QUERY,
+  ParsedMessage,
+  buildMsg,
+  buildReply,
+  parseMessage,
+  readHeader,
+} from './messages';
 
 export type CommandRunner = (cmd: Document, defaultDb: string, connectionId: number) => Document;
 
-export function serveConnection(socket: net.Socket, connectionId: number, run: CommandRunner, onError: (err: unknown) => void): void {
+export function serveConnection(
+  socket: net.Socket,
+  connectionId: number,
+  run: CommandRunner,
+  onError: (err: unknown) => void,
+): void {
   let chunks: Buffer[] = [];
   let buffered = 0;
   socket.setNoDelay(true);
 
-  const reply = (msg: ParsedMessage | undefined, responseTo: number, opCode: number, doc: Document, checksum: boolean) => {
+  const reply = (
+    msg: ParsedMessage | undefined,
+    responseTo: number,
+    opCode: number,
+    doc: Document,
+    checksum: boolean,
+  ) => {
     if (msg?.kind === 'msg' && msg.moreToCome) return;
-    const build = (d: Document) => (opCode === OP_QUERY ? buildReply(responseTo, d) : buildMsg(responseTo, d, checksum));
+    const build = (d: Document) =>
+      opCode === OP_QUERY ? buildReply(responseTo, d) : buildMsg(responseTo, d, checksum);
     let out: Buffer;
     try {
       out = build(doc);
     } catch (err) {
       // A reply too large to serialise (e.g. a huge $group) fails this command, not the connection.
-      out = build({ ok: 0, errmsg: `reply could not be encoded: ${err instanceof Error ? err.message : String(err)}`, code: 10334, codeName: 'BSONObjectTooLarge' });
+      out = build({
+        ok: 0,
+        errmsg: `reply could not be encoded: ${err instanceof Error ? err.message : String(err)}`,
+        code: 10334,
+        codeName: 'BSONObjectTooLarge',
+      });
     }
     socket.write(out);
   };
@@ -31,7 +57,13 @@ export function serveConnection(socket: net.Socket, connectionId: number, run: C
       msg = parseMessage(frame);
     } catch (err) {
       const errmsg = err instanceof Error ? err.message : String(err);
-      reply(undefined, header.requestId, header.opCode === OP_QUERY ? OP_QUERY : OP_MSG, { ok: 0, errmsg: `invalid message: ${errmsg}`, code: 22, codeName: 'InvalidBSON' }, false);
+      reply(
+        undefined,
+        header.requestId,
+        header.opCode === OP_QUERY ? OP_QUERY : OP_MSG,
+        { ok: 0, errmsg: `invalid message: ${errmsg}`, code: 22, codeName: 'InvalidBSON' },
+        false,
+      );
       return;
     }
     if (msg.kind === 'query') {

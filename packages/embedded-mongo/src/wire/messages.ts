@@ -13,7 +13,12 @@ const FLAG_MORE_TO_COME = 1 << 1;
 export const MAX_MESSAGE_SIZE = 48_000_000;
 
 /** Options used for every incoming document: Longs stay Longs so numeric types round-trip. */
-export const DESERIALIZE_OPTIONS = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
+export const DESERIALIZE_OPTIONS = {
+  promoteLongs: false,
+  promoteValues: true,
+  promoteBuffers: false,
+  bsonRegExp: false,
+} as const;
 
 export class ProtocolError extends Error {}
 
@@ -42,7 +47,12 @@ export interface ParsedMsg {
 export type ParsedMessage = ParsedQuery | ParsedMsg;
 
 export function readHeader(buf: Buffer): Header {
-  return { length: buf.readInt32LE(0), requestId: buf.readInt32LE(4), responseTo: buf.readInt32LE(8), opCode: buf.readInt32LE(12) };
+  return {
+    length: buf.readInt32LE(0),
+    requestId: buf.readInt32LE(4),
+    responseTo: buf.readInt32LE(8),
+    opCode: buf.readInt32LE(12),
+  };
 }
 
 function readCString(buf: Buffer, offset: number, end: number): [string, number] {
