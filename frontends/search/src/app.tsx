@@ -1,5 +1,6 @@
 // The search remote's whole route tree. The shell owns the router, the session, the query client
 // and the toasts; this component only renders the search area's routes inside them.
+import { NotFoundPage } from '@lsp/ui';
 import { Route, Routes } from 'react-router-dom';
 import { ApplicationPage } from './pages/application-page';
 import { HomePage } from './pages/home-page';
@@ -16,6 +17,7 @@ export default function App() {
       <Route path="/loan-results" element={<LoanResultsPage />} />
       <Route path="/search-results/:id" element={<SearchResultPage />} />
       <Route path="/application" element={<ApplicationPage />} />
+      <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
 }
