@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { runCommand } from './commands';
 import { ServerState } from './commands/context';
-import { Doc, isPlainObject } from './query/values';
+import { Doc } from './query/values';
 import { Engine } from './storage/engine';
 import { FsyncPolicy } from './storage/journal';
 import { serveConnection } from './wire/connection';
@@ -124,16 +124,17 @@ export function sweepExpired(state: ServerState): void {
         for (const index of coll.indexes) {
           const ttl = index.spec.expireAfterSeconds;
           if (typeof ttl !== 'number' || index.fields.length !== 1) continue;
-          const field = index.fields[0];
-          const expired: Doc[] = [];
-          for (const doc of coll.docs.values()) {
-            const v = field.split('.').reduce<unknown>((x, p) => (isPlainObject(x) ? x[p] : undefined), doc);
-            const dates = (Array.isArray(v) ? v : [v]).filter((d): d is Date => d instanceof Date);
-            if (dates.length === 0) continue;
-            const earliest = Math.min(...dates.map((d) => d.getTime()));
-            if (earliest + ttl * 1000 <= now) expired.push(doc);
+          // Index keys of dates are 'd<epoch ms>': the index already lists every date the field
+          // holds (each array element too), so expired documents are found without walking them.
+          const expiredIds = new Set<string>();
+          for (const [key, ids] of index.entries) {
+            if (key.charCodeAt(0) !== 100 /* 'd' */) continue;
+            if (Number(key.slice(1)) + ttl * 1000 <= now) for (const id of ids) expiredIds.add(id);
           }
-          for (const doc of expired) state.engine.delete(coll, doc);
+          for (const id of expiredIds) {
+            const doc = coll.docs.get(id);
+            if (doc) state.engine.delete(coll, doc);
+          }
         }
       }
     }
