@@ -13,7 +13,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { leaseRedisDb } from '@lsp/testing';
@@ -22,7 +22,8 @@ import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, DEVELOPMENT_PAYLOAD } from '../te
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP_SECONDS = 2;
+/** Long enough for every process to have compiled its hot paths: the first seconds run far slower. */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
 /** Requests allowed in flight before new ones are counted as dropped rather than queued without bound. */
 const MAX_IN_FLIGHT = 400;
 const ROOT = join(__dirname, '..', '..', '..');
@@ -47,6 +48,7 @@ function startProcess(name: string, args: string[], env: Record<string, string>)
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
   children.push(child);
   named.push([name, child]);
+  prioritise(child.pid);
   return child;
 }
 
@@ -65,6 +67,21 @@ function cpuSnapshot(): Record<string, number | null> {
 }
 
 const named: Array<[string, ChildProcess]> = [];
+
+/**
+ * BENCH_PRIORITY (e.g. -10, needs the right to raise priority) runs the measured processes ahead of
+ * other work on a shared machine: the figures then approach those of a machine given to the system.
+ */
+const PRIORITY = process.env.BENCH_PRIORITY === undefined ? undefined : Number(process.env.BENCH_PRIORITY);
+
+function prioritise(pid: number | undefined) {
+  if (PRIORITY === undefined || pid === undefined) return;
+  try {
+    setPriority(pid, PRIORITY);
+  } catch (err) {
+    process.stderr.write(`cannot set priority ${PRIORITY}: ${(err as Error).message}\n`);
+  }
+}
 
 async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -173,6 +190,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
+  prioritise(process.pid);
   const redis = await leaseRedisDb();
   try {
     const [mongoPort, searchPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
@@ -236,6 +254,7 @@ async function main() {
     }
     console.log(`  stored          ${runs} search runs; ${unpublished} search.completed events still in the outbox 1 s later`);
     // Other work on the machine competes for its cores: the figures mean little when this is high.
+    if (PRIORITY !== undefined) console.log(`  priority        the measured processes ran at nice ${PRIORITY}`);
     console.log(`  machine load    ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (1-minute load average, ${cpus().length} cores)`);
     const p99 = percentile([...throughGateway.latencies].sort((a, b) => a - b), 99);
     console.log(`  target          p99 under 50 ms through the gateway at 200 req/s: ${RATE >= 200 && p99 < 50 ? 'met' : 'NOT met'}`);
