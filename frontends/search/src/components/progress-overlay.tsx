@@ -1,5 +1,6 @@
-import { LENDER_COUNT_CLAIM, OVERLAY_COMPLETION_DELAY_MS, OVERLAY_STAGE_MESSAGES, OVERLAY_STAGE_MS, OVERLAY_STAGES } from '@lsp/contracts';
+import { LENDER_COUNT_CLAIM, OVERLAY_STAGE_MESSAGES, OVERLAY_STAGES } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
+import { overlayPercent, overlaySchedule } from '../lib/overlay-schedule';
 
 /**
  * The full-screen progress overlay: three stages, one every 2.2 s (33%, 67%, 100%), and the completion
@@ -13,11 +14,7 @@ export function ProgressOverlay({ onComplete }: { onComplete: () => void }) {
   const boxRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const timers: ReturnType<typeof setTimeout>[] = [];
-    for (let next = 2; next <= OVERLAY_STAGES; next += 1) {
-      timers.push(setTimeout(() => setStage(next), OVERLAY_STAGE_MS * (next - 1)));
-    }
-    timers.push(setTimeout(() => completeRef.current(), OVERLAY_STAGE_MS * (OVERLAY_STAGES - 1) + OVERLAY_COMPLETION_DELAY_MS));
+    const timers = overlaySchedule().map((step) => setTimeout(() => ('complete' in step ? completeRef.current() : setStage(step.stage)), step.at));
     return () => timers.forEach(clearTimeout);
   }, []);
 
@@ -25,7 +22,7 @@ export function ProgressOverlay({ onComplete }: { onComplete: () => void }) {
     boxRef.current?.focus();
   }, []);
 
-  const percent = Math.round((stage / OVERLAY_STAGES) * 100);
+  const percent = overlayPercent(stage);
   return (
     <div className="sr-overlay" role="dialog" aria-modal="true" aria-labelledby="sr-overlay-title" aria-describedby="sr-overlay-stage">
       <div className="sr-overlay__box" ref={boxRef} tabIndex={-1}>
