@@ -157,6 +157,27 @@ suite('journal', () => {
     });
   });
 
+  it('journals a transaction larger than 16 MiB and recovers it whole', async () => {
+    const dbPath = tempDir();
+    await withServer({ dbPath }, async (client) => {
+      const session = client.startSession();
+      try {
+        await session.withTransaction(async () => {
+          for (let i = 0; i < 20; i++)
+            await client
+              .db('app')
+              .collection('big')
+              .insertOne({ i, pad: 'x'.repeat(1024 * 1024) }, { session });
+        });
+      } finally {
+        await session.endSession();
+      }
+    });
+    await withServer({ dbPath }, async (client) => {
+      expect(await client.db('app').collection('big').countDocuments()).toBe(20);
+    });
+  });
+
   it('refuses a second server on the same dbPath with a clear message', async () => {
     const dbPath = tempDir();
     const first = await startEmbeddedMongo({ port: 0, dbPath });

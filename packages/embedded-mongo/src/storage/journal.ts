@@ -12,7 +12,16 @@ export type FsyncPolicy = 'always' | 'interval' | 'never';
 
 const HEADER = 8;
 
+// bson serialises through one shared buffer (17 MiB by default); a transaction commit record can be
+// larger than any single document, so the buffer grows to fit it.
+let serializeBufferSize = 17 * 1024 * 1024;
+
 export function frame(record: Document): Buffer {
+  const size = BSON.calculateObjectSize(record);
+  if (size > serializeBufferSize) {
+    serializeBufferSize = size + 1024 * 1024;
+    BSON.setInternalBufferSize(serializeBufferSize);
+  }
   const payload = BSON.serialize(record);
   const out = Buffer.allocUnsafe(HEADER + payload.length);
   out.writeUInt32LE(payload.length, 0);
