@@ -397,6 +397,12 @@ export class Engine {
   commit(txn: Transaction): void {
     if (txn.state !== 'active') return;
     for (const [coll, overlay] of txn.writes) {
+      // Collections are created outside transactions, so one that is no longer registered under
+      // its name was dropped or renamed while the transaction ran.
+      if (this.getCollection(coll.db, coll.name) !== coll) {
+        this.abort(txn);
+        throw errors.writeConflict();
+      }
       for (const id of overlay.keys()) {
         if (coll.lastWriteSeq(id) > txn.startSeq) {
           this.abort(txn);
@@ -408,11 +414,6 @@ export class Engine {
     const ops: Document[] = [];
     try {
       for (const [coll, overlay] of txn.writes) {
-        // The collection may have been created inside the transaction; make sure it is reachable.
-        if (!this.getCollection(coll.db, coll.name)) {
-          this.collections(coll.db).set(coll.name, coll);
-          ops.push({ op: 'create', db: coll.db, coll: coll.name, options: coll.options });
-        }
         for (const [id, doc] of overlay) {
           const before = coll.docs.get(id);
           if (doc) {
