@@ -36,6 +36,8 @@ import {
 export interface SearchSummary {
   panelVersion: string;
   lendersSearched: number;
+  /** Lenders on the panel without a product of this loan type: counted, not declines. */
+  lendersWithoutProduct: number;
   productsConsidered: number;
   resultCount: number;
   declinedCount: number;
@@ -162,6 +164,7 @@ export async function runSearch<T extends LoanType>(
   const summary: SearchSummary = {
     panelVersion: result.panelVersion,
     lendersSearched: result.lendersSearched,
+    lendersWithoutProduct: result.lendersWithoutProduct,
     productsConsidered: result.productsConsidered,
     resultCount: result.offers.length,
     declinedCount: result.declined.length,

@@ -112,6 +112,20 @@ describe('search runs through the gateway', () => {
     expect(await runsOf('bridging').countDocuments({ _id: body.data.SearchRunId })).toBe(1);
   });
 
+  it('answers a search no lender takes with an empty list, every lender declined and a null best rate', async () => {
+    const res = await h.client().post('/api/bridging', { ...BRIDGING_PAYLOAD, loanTerm: 600 });
+    expect(res.status).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, message: 'No loan results found for your criteria', data: { Results: [] } });
+    const { declinedCount, lendersSearched, lendersWithoutProduct } = body.data.Summary;
+    expect(lendersSearched).toBe(h.panels.current().lenders.length);
+    expect(declinedCount).toBe(lendersSearched - lendersWithoutProduct);
+    expect(body.data.Declined).toHaveLength(declinedCount);
+    expect(body.data.Summary.declinedByReason.length).toBeGreaterThan(0);
+    const [event] = (await h.outboxEntries('search.completed')).map(envelopeOf).filter((e) => e.subject === body.data.SearchRunId);
+    expect(event.data).toMatchObject({ resultCount: 0, bestRate: null });
+  });
+
   it('applies the spec defaults to a bridging payload that leaves them out', async () => {
     const res = await h.client().post('/api/bridging', { projectName: 'Defaults only', loanTerm: 12, maxLoanRequired: true });
     expect(res.status).toBe(200);
