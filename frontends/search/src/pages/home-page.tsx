@@ -217,7 +217,8 @@ export function HomePage() {
         </div>
       </section>
 
-      <div className="ui-container sr-home__body">
+      {/* While the overlay shows, the page behind it can be neither focused nor clicked. */}
+      <div className="ui-container sr-home__body" inert={running}>
         <RadioCards
           name="loanType"
           legend="Choose Your Loan Type"
