@@ -6,17 +6,9 @@ import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { cacheControlFor } from './cache-control';
 
-/** Files whose names do not change between builds: browsers must revalidate them. */
-const ALWAYS_REVALIDATE = new Set(['index.html', 'mf-manifest.json', 'mf-stats.json', 'remoteEntry.js']);
-const HASHED = /\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg|jpg)$/;
-
-export function cacheControlFor(filePath: string): string {
-  const base = path.basename(filePath);
-  if (ALWAYS_REVALIDATE.has(base)) return 'no-cache';
-  if (HASHED.test(base)) return 'public, max-age=31536000, immutable';
-  return 'no-cache';
-}
+export { cacheControlFor };
 
 export interface StaticServerOptions {
   /** The folder built by webpack. */
