@@ -7,6 +7,14 @@ const common = { transform: { '^.+\\.(t|j)sx?$': swc }, roots, testEnvironment: 
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.unit.test.ts', '**/*.unit.test.tsx'] },
-    { ...common, displayName: 'integration', testMatch: ['**/*.int.test.ts'], testTimeout: 60000 },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['**/*.int.test.ts'],
+      testTimeout: 60000,
+      // Real MongoDB, Redis and Kafka through testcontainers when a Docker engine answers; else embedded.
+      globalSetup: '<rootDir>/packages/testing/src/jest/integration-global-setup.ts',
+      globalTeardown: '<rootDir>/packages/testing/src/jest/integration-global-teardown.ts',
+    },
   ],
 };
