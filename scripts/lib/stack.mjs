@@ -127,6 +127,8 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
     SEARCH_REMOTE_URL: `http://127.0.0.1:${port(3001)}`,
     DASHBOARD_REMOTE_URL: `http://127.0.0.1:${port(3002)}`,
     MAIL_CATCHER_SMTP_PORT: String(port(1025)),
+    // Without a real SMTP server, emails are kept by notifications' catcher and listed at /dev/mail.
+    MAIL_CATCHER_ENABLED: process.env.MAIL_CATCHER_ENABLED ?? (process.env.SMTP_URL ? 'false' : 'true'),
     PDF_DIR: path.join(dataDir, 'pdf'),
     ...env,
   };

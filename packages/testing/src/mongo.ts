@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EmbeddedMongo } from '@lsp/embedded-mongo';
 import mongoose, { type Connection } from 'mongoose';
 
 export interface TestMongo {
@@ -10,30 +11,19 @@ export interface TestMongo {
   stop(): Promise<void>;
 }
 
-interface EmbeddedServer {
-  url?: string;
-  uri?: string;
-  stop?: () => Promise<void>;
-  close?: () => Promise<void>;
-}
-
 /**
  * MongoDB for one test file: the server at MONGO_URL when set (a real replica set in CI or
  * compose), otherwise the embedded server on a free port. Each caller gets its own databases, so
  * test files and parallel runs never see each other's documents.
  */
 export async function startTestMongo(): Promise<TestMongo> {
-  let server: EmbeddedServer | null = null;
+  let server: EmbeddedMongo | null = null;
   let url = process.env.MONGO_URL;
   if (!url) {
     // Loaded only when needed: with MONGO_URL set the embedded server is never touched.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const embedded = require('@lsp/embedded-mongo') as {
-      startEmbeddedMongo(opts: { port: number; replSet?: string }): Promise<EmbeddedServer>;
-    };
-    server = await embedded.startEmbeddedMongo({ port: 0, replSet: 'rs0' });
-    url = server.url ?? server.uri;
-    if (!url) throw new Error('the embedded MongoDB did not report its URL');
+    const { startEmbeddedMongo } = await import('@lsp/embedded-mongo');
+    server = await startEmbeddedMongo({ port: 0, replSet: 'rs0' });
+    url = server.uri;
   }
   const mongoUrl = url;
   const connections: Connection[] = [];
@@ -51,7 +41,7 @@ export async function startTestMongo(): Promise<TestMongo> {
         await connection.dropDatabase().catch(() => undefined);
         await connection.close().catch(() => undefined);
       }
-      if (server) await (server.stop ?? server.close)?.call(server);
+      if (server) await server.stop();
     },
   };
 }

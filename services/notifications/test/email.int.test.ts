@@ -189,6 +189,7 @@ describe('the email worker stopped mid-send', () => {
       env: {
         ...process.env,
         SERVICE_NAME: 'email-worker',
+        PORT: '0',
         INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
         MONGO_URL: mongo.url,
         DB_NAME: db.name,
