@@ -54,9 +54,11 @@ test('a visitor registers, verifies from the email, signs in to the dashboard an
   await expect(page.getByRole('heading', { name: 'Welcome back, Taylor' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Welcome, Sam Taylor');
 
+  await page.evaluate(() => window.localStorage.setItem('authToken', 'left-over'));
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('authToken'))).toBeNull();
 });
 
 test('a verification link used twice explains the failure and offers a way forward', async ({ page }) => {

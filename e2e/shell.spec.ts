@@ -13,6 +13,7 @@ test.describe('shell host', () => {
     // The search remote's own content, loaded at runtime from its manifest.
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByTestId('remote-fallback')).toHaveCount(0);
+    await screenshotBothWidths(page, 'home');
   });
 
   test('renders the dashboard remote for a signed-in user, with the header greeting', async ({ page }) => {

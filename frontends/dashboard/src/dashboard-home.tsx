@@ -1,4 +1,4 @@
-import { Badge, Button, Card, buttonClass, notifySessionChanged, apiSend, useSession, useToast } from '@lsp/ui';
+import { Badge, Button, Card, apiSend, buttonClass, clearLegacySessionKeys, notifySessionChanged, useSession, useToast } from '@lsp/ui';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 
@@ -23,6 +23,7 @@ export function DashboardHome() {
         toast({ title: 'Logout Error', description: data?.error ?? 'Failed to log out properly', variant: 'error' });
         return;
       }
+      clearLegacySessionKeys();
       notifySessionChanged();
       navigate('/');
     } catch {

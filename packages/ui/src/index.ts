@@ -34,4 +34,4 @@ export { SessionProvider, useSession, fetchSessionUser } from './app/session';
 export type { SessionState, SessionStatus, SessionUser } from './app/session';
 export { RequireSession } from './app/require-session';
 export { AppProviders } from './app/app-providers';
-export { STORAGE_KEYS, USER_SESSION_CHANGED, PENDING_RESULTS_EVENT, notifySessionChanged, readStoredJson, searchHistoryKey } from './app/storage-keys';
+export { STORAGE_KEYS, USER_SESSION_CHANGED, PENDING_RESULTS_EVENT, LEGACY_SESSION_KEYS, clearLegacySessionKeys, notifySessionChanged, readStoredJson, searchHistoryKey } from './app/storage-keys';

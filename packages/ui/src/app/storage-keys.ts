@@ -34,3 +34,14 @@ export function readStoredJson<T>(key: string): T | null {
     return null;
   }
 }
+
+/** Keys older versions of the site left behind; removed on sign-out so nothing outlives the session. */
+export const LEGACY_SESSION_KEYS = ['userSession', 'authToken', 'user', 'pendingLoanResults', 'pendingDipSlug'] as const;
+
+export function clearLegacySessionKeys(): void {
+  try {
+    for (const key of LEGACY_SESSION_KEYS) window.localStorage.removeItem(key);
+  } catch {
+    // Storage unavailable: nothing to clear.
+  }
+}
