@@ -2,7 +2,15 @@ import { defineConfig } from '@playwright/test';
 
 // Browser tests run in the machine's Chromium (never a downloaded one). The system under test is
 // E2E_BASE_URL, or what e2e/support/global-setup.ts starts.
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export default defineConfig({
   testDir: './e2e',

@@ -2,7 +2,11 @@ import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { TEST_USER, expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
 
-const json = (status: number, body: unknown) => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
+const json = (status: number, body: unknown) => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify(body),
+});
 
 async function signedOut(page: Page) {
   await page.route('**/api/auth/me', (route) => route.fulfill(json(401, { error: 'Not signed in' })));
@@ -31,14 +35,18 @@ test.describe('shell sign-in pages', () => {
     await page.getByLabel('Email address').fill('someone@example.com');
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page.getByTestId('toast')).toContainText('Invalid credentials. Please check your email and password.');
+    await expect(page.getByTestId('toast')).toContainText(
+      'Invalid credentials. Please check your email and password.',
+    );
     await expect(page.getByRole('main').getByText('Login failed', { exact: true }).last()).toBeVisible();
   });
 
   test('login with next goes back to that page, and shows the shared-access banner', async ({ page }) => {
     let signedIn = false;
     await page.unroute('**/api/auth/me');
-    await page.route('**/api/auth/me', (route) => route.fulfill(signedIn ? json(200, { user: TEST_USER }) : json(401, { error: 'Not signed in' })));
+    await page.route('**/api/auth/me', (route) =>
+      route.fulfill(signedIn ? json(200, { user: TEST_USER }) : json(401, { error: 'Not signed in' })),
+    );
     await page.route('**/api/login', (route) => {
       signedIn = true;
       return route.fulfill(json(200, { user: TEST_USER }));
@@ -55,7 +63,10 @@ test.describe('shell sign-in pages', () => {
   test('login shows the shared DIP banner and a register link that keeps the context', async ({ page }) => {
     await page.goto('/login?sharedDipId=dip-42');
     await expect(page.getByText('A Decision in Principle has been shared with you')).toBeVisible();
-    await expect(page.getByRole('main').getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/register?sharedDipId=dip-42');
+    await expect(page.getByRole('main').getByRole('link', { name: 'Create an account' })).toHaveAttribute(
+      'href',
+      '/register?sharedDipId=dip-42',
+    );
   });
 
   test('register validates with the register form messages', async ({ page }) => {
@@ -76,7 +87,12 @@ test.describe('shell sign-in pages', () => {
     let sent: Record<string, unknown> | null = null;
     await page.route('**/api/auth/register', (route) => {
       sent = route.request().postDataJSON();
-      return route.fulfill(json(201, { user: { name: 'Jo Bloggs', email: 'jo@example.com' }, message: 'Registration successful' }));
+      return route.fulfill(
+        json(201, {
+          user: { name: 'Jo Bloggs', email: 'jo@example.com' },
+          message: 'Registration successful',
+        }),
+      );
     });
     await page.goto('/register?sharedDipId=dip-42');
     await page.getByLabel('Full name').fill('Jo Bloggs');
@@ -88,9 +104,17 @@ test.describe('shell sign-in pages', () => {
     expect(sent).toMatchObject({ name: 'Jo Bloggs', email: 'jo@example.com', fromSharedLink: true });
   });
 
-  test('create-account shows the loan options found and goes to login 2 seconds after success', async ({ page }) => {
+  test('create-account shows the loan options found and goes to login 2 seconds after success', async ({
+    page,
+  }) => {
     await page.addInitScript(() => {
-      const pending = { results: [{ LenderName: 'A' }, { LenderName: 'B' }, { LenderName: 'C' }], formData: { projectName: 'Mill Lane' }, userData: { name: 'Jo Bloggs', email: 'jo@example.com' }, timestamp: Date.now(), loanType: 'bridging' };
+      const pending = {
+        results: [{ LenderName: 'A' }, { LenderName: 'B' }, { LenderName: 'C' }],
+        formData: { projectName: 'Mill Lane' },
+        userData: { name: 'Jo Bloggs', email: 'jo@example.com' },
+        timestamp: Date.now(),
+        loanType: 'bridging',
+      };
       window.localStorage.setItem('pendingLoanResults', JSON.stringify(pending));
     });
     await page.route('**/api/create-account', (route) => route.fulfill(json(200, { success: true })));
@@ -119,14 +143,18 @@ test.describe('shell sign-in pages', () => {
     await expect(page.getByText('No verification token provided')).toBeVisible();
     await page.getByRole('button', { name: 'Resend verification email' }).click();
     await expect(page.getByTestId('toast')).toContainText('Email Required');
-    await expect(page.getByTestId('toast')).toContainText('Please enter your email address to resend verification.');
+    await expect(page.getByTestId('toast')).toContainText(
+      'Please enter your email address to resend verification.',
+    );
     await expect(page.getByRole('link', { name: 'Back to Home' })).toBeVisible();
     await expectNoAxeViolations(page);
     await screenshotBothWidths(page, 'verify-email-failed');
   });
 
   test('verify-email with a good token shows Email Verified! and Continue to Login', async ({ page }) => {
-    await page.route('**/api/verify-email?token=*', (route) => route.fulfill(json(200, { success: true, user: { name: 'Jo Bloggs', email: 'jo@example.com' } })));
+    await page.route('**/api/verify-email?token=*', (route) =>
+      route.fulfill(json(200, { success: true, user: { name: 'Jo Bloggs', email: 'jo@example.com' } })),
+    );
     await page.goto('/verify-email?token=abc123');
     await expect(page.getByRole('heading', { name: 'Email Verified!' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Continue to Login' })).toBeVisible();
@@ -135,13 +163,19 @@ test.describe('shell sign-in pages', () => {
   });
 
   test('verify-email with an expired token offers a resend that reports success', async ({ page }) => {
-    await page.route('**/api/verify-email?token=*', (route) => route.fulfill(json(400, { success: false, error: 'Verification link has expired', canResend: true })));
-    await page.route('**/api/auth/resend-verification', (route) => route.fulfill(json(200, { success: true })));
+    await page.route('**/api/verify-email?token=*', (route) =>
+      route.fulfill(json(400, { success: false, error: 'Verification link has expired', canResend: true })),
+    );
+    await page.route('**/api/auth/resend-verification', (route) =>
+      route.fulfill(json(200, { success: true })),
+    );
     await page.goto('/verify-email?token=old&email=jo%40example.com');
     await expect(page.getByText('Verification link has expired')).toBeVisible();
     await expect(page.getByLabel('Email address')).toHaveValue('jo@example.com');
     await page.getByRole('button', { name: 'Resend verification email' }).click();
-    await expect(page.getByTestId('toast')).toContainText('Verification email sent. Please check your inbox.');
+    await expect(page.getByTestId('toast')).toContainText(
+      'Verification email sent. Please check your inbox.',
+    );
   });
 
   test('thank-you page promises contact within 24 hours', async ({ page }) => {

@@ -2,7 +2,10 @@ import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
 
 // The real services behind the gateway: identity, the email pipeline and the mail catcher.
-test.skip(process.env.E2E_STACK === 'frontends', 'needs the whole system (identity, notifications, mail catcher)');
+test.skip(
+  process.env.E2E_STACK === 'frontends',
+  'needs the whole system (identity, notifications, mail catcher)',
+);
 
 interface CaughtMail {
   to: string | string[];
@@ -25,7 +28,10 @@ async function verificationLinkFor(request: APIRequestContext, email: string): P
   throw new Error(`no verification email for ${email} within 60 s`);
 }
 
-test('a visitor registers, verifies from the email, signs in to the dashboard and signs out', async ({ page, request }) => {
+test('a visitor registers, verifies from the email, signs in to the dashboard and signs out', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const email = `sam.taylor.${Date.now()}@example.com`;
   const password = 'correct-horse-battery';

@@ -28,7 +28,9 @@ test.describe('shell host', () => {
   });
 
   test('sends a signed-out visitor from the dashboard to login with next', async ({ page }) => {
-    await page.route('**/api/auth/me', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Not signed in"}' }));
+    await page.route('**/api/auth/me', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Not signed in"}' }),
+    );
     await page.goto('/dashboard?tab=dips');
     await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%3Ftab%3Ddips$/);
     await expect(page.getByText('Shared Deal Access Required')).toBeVisible();
@@ -36,7 +38,11 @@ test.describe('shell host', () => {
 
   test('shows a fallback with Retry when a remote is down, and recovers on Retry', async ({ page }) => {
     let down = true;
-    await page.route('**/mf/search/**', (route) => (down ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"error":"down"}' }) : route.fallback()));
+    await page.route('**/mf/search/**', (route) =>
+      down
+        ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"error":"down"}' })
+        : route.fallback(),
+    );
     await page.goto('/');
     const fallback = page.getByTestId('remote-fallback');
     await expect(fallback).toBeVisible();
@@ -68,7 +74,9 @@ test.describe('shell host', () => {
     await screenshotBothWidths(page, 'not-found');
   });
 
-  test('shows the back-to-top button after half a window of scrolling and scrolls up smoothly', async ({ page }) => {
+  test('shows the back-to-top button after half a window of scrolling and scrolls up smoothly', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 400 });
     await page.goto('/privacy');
     await expect(page.getByRole('heading', { name: 'Privacy policy' })).toBeVisible();

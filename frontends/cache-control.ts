@@ -1,7 +1,13 @@
 import path from 'node:path';
 
 /** Files whose names do not change between builds: browsers must revalidate them. */
-const ALWAYS_REVALIDATE = new Set(['index.html', 'main.js', 'mf-manifest.json', 'mf-stats.json', 'remoteEntry.js']);
+const ALWAYS_REVALIDATE = new Set([
+  'index.html',
+  'main.js',
+  'mf-manifest.json',
+  'mf-stats.json',
+  'remoteEntry.js',
+]);
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg|jpg)$/;
 
 /**

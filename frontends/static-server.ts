@@ -19,7 +19,11 @@ export interface StaticServerOptions {
   spaFallback: boolean;
 }
 
-export async function buildStaticServer({ dist, prefix, spaFallback }: StaticServerOptions): Promise<FastifyInstance> {
+export async function buildStaticServer({
+  dist,
+  prefix,
+  spaFallback,
+}: StaticServerOptions): Promise<FastifyInstance> {
   if (!existsSync(path.join(dist, 'index.html'))) {
     throw new Error(`${dist} has no build: run \`npm run build\` first`);
   }
@@ -29,8 +33,22 @@ export async function buildStaticServer({ dist, prefix, spaFallback }: StaticSer
   const setHeaders = (reply: FastifyReply, filePath: string) => {
     reply.header('cache-control', cacheControlFor(filePath));
   };
-  await app.register(fastifyStatic, { root: dist, prefix: '/', cacheControl: false, setHeaders, wildcard: true });
-  if (prefix) await app.register(fastifyStatic, { root: dist, prefix, cacheControl: false, setHeaders, decorateReply: false, wildcard: true });
+  await app.register(fastifyStatic, {
+    root: dist,
+    prefix: '/',
+    cacheControl: false,
+    setHeaders,
+    wildcard: true,
+  });
+  if (prefix)
+    await app.register(fastifyStatic, {
+      root: dist,
+      prefix,
+      cacheControl: false,
+      setHeaders,
+      decorateReply: false,
+      wildcard: true,
+    });
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathOnly = request.url.split('?')[0];

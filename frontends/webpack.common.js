@@ -23,7 +23,12 @@ const SHARED = {
   'react-dom': { singleton: true, requiredVersion: '^19.0.0' },
   'react-dom/client': { singleton: true, requiredVersion: '^19.0.0' },
   // See router.js: the declarative part of react-router, one instance for the shell and remotes.
-  'react-router-dom': { import: path.join(__dirname, 'router.js'), singleton: true, requiredVersion: '^7.0.0', version: routerVersion },
+  'react-router-dom': {
+    import: path.join(__dirname, 'router.js'),
+    singleton: true,
+    requiredVersion: '^7.0.0',
+    version: routerVersion,
+  },
   '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
   '@lsp/ui': { singleton: true, requiredVersion: `^${uiVersion}`, version: uiVersion },
 };
@@ -34,7 +39,6 @@ const SHARED = {
  * @param {string} app.dir           the frontend's folder
  * @param {boolean} app.host         the shell loads remotes at runtime and exposes nothing
  * @param {string} app.title         page title of its HTML page
- * @param {(mode: string) => object} [app.extra] extra configuration merged at the top level
  */
 function createConfig({ name, dir, host, title }) {
   return (_env, argv) => {
@@ -58,7 +62,10 @@ function createConfig({ name, dir, host, title }) {
         clean: true,
       },
       // TypeScript's NodeNext mode wants '.js' on dynamic imports ('./bootstrap.js'); they name .ts/.tsx files.
-      resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
+      resolve: {
+        extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      },
       module: {
         rules: [
           {
@@ -97,7 +104,13 @@ function createConfig({ name, dir, host, title }) {
       ],
       optimization: {
         minimize: production,
-        minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false, terserOptions: { compress: { passes: 2 } } })],
+        minimizer: [
+          new TerserPlugin({
+            minify: TerserPlugin.swcMinify,
+            extractComments: false,
+            terserOptions: { compress: { passes: 2 } },
+          }),
+        ],
       },
       performance: { hints: false },
       stats: 'errors-warnings',

@@ -11,7 +11,15 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const APPS = ['shell', 'search', 'dashboard'];
-const SHARED_INPUTS = ['frontends/webpack.common.js', 'frontends/index.html', 'frontends/browser-crypto.js', 'packages/ui/src', 'packages/ui/package.json', 'packages/contracts/src', 'package-lock.json'];
+const SHARED_INPUTS = [
+  'frontends/webpack.common.js',
+  'frontends/index.html',
+  'frontends/browser-crypto.js',
+  'packages/ui/src',
+  'packages/ui/package.json',
+  'packages/contracts/src',
+  'package-lock.json',
+];
 const STAMP = '.build-stamp';
 
 function listFiles(target) {
@@ -23,7 +31,12 @@ function listFiles(target) {
 }
 
 export function inputHash(app) {
-  const inputs = [...SHARED_INPUTS, `frontends/${app}/src`, `frontends/${app}/webpack.config.js`, `frontends/${app}/package.json`];
+  const inputs = [
+    ...SHARED_INPUTS,
+    `frontends/${app}/src`,
+    `frontends/${app}/webpack.config.js`,
+    `frontends/${app}/package.json`,
+  ];
   const hash = createHash('sha256');
   for (const file of inputs.flatMap((input) => listFiles(path.join(ROOT, input))).sort()) {
     hash.update(path.relative(ROOT, file));
@@ -56,7 +69,8 @@ function compile(configs) {
         return resolve(configs.map(() => false));
       }
       const results = stats.stats.map((s) => {
-        if (s.hasErrors()) console.error(s.toString({ all: false, errors: true, colors: process.stdout.isTTY }));
+        if (s.hasErrors())
+          console.error(s.toString({ all: false, errors: true, colors: process.stdout.isTTY }));
         return !s.hasErrors();
       });
       resolve(results);
@@ -74,7 +88,9 @@ export async function buildFrontends({ force = false, mode = 'production', only 
   if (stale.length === 0) return true;
   const started = Date.now();
   console.log(`building ${stale.map((s) => s.app).join(', ')} (${mode})...`);
-  const configs = stale.map(({ app }) => require(path.join(ROOT, 'frontends', app, 'webpack.config.js'))({}, { mode }));
+  const configs = stale.map(({ app }) =>
+    require(path.join(ROOT, 'frontends', app, 'webpack.config.js'))({}, { mode }),
+  );
   const results = await compile(configs);
   let ok = true;
   stale.forEach(({ app, hash }, i) => {

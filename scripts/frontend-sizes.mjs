@@ -52,7 +52,15 @@ async function measureShellInitialJs() {
     await waitFor(`http://127.0.0.1:${port}/alive`, 20000);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const page = await browser.newPage();
     const scripts = [];
@@ -82,15 +90,24 @@ function remoteEntrySize(app) {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, 'frontends/shell/dist/index.html'))) throw new Error('No shell build: run `npm run build` first');
+  if (!existsSync(path.join(ROOT, 'frontends/shell/dist/index.html')))
+    throw new Error('No shell build: run `npm run build` first');
   const files = await measureShellInitialJs();
-  const total = files.reduce((sum, f) => ({ raw: sum.raw + f.raw, gzip: sum.gzip + f.gzip }), { raw: 0, gzip: 0 });
+  const total = files.reduce((sum, f) => ({ raw: sum.raw + f.raw, gzip: sum.gzip + f.gzip }), {
+    raw: 0,
+    gzip: 0,
+  });
   console.log('Shell initial JavaScript (first visit, before any remote):');
-  for (const f of files.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${f.name.padEnd(28)} ${kb(f.raw).padStart(7)} KB raw ${kb(f.gzip).padStart(7)} KB gzip`);
-  console.log(`  ${'total'.padEnd(28)} ${kb(total.raw).padStart(7)} KB raw ${kb(total.gzip).padStart(7)} KB gzip (target < ${TARGET_KB} KB: ${total.gzip / 1024 < TARGET_KB ? 'met' : 'NOT met'})`);
+  for (const f of files.sort((a, b) => b.gzip - a.gzip))
+    console.log(`  ${f.name.padEnd(28)} ${kb(f.raw).padStart(7)} KB raw ${kb(f.gzip).padStart(7)} KB gzip`);
+  console.log(
+    `  ${'total'.padEnd(28)} ${kb(total.raw).padStart(7)} KB raw ${kb(total.gzip).padStart(7)} KB gzip (target < ${TARGET_KB} KB: ${total.gzip / 1024 < TARGET_KB ? 'met' : 'NOT met'})`,
+  );
   for (const app of ['search', 'dashboard']) {
     const size = remoteEntrySize(app);
-    console.log(`${app} remoteEntry.js: ${size ? `${kb(size.raw)} KB raw, ${kb(size.gzip)} KB gzip` : 'not built'}`);
+    console.log(
+      `${app} remoteEntry.js: ${size ? `${kb(size.raw)} KB raw, ${kb(size.gzip)} KB gzip` : 'not built'}`,
+    );
   }
 }
 

@@ -41,10 +41,13 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
 }
 
 function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number) {
-  const upstream = http.request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const upstream = http.request(
+    { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   upstream.on('error', () => {
     res.writeHead(502, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'upstream unavailable' }));
@@ -70,19 +73,25 @@ export async function startFrontendHarness(basePort?: number): Promise<Harness> 
     ? { shell: basePort + 1, search: basePort + 2, dashboard: basePort + 3 }
     : { shell: await freePort(), search: await freePort(), dashboard: await freePort() };
   const frontDoorPort = basePort ?? 0;
-  const children = (Object.keys(ports) as Array<keyof typeof ports>).map((app) => startServer(app, ports[app]));
+  const children = (Object.keys(ports) as Array<keyof typeof ports>).map((app) =>
+    startServer(app, ports[app]),
+  );
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === '/remotes.json') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-      res.end(JSON.stringify([
-        { name: 'search', entry: '/mf/search/mf-manifest.json' },
-        { name: 'dashboard', entry: '/mf/dashboard/mf-manifest.json' },
-      ]));
+      res.end(
+        JSON.stringify([
+          { name: 'search', entry: '/mf/search/mf-manifest.json' },
+          { name: 'dashboard', entry: '/mf/dashboard/mf-manifest.json' },
+        ]),
+      );
     } else if (url.startsWith('/api/')) {
       const signedOut = url.startsWith('/api/auth/me');
       res.writeHead(signedOut ? 401 : 503, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: signedOut ? 'Not signed in' : 'The API is not part of this test set-up' }));
+      res.end(
+        JSON.stringify({ error: signedOut ? 'Not signed in' : 'The API is not part of this test set-up' }),
+      );
     } else if (url.startsWith('/mf/search/')) proxy(req, res, ports.search);
     else if (url.startsWith('/mf/dashboard/')) proxy(req, res, ports.dashboard);
     else proxy(req, res, ports.shell);

@@ -14,17 +14,29 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (process.env.E2E_BASE_URL) return async () => undefined;
   const useHarness = process.env.E2E_STACK === 'frontends' || !existsSync(STACK_MODULE);
   if (useHarness) {
-    const harness = await startFrontendHarness(process.env.E2E_HARNESS_PORT ? Number(process.env.E2E_HARNESS_PORT) : undefined);
+    const harness = await startFrontendHarness(
+      process.env.E2E_HARNESS_PORT ? Number(process.env.E2E_HARNESS_PORT) : undefined,
+    );
     process.env.E2E_BASE_URL = harness.url;
     process.env.E2E_STACK = 'frontends';
     return harness.stop;
   }
   const { startStack } = (await import(STACK_MODULE)) as {
-    startStack(opts: { dataDir: string; portOffset?: number; logs?: 'console' | 'file'; env?: Record<string, string> }): Promise<{ url: string; stop(): Promise<void> }>;
+    startStack(opts: {
+      dataDir: string;
+      portOffset?: number;
+      logs?: 'console' | 'file';
+      env?: Record<string, string>;
+    }): Promise<{ url: string; stop(): Promise<void> }>;
   };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-e2e-'));
   // The tests read verification emails from the built-in mail catcher (/dev/mail).
-  const stack = await startStack({ dataDir, portOffset: Number(process.env.E2E_PORT_OFFSET ?? 10000), logs: 'file', env: { MAIL_CATCHER_ENABLED: 'true' } });
+  const stack = await startStack({
+    dataDir,
+    portOffset: Number(process.env.E2E_PORT_OFFSET ?? 10000),
+    logs: 'file',
+    env: { MAIL_CATCHER_ENABLED: 'true' },
+  });
   process.env.E2E_BASE_URL = stack.url;
   return stack.stop;
 }

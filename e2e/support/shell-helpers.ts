@@ -4,17 +4,28 @@ import type { Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-export const TEST_USER = { id: 'u-e2e-1', name: 'Alex Morgan', email: 'alex.morgan@example.com', verified: true };
+export const TEST_USER = {
+  id: 'u-e2e-1',
+  name: 'Alex Morgan',
+  email: 'alex.morgan@example.com',
+  verified: true,
+};
 
 /** Makes the session check answer as a signed-in user, whatever the server knows. */
 export async function signInAs(page: Page, user = TEST_USER) {
-  await page.route('**/api/auth/me', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ user }) }));
+  await page.route('**/api/auth/me', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ user }) }),
+  );
 }
 
 /** Fails when axe finds any WCAG 2.1 A/AA violation on the page as it stands. */
 export async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
   expect(summary).toEqual([]);
 }
 

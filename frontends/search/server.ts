@@ -2,7 +2,12 @@
 import path from 'node:path';
 import { runStaticServer } from '../static-server';
 
-runStaticServer({ dist: path.join(__dirname, 'dist'), prefix: '/mf/search/', spaFallback: false, defaultPort: 3001 }).catch((err) => {
+runStaticServer({
+  dist: path.join(__dirname, 'dist'),
+  prefix: '/mf/search/',
+  spaFallback: false,
+  defaultPort: 3001,
+}).catch((err) => {
   console.error(err);
   process.exit(1);
 });

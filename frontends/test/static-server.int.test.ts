@@ -14,12 +14,17 @@ interface Served {
 }
 
 function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let stderr = '';
     child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${stderr.trim()}`)));
-    readline.createInterface({ input: child.stdout! }).once('line', (port) => resolve({ base: `http://127.0.0.1:${port.trim()}`, child }));
+    readline
+      .createInterface({ input: child.stdout! })
+      .once('line', (port) => resolve({ base: `http://127.0.0.1:${port.trim()}`, child }));
   });
 }
 
@@ -44,7 +49,10 @@ describe('frontend static server', () => {
     writeFileSync(path.join(dist, '873.88aa0ab02f.js'), 'chunk');
     writeFileSync(path.join(dist, 'remoteEntry.js'), 'entry');
     writeFileSync(path.join(dist, 'mf-manifest.json'), '{}');
-    [shell, remote] = await Promise.all([serve({ STATIC_DIST: dist, STATIC_SPA: '1' }), serve({ STATIC_DIST: dist, STATIC_PREFIX: '/mf/search/' })]);
+    [shell, remote] = await Promise.all([
+      serve({ STATIC_DIST: dist, STATIC_SPA: '1' }),
+      serve({ STATIC_DIST: dist, STATIC_PREFIX: '/mf/search/' }),
+    ]);
   });
 
   afterAll(async () => {
@@ -64,7 +72,9 @@ describe('frontend static server', () => {
   });
 
   it('caches content-hashed chunks for a year and revalidates entry files', async () => {
-    expect((await fetch(`${shell.base}/873.88aa0ab02f.js`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${shell.base}/873.88aa0ab02f.js`)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect((await fetch(`${shell.base}/main.js`)).headers.get('cache-control')).toBe('no-cache');
     expect(cacheControlFor('/x/remoteEntry.js')).toBe('no-cache');
     expect(cacheControlFor('/x/mf-manifest.json')).toBe('no-cache');
@@ -82,6 +92,8 @@ describe('frontend static server', () => {
   });
 
   it('refuses to start without a build', async () => {
-    await expect(serve({ STATIC_DIST: path.join(dist, 'nope'), STATIC_SPA: '1' })).rejects.toThrow('npm run build');
+    await expect(serve({ STATIC_DIST: path.join(dist, 'nope'), STATIC_SPA: '1' })).rejects.toThrow(
+      'npm run build',
+    );
   });
 });

@@ -1,4 +1,14 @@
-import { Badge, Button, Card, apiSend, buttonClass, clearLegacySessionKeys, notifySessionChanged, useSession, useToast } from '@lsp/ui';
+import {
+  Badge,
+  Button,
+  Card,
+  apiSend,
+  buttonClass,
+  clearLegacySessionKeys,
+  notifySessionChanged,
+  useSession,
+  useToast,
+} from '@lsp/ui';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 
@@ -20,7 +30,11 @@ export function DashboardHome() {
     try {
       const { ok, data } = await apiSend<{ error?: string }>('POST', '/api/logout');
       if (!ok) {
-        toast({ title: 'Logout Error', description: data?.error ?? 'Failed to log out properly', variant: 'error' });
+        toast({
+          title: 'Logout Error',
+          description: data?.error ?? 'Failed to log out properly',
+          variant: 'error',
+        });
         return;
       }
       clearLegacySessionKeys();
@@ -37,10 +51,16 @@ export function DashboardHome() {
     <div className="ui-container" style={{ padding: 'var(--space-6) var(--space-4) var(--space-8)' }}>
       <div className="ui-row" style={{ justifyContent: 'space-between', marginBottom: 'var(--space-5)' }}>
         <div>
-          <h1 style={{ marginBottom: 'var(--space-1)' }}>Welcome back, {greetingName(user.name || user.email)}</h1>
+          <h1 style={{ marginBottom: 'var(--space-1)' }}>
+            Welcome back, {greetingName(user.name || user.email)}
+          </h1>
           <p className="ui-muted" style={{ margin: 0 }}>
             Signed in as {user.name} ({user.email}){' '}
-            {user.verified ? <Badge variant="success">Email verified</Badge> : <Badge variant="warning">Email not verified</Badge>}
+            {user.verified ? (
+              <Badge variant="success">Email verified</Badge>
+            ) : (
+              <Badge variant="warning">Email not verified</Badge>
+            )}
           </p>
         </div>
         <div className="ui-row">
@@ -53,9 +73,13 @@ export function DashboardHome() {
         </div>
       </div>
       <Card title="Your account" headingLevel={2}>
-        <p>From here you will find your saved searches, applications, Decisions in Principle and the deals shared with you.</p>
+        <p>
+          From here you will find your saved searches, applications, Decisions in Principle and the deals
+          shared with you.
+        </p>
         <p className="ui-muted" style={{ margin: 0 }}>
-          Run a search from the home page to compare lender offers; every search you run while signed in is saved to your account.
+          Run a search from the home page to compare lender offers; every search you run while signed in is
+          saved to your account.
         </p>
       </Card>
     </div>

@@ -8,10 +8,18 @@ import './shell.css';
 
 // Pages load on demand so the first paint of the home page carries only the layout.
 const LoginPage = lazy(() => import('./pages/login-page.js').then((m) => ({ default: m.LoginPage })));
-const RegisterPage = lazy(() => import('./pages/register-page.js').then((m) => ({ default: m.RegisterPage })));
-const CreateAccountPage = lazy(() => import('./pages/create-account-page.js').then((m) => ({ default: m.CreateAccountPage })));
-const VerifyEmailPage = lazy(() => import('./pages/verify-email-page.js').then((m) => ({ default: m.VerifyEmailPage })));
-const ThankYouPage = lazy(() => import('./pages/thank-you-page.js').then((m) => ({ default: m.ThankYouPage })));
+const RegisterPage = lazy(() =>
+  import('./pages/register-page.js').then((m) => ({ default: m.RegisterPage })),
+);
+const CreateAccountPage = lazy(() =>
+  import('./pages/create-account-page.js').then((m) => ({ default: m.CreateAccountPage })),
+);
+const VerifyEmailPage = lazy(() =>
+  import('./pages/verify-email-page.js').then((m) => ({ default: m.VerifyEmailPage })),
+);
+const ThankYouPage = lazy(() =>
+  import('./pages/thank-you-page.js').then((m) => ({ default: m.ThankYouPage })),
+);
 const LegalPage = lazy(() => import('./pages/legal-page.js').then((m) => ({ default: m.LegalPage })));
 
 /**

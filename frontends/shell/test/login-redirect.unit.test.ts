@@ -1,10 +1,14 @@
 import { isSafeLocalPath, loginRedirectTarget } from '../src/auth/login-redirect';
 
-const target = (query: string, stored: string | null = null) => loginRedirectTarget(new URLSearchParams(query), stored);
+const target = (query: string, stored: string | null = null) =>
+  loginRedirectTarget(new URLSearchParams(query), stored);
 
 describe('login redirect order', () => {
   it('follows next with a full page load before anything else', () => {
-    expect(target('next=%2Fsearch-results%2F42%3Fx%3D1&redirect=/other&sharedDipId=9')).toEqual({ to: '/search-results/42?x=1', hard: true });
+    expect(target('next=%2Fsearch-results%2F42%3Fx%3D1&redirect=/other&sharedDipId=9')).toEqual({
+      to: '/search-results/42?x=1',
+      hard: true,
+    });
   });
 
   it('sends a shared dashboard next to the shared tab', () => {
@@ -35,6 +39,9 @@ describe('login redirect order', () => {
   it('ignores next and redirect values that leave the site', () => {
     expect(isSafeLocalPath('//evil.example/x')).toBe(false);
     expect(isSafeLocalPath('https://evil.example')).toBe(false);
-    expect(target('next=%2F%2Fevil.example&redirect=https://evil.example')).toEqual({ to: '/dashboard', hard: false });
+    expect(target('next=%2F%2Fevil.example&redirect=https://evil.example')).toEqual({
+      to: '/dashboard',
+      hard: false,
+    });
   });
 });

@@ -15,8 +15,26 @@ export { Badge } from './components/badge';
 export type { BadgeProps, BadgeVariant } from './components/badge';
 export { Alert } from './components/alert';
 export type { AlertProps, AlertVariant } from './components/alert';
-export { TextField, PasswordField, NumberField, Select, Checkbox, RadioCards, FieldError, ValidTick } from './components/fields';
-export type { TextFieldProps, PasswordFieldProps, NumberFieldProps, SelectProps, SelectOption, CheckboxProps, RadioCardsProps, RadioCardOption } from './components/fields';
+export {
+  TextField,
+  PasswordField,
+  NumberField,
+  Select,
+  Checkbox,
+  RadioCards,
+  FieldError,
+  ValidTick,
+} from './components/fields';
+export type {
+  TextFieldProps,
+  PasswordFieldProps,
+  NumberFieldProps,
+  SelectProps,
+  SelectOption,
+  CheckboxProps,
+  RadioCardsProps,
+  RadioCardOption,
+} from './components/fields';
 export { sanitiseNumberInput, parseUkNumber, formatUkNumber } from './components/number-format';
 export { Dialog } from './components/dialog';
 export type { DialogProps } from './components/dialog';
@@ -34,4 +52,13 @@ export { SessionProvider, useSession, fetchSessionUser } from './app/session';
 export type { SessionState, SessionStatus, SessionUser } from './app/session';
 export { RequireSession } from './app/require-session';
 export { AppProviders } from './app/app-providers';
-export { STORAGE_KEYS, USER_SESSION_CHANGED, PENDING_RESULTS_EVENT, LEGACY_SESSION_KEYS, clearLegacySessionKeys, notifySessionChanged, readStoredJson, searchHistoryKey } from './app/storage-keys';
+export {
+  STORAGE_KEYS,
+  USER_SESSION_CHANGED,
+  PENDING_RESULTS_EVENT,
+  LEGACY_SESSION_KEYS,
+  clearLegacySessionKeys,
+  notifySessionChanged,
+  readStoredJson,
+  searchHistoryKey,
+} from './app/storage-keys';

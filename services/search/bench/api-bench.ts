@@ -102,7 +102,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
 function post(port: number, path: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -179,9 +186,13 @@ function report(label: string, phase: Phase) {
   const statuses = [...phase.statuses].map(([status, count]) => `${status}: ${count}`).join(', ');
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
   console.log(`  ${label}`);
-  console.log(`    requests      ${phase.latencies.length + phase.errors + phase.dropped} sent, ${ok} answered 200 (${statuses || 'none'}), ${phase.errors} errors, ${phase.dropped} dropped`);
+  console.log(
+    `    requests      ${phase.latencies.length + phase.errors + phase.dropped} sent, ${ok} answered 200 (${statuses || 'none'}), ${phase.errors} errors, ${phase.dropped} dropped`,
+  );
   console.log(`    throughput    ${((ok / phase.wallMs) * 1000).toFixed(1)} answers/s`);
-  console.log(`    latency       p50 ${fmt(percentile(sorted, 50))}, p90 ${fmt(percentile(sorted, 90))}, p99 ${fmt(percentile(sorted, 99))}, max ${fmt(sorted[sorted.length - 1] ?? NaN)}`);
+  console.log(
+    `    latency       p50 ${fmt(percentile(sorted, 50))}, p90 ${fmt(percentile(sorted, 90))}, p99 ${fmt(percentile(sorted, 99))}, max ${fmt(sorted[sorted.length - 1] ?? NaN)}`,
+  );
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -194,7 +205,11 @@ async function main() {
   const redis = await leaseRedisDb();
   try {
     const [mongoPort, searchPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-    startProcess('embedded-mongo', ['packages/embedded-mongo/bin/embedded-mongo.ts', '--port', String(mongoPort), '--replset', 'rs0'], {});
+    startProcess(
+      'embedded-mongo',
+      ['packages/embedded-mongo/bin/embedded-mongo.ts', '--port', String(mongoPort), '--replset', 'rs0'],
+      {},
+    );
     const mongoUrl = `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`;
     // The server answers hello before the driver can select it; the search service retries on its own.
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -230,14 +245,20 @@ async function main() {
     const db = mongoose.createConnection(mongoUrl, { dbName: 'search' });
     await db.asPromise();
     const runs = (
-      await Promise.all(['development_searches', 'bridging_searches', 'commercial_searches'].map((c) => db.collection(c).countDocuments()))
+      await Promise.all(
+        ['development_searches', 'bridging_searches', 'commercial_searches'].map((c) =>
+          db.collection(c).countDocuments(),
+        ),
+      )
     ).reduce((a, b) => a + b, 0);
     // Give the relay a moment to drain what the last requests added.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const unpublished = await db.collection('outbox').countDocuments({ publishedAt: null });
     await db.close();
 
-    console.log(`Search API: ${RATE} req/s offered for ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up), development/bridging/commercial in turn`);
+    console.log(
+      `Search API: ${RATE} req/s offered for ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up), development/bridging/commercial in turn`,
+    );
     report('through the gateway', throughGateway);
     report('straight to the service', direct);
     // CPU time per answered request barely depends on what else runs: it bounds throughput on an idle machine.
@@ -245,19 +266,33 @@ async function main() {
     const perRequest = named.map(([name]) => {
       const before = cpuBefore[name];
       const after = cpuAfter[name];
-      return before === null || after === null || answered === 0 ? null : [name, (after - before) / answered] as const;
+      return before === null || after === null || answered === 0
+        ? null
+        : ([name, (after - before) / answered] as const);
     });
     if (perRequest.every((entry) => entry !== null)) {
       const total = perRequest.reduce((sum, entry) => sum + entry![1], 0);
       const parts = perRequest.map((entry) => `${entry![0]} ${entry![1].toFixed(2)}`).join(', ');
-      console.log(`  CPU per request ${total.toFixed(2)} ms through the gateway (${parts}); ${cpus().length} idle cores would serve about ${Math.floor((cpus().length * 1000) / total)} req/s`);
+      console.log(
+        `  CPU per request ${total.toFixed(2)} ms through the gateway (${parts}); ${cpus().length} idle cores would serve about ${Math.floor((cpus().length * 1000) / total)} req/s`,
+      );
     }
-    console.log(`  stored          ${runs} search runs; ${unpublished} search.completed events still in the outbox 1 s later`);
+    console.log(
+      `  stored          ${runs} search runs; ${unpublished} search.completed events still in the outbox 1 s later`,
+    );
     // Other work on the machine competes for its cores: the figures mean little when this is high.
-    if (PRIORITY !== undefined) console.log(`  priority        the measured processes ran at nice ${PRIORITY}`);
-    console.log(`  machine load    ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (1-minute load average, ${cpus().length} cores)`);
-    const p99 = percentile([...throughGateway.latencies].sort((a, b) => a - b), 99);
-    console.log(`  target          p99 under 50 ms through the gateway at 200 req/s: ${RATE >= 200 && p99 < 50 ? 'met' : 'NOT met'}`);
+    if (PRIORITY !== undefined)
+      console.log(`  priority        the measured processes ran at nice ${PRIORITY}`);
+    console.log(
+      `  machine load    ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (1-minute load average, ${cpus().length} cores)`,
+    );
+    const p99 = percentile(
+      [...throughGateway.latencies].sort((a, b) => a - b),
+      99,
+    );
+    console.log(
+      `  target          p99 under 50 ms through the gateway at 200 req/s: ${RATE >= 200 && p99 < 50 ? 'met' : 'NOT met'}`,
+    );
   } finally {
     agent.destroy();
     for (const child of children.reverse()) {

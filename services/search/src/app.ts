@@ -10,7 +10,10 @@ import { registerLeadRoutes } from './routes/leads';
 import { registerSavedSearchRoutes } from './routes/saved-searches';
 import { registerSearchRoutes } from './routes/searches';
 
-export type SearchDeps = Pick<ServiceRuntime<SearchConfig>, 'config' | 'logger' | 'metrics' | 'healthChecks'> & {
+export type SearchDeps = Pick<
+  ServiceRuntime<SearchConfig>,
+  'config' | 'logger' | 'metrics' | 'healthChecks'
+> & {
   panels: PanelStore;
   runs: SearchRunRepository;
   leads: LeadRepository;

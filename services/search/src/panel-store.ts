@@ -27,7 +27,8 @@ function checksumOf(panel: Panel): string {
   return createHash('sha256').update(JSON.stringify(panel)).digest('hex');
 }
 
-const productCountOf = (panel: Panel) => panel.lenders.reduce((sum, lender) => sum + lender.products.length, 0);
+const productCountOf = (panel: Panel) =>
+  panel.lenders.reduce((sum, lender) => sum + lender.products.length, 0);
 
 /**
  * The lender panel, versioned in the service's own collections: `panel_versions` keeps every panel
@@ -49,7 +50,8 @@ export class PanelStore {
 
   /** The panel searches use now; 503 until one is loaded. */
   current(): Panel {
-    if (!this.active) throw serviceUnavailable('The lender panel is not loaded yet. Please try again shortly.');
+    if (!this.active)
+      throw serviceUnavailable('The lender panel is not loaded yet. Please try again shortly.');
     return this.active;
   }
 
@@ -67,7 +69,10 @@ export class PanelStore {
     const now = new Date();
     let activation: PanelActivation | undefined;
     await this.connection.transaction(async (session) => {
-      const existing = await this.models.versions.findById(panel.version, { checksum: 1 }).session(session).lean();
+      const existing = await this.models.versions
+        .findById(panel.version, { checksum: 1 })
+        .session(session)
+        .lean();
       if (existing && existing.checksum !== checksum) throw new PanelVersionClashError(panel.version);
       if (!existing) {
         await this.models.versions.create(
@@ -160,9 +165,6 @@ export class PanelStore {
 
   /** Versions stored, newest load first, for the operator. */
   async listVersions() {
-    return this.models.versions
-      .find({}, { panel: 0 })
-      .sort({ loadedAt: -1 })
-      .lean();
+    return this.models.versions.find({}, { panel: 0 }).sort({ loadedAt: -1 }).lean();
   }
 }

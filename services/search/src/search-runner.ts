@@ -74,7 +74,8 @@ const leadEnvelopeSchema = z.object({ lead: leadFormSchema });
 
 export function requireJsonObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('The request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -85,7 +86,8 @@ export function requireJsonObject(body: unknown): Record<string, unknown> {
  */
 export function searchUserId(claimed: string | undefined, caller: CallerIdentity | null): string | null {
   if (!caller) return null;
-  if (claimed !== undefined && claimed !== caller.userId) throw forbidden('You can only run searches as yourself');
+  if (claimed !== undefined && claimed !== caller.userId)
+    throw forbidden('You can only run searches as yourself');
   return caller.userId;
 }
 
@@ -95,7 +97,10 @@ function definedFields(fields: Record<string, unknown>): Record<string, unknown>
 }
 
 /** Payload fields as the loan type's `*_searches` model stores them (derived figures filled in). */
-function storedPayloadFields<T extends LoanType>(loanType: T, payload: SearchPayloadByType[T]): Record<string, unknown> {
+function storedPayloadFields<T extends LoanType>(
+  loanType: T,
+  payload: SearchPayloadByType[T],
+): Record<string, unknown> {
   const { userId: _userId, ...rest } = payload as SearchPayloadByType[T] & { userId?: string };
   const fields = definedFields(rest);
   if (loanType !== 'development') return fields;
@@ -143,7 +148,9 @@ export async function runSearch<T extends LoanType>(
   const body = requireJsonObject(request.body);
   const payload = parseInput(searchPayloadSchemas[loanType], body) as SearchPayloadByType[T];
   const lead: LeadForm | null =
-    body.lead === undefined || body.lead === null ? null : parseInput(leadEnvelopeSchema, { lead: body.lead }).lead;
+    body.lead === undefined || body.lead === null
+      ? null
+      : parseInput(leadEnvelopeSchema, { lead: body.lead }).lead;
   const userId = searchUserId(payload.userId, request.caller);
 
   const panel = deps.panels.current();
@@ -180,7 +187,9 @@ export async function runSearch<T extends LoanType>(
       SearchRunId: searchRunId,
       ...(score ? { LendabilityScore: score } : {}),
     },
-    ...(loanType === 'bridging' ? { debugInfo: bridgingDebugInfo(payload as SearchPayloadByType['bridging']) } : {}),
+    ...(loanType === 'bridging'
+      ? { debugInfo: bridgingDebugInfo(payload as SearchPayloadByType['bridging']) }
+      : {}),
   };
 
   const bestRate = bestRateOf(result.offers);

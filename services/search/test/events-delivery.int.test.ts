@@ -2,7 +2,13 @@ import type { EventEnvelope } from '@lsp/contracts';
 import { OutboxRelay, RedisStreamsEventBus } from '@lsp/service-kit';
 import { waitFor } from '@lsp/testing';
 import { randomBytes } from 'node:crypto';
-import { COMMERCIAL_PAYLOAD, DEVELOPMENT_PAYLOAD, LEAD, type SearchHarness, startSearchHarness } from './search-harness';
+import {
+  COMMERCIAL_PAYLOAD,
+  DEVELOPMENT_PAYLOAD,
+  LEAD,
+  type SearchHarness,
+  startSearchHarness,
+} from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -45,22 +51,44 @@ describe('search events reach the bus', () => {
 
   it('delivers search.completed, lead.captured and search.saved with the ids of what was stored', async () => {
     const { client, user } = await h.signedIn();
-    const run = await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId: user.userId, lead: LEAD });
+    const run = await client.post('/api/development', {
+      ...DEVELOPMENT_PAYLOAD,
+      userId: user.userId,
+      lead: LEAD,
+    });
     expect(run.status).toBe(200);
     const runId = run.json().data.SearchRunId;
-    const saved = await client.post('/api/search', { userId: user.userId, loanType: 'development', searchData: DEVELOPMENT_PAYLOAD, apiResponse: run.json() });
+    const saved = await client.post('/api/search', {
+      userId: user.userId,
+      loanType: 'development',
+      searchData: DEVELOPMENT_PAYLOAD,
+      apiResponse: run.json(),
+    });
     const searchId = saved.json().search.id;
     const anonymous = await h.client().post('/api/commercial', COMMERCIAL_PAYLOAD);
 
-    const completed = await waitFor(() => received.find((e) => e.type === 'search.completed' && e.subject === runId), 'search.completed');
+    const completed = await waitFor(
+      () => received.find((e) => e.type === 'search.completed' && e.subject === runId),
+      'search.completed',
+    );
     expect(completed.source).toBe('/services/search');
-    expect(completed.data).toMatchObject({ searchRunId: runId, loanType: 'development', userId: user.userId });
+    expect(completed.data).toMatchObject({
+      searchRunId: runId,
+      loanType: 'development',
+      userId: user.userId,
+    });
     const lead = await waitFor(() => received.find((e) => e.type === 'lead.captured'), 'lead.captured');
     expect(lead.data).toMatchObject({ email: LEAD.email, searchType: 'development' });
-    const savedEvent = await waitFor(() => received.find((e) => e.type === 'search.saved' && e.subject === searchId), 'search.saved');
+    const savedEvent = await waitFor(
+      () => received.find((e) => e.type === 'search.saved' && e.subject === searchId),
+      'search.saved',
+    );
     expect(savedEvent.data).toMatchObject({ searchId, userId: user.userId, loanType: 'development' });
     const anonymousRun = anonymous.json().data.SearchRunId;
-    const anonymousEvent = await waitFor(() => received.find((e) => e.subject === anonymousRun), 'the anonymous search.completed');
+    const anonymousEvent = await waitFor(
+      () => received.find((e) => e.subject === anonymousRun),
+      'the anonymous search.completed',
+    );
     expect((anonymousEvent.data as { userId?: string }).userId).toBeUndefined();
     await waitFor(async () => (await h.outbox.countPending()) === 0, 'the outbox to be drained');
   });

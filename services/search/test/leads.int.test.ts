@@ -1,5 +1,12 @@
 import { leadModel } from '../src/models/leads';
-import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, LEAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
+import {
+  BRIDGING_PAYLOAD,
+  COMMERCIAL_PAYLOAD,
+  LEAD,
+  type SearchHarness,
+  envelopeOf,
+  startSearchHarness,
+} from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -21,7 +28,12 @@ describe('POST /api/leads through the gateway', () => {
     const res = await h.client().post('/api/leads', {
       ...LEAD,
       searchType: 'bridging',
-      searchPayload: { ...BRIDGING_PAYLOAD, hasViewedProperty: true, ownsProperty: true, agreedPurchasePrice: true },
+      searchPayload: {
+        ...BRIDGING_PAYLOAD,
+        hasViewedProperty: true,
+        ownsProperty: true,
+        agreedPurchasePrice: true,
+      },
     });
     expect(res.status).toBe(201);
     const body = res.json();
@@ -37,7 +49,10 @@ describe('POST /api/leads through the gateway', () => {
       searchType: 'bridging',
       userId: null,
     });
-    expect(stored?.searchPayload).toMatchObject({ projectName: BRIDGING_PAYLOAD.projectName, currentValue: 650000 });
+    expect(stored?.searchPayload).toMatchObject({
+      projectName: BRIDGING_PAYLOAD.projectName,
+      currentValue: 650000,
+    });
     expect(stored?.createdAt).toBeInstanceOf(Date);
     // All three readiness answers Yes (30), 2-4 properties (15), London (10).
     expect(body.lendabilityScore.factors).toEqual(
@@ -50,8 +65,15 @@ describe('POST /api/leads through the gateway', () => {
       ]),
     );
     expect(stored?.lendabilityScore.score).toBe(body.lendabilityScore.score);
-    const [event] = (await h.outboxEntries('lead.captured')).map(envelopeOf).filter((e) => e.subject === body.lead.id);
-    expect(event.data).toMatchObject({ leadId: body.lead.id, email: LEAD.email, searchType: 'bridging', lendabilityScore: body.lendabilityScore.score });
+    const [event] = (await h.outboxEntries('lead.captured'))
+      .map(envelopeOf)
+      .filter((e) => e.subject === body.lead.id);
+    expect(event.data).toMatchObject({
+      leadId: body.lead.id,
+      email: LEAD.email,
+      searchType: 'bridging',
+      lendabilityScore: body.lendabilityScore.score,
+    });
   });
 
   it('gives tips when the score is below 70 and none at 70 or more', async () => {
@@ -68,26 +90,73 @@ describe('POST /api/leads through the gateway', () => {
       ...LEAD,
       propertiesOwned: '5+',
       searchType: 'bridging',
-      searchPayload: { ...BRIDGING_PAYLOAD, hasViewedProperty: true, ownsProperty: true, agreedPurchasePrice: true },
+      searchPayload: {
+        ...BRIDGING_PAYLOAD,
+        hasViewedProperty: true,
+        ownsProperty: true,
+        agreedPurchasePrice: true,
+      },
     });
     expect(strong.json().lendabilityScore.score).toBeGreaterThanOrEqual(70);
     expect(strong.json().lendabilityScore.tips).toEqual([]);
   });
 
   const bad: Array<{ name: string; body: object; error: string; field: string }> = [
-    { name: 'a one-letter name', body: { ...LEAD, name: ' A ' }, error: 'Please enter your full name', field: 'name' },
-    { name: 'an email without a dot', body: { ...LEAD, email: 'alex@example' }, error: 'Please enter a valid email address', field: 'email' },
-    { name: 'an email with a space', body: { ...LEAD, email: 'alex smith@example.com' }, error: 'Please enter a valid email address', field: 'email' },
-    { name: 'no properties owned', body: { ...LEAD, propertiesOwned: '' }, error: 'Please select number of properties', field: 'propertiesOwned' },
-    { name: 'no consent', body: { ...LEAD, consent: false }, error: 'You must agree to be contacted', field: 'consent' },
-    { name: 'consent as text', body: { ...LEAD, consent: 'yes' }, error: 'You must agree to be contacted', field: 'consent' },
-    { name: 'an unknown search type', body: { ...LEAD, searchType: 'mortgage' }, error: 'Loan type must be one of development, bridging, commercial (received "mortgage")', field: 'searchType' },
-    { name: 'an unknown contact preference', body: { ...LEAD, contactPreference: 'Fax' }, error: 'Contact preference must be one of Email, Phone, WhatsApp', field: 'contactPreference' },
+    {
+      name: 'a one-letter name',
+      body: { ...LEAD, name: ' A ' },
+      error: 'Please enter your full name',
+      field: 'name',
+    },
+    {
+      name: 'an email without a dot',
+      body: { ...LEAD, email: 'alex@example' },
+      error: 'Please enter a valid email address',
+      field: 'email',
+    },
+    {
+      name: 'an email with a space',
+      body: { ...LEAD, email: 'alex smith@example.com' },
+      error: 'Please enter a valid email address',
+      field: 'email',
+    },
+    {
+      name: 'no properties owned',
+      body: { ...LEAD, propertiesOwned: '' },
+      error: 'Please select number of properties',
+      field: 'propertiesOwned',
+    },
+    {
+      name: 'no consent',
+      body: { ...LEAD, consent: false },
+      error: 'You must agree to be contacted',
+      field: 'consent',
+    },
+    {
+      name: 'consent as text',
+      body: { ...LEAD, consent: 'yes' },
+      error: 'You must agree to be contacted',
+      field: 'consent',
+    },
+    {
+      name: 'an unknown search type',
+      body: { ...LEAD, searchType: 'mortgage' },
+      error: 'Loan type must be one of development, bridging, commercial (received "mortgage")',
+      field: 'searchType',
+    },
+    {
+      name: 'an unknown contact preference',
+      body: { ...LEAD, contactPreference: 'Fax' },
+      error: 'Contact preference must be one of Email, Phone, WhatsApp',
+      field: 'contactPreference',
+    },
   ];
 
   it.each(bad)('refuses $name with 400 and stores nothing', async ({ body, error, field }) => {
     const before = await leadCount();
-    const res = await h.client().post('/api/leads', { searchType: 'bridging', searchPayload: BRIDGING_PAYLOAD, ...body });
+    const res = await h
+      .client()
+      .post('/api/leads', { searchType: 'bridging', searchPayload: BRIDGING_PAYLOAD, ...body });
     expect(res.status).toBe(400);
     expect(res.json().error).toBe(error);
     expect(res.json().fields[field]).toBe(error);
@@ -96,7 +165,13 @@ describe('POST /api/leads through the gateway', () => {
 
   it('refuses a lead whose search payload is invalid, naming the field inside it', async () => {
     const before = await leadCount();
-    const res = await h.client().post('/api/leads', { ...LEAD, searchType: 'commercial', searchPayload: { ...COMMERCIAL_PAYLOAD, mortgageTerm: 'forever' } });
+    const res = await h
+      .client()
+      .post('/api/leads', {
+        ...LEAD,
+        searchType: 'commercial',
+        searchPayload: { ...COMMERCIAL_PAYLOAD, mortgageTerm: 'forever' },
+      });
     expect(res.status).toBe(400);
     expect(res.json().error).toBe('Search payload: Mortgage term must be a number');
     expect(res.json().fields['searchPayload.mortgageTerm']).toBe('Mortgage term must be a number');
@@ -105,7 +180,11 @@ describe('POST /api/leads through the gateway', () => {
 
   it('links the lead to the signed-in caller', async () => {
     const { client, user } = await h.signedIn();
-    const res = await client.post('/api/leads', { ...LEAD, searchType: 'bridging', searchPayload: BRIDGING_PAYLOAD });
+    const res = await client.post('/api/leads', {
+      ...LEAD,
+      searchType: 'bridging',
+      searchPayload: BRIDGING_PAYLOAD,
+    });
     expect(res.status).toBe(201);
     expect((await leadModel(h.mongo).findById(res.json().lead.id).lean())?.userId).toBe(user.userId);
   });

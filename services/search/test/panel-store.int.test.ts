@@ -60,7 +60,12 @@ describe('lender panel store and the replace-panel command', () => {
     await writer.load(() => base);
     await reader.load(() => base);
     const activation = await writer.activate(withVersion('2027-01', base.lenders.slice(0, 60)), 'test');
-    expect(activation).toMatchObject({ version: '2027-01', previousVersion: base.version, lenderCount: 60, stored: true });
+    expect(activation).toMatchObject({
+      version: '2027-01',
+      previousVersion: base.version,
+      lenderCount: 60,
+      stored: true,
+    });
     expect(reader.currentVersion()).toBe(base.version);
     expect(await reader.refresh()).toBe(true);
     expect(reader.current().version).toBe('2027-01');
@@ -72,7 +77,9 @@ describe('lender panel store and the replace-panel command', () => {
   it('refuses different content under a version already stored, and keeps the active panel', async () => {
     const store = new PanelStore(db, silentLogger());
     await store.load(() => base);
-    await expect(store.activate(withVersion(base.version, base.lenders.slice(1)), 'test')).rejects.toBeInstanceOf(PanelVersionClashError);
+    await expect(
+      store.activate(withVersion(base.version, base.lenders.slice(1)), 'test'),
+    ).rejects.toBeInstanceOf(PanelVersionClashError);
     expect(store.current().lenders).toHaveLength(base.lenders.length);
     const state = await panelModels(db).state.findById('active').lean();
     expect(state?.version).toBe(base.version);
@@ -105,7 +112,9 @@ describe('lender panel store and the replace-panel command', () => {
       const outcome = await replacePanelFromFile(file, store);
       expect(outcome.exitCode).toBe(1);
       expect(outcome.lines[0]).toBe(`Refused: ${file} is not a valid lender panel.`);
-      expect(outcome.lines[1]).toMatch(new RegExp(`^${file}:3: invalid lender \\(lender ${broken.id}\\): regions\\.0: `));
+      expect(outcome.lines[1]).toMatch(
+        new RegExp(`^${file}:3: invalid lender \\(lender ${broken.id}\\): regions\\.0: `),
+      );
       expect(outcome.lines[2]).toMatch(new RegExp(`^${file}:5: not valid JSON`));
       expect(await panelModels(db).versions.countDocuments()).toBe(0);
     });
@@ -114,7 +123,10 @@ describe('lender panel store and the replace-panel command', () => {
       const file = join(dir, 'dry.jsonl');
       writeFileSync(file, serialisePanel(withVersion('2027-04')));
       const outcome = await replacePanelFromFile(file, new PanelStore(db, silentLogger()), { dryRun: true });
-      expect(outcome).toEqual({ exitCode: 0, lines: [expect.stringContaining(`panel 2027-04, ${base.lenders.length} lenders`)] });
+      expect(outcome).toEqual({
+        exitCode: 0,
+        lines: [expect.stringContaining(`panel 2027-04, ${base.lenders.length} lenders`)],
+      });
       expect(await panelModels(db).versions.countDocuments()).toBe(0);
     });
 
@@ -137,7 +149,10 @@ describe('lender panel store and the replace-panel command', () => {
       const file = join(dir, 'empty.jsonl');
       writeFileSync(file, '\n');
       await expect(
-        run(process.execPath, ['--import', 'tsx', 'src/cli/replace-panel.ts', file], { cwd: SERVICE_DIR, env: { ...process.env, MONGO_URL: mongo.url } }),
+        run(process.execPath, ['--import', 'tsx', 'src/cli/replace-panel.ts', file], {
+          cwd: SERVICE_DIR,
+          env: { ...process.env, MONGO_URL: mongo.url },
+        }),
       ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`${file}:1: the file is empty`) });
     });
   });

@@ -1,5 +1,11 @@
 import { savedSearchModel } from '../src/models/saved-searches';
-import { BRIDGING_PAYLOAD, DEVELOPMENT_PAYLOAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
+import {
+  BRIDGING_PAYLOAD,
+  DEVELOPMENT_PAYLOAD,
+  type SearchHarness,
+  envelopeOf,
+  startSearchHarness,
+} from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -18,10 +24,19 @@ describe('saved searches through the gateway', () => {
   const savedCount = () => savedSearchModel(h.mongo).countDocuments();
 
   /** Runs a search as the client and saves it, as the home page does after a completed search. */
-  async function runAndSave(client: ReturnType<SearchHarness['client']>, userId: string, payload: object = DEVELOPMENT_PAYLOAD) {
+  async function runAndSave(
+    client: ReturnType<SearchHarness['client']>,
+    userId: string,
+    payload: object = DEVELOPMENT_PAYLOAD,
+  ) {
     const run = await client.post('/api/development', { ...payload, userId });
     expect(run.status).toBe(200);
-    const saved = await client.post('/api/search', { userId, loanType: 'development', searchData: payload, apiResponse: run.json() });
+    const saved = await client.post('/api/search', {
+      userId,
+      loanType: 'development',
+      searchData: payload,
+      apiResponse: run.json(),
+    });
     expect(saved.status).toBe(201);
     return { run: run.json(), id: saved.json().search.id as string };
   }
@@ -57,7 +72,9 @@ describe('saved searches through the gateway', () => {
 
     it('answers 401 with a message when nobody is signed in, and stores nothing', async () => {
       const before = await savedCount();
-      const res = await h.client().post('/api/search', { userId: 'u1', loanType: 'development', searchData: {}, apiResponse: [] });
+      const res = await h
+        .client()
+        .post('/api/search', { userId: 'u1', loanType: 'development', searchData: {}, apiResponse: [] });
       expect(res.status).toBe(401);
       expect(res.json().message).toBe('Authentication required');
       expect(await savedCount()).toBe(before);
@@ -66,7 +83,12 @@ describe('saved searches through the gateway', () => {
     it("refuses to save into another user's account with 403 and a message about the user id", async () => {
       const { client } = await h.signedIn();
       const before = await savedCount();
-      const res = await client.post('/api/search', { userId: 'someone-else', loanType: 'bridging', searchData: BRIDGING_PAYLOAD, apiResponse: [] });
+      const res = await client.post('/api/search', {
+        userId: 'someone-else',
+        loanType: 'bridging',
+        searchData: BRIDGING_PAYLOAD,
+        apiResponse: [],
+      });
       expect(res.status).toBe(403);
       expect(res.json().message).toMatch(/user id/);
       expect(await savedCount()).toBe(before);
@@ -75,12 +97,22 @@ describe('saved searches through the gateway', () => {
     it('refuses a bad body with 400 and a message naming the problem', async () => {
       const { client, user } = await h.signedIn();
       const before = await savedCount();
-      const unknownType = await client.post('/api/search', { userId: user.userId, loanType: 'mortgage', searchData: {}, apiResponse: [] });
+      const unknownType = await client.post('/api/search', {
+        userId: user.userId,
+        loanType: 'mortgage',
+        searchData: {},
+        apiResponse: [],
+      });
       expect(unknownType.status).toBe(400);
       expect(unknownType.json().message).toBe(
         'Loan type must be one of development, bridging, commercial (received "mortgage")',
       );
-      const noData = await client.post('/api/search', { userId: user.userId, loanType: 'bridging', searchData: 'text', apiResponse: [] });
+      const noData = await client.post('/api/search', {
+        userId: user.userId,
+        loanType: 'bridging',
+        searchData: 'text',
+        apiResponse: [],
+      });
       expect(noData.status).toBe(400);
       expect(noData.json().message).toBe('Search payload must be an object');
       expect(await savedCount()).toBe(before);
@@ -98,7 +130,11 @@ describe('saved searches through the gateway', () => {
       expect(res.status).toBe(200);
       const list = res.json();
       expect(list.map((s: { id: string }) => s.id)).toEqual([second.id, first.id]);
-      expect(list[0]).toMatchObject({ loan_type: 'development', project_name: 'Second', application_status: 'not_submitted' });
+      expect(list[0]).toMatchObject({
+        loan_type: 'development',
+        project_name: 'Second',
+        application_status: 'not_submitted',
+      });
       expect(list[0].search_data.projectName).toBe('Second');
       expect(list[0].result_count).toBe(second.run.data.Results.length);
     });
@@ -140,7 +176,7 @@ describe('saved searches through the gateway', () => {
   });
 
   describe('PUT /api/search/project-name', () => {
-    it('renames the caller\'s search', async () => {
+    it("renames the caller's search", async () => {
       const { client, user } = await h.signedIn();
       const { id } = await runAndSave(client, user.userId);
       const res = await client.request('PUT', '/api/search/project-name', {
@@ -161,24 +197,38 @@ describe('saved searches through the gateway', () => {
         body: { searchId: id, loanType: 'development', projectName: 'Mine now' },
       });
       expect(res.status).toBe(403);
-      expect((await savedSearchModel(h.mongo).findById(id).lean())?.project_name).toBe(DEVELOPMENT_PAYLOAD.projectName);
+      expect((await savedSearchModel(h.mongo).findById(id).lean())?.project_name).toBe(
+        DEVELOPMENT_PAYLOAD.projectName,
+      );
     });
 
     it('refuses an empty name with 400, and answers 404 for an unknown search or the wrong loan type', async () => {
       const { client, user } = await h.signedIn();
       const { id } = await runAndSave(client, user.userId);
-      const empty = await client.request('PUT', '/api/search/project-name', { body: { searchId: id, loanType: 'development', projectName: '   ' } });
+      const empty = await client.request('PUT', '/api/search/project-name', {
+        body: { searchId: id, loanType: 'development', projectName: '   ' },
+      });
       expect(empty.status).toBe(400);
       expect(empty.json().fields.projectName).toBeDefined();
-      const unknown = await client.request('PUT', '/api/search/project-name', { body: { searchId: 'nope', loanType: 'development', projectName: 'X' } });
+      const unknown = await client.request('PUT', '/api/search/project-name', {
+        body: { searchId: 'nope', loanType: 'development', projectName: 'X' },
+      });
       expect(unknown.status).toBe(404);
-      const wrongType = await client.request('PUT', '/api/search/project-name', { body: { searchId: id, loanType: 'bridging', projectName: 'X' } });
+      const wrongType = await client.request('PUT', '/api/search/project-name', {
+        body: { searchId: id, loanType: 'bridging', projectName: 'X' },
+      });
       expect(wrongType.status).toBe(404);
-      expect((await savedSearchModel(h.mongo).findById(id).lean())?.project_name).toBe(DEVELOPMENT_PAYLOAD.projectName);
+      expect((await savedSearchModel(h.mongo).findById(id).lean())?.project_name).toBe(
+        DEVELOPMENT_PAYLOAD.projectName,
+      );
     });
 
     it('answers 401 when signed out', async () => {
-      const res = await h.client().request('PUT', '/api/search/project-name', { body: { searchId: 'x', loanType: 'development', projectName: 'X' } });
+      const res = await h
+        .client()
+        .request('PUT', '/api/search/project-name', {
+          body: { searchId: 'x', loanType: 'development', projectName: 'X' },
+        });
       expect(res.status).toBe(401);
     });
   });

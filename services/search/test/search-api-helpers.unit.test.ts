@@ -26,7 +26,9 @@ describe('requireJsonObject', () => {
   });
 
   it.each([[[1, 2]], ['text'], [42]])('refuses %p with 400', (body) => {
-    expect(() => requireJsonObject(body)).toThrow(expect.objectContaining({ statusCode: 400, message: 'The request body must be a JSON object' }));
+    expect(() => requireJsonObject(body)).toThrow(
+      expect.objectContaining({ statusCode: 400, message: 'The request body must be a JSON object' }),
+    );
   });
 });
 
@@ -58,7 +60,13 @@ describe('bridgingDebugInfo', () => {
   const base = { projectName: 'P', loanTerm: 12, maxLoanRequired: true };
 
   it('sends the purchase costs on for a purchase and counts them in the project cost', () => {
-    const payload = bridgingSearchSchema.parse({ ...base, ownOrPurchase: 'Purchasing', purchasePrice: 300000, purchaseCosts: 12000, currentValue: 320000 });
+    const payload = bridgingSearchSchema.parse({
+      ...base,
+      ownOrPurchase: 'Purchasing',
+      purchasePrice: 300000,
+      purchaseCosts: 12000,
+      currentValue: 320000,
+    });
     expect(bridgingDebugInfo(payload)).toEqual({
       purchaseCostsReceived: 12000,
       purchaseCostsSentToAPI: 12000,
@@ -68,12 +76,26 @@ describe('bridgingDebugInfo', () => {
   });
 
   it('reports purchase costs received but not used when the borrower already owns the property', () => {
-    const payload = bridgingSearchSchema.parse({ ...base, ownOrPurchase: 'Own', currentValue: 320000, purchaseCosts: 12000 });
-    expect(bridgingDebugInfo(payload)).toMatchObject({ purchaseCostsReceived: 12000, purchaseCostsSentToAPI: 0, totalProjectCost: 0 });
+    const payload = bridgingSearchSchema.parse({
+      ...base,
+      ownOrPurchase: 'Own',
+      currentValue: 320000,
+      purchaseCosts: 12000,
+    });
+    expect(bridgingDebugInfo(payload)).toMatchObject({
+      purchaseCostsReceived: 12000,
+      purchaseCostsSentToAPI: 0,
+      totalProjectCost: 0,
+    });
   });
 
   it('gives null when no purchase costs arrived', () => {
-    const payload = bridgingSearchSchema.parse({ ...base, bridgingType: 'bridgingRefurbishment', currentValue: 200000, buildCosts: 40000 });
+    const payload = bridgingSearchSchema.parse({
+      ...base,
+      bridgingType: 'bridgingRefurbishment',
+      currentValue: 200000,
+      buildCosts: 40000,
+    });
     expect(bridgingDebugInfo(payload)).toMatchObject({
       purchaseCostsReceived: null,
       totalProjectCost: 40000,

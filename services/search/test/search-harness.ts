@@ -53,8 +53,19 @@ export async function startSearchHarness(): Promise<SearchHarness> {
     await panels.load(loadDefaultPanel);
     const repositories = createRepositories(mongo, outbox);
     await ensureIndexes(repositories);
-    const config = searchConfigSchema.parse({ INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET, MONGO_URL: testMongo.url, REDIS_URL: redis.url });
-    const search = buildApp({ config, logger, metrics: new ServiceMetrics('search'), healthChecks: [], panels, ...repositories });
+    const config = searchConfigSchema.parse({
+      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
+      MONGO_URL: testMongo.url,
+      REDIS_URL: redis.url,
+    });
+    const search = buildApp({
+      config,
+      logger,
+      metrics: new ServiceMetrics('search'),
+      healthChecks: [],
+      panels,
+      ...repositories,
+    });
     searchListening = await listen(search);
     gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { search: searchListening.url } });
     const gw = gateway;
@@ -107,7 +118,12 @@ export async function startSearchHarness(): Promise<SearchHarness> {
 
 /** The envelope an outbox entry will publish. */
 export function envelopeOf(entry: OutboxEntry) {
-  return JSON.parse(entry.payload) as { type: string; subject: string; data: Record<string, unknown>; source: string };
+  return JSON.parse(entry.payload) as {
+    type: string;
+    subject: string;
+    data: Record<string, unknown>;
+    source: string;
+  };
 }
 
 /** Valid payloads for each loan type, as the forms send them (numbers as typed, with separators). */

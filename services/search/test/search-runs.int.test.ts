@@ -1,4 +1,12 @@
-import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, DEVELOPMENT_PAYLOAD, LEAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
+import {
+  BRIDGING_PAYLOAD,
+  COMMERCIAL_PAYLOAD,
+  DEVELOPMENT_PAYLOAD,
+  LEAD,
+  type SearchHarness,
+  envelopeOf,
+  startSearchHarness,
+} from './search-harness';
 import { searchRunModels } from '../src/models/search-runs';
 import { leadModel } from '../src/models/leads';
 
@@ -38,14 +46,18 @@ describe('search runs through the gateway', () => {
     const summary = body.data.Summary;
     expect(summary.resultCount).toBe(body.data.Results.length);
     expect(summary.declinedCount).toBe(body.data.Declined.length);
-    expect(summary.declinedByReason.reduce((sum: number, r: { count: number }) => sum + r.count, 0)).toBe(summary.declinedCount);
+    expect(summary.declinedByReason.reduce((sum: number, r: { count: number }) => sum + r.count, 0)).toBe(
+      summary.declinedCount,
+    );
     expect(summary.lendersSearched).toBe(h.panels.current().lenders.length);
     expect(body.data.Declined.every((d: { reason: string }) => d.reason.length > 0)).toBe(true);
     expect(body.data.LendabilityScore).toBeUndefined();
   });
 
   it('records the run in development_searches and writes search.completed to the outbox in the same step', async () => {
-    const res = await h.client().post('/api/development', { ...DEVELOPMENT_PAYLOAD, projectName: 'Outbox check' });
+    const res = await h
+      .client()
+      .post('/api/development', { ...DEVELOPMENT_PAYLOAD, projectName: 'Outbox check' });
     const runId = res.json().data.SearchRunId;
     const run = await runsOf('development').findById(runId).lean();
     expect(run).toMatchObject({
@@ -57,7 +69,9 @@ describe('search runs through the gateway', () => {
       userId: null,
       resultCount: res.json().data.Results.length,
     });
-    const events = (await h.outboxEntries('search.completed')).map(envelopeOf).filter((e) => e.subject === runId);
+    const events = (await h.outboxEntries('search.completed'))
+      .map(envelopeOf)
+      .filter((e) => e.subject === runId);
     expect(events).toHaveLength(1);
     expect(events[0].source).toBe('/services/search');
     expect(events[0].data).toMatchObject({
@@ -67,7 +81,9 @@ describe('search runs through the gateway', () => {
       panelVersion: h.panels.current().version,
     });
     expect(events[0].data.userId).toBeUndefined();
-    expect(events[0].data.bestRate).toBe(Math.min(...res.json().data.Results.map((o: { InterestRate: number }) => o.InterestRate)));
+    expect(events[0].data.bestRate).toBe(
+      Math.min(...res.json().data.Results.map((o: { InterestRate: number }) => o.InterestRate)),
+    );
   });
 
   it('records the signed-in caller on the run and in the event', async () => {
@@ -76,7 +92,9 @@ describe('search runs through the gateway', () => {
     expect(res.status).toBe(200);
     const runId = res.json().data.SearchRunId;
     expect((await runsOf('commercial').findById(runId).lean())?.userId).toBe(user.userId);
-    const [event] = (await h.outboxEntries('search.completed')).map(envelopeOf).filter((e) => e.subject === runId);
+    const [event] = (await h.outboxEntries('search.completed'))
+      .map(envelopeOf)
+      .filter((e) => e.subject === runId);
     expect(event.data.userId).toBe(user.userId);
   });
 
@@ -101,7 +119,9 @@ describe('search runs through the gateway', () => {
     const body = res.json();
     expect(body.success).toBe(true);
     expect(body.message).toBe(
-      body.data.Results.length ? `Found ${body.data.Results.length} bridging loan options` : 'No loan results found for your criteria',
+      body.data.Results.length
+        ? `Found ${body.data.Results.length} bridging loan options`
+        : 'No loan results found for your criteria',
     );
     expect(body.debugInfo).toEqual({
       purchaseCostsReceived: 25000,
@@ -116,18 +136,26 @@ describe('search runs through the gateway', () => {
     const res = await h.client().post('/api/bridging', { ...BRIDGING_PAYLOAD, loanTerm: 600 });
     expect(res.status).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ success: true, message: 'No loan results found for your criteria', data: { Results: [] } });
+    expect(body).toMatchObject({
+      success: true,
+      message: 'No loan results found for your criteria',
+      data: { Results: [] },
+    });
     const { declinedCount, lendersSearched, lendersWithoutProduct } = body.data.Summary;
     expect(lendersSearched).toBe(h.panels.current().lenders.length);
     expect(declinedCount).toBe(lendersSearched - lendersWithoutProduct);
     expect(body.data.Declined).toHaveLength(declinedCount);
     expect(body.data.Summary.declinedByReason.length).toBeGreaterThan(0);
-    const [event] = (await h.outboxEntries('search.completed')).map(envelopeOf).filter((e) => e.subject === body.data.SearchRunId);
+    const [event] = (await h.outboxEntries('search.completed'))
+      .map(envelopeOf)
+      .filter((e) => e.subject === body.data.SearchRunId);
     expect(event.data).toMatchObject({ resultCount: 0, bestRate: null });
   });
 
   it('applies the spec defaults to a bridging payload that leaves them out', async () => {
-    const res = await h.client().post('/api/bridging', { projectName: 'Defaults only', loanTerm: 12, maxLoanRequired: true });
+    const res = await h
+      .client()
+      .post('/api/bridging', { projectName: 'Defaults only', loanTerm: 12, maxLoanRequired: true });
     expect(res.status).toBe(200);
     const run = await runsOf('bridging').findById(res.json().data.SearchRunId).lean();
     expect(run).toMatchObject({
@@ -149,11 +177,19 @@ describe('search runs through the gateway', () => {
     expect(score.score).toBe(score.factors.reduce((sum: number, f: { points: number }) => sum + f.points, 0));
     expect(score.score).toBeLessThanOrEqual(100);
     // viewed and agreed price were Yes, owns was No: 10 + 0 + 10 from the readiness factors
-    expect(score.factors.filter((f: { factor: string }) => ['viewedProperty', 'ownsProperty', 'agreedPrice'].includes(f.factor)).map((f: { points: number }) => f.points)).toEqual([10, 0, 10]);
+    expect(
+      score.factors
+        .filter((f: { factor: string }) =>
+          ['viewedProperty', 'ownsProperty', 'agreedPrice'].includes(f.factor),
+        )
+        .map((f: { points: number }) => f.points),
+    ).toEqual([10, 0, 10]);
     const lead = await leadModel(h.mongo).findOne({ searchRunId: runId }).lean();
     expect(lead).toMatchObject({ email: LEAD.email, searchType: 'development', consent: true });
     expect(lead?.lendabilityScore.score).toBe(score.score);
-    const captured = (await h.outboxEntries('lead.captured')).map(envelopeOf).filter((e) => e.subject === lead?._id);
+    const captured = (await h.outboxEntries('lead.captured'))
+      .map(envelopeOf)
+      .filter((e) => e.subject === lead?._id);
     expect(captured).toHaveLength(1);
     expect(captured[0].data.lendabilityScore).toBe(score.score);
   });
@@ -161,7 +197,9 @@ describe('search runs through the gateway', () => {
   it('refuses a search whose lead is invalid with the lead message and stores neither', async () => {
     const runsBefore = await runsOf('development').countDocuments();
     const leadsBefore = await leadModel(h.mongo).countDocuments();
-    const res = await h.client().post('/api/development', { ...DEVELOPMENT_PAYLOAD, lead: { ...LEAD, consent: false } });
+    const res = await h
+      .client()
+      .post('/api/development', { ...DEVELOPMENT_PAYLOAD, lead: { ...LEAD, consent: false } });
     expect(res.status).toBe(400);
     expect(res.json().error).toBe('You must agree to be contacted');
     expect(res.json().fields['lead.consent']).toBe('You must agree to be contacted');

@@ -8,17 +8,23 @@ export interface LoginRedirect {
 
 /** Only paths on this site: no scheme, no protocol-relative `//host`, no backslash tricks. */
 export function isSafeLocalPath(value: string | null | undefined): value is string {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\');
+  return (
+    typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')
+  );
 }
 
-const isDashboardPath = (path: string) => path === '/dashboard' || path.startsWith('/dashboard?') || path.startsWith('/dashboard/');
+const isDashboardPath = (path: string) =>
+  path === '/dashboard' || path.startsWith('/dashboard?') || path.startsWith('/dashboard/');
 
 /**
  * 1. next (hard navigation) — with shared=1 and a dashboard path it becomes /dashboard?tab=shared;
  * 2. redirect; 3. a stored post-auth redirect; 4. sharedDipId → /shared-with-me?highlightDip={id};
  * 5. a shared-deal token → /shared-deal/{token}; 6. shared=1 → /dashboard?tab=shared; 7. /dashboard.
  */
-export function loginRedirectTarget(params: URLSearchParams, postAuthRedirect: string | null = null): LoginRedirect {
+export function loginRedirectTarget(
+  params: URLSearchParams,
+  postAuthRedirect: string | null = null,
+): LoginRedirect {
   const next = params.get('next');
   const shared = params.get('shared') === '1';
   if (isSafeLocalPath(next)) {
@@ -29,7 +35,8 @@ export function loginRedirectTarget(params: URLSearchParams, postAuthRedirect: s
   if (isSafeLocalPath(redirect)) return { to: redirect, hard: false };
   if (isSafeLocalPath(postAuthRedirect)) return { to: postAuthRedirect, hard: false };
   const sharedDipId = params.get('sharedDipId');
-  if (sharedDipId) return { to: `/shared-with-me?highlightDip=${encodeURIComponent(sharedDipId)}`, hard: false };
+  if (sharedDipId)
+    return { to: `/shared-with-me?highlightDip=${encodeURIComponent(sharedDipId)}`, hard: false };
   const token = params.get('token');
   if (token) return { to: `/shared-deal/${encodeURIComponent(token)}`, hard: false };
   if (shared) return { to: '/dashboard?tab=shared', hard: false };

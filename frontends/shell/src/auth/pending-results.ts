@@ -27,6 +27,7 @@ export function pendingResultCount(pending: PendingLoanResults | null): number {
 /** One second after login, pending loan results in storage are announced for processing (spec §4). */
 export function announcePendingResultsSoon(): void {
   window.setTimeout(() => {
-    if (readPendingResults()) window.dispatchEvent(new CustomEvent(PENDING_RESULTS_EVENT, { detail: readPendingResults() }));
+    if (readPendingResults())
+      window.dispatchEvent(new CustomEvent(PENDING_RESULTS_EVENT, { detail: readPendingResults() }));
   }, 1000);
 }

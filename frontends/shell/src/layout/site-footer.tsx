@@ -34,7 +34,10 @@ export function SiteFooter() {
         <div className="shell-footer__grid">
           <div>
             <h2>LoanSearch UK</h2>
-            <p>Compare specialist UK lenders for development finance, bridging loans and commercial mortgages in one search.</p>
+            <p>
+              Compare specialist UK lenders for development finance, bridging loans and commercial mortgages
+              in one search.
+            </p>
           </div>
           {SECTIONS.map((section) => (
             <nav key={section.title} aria-label={section.title}>
@@ -50,7 +53,8 @@ export function SiteFooter() {
           ))}
         </div>
         <p className="shell-footer__legal">
-          © {new Date().getFullYear()} LoanSearch UK. Indicative terms only: every offer is subject to the lender&apos;s underwriting and valuation.
+          © {new Date().getFullYear()} LoanSearch UK. Indicative terms only: every offer is subject to the
+          lender&apos;s underwriting and valuation.
         </p>
       </div>
     </footer>

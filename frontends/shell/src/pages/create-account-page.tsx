@@ -31,7 +31,13 @@ export function CreateAccountPage() {
     formState: { errors, isSubmitting },
   } = useForm<CreateAccountForm>({
     resolver: zodResolver(createAccountFormSchema),
-    defaultValues: { name: lead?.name ?? lead?.fullName ?? '', email: lead?.email ?? '', phone: lead?.phone ?? '', password: '', confirmPassword: '' },
+    defaultValues: {
+      name: lead?.name ?? lead?.fullName ?? '',
+      email: lead?.email ?? '',
+      phone: lead?.phone ?? '',
+      password: '',
+      confirmPassword: '',
+    },
   });
 
   useEffect(() => {
@@ -42,13 +48,20 @@ export function CreateAccountPage() {
 
   const onSubmit = async (values: CreateAccountForm) => {
     setServerError(null);
-    const body: CreateAccountBody = { ...values, searchData: pending ? { loanType: pending.loanType, ...pending.formData } : undefined };
+    const body: CreateAccountBody = {
+      ...values,
+      searchData: pending ? { loanType: pending.loanType, ...pending.formData } : undefined,
+    };
     let answer;
     try {
       answer = await apiSend<CreateAccountAnswer>('POST', '/api/create-account', body);
     } catch {
       setServerError('Network error');
-      toast({ title: 'Account creation failed', description: 'An error occurred while creating your account.', variant: 'error' });
+      toast({
+        title: 'Account creation failed',
+        description: 'An error occurred while creating your account.',
+        variant: 'error',
+      });
       return;
     }
     if (!answer.ok || answer.data?.success === false) {
@@ -57,21 +70,31 @@ export function CreateAccountPage() {
       toast({ title: 'Account creation failed', description: message, variant: 'error' });
       return;
     }
-    toast({ title: 'Account created', description: answer.data?.message ?? 'Check your email to verify your address, then sign in.', variant: 'success' });
+    toast({
+      title: 'Account created',
+      description: answer.data?.message ?? 'Check your email to verify your address, then sign in.',
+      variant: 'success',
+    });
     setCreated(true);
   };
 
   if (created) {
     return (
       <AuthPage title="Account created">
-        <p>We sent a verification link to your email. Verify your address to unlock your loan results, then sign in.</p>
+        <p>
+          We sent a verification link to your email. Verify your address to unlock your loan results, then
+          sign in.
+        </p>
         <Spinner label="Taking you to sign in..." />
       </AuthPage>
     );
   }
 
   return (
-    <AuthPage title="Create your account to see your results" subtitle="Your search is saved. Create an account and verify your email to view the lender offers.">
+    <AuthPage
+      title="Create your account to see your results"
+      subtitle="Your search is saved. Create an account and verify your email to view the lender offers."
+    >
       <div className="ui-stack" style={{ marginBottom: 'var(--space-4)' }}>
         {count > 0 && (
           <Alert variant="success" title={`We found ${count} loan option${count === 1 ? '' : 's'} for you`}>
@@ -85,11 +108,45 @@ export function CreateAccountPage() {
         )}
       </div>
       <form className="shell-form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <TextField label="Full name" autoComplete="name" required error={errors.name?.message} {...register('name')} />
-        <TextField label="Email address" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
-        <TextField label="Phone number" type="tel" autoComplete="tel" placeholder="07700 900123" required error={errors.phone?.message} {...register('phone')} />
-        <PasswordField label="Password" autoComplete="new-password" required hint="At least 8 characters" error={errors.password?.message} {...register('password')} />
-        <PasswordField label="Confirm password" autoComplete="new-password" required error={errors.confirmPassword?.message} {...register('confirmPassword')} />
+        <TextField
+          label="Full name"
+          autoComplete="name"
+          required
+          error={errors.name?.message}
+          {...register('name')}
+        />
+        <TextField
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          required
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          label="Phone number"
+          type="tel"
+          autoComplete="tel"
+          placeholder="07700 900123"
+          required
+          error={errors.phone?.message}
+          {...register('phone')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <PasswordField
+          label="Confirm password"
+          autoComplete="new-password"
+          required
+          error={errors.confirmPassword?.message}
+          {...register('confirmPassword')}
+        />
         <Button type="submit" size="lg" block loading={isSubmitting} loadingText="Creating your account...">
           Create Account
         </Button>

@@ -1,7 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { loginBodySchema } from '@lsp/contracts';
 import type { LoginBody } from '@lsp/contracts';
-import { Alert, Button, PasswordField, STORAGE_KEYS, TextField, apiSend, notifySessionChanged, useSession, useToast } from '@lsp/ui';
+import {
+  Alert,
+  Button,
+  PasswordField,
+  STORAGE_KEYS,
+  TextField,
+  apiSend,
+  notifySessionChanged,
+  useSession,
+  useToast,
+} from '@lsp/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -34,7 +44,10 @@ export function LoginPage() {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<LoginBody>({ resolver: zodResolver(loginBodySchema), defaultValues: { email: params.get('email') ?? '', password: '' } });
+  } = useForm<LoginBody>({
+    resolver: zodResolver(loginBodySchema),
+    defaultValues: { email: params.get('email') ?? '', password: '' },
+  });
 
   const next = params.get('next');
   const sharedDip = Boolean(params.get('sharedDipId')) || params.get('shared') === '1';
@@ -60,11 +73,19 @@ export function LoginPage() {
     try {
       if (!answer.ok || !answer.data?.user) {
         setServerError(answer.data?.error ?? 'Login failed');
-        toast({ title: 'Login failed', description: answer.data?.error ?? 'Invalid credentials. Please check your email and password.', variant: 'error' });
+        toast({
+          title: 'Login failed',
+          description: answer.data?.error ?? 'Invalid credentials. Please check your email and password.',
+          variant: 'error',
+        });
         return;
       }
       const name = answer.data.user.name ?? '';
-      toast({ title: 'Login successful', description: name ? `Welcome back, ${name}!` : 'Welcome back!', variant: 'success' });
+      toast({
+        title: 'Login successful',
+        description: name ? `Welcome back, ${name}!` : 'Welcome back!',
+        variant: 'success',
+      });
       await refresh();
       notifySessionChanged();
       announcePendingResultsSoon();
@@ -74,12 +95,19 @@ export function LoginPage() {
     } catch (err) {
       console.error('Login failed', err);
       setServerError('An error occurred during login. Please try again.');
-      toast({ title: 'Login failed', description: 'An error occurred during login. Please try again.', variant: 'error' });
+      toast({
+        title: 'Login failed',
+        description: 'An error occurred during login. Please try again.',
+        variant: 'error',
+      });
     }
   };
 
   return (
-    <AuthPage title="Sign in to your account" subtitle="See your saved searches, Decisions in Principle and shared deals.">
+    <AuthPage
+      title="Sign in to your account"
+      subtitle="See your saved searches, Decisions in Principle and shared deals."
+    >
       <div className="ui-stack" style={{ marginBottom: 'var(--space-4)' }}>
         {next && (
           <Alert variant="info" title="Shared Deal Access Required">
@@ -103,8 +131,21 @@ export function LoginPage() {
         )}
       </div>
       <form className="shell-form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <TextField label="Email address" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
-        <PasswordField label="Password" autoComplete="current-password" required error={errors.password?.message} {...register('password')} />
+        <TextField
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          required
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          required
+          error={errors.password?.message}
+          {...register('password')}
+        />
         <Button type="submit" size="lg" block loading={isSubmitting} loadingText="Signing in...">
           Sign In
         </Button>

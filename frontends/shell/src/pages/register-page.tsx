@@ -1,7 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { registerFormSchema } from '@lsp/contracts';
 import type { RegisterBody, RegisterForm } from '@lsp/contracts';
-import { Alert, Button, MailIcon, PasswordField, TextField, apiSend, buttonClass, useSession, useToast } from '@lsp/ui';
+import {
+  Alert,
+  Button,
+  MailIcon,
+  PasswordField,
+  TextField,
+  apiSend,
+  buttonClass,
+  useSession,
+  useToast,
+} from '@lsp/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -25,7 +35,10 @@ export function RegisterPage() {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<RegisterForm>({ resolver: zodResolver(registerFormSchema), defaultValues: { name: '', email: '', password: '', confirmPassword: '' } });
+  } = useForm<RegisterForm>({
+    resolver: zodResolver(registerFormSchema),
+    defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
+  });
 
   const refDealId = params.get('ref_deal_id') || undefined;
   const sharedDipId = params.get('sharedDipId');
@@ -39,7 +52,13 @@ export function RegisterPage() {
 
   const onSubmit = async ({ name, email, password }: RegisterForm) => {
     setServerError(null);
-    const body: RegisterBody = { name, email, password, refDealId, fromSharedLink: sharedContext || Boolean(refDealId) };
+    const body: RegisterBody = {
+      name,
+      email,
+      password,
+      refDealId,
+      fromSharedLink: sharedContext || Boolean(refDealId),
+    };
     let answer;
     try {
       answer = await apiSend<RegisterAnswer>('POST', '/api/auth/register', body);
@@ -50,15 +69,27 @@ export function RegisterPage() {
     }
     if (!answer.ok || answer.data?.error) {
       setServerError(answer.data?.error ?? 'Registration failed');
-      toast({ title: 'Registration Failed', description: answer.data?.error ?? 'Please try again later.', variant: 'error' });
+      toast({
+        title: 'Registration Failed',
+        description: answer.data?.error ?? 'Please try again later.',
+        variant: 'error',
+      });
       return;
     }
     if (sharedContext || answer.data?.requiresVerification || answer.data?.user?.verified === false) {
       setCheckEmailFor(email);
-      toast({ title: 'Account created', description: answer.data?.message ?? 'Check your email to verify your address.', variant: 'success' });
+      toast({
+        title: 'Account created',
+        description: answer.data?.message ?? 'Check your email to verify your address.',
+        variant: 'success',
+      });
       return;
     }
-    toast({ title: 'Account created', description: answer.data?.message ?? `Welcome, ${name}!`, variant: 'success' });
+    toast({
+      title: 'Account created',
+      description: answer.data?.message ?? `Welcome, ${name}!`,
+      variant: 'success',
+    });
     await refresh();
     navigate(refDealId ? `/shared-deal/${encodeURIComponent(refDealId)}` : '/dashboard', { replace: true });
   };
@@ -71,14 +102,16 @@ export function RegisterPage() {
             <MailIcon width={28} height={28} />
           </span>
           <p>
-            We sent a verification link to <strong>{checkEmailFor}</strong>. Open it to verify your address, then sign in
+            We sent a verification link to <strong>{checkEmailFor}</strong>. Open it to verify your address,
+            then sign in
             {sharedContext ? ' to see what was shared with you' : ''}.
           </p>
           <Link to={loginHref} className={buttonClass('primary', 'lg', true)}>
             Go to sign in
           </Link>
           <p className="ui-muted" style={{ marginTop: 'var(--space-4)' }}>
-            No email? <Link to={`/verify-email?email=${encodeURIComponent(checkEmailFor)}`}>Send it again</Link>
+            No email?{' '}
+            <Link to={`/verify-email?email=${encodeURIComponent(checkEmailFor)}`}>Send it again</Link>
           </p>
         </div>
       </AuthPage>
@@ -86,10 +119,20 @@ export function RegisterPage() {
   }
 
   return (
-    <AuthPage title="Create your account" subtitle="Save your searches, request Decisions in Principle and share deals.">
+    <AuthPage
+      title="Create your account"
+      subtitle="Save your searches, request Decisions in Principle and share deals."
+    >
       <div className="ui-stack" style={{ marginBottom: 'var(--space-4)' }}>
         {(sharedContext || refDealId) && (
-          <Alert variant="info" title={refDealId ? 'A loan deal has been shared with you' : 'A Decision in Principle has been shared with you'}>
+          <Alert
+            variant="info"
+            title={
+              refDealId
+                ? 'A loan deal has been shared with you'
+                : 'A Decision in Principle has been shared with you'
+            }
+          >
             Create your account with the email address it was sent to.
           </Alert>
         )}
@@ -100,10 +143,36 @@ export function RegisterPage() {
         )}
       </div>
       <form className="shell-form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <TextField label="Full name" autoComplete="name" required error={errors.name?.message} {...register('name')} />
-        <TextField label="Email address" type="email" autoComplete="email" required error={errors.email?.message} {...register('email')} />
-        <PasswordField label="Password" autoComplete="new-password" required hint="At least 8 characters" error={errors.password?.message} {...register('password')} />
-        <PasswordField label="Confirm password" autoComplete="new-password" required error={errors.confirmPassword?.message} {...register('confirmPassword')} />
+        <TextField
+          label="Full name"
+          autoComplete="name"
+          required
+          error={errors.name?.message}
+          {...register('name')}
+        />
+        <TextField
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          required
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <PasswordField
+          label="Confirm password"
+          autoComplete="new-password"
+          required
+          error={errors.confirmPassword?.message}
+          {...register('confirmPassword')}
+        />
         <Button type="submit" size="lg" block loading={isSubmitting} loadingText="Creating your account...">
           Create Account
         </Button>

@@ -9,7 +9,10 @@ export function ThankYouPage() {
         <span className="shell-status-icon shell-status-icon--success">
           <CheckIcon width={28} height={28} />
         </span>
-        <p>Your details are confirmed. One of our finance specialists will contact you within 24 hours to talk through your options.</p>
+        <p>
+          Your details are confirmed. One of our finance specialists will contact you within 24 hours to talk
+          through your options.
+        </p>
         <div className="ui-stack">
           <Link to="/?verified=true" className={buttonClass('primary', 'lg', true)}>
             View your loan results

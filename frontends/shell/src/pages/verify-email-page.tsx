@@ -1,7 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IDENTITY_MESSAGES, resendVerificationBodySchema } from '@lsp/contracts';
 import type { ResendVerificationBody } from '@lsp/contracts';
-import { AlertIcon, Button, CheckIcon, PageLoading, TextField, apiSend, buttonClass, notifySessionChanged, useToast } from '@lsp/ui';
+import {
+  AlertIcon,
+  Button,
+  CheckIcon,
+  PageLoading,
+  TextField,
+  apiSend,
+  buttonClass,
+  notifySessionChanged,
+  useToast,
+} from '@lsp/ui';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -16,14 +26,19 @@ interface VerifyAnswer {
   user?: { name?: string; email?: string };
 }
 
-type VerifyState = { status: 'verifying' } | { status: 'verified'; name?: string } | { status: 'failed'; error: string; canResend: boolean };
+type VerifyState =
+  | { status: 'verifying' }
+  | { status: 'verified'; name?: string }
+  | { status: 'failed'; error: string; canResend: boolean };
 
 const DEFAULT_FAILURE = 'The verification link is invalid or has expired.';
 
 export function VerifyEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
-  const [state, setState] = useState<VerifyState>(() => (token ? { status: 'verifying' } : { status: 'failed', error: IDENTITY_MESSAGES.noToken, canResend: true }));
+  const [state, setState] = useState<VerifyState>(() =>
+    token ? { status: 'verifying' } : { status: 'failed', error: IDENTITY_MESSAGES.noToken, canResend: true },
+  );
 
   useEffect(() => {
     if (!token) return;
@@ -36,12 +51,21 @@ export function VerifyEmailPage() {
           notifySessionChanged();
         } else {
           const error = data?.error ?? DEFAULT_FAILURE;
-          setState({ status: 'failed', error, canResend: data?.canResend === true || /expired/i.test(error) });
+          setState({
+            status: 'failed',
+            error,
+            canResend: data?.canResend === true || /expired/i.test(error),
+          });
         }
       },
       (err) => {
         console.error('Email verification failed', err);
-        if (current) setState({ status: 'failed', error: 'Verification failed. Please try again or contact support.', canResend: true });
+        if (current)
+          setState({
+            status: 'failed',
+            error: 'Verification failed. Please try again or contact support.',
+            canResend: true,
+          });
       },
     );
     return () => {
@@ -53,14 +77,19 @@ export function VerifyEmailPage() {
 
   if (state.status === 'verified') {
     // Results held back before verification open on the home page after sign-in.
-    const loginHref = readPendingResults() ? `/login?next=${encodeURIComponent('/?verified=true')}` : '/login';
+    const loginHref = readPendingResults()
+      ? `/login?next=${encodeURIComponent('/?verified=true')}`
+      : '/login';
     return (
       <AuthPage title="Email Verified!">
         <div className="shell-center">
           <span className="shell-status-icon shell-status-icon--success">
             <CheckIcon width={28} height={28} />
           </span>
-          <p>{state.name ? `Thank you, ${state.name}. ` : ''}Your email address is verified. Sign in to see your loan results and saved searches.</p>
+          <p>
+            {state.name ? `Thank you, ${state.name}. ` : ''}Your email address is verified. Sign in to see
+            your loan results and saved searches.
+          </p>
           <Link to={loginHref} className={buttonClass('primary', 'lg', true)}>
             Continue to Login
           </Link>
@@ -91,33 +120,68 @@ function ResendForm({ defaultEmail }: { defaultEmail: string }) {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<ResendVerificationBody>({ resolver: zodResolver(resendVerificationBodySchema), defaultValues: { email: defaultEmail } });
+  } = useForm<ResendVerificationBody>({
+    resolver: zodResolver(resendVerificationBodySchema),
+    defaultValues: { email: defaultEmail },
+  });
 
   const onInvalid = () => {
     if (errors.email?.message === IDENTITY_MESSAGES.resendEmailRequired || !errors.email) {
-      toast({ title: IDENTITY_MESSAGES.resendEmailRequiredTitle, description: IDENTITY_MESSAGES.resendEmailRequired, variant: 'error' });
+      toast({
+        title: IDENTITY_MESSAGES.resendEmailRequiredTitle,
+        description: IDENTITY_MESSAGES.resendEmailRequired,
+        variant: 'error',
+      });
     }
   };
 
   const onSubmit = async (values: ResendVerificationBody) => {
     try {
-      const { ok, data } = await apiSend<{ success?: boolean; message?: string; error?: string }>('POST', '/api/auth/resend-verification', values);
+      const { ok, data } = await apiSend<{ success?: boolean; message?: string; error?: string }>(
+        'POST',
+        '/api/auth/resend-verification',
+        values,
+      );
       if (ok && data?.success) {
-        toast({ title: 'Email Sent', description: data.message ?? 'Verification email sent. Please check your inbox.', variant: 'success' });
+        toast({
+          title: 'Email Sent',
+          description: data.message ?? 'Verification email sent. Please check your inbox.',
+          variant: 'success',
+        });
       } else {
-        toast({ title: 'Failed to Send', description: data?.error ?? 'Failed to send verification email.', variant: 'error' });
+        toast({
+          title: 'Failed to Send',
+          description: data?.error ?? 'Failed to send verification email.',
+          variant: 'error',
+        });
       }
     } catch {
-      toast({ title: 'Error', description: 'Failed to resend verification email. Please try again.', variant: 'error' });
+      toast({
+        title: 'Error',
+        description: 'Failed to resend verification email. Please try again.',
+        variant: 'error',
+      });
     }
   };
 
   return (
-    <form className="shell-form" onSubmit={handleSubmit(onSubmit, onInvalid)} noValidate aria-labelledby="resend-title" style={{ marginTop: 'var(--space-4)' }}>
+    <form
+      className="shell-form"
+      onSubmit={handleSubmit(onSubmit, onInvalid)}
+      noValidate
+      aria-labelledby="resend-title"
+      style={{ marginTop: 'var(--space-4)' }}
+    >
       <h2 id="resend-title" style={{ fontSize: 'var(--text-lg)', margin: 0 }}>
         Send a new verification link
       </h2>
-      <TextField label="Email address" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <TextField
+        label="Email address"
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <Button type="submit" block loading={isSubmitting} loadingText="Sending...">
         Resend verification email
       </Button>

@@ -11,11 +11,14 @@ const LABELS: Record<RemoteName, string> = { search: 'loan search', dashboard: '
 /** Loaded remote components, so moving between pages of one remote does not load it again. */
 const loaded = new Map<RemoteName, ComponentType>();
 
-type State = { status: 'loading' } | { status: 'ready'; App: ComponentType } | { status: 'failed'; error: Error };
+type State =
+  { status: 'loading' } | { status: 'ready'; App: ComponentType } | { status: 'failed'; error: Error };
 
 export function RemoteApp({ name }: { name: RemoteName }) {
   const cached = loaded.get(name);
-  const [state, setState] = useState<State>(cached ? { status: 'ready', App: cached } : { status: 'loading' });
+  const [state, setState] = useState<State>(
+    cached ? { status: 'ready', App: cached } : { status: 'loading' },
+  );
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
@@ -59,7 +62,10 @@ export function RemoteFallback({ name, onRetry }: { name: RemoteName; onRetry: (
   return (
     <div className="shell-fallback" data-testid="remote-fallback">
       <Alert variant="warning" title={`The ${LABELS[name]} could not be loaded`} live>
-        <p>This part of the site is not available right now. Your details are safe; please try again in a moment.</p>
+        <p>
+          This part of the site is not available right now. Your details are safe; please try again in a
+          moment.
+        </p>
       </Alert>
       <div className="ui-row">
         <Button onClick={onRetry}>Retry</Button>

@@ -17,7 +17,9 @@ async function fetchRegistry(): Promise<RemoteEntry[]> {
   if (!res.ok) throw new Error(`The remote registry answered ${res.status}`);
   const list = (await res.json()) as unknown;
   if (!Array.isArray(list)) throw new Error('The remote registry is not a list');
-  const remotes = list.filter((r): r is RemoteEntry => typeof r?.name === 'string' && typeof r?.entry === 'string');
+  const remotes = list.filter(
+    (r): r is RemoteEntry => typeof r?.name === 'string' && typeof r?.entry === 'string',
+  );
   registerRemotes(remotes);
   return remotes;
 }

@@ -5,7 +5,11 @@ import type { RemoteName } from './remote-registry';
  * also matches its sub-paths). Anything else is the shell's 404.
  */
 const ROUTES: Array<{ remote: RemoteName; exact?: string[]; prefixes?: string[] }> = [
-  { remote: 'search', exact: ['/', '/results-gate', '/loan-results', '/application'], prefixes: ['/search-results/'] },
+  {
+    remote: 'search',
+    exact: ['/', '/results-gate', '/loan-results', '/application'],
+    prefixes: ['/search-results/'],
+  },
   {
     remote: 'dashboard',
     exact: ['/shared-with-me'],
@@ -17,7 +21,11 @@ export function remoteForPath(pathname: string): RemoteName | null {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   for (const route of ROUTES) {
     if (route.exact?.includes(path)) return route.remote;
-    if (route.prefixes?.some((prefix) => (prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix || path.startsWith(`${prefix}/`)))) {
+    if (
+      route.prefixes?.some((prefix) =>
+        prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix || path.startsWith(`${prefix}/`),
+      )
+    ) {
       return route.remote;
     }
   }

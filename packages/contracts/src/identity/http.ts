@@ -33,7 +33,11 @@ export const REGISTER_NAME_MIN_LENGTH = 2;
 const email = z.string().trim().regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail);
 
 export const loginBodySchema = z.object({
-  email: z.string().trim().min(1, IDENTITY_MESSAGES.loginEmailRequired).regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
+  email: z
+    .string()
+    .trim()
+    .min(1, IDENTITY_MESSAGES.loginEmailRequired)
+    .regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
   password: z.string().min(1, IDENTITY_MESSAGES.loginPasswordRequired),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
@@ -55,17 +59,28 @@ export const registerFormSchema = z
     password: registerBodySchema.shape.password,
     confirmPassword: z.string(),
   })
-  .refine((form) => form.password === form.confirmPassword, { message: IDENTITY_MESSAGES.registerMismatch, path: ['confirmPassword'] });
+  .refine((form) => form.password === form.confirmPassword, {
+    message: IDENTITY_MESSAGES.registerMismatch,
+    path: ['confirmPassword'],
+  });
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
 const createAccountFields = {
   name: z.string().trim().min(1, IDENTITY_MESSAGES.createName),
-  email: z.string().trim().min(1, IDENTITY_MESSAGES.createEmailRequired).regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
+  email: z
+    .string()
+    .trim()
+    .min(1, IDENTITY_MESSAGES.createEmailRequired)
+    .regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
   phone: z.string().trim().min(1, IDENTITY_MESSAGES.createPhone),
-  password: z.string().min(1, IDENTITY_MESSAGES.createPasswordRequired).min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.createPassword),
+  password: z
+    .string()
+    .min(1, IDENTITY_MESSAGES.createPasswordRequired)
+    .min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.createPassword),
   confirmPassword: z.string(),
 };
-const passwordsMatch = <T extends { password: string; confirmPassword: string }>(form: T) => form.password === form.confirmPassword;
+const passwordsMatch = <T extends { password: string; confirmPassword: string }>(form: T) =>
+  form.password === form.confirmPassword;
 
 /** The create-account page's form (after an anonymous search). */
 export const createAccountFormSchema = z
@@ -80,7 +95,11 @@ export const createAccountBodySchema = z
 export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
 
 export const resendVerificationBodySchema = z.object({
-  email: z.string().trim().min(1, IDENTITY_MESSAGES.resendEmailRequired).regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
+  email: z
+    .string()
+    .trim()
+    .min(1, IDENTITY_MESSAGES.resendEmailRequired)
+    .regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
 });
 export type ResendVerificationBody = z.infer<typeof resendVerificationBodySchema>;
 
@@ -101,7 +120,10 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const meResponseSchema = z.object({ user: sessionUserSchema });
 
 /** POST /api/login: `user` on success, `error` otherwise. */
-export const loginResponseSchema = z.object({ user: sessionUserSchema.optional(), error: z.string().optional() });
+export const loginResponseSchema = z.object({
+  user: sessionUserSchema.optional(),
+  error: z.string().optional(),
+});
 
 /** POST /api/auth/register. `requiresVerification` is set when the account must verify its email before login. */
 export const registerResponseSchema = z.object({
@@ -111,7 +133,11 @@ export const registerResponseSchema = z.object({
   requiresVerification: z.boolean().optional(),
 });
 
-export const createAccountResponseSchema = z.object({ success: z.boolean(), error: z.string().optional(), message: z.string().optional() });
+export const createAccountResponseSchema = z.object({
+  success: z.boolean(),
+  error: z.string().optional(),
+  message: z.string().optional(),
+});
 
 /** GET /api/verify-email?token= */
 export const verifyEmailResponseSchema = z.object({
@@ -123,7 +149,11 @@ export const verifyEmailResponseSchema = z.object({
 });
 
 /** POST /api/auth/resend-verification */
-export const resendVerificationResponseSchema = z.object({ success: z.boolean(), message: z.string().optional(), error: z.string().optional() });
+export const resendVerificationResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+});
 
 /**
  * POST /api/save-lead-info: the results gate's answers, kept on the signed-in user's record.
@@ -134,7 +164,11 @@ export const leadInfoSchema = z.object({
   email: z.string().trim().optional(),
   phone: z.string().trim().optional(),
   propertiesOwned: z.enum(PROPERTIES_OWNED, { error: 'Please select number of properties' }),
-  contactPreference: z.enum(CONTACT_PREFERENCES, { error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}` }).default(DEFAULT_CONTACT_PREFERENCE),
+  contactPreference: z
+    .enum(CONTACT_PREFERENCES, {
+      error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}`,
+    })
+    .default(DEFAULT_CONTACT_PREFERENCE),
   consent: z.boolean().optional(),
   hasViewedProperty: z.boolean().default(false),
   ownsProperty: z.boolean().default(false),

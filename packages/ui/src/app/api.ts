@@ -29,7 +29,10 @@ function init(method: string, body?: unknown): RequestInit {
   return {
     method,
     credentials: 'include',
-    headers: body === undefined ? { Accept: 'application/json' } : { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers:
+      body === undefined
+        ? { Accept: 'application/json' }
+        : { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   };
 }
@@ -69,7 +72,11 @@ export interface ApiAnswer<T> {
  * redirects, never throws on an HTTP status, returns the status and the parsed body.
  * Network failures still throw, so the page can say 'Network error'.
  */
-export async function apiSend<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> {
+export async function apiSend<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer<T>> {
   const res = await fetch(path, init(method, body));
   const data = (await readJson(res)) as T | null;
   return { ok: res.ok, status: res.status, data: data && typeof data === 'object' ? data : null };
@@ -84,7 +91,11 @@ export type UnauthorizedBehavior = 'returnNull' | 'throw';
  */
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
-    const res = await fetch(queryKey.map(String).join('/'), { credentials: 'include', signal, headers: { Accept: 'application/json' } });
+    const res = await fetch(queryKey.map(String).join('/'), {
+      credentials: 'include',
+      signal,
+      headers: { Accept: 'application/json' },
+    });
     if (res.status === 401) {
       if (on401 === 'returnNull') return null;
       redirectToLogin();

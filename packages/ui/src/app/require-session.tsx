@@ -8,7 +8,13 @@ import { useSession } from './session';
  * Wraps a page that needs a signed-in user: 'Verifying access...' while the session is checked,
  * then the page, or a trip to /login?next=<this page>.
  */
-export function RequireSession({ children, label = 'Verifying access...' }: { children: ReactNode; label?: string }) {
+export function RequireSession({
+  children,
+  label = 'Verifying access...',
+}: {
+  children: ReactNode;
+  label?: string;
+}) {
   const { status } = useSession();
   useEffect(() => {
     if (status === 'anonymous') redirectToLogin();

@@ -24,18 +24,27 @@ export interface SessionState {
 const SessionContext = createContext<SessionState | null>(null);
 
 function readUser(body: unknown): SessionUser | null {
-  const candidate = body && typeof body === 'object' && 'user' in body ? (body as { user: unknown }).user : body;
+  const candidate =
+    body && typeof body === 'object' && 'user' in body ? (body as { user: unknown }).user : body;
   if (!candidate || typeof candidate !== 'object') return null;
   const record = candidate as Record<string, unknown>;
   const id = record.id ?? record.userId;
   if (typeof record.email !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return null;
-  return { id: String(id), name: typeof record.name === 'string' ? record.name : '', email: record.email, verified: record.verified === true };
+  return {
+    id: String(id),
+    name: typeof record.name === 'string' ? record.name : '',
+    email: record.email,
+    verified: record.verified === true,
+  };
 }
 
 /** GET /api/auth/me: the user, or null for any non-OK answer or failure (logged). */
 export async function fetchSessionUser(): Promise<SessionUser | null> {
   try {
-    const res = await fetch('/api/auth/me', { credentials: 'include', headers: { Accept: 'application/json' } });
+    const res = await fetch('/api/auth/me', {
+      credentials: 'include',
+      headers: { Accept: 'application/json' },
+    });
     if (!res.ok) return null;
     return readUser(await res.json());
   } catch (err) {
@@ -60,8 +69,17 @@ function rememberUser(user: SessionUser | null) {
   }
 }
 
-export function SessionProvider({ children, fetchUser = fetchSessionUser }: { children: ReactNode; fetchUser?: () => Promise<SessionUser | null> }) {
-  const [state, setState] = useState<{ status: SessionStatus; user: SessionUser | null }>({ status: 'loading', user: null });
+export function SessionProvider({
+  children,
+  fetchUser = fetchSessionUser,
+}: {
+  children: ReactNode;
+  fetchUser?: () => Promise<SessionUser | null>;
+}) {
+  const [state, setState] = useState<{ status: SessionStatus; user: SessionUser | null }>({
+    status: 'loading',
+    user: null,
+  });
   const latest = useRef(0);
 
   const refresh = useCallback(async () => {

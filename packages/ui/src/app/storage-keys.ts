@@ -36,7 +36,13 @@ export function readStoredJson<T>(key: string): T | null {
 }
 
 /** Keys older versions of the site left behind; removed on sign-out so nothing outlives the session. */
-export const LEGACY_SESSION_KEYS = ['userSession', 'authToken', 'user', 'pendingLoanResults', 'pendingDipSlug'] as const;
+export const LEGACY_SESSION_KEYS = [
+  'userSession',
+  'authToken',
+  'user',
+  'pendingLoanResults',
+  'pendingDipSlug',
+] as const;
 
 export function clearLegacySessionKeys(): void {
   try {

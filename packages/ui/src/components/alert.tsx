@@ -17,7 +17,10 @@ export interface AlertProps {
 export function Alert({ variant = 'info', title, children, live, className }: AlertProps) {
   const Icon = variant === 'success' ? CheckIcon : variant === 'info' ? InfoIcon : AlertIcon;
   return (
-    <div className={cx('ui-alert', `ui-alert--${variant}`, className)} role={live ? (variant === 'danger' ? 'alert' : 'status') : undefined}>
+    <div
+      className={cx('ui-alert', `ui-alert--${variant}`, className)}
+      role={live ? (variant === 'danger' ? 'alert' : 'status') : undefined}
+    >
       <Icon style={{ flexShrink: 0, marginTop: 2 }} />
       <div>
         {title && <p className="ui-alert__title">{title}</p>}

@@ -5,8 +5,17 @@ export type ButtonVariant = 'primary' | 'secondary' | 'brand' | 'ghost' | 'dange
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 /** The button look, for links that act as buttons (`<Link className={buttonClass('primary')}>`). */
-export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', block = false): string {
-  return cx('ui-button', `ui-button--${variant}`, size !== 'md' && `ui-button--${size}`, block && 'ui-button--block');
+export function buttonClass(
+  variant: ButtonVariant = 'primary',
+  size: ButtonSize = 'md',
+  block = false,
+): string {
+  return cx(
+    'ui-button',
+    `ui-button--${variant}`,
+    size !== 'md' && `ui-button--${size}`,
+    block && 'ui-button--block',
+  );
 }
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -19,12 +28,33 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   ref?: Ref<HTMLButtonElement>;
 }
 
-export function Button({ variant = 'primary', size = 'md', block, loading, loadingText, className, children, disabled, type = 'button', ...rest }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  block,
+  loading,
+  loadingText,
+  className,
+  children,
+  disabled,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
   return (
-    <button {...rest} type={type} className={cx(buttonClass(variant, size, block), className)} disabled={disabled || loading} aria-busy={loading || undefined}>
+    <button
+      {...rest}
+      type={type}
+      className={cx(buttonClass(variant, size, block), className)}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+    >
       {loading ? (
         <>
-          <span className="ui-spinner__circle" style={{ width: 16, height: 16, borderWidth: 2 }} aria-hidden="true" />
+          <span
+            className="ui-spinner__circle"
+            style={{ width: 16, height: 16, borderWidth: 2 }}
+            aria-hidden="true"
+          />
           {loadingText ?? children}
         </>
       ) : (

@@ -10,7 +10,16 @@ export interface CardProps extends Omit<HTMLAttributes<HTMLElement>, 'title'> {
   as?: 'section' | 'article' | 'div';
 }
 
-export function Card({ title, subtitle, headingLevel = 2, raised, as: Tag = 'section', className, children, ...rest }: CardProps) {
+export function Card({
+  title,
+  subtitle,
+  headingLevel = 2,
+  raised,
+  as: Tag = 'section',
+  className,
+  children,
+  ...rest
+}: CardProps) {
   const Heading = `h${headingLevel}` as const;
   return (
     <Tag {...rest} className={cx('ui-card', raised && 'ui-card--raised', className)}>

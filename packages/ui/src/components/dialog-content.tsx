@@ -6,7 +6,18 @@ import { cx } from './class-names';
 import type { DialogProps } from './dialog';
 import { CloseIcon } from './icons';
 
-export function DialogContent({ open, onOpenChange, title, description, children, footer, size = 'md', hideClose, closeLabel = 'Close', className }: DialogProps) {
+export function DialogContent({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  hideClose,
+  closeLabel = 'Close',
+  className,
+}: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -16,9 +27,13 @@ export function DialogContent({ open, onOpenChange, title, description, children
             <div>
               <RadixDialog.Title className="ui-dialog__title">{title}</RadixDialog.Title>
               {description ? (
-                <RadixDialog.Description className="ui-dialog__description">{description}</RadixDialog.Description>
+                <RadixDialog.Description className="ui-dialog__description">
+                  {description}
+                </RadixDialog.Description>
               ) : (
-                <RadixDialog.Description className="ui-visually-hidden">{typeof title === 'string' ? title : ''}</RadixDialog.Description>
+                <RadixDialog.Description className="ui-visually-hidden">
+                  {typeof title === 'string' ? title : ''}
+                </RadixDialog.Description>
               )}
             </div>
             {!hideClose && (

@@ -65,7 +65,9 @@ function FieldFrame({ id, label, required, hint, error, hideLabel, className, ch
 }
 
 function describedBy(id: string, hint: unknown, error: unknown, extra?: string) {
-  return [hint ? `${id}-hint` : '', error ? `${id}-error` : '', extra ?? ''].filter(Boolean).join(' ') || undefined;
+  return (
+    [hint ? `${id}-hint` : '', error ? `${id}-error` : '', extra ?? ''].filter(Boolean).join(' ') || undefined
+  );
 }
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'prefix'> {
@@ -81,12 +83,32 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, hint, error, valid, prefix, hideLabel, fieldClassName, id, className, required, ...input }: TextFieldProps) {
+export function TextField({
+  label,
+  hint,
+  error,
+  valid,
+  prefix,
+  hideLabel,
+  fieldClassName,
+  id,
+  className,
+  required,
+  ...input
+}: TextFieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const showTick = valid && !error;
   return (
-    <FieldFrame id={inputId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+    <FieldFrame
+      id={inputId}
+      label={label}
+      required={required}
+      hint={hint}
+      error={error}
+      hideLabel={hideLabel}
+      className={fieldClassName}
+    >
       <div className="ui-input-wrap">
         {prefix && (
           <span className="ui-input-prefix" aria-hidden="true">
@@ -99,7 +121,12 @@ export function TextField({ label, hint, error, valid, prefix, hideLabel, fieldC
           required={required}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(inputId, hint, error, input['aria-describedby'])}
-          className={cx('ui-input', prefix && 'ui-input--with-prefix', showTick && 'ui-input--valid ui-input--with-suffix', className)}
+          className={cx(
+            'ui-input',
+            prefix && 'ui-input--with-prefix',
+            showTick && 'ui-input--valid ui-input--with-suffix',
+            className,
+          )}
         />
         {showTick && (
           <span className="ui-input-suffix">
@@ -114,12 +141,31 @@ export function TextField({ label, hint, error, valid, prefix, hideLabel, fieldC
 export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'prefix'>;
 
 /** A password input with a Show/Hide toggle that says which state it is in. */
-export function PasswordField({ label, hint, error, valid, hideLabel, fieldClassName, id, className, required, ...input }: PasswordFieldProps) {
+export function PasswordField({
+  label,
+  hint,
+  error,
+  valid,
+  hideLabel,
+  fieldClassName,
+  id,
+  className,
+  required,
+  ...input
+}: PasswordFieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const [visible, setVisible] = useState(false);
   return (
-    <FieldFrame id={inputId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+    <FieldFrame
+      id={inputId}
+      label={label}
+      required={required}
+      hint={hint}
+      error={error}
+      hideLabel={hideLabel}
+      className={fieldClassName}
+    >
       <div className="ui-input-wrap">
         <input
           {...input}
@@ -133,7 +179,13 @@ export function PasswordField({ label, hint, error, valid, hideLabel, fieldClass
         />
         <span className="ui-input-suffix">
           {valid && !error && <ValidTick />}
-          <button type="button" className="ui-input-addon-button" onClick={() => setVisible((v) => !v)} aria-pressed={visible} aria-controls={inputId}>
+          <button
+            type="button"
+            className="ui-input-addon-button"
+            onClick={() => setVisible((v) => !v)}
+            aria-pressed={visible}
+            aria-controls={inputId}
+          >
             {visible ? <EyeOffIcon width={16} height={16} /> : <EyeIcon width={16} height={16} />}
             <span className="ui-visually-hidden">{visible ? 'Hide password' : 'Show password'}</span>
           </button>
@@ -143,7 +195,10 @@ export function PasswordField({ label, hint, error, valid, hideLabel, fieldClass
   );
 }
 
-export interface NumberFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type' | 'prefix'> {
+export interface NumberFieldProps extends Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'value' | 'defaultValue' | 'onChange' | 'type' | 'prefix'
+> {
   label: ReactNode;
   value: number | null | undefined;
   onValueChange: (value: number | null) => void;
@@ -163,7 +218,24 @@ export interface NumberFieldProps extends Omit<InputHTMLAttributes<HTMLInputElem
  * A number typed the UK way: only digits, commas and (optionally) one decimal point are accepted;
  * after leaving the field the value shows with thousands separators (250,000).
  */
-export function NumberField({ label, value, onValueChange, allowDecimal = false, prefix, hint, error, valid, hideLabel, fieldClassName, id, className, required, onFocus, onBlur, ...input }: NumberFieldProps) {
+export function NumberField({
+  label,
+  value,
+  onValueChange,
+  allowDecimal = false,
+  prefix,
+  hint,
+  error,
+  valid,
+  hideLabel,
+  fieldClassName,
+  id,
+  className,
+  required,
+  onFocus,
+  onBlur,
+  ...input
+}: NumberFieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const [focused, setFocused] = useState(false);
@@ -176,7 +248,15 @@ export function NumberField({ label, value, onValueChange, allowDecimal = false,
 
   const showTick = valid && !error;
   return (
-    <FieldFrame id={inputId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+    <FieldFrame
+      id={inputId}
+      label={label}
+      required={required}
+      hint={hint}
+      error={error}
+      hideLabel={hideLabel}
+      className={fieldClassName}
+    >
       <div className="ui-input-wrap">
         {prefix && (
           <span className="ui-input-prefix" aria-hidden="true">
@@ -193,7 +273,12 @@ export function NumberField({ label, value, onValueChange, allowDecimal = false,
           value={text}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(inputId, hint, error)}
-          className={cx('ui-input', prefix && 'ui-input--with-prefix', showTick && 'ui-input--valid ui-input--with-suffix', className)}
+          className={cx(
+            'ui-input',
+            prefix && 'ui-input--with-prefix',
+            showTick && 'ui-input--valid ui-input--with-suffix',
+            className,
+          )}
           onFocus={(event) => {
             setFocused(true);
             onFocus?.(event);
@@ -239,11 +324,32 @@ export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
 }
 
 /** A native select: the most robust choice on phones and with assistive technology. */
-export function Select({ label, options, placeholder, hint, error, valid, hideLabel, fieldClassName, id, className, required, ...select }: SelectProps) {
+export function Select({
+  label,
+  options,
+  placeholder,
+  hint,
+  error,
+  valid,
+  hideLabel,
+  fieldClassName,
+  id,
+  className,
+  required,
+  ...select
+}: SelectProps) {
   const autoId = useId();
   const selectId = id ?? autoId;
   return (
-    <FieldFrame id={selectId} label={label} required={required} hint={hint} error={error} hideLabel={hideLabel} className={fieldClassName}>
+    <FieldFrame
+      id={selectId}
+      label={label}
+      required={required}
+      hint={hint}
+      error={error}
+      hideLabel={hideLabel}
+      className={fieldClassName}
+    >
       <div className="ui-input-wrap">
         <select
           {...select}
@@ -278,7 +384,13 @@ export function Checkbox({ label, error, valid, id, className, ...input }: Check
   return (
     <div className={cx('ui-field', className)}>
       <label className="ui-checkbox" htmlFor={inputId}>
-        <input {...input} id={inputId} type="checkbox" aria-invalid={error ? true : undefined} aria-describedby={error ? `${inputId}-error` : undefined} />
+        <input
+          {...input}
+          id={inputId}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+        />
         <span>{label}</span>
         {valid && !error && <ValidTick />}
       </label>
@@ -309,7 +421,17 @@ export interface RadioCardsProps<V extends string> {
 }
 
 /** A group of large choice cards backed by real radio buttons (arrow keys move between them). */
-export function RadioCards<V extends string>({ name, legend, hideLegend, options, value, onChange, error, compact, className }: RadioCardsProps<V>) {
+export function RadioCards<V extends string>({
+  name,
+  legend,
+  hideLegend,
+  options,
+  value,
+  onChange,
+  error,
+  compact,
+  className,
+}: RadioCardsProps<V>) {
   const id = useId();
   return (
     <fieldset className={cx('ui-fieldset', className)} aria-describedby={error ? `${id}-error` : undefined}>
@@ -317,7 +439,14 @@ export function RadioCards<V extends string>({ name, legend, hideLegend, options
       <div className={cx('ui-radio-cards', compact && 'ui-radio-cards--compact')}>
         {options.map((option) => (
           <label key={option.value} className="ui-radio-card">
-            <input type="radio" name={name} value={option.value} checked={value === option.value} disabled={option.disabled} onChange={() => onChange(option.value)} />
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              disabled={option.disabled}
+              onChange={() => onChange(option.value)}
+            />
             {option.icon && (
               <span className="ui-radio-card__icon" aria-hidden="true">
                 {option.icon}

@@ -4,7 +4,11 @@ import { buttonClass } from './button';
 /** The 404 page: the shell's, and any remote's for paths it does not know. */
 export function NotFoundPage() {
   return (
-    <section className="ui-container" style={{ padding: 'var(--space-8) var(--space-4)', textAlign: 'center' }} aria-labelledby="not-found-title">
+    <section
+      className="ui-container"
+      style={{ padding: 'var(--space-8) var(--space-4)', textAlign: 'center' }}
+      aria-labelledby="not-found-title"
+    >
       <p className="ui-muted" style={{ fontWeight: 600, letterSpacing: '0.08em' }}>
         404
       </p>

@@ -80,7 +80,14 @@ export function Tabs({ items, value, defaultValue, onValueChange, label, classNa
       </div>
       {items.map((item, index) =>
         item.value === active ? (
-          <div key={item.value} role="tabpanel" id={`${baseId}-panel-${index}`} aria-labelledby={`${baseId}-tab-${index}`} tabIndex={0} className="ui-tabs__content">
+          <div
+            key={item.value}
+            role="tabpanel"
+            id={`${baseId}-panel-${index}`}
+            aria-labelledby={`${baseId}-tab-${index}`}
+            tabIndex={0}
+            className="ui-tabs__content"
+          >
             {item.content}
           </div>
         ) : null,

@@ -50,17 +50,29 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {/* The live regions stay mounted so screen readers notice what appears in them. */}
       <div className="ui-toast-region">
         <div role="status" aria-live="polite" aria-atomic="true">
-          {current && variant !== 'error' && <ToastView key={current.id} toast={current} Icon={Icon} onClose={dismiss} />}
+          {current && variant !== 'error' && (
+            <ToastView key={current.id} toast={current} Icon={Icon} onClose={dismiss} />
+          )}
         </div>
         <div role="alert" aria-live="assertive" aria-atomic="true">
-          {current && variant === 'error' && <ToastView key={current.id} toast={current} Icon={Icon} onClose={dismiss} />}
+          {current && variant === 'error' && (
+            <ToastView key={current.id} toast={current} Icon={Icon} onClose={dismiss} />
+          )}
         </div>
       </div>
     </ToastContext.Provider>
   );
 }
 
-function ToastView({ toast, Icon, onClose }: { toast: ActiveToast; Icon: typeof CheckIcon; onClose: () => void }) {
+function ToastView({
+  toast,
+  Icon,
+  onClose,
+}: {
+  toast: ActiveToast;
+  Icon: typeof CheckIcon;
+  onClose: () => void;
+}) {
   const variant = toast.variant ?? 'info';
   return (
     <div className={cx('ui-toast', `ui-toast--${variant}`)} data-testid="toast">
@@ -69,7 +81,13 @@ function ToastView({ toast, Icon, onClose }: { toast: ActiveToast; Icon: typeof 
         <p className="ui-toast__title">{toast.title}</p>
         {toast.description && <p className="ui-toast__description">{toast.description}</p>}
       </div>
-      <button type="button" className="ui-icon-button" style={{ width: 28, height: 28 }} onClick={onClose} aria-label="Dismiss notification">
+      <button
+        type="button"
+        className="ui-icon-button"
+        style={{ width: 28, height: 28 }}
+        onClick={onClose}
+        aria-label="Dismiss notification"
+      >
         <CloseIcon width={16} height={16} />
       </button>
     </div>

@@ -31,7 +31,8 @@ export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
 
   const props = children.props;
   const trigger = cloneElement(children, {
-    'aria-describedby': [props['aria-describedby'], open ? id : undefined].filter(Boolean).join(' ') || undefined,
+    'aria-describedby':
+      [props['aria-describedby'], open ? id : undefined].filter(Boolean).join(' ') || undefined,
     onMouseEnter: (event: MouseEvent) => {
       props.onMouseEnter?.(event);
       setOpen(true);

@@ -34,13 +34,21 @@ export async function replacePanelFromFile(
   if (!parsed.ok) {
     return {
       exitCode: 1,
-      lines: [`Refused: ${file} is not a valid lender panel.`, ...parsed.errors.map((e) => `${file}:${e.line}: ${e.reason}`)],
+      lines: [
+        `Refused: ${file} is not a valid lender panel.`,
+        ...parsed.errors.map((e) => `${file}:${e.line}: ${e.reason}`),
+      ],
     };
   }
   const { panel } = parsed;
   const products = panel.lenders.reduce((sum, lender) => sum + lender.products.length, 0);
   if (options.dryRun) {
-    return { exitCode: 0, lines: [`${file} is valid: panel ${panel.version}, ${panel.lenders.length} lenders, ${products} products (dry run, nothing stored)`] };
+    return {
+      exitCode: 0,
+      lines: [
+        `${file} is valid: panel ${panel.version}, ${panel.lenders.length} lenders, ${products} products (dry run, nothing stored)`,
+      ],
+    };
   }
   try {
     const target = typeof store === 'function' ? await store() : store;
@@ -49,7 +57,9 @@ export async function replacePanelFromFile(
     const how = activation.stored ? 'stored and activated' : 'already stored; activated again';
     return {
       exitCode: 0,
-      lines: [`Lender panel ${panel.version} ${how}: ${activation.lenderCount} lenders, ${activation.productCount} products${previous}.`],
+      lines: [
+        `Lender panel ${panel.version} ${how}: ${activation.lenderCount} lenders, ${activation.productCount} products${previous}.`,
+      ],
     };
   } catch (err) {
     if (err instanceof PanelVersionClashError) return { exitCode: 1, lines: [`Refused: ${err.message}`] };
@@ -58,7 +68,10 @@ export async function replacePanelFromFile(
 }
 
 const cliEnvSchema = z.object({
-  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').default('mongodb://127.0.0.1:27017/?replicaSet=rs0'),
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
+    .default('mongodb://127.0.0.1:27017/?replicaSet=rs0'),
   SEARCH_DB_NAME: z.string().min(1).default('search'),
 });
 

@@ -41,5 +41,8 @@ const leadSchema = new Schema<LeadDocument>(
 leadSchema.index({ email: 1, createdAt: -1 });
 
 export function leadModel(connection: Connection): Model<LeadDocument> {
-  return (connection.models.Lead as Model<LeadDocument> | undefined) ?? connection.model<LeadDocument>('Lead', leadSchema);
+  return (
+    (connection.models.Lead as Model<LeadDocument> | undefined) ??
+    connection.model<LeadDocument>('Lead', leadSchema)
+  );
 }

@@ -32,7 +32,12 @@ export class SavedSearchRepository {
   }
 
   /** Renames only if the search still belongs to the user; returns the updated search or null. */
-  async rename(id: string, userId: string, projectName: string, now: Date): Promise<SavedSearchDocument | null> {
+  async rename(
+    id: string,
+    userId: string,
+    projectName: string,
+    now: Date,
+  ): Promise<SavedSearchDocument | null> {
     return this.searches
       .findOneAndUpdate(
         { _id: id, user_id: userId },

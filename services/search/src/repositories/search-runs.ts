@@ -17,11 +17,18 @@ export class SearchRunRepository {
   }
 
   /** The run, the lead that came with it (if any) and their events commit together or not at all. */
-  async record(loanType: LoanType, run: SearchRunDocument, events: EventEnvelope[], lead?: LeadDocument): Promise<void> {
+  async record(
+    loanType: LoanType,
+    run: SearchRunDocument,
+    events: EventEnvelope[],
+    lead?: LeadDocument,
+  ): Promise<void> {
     await this.connection.transaction(async (session) => {
       // Built from validated input in code, so the driver's insert is enough: a search pays for
       // mongoose's casting and validation on every run otherwise.
-      await this.connection.collection<SearchRunDocument>(SEARCH_RUN_COLLECTIONS[loanType]).insertOne(run, { session });
+      await this.connection
+        .collection<SearchRunDocument>(SEARCH_RUN_COLLECTIONS[loanType])
+        .insertOne(run, { session });
       if (lead) await this.connection.collection<LeadDocument>('leads').insertOne(lead, { session });
       await this.outbox.add(events, session);
     });
@@ -32,6 +39,9 @@ export class SearchRunRepository {
   }
 
   async syncIndexes(): Promise<void> {
-    await Promise.all([...Object.values(this.runs).map((model) => model.createIndexes()), this.leads.createIndexes()]);
+    await Promise.all([
+      ...Object.values(this.runs).map((model) => model.createIndexes()),
+      this.leads.createIndexes(),
+    ]);
   }
 }

@@ -18,7 +18,10 @@ function parseSearchPayload<S extends Parameters<typeof parseInput>[0]>(schema: 
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     const fields = Object.fromEntries(
-      Object.entries((err.details?.fields ?? {}) as Record<string, string>).map(([key, message]) => [`searchPayload.${key}`, message]),
+      Object.entries((err.details?.fields ?? {}) as Record<string, string>).map(([key, message]) => [
+        `searchPayload.${key}`,
+        message,
+      ]),
     );
     throw badRequest(`Search payload: ${err.message}`, { fields });
   }

@@ -60,14 +60,19 @@ function withMessageOnError(handler: (request: FastifyRequest, reply: FastifyRep
     try {
       return await handler(request, reply);
     } catch (err) {
-      if (err instanceof HttpError) throw new HttpError(err.statusCode, err.message, { ...err.details, message: err.message });
+      if (err instanceof HttpError)
+        throw new HttpError(err.statusCode, err.message, { ...err.details, message: err.message });
       throw err;
     }
   };
 }
 
 /** The saved search if it exists (404) and belongs to the caller (403). */
-async function ownedSearch(deps: SavedSearchRouteDeps, id: string, userId: string): Promise<SavedSearchDocument> {
+async function ownedSearch(
+  deps: SavedSearchRouteDeps,
+  id: string,
+  userId: string,
+): Promise<SavedSearchDocument> {
   const search = id.length <= 100 ? await deps.savedSearches.find(id) : null;
   if (!search) throw notFound(SEARCH_NOT_FOUND);
   if (search.user_id !== userId) throw forbidden(SEARCH_ACCESS_DENIED);
@@ -113,7 +118,12 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
       await deps.savedSearches.insert(search, [event]);
       return reply.status(201).send({
         success: true,
-        search: { id: search._id, userId: search.user_id, loanType: search.loan_type, createdAt: now.toISOString() },
+        search: {
+          id: search._id,
+          userId: search.user_id,
+          loanType: search.loan_type,
+          createdAt: now.toISOString(),
+        },
       });
     }),
   );
