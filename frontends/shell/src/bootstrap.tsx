@@ -1,6 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { prefetchRegistry } from './remotes/remote-registry';
+
+prefetchRegistry();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');

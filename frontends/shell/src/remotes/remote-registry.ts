@@ -33,6 +33,13 @@ function ensureRegistry(): Promise<RemoteEntry[]> {
   return registry;
 }
 
+/** Starts reading the registry during start-up so the first remote page does not wait for it. */
+export function prefetchRegistry(): void {
+  ensureRegistry().catch(() => {
+    // Reported (with Retry) by the page that needs a remote, if any.
+  });
+}
+
 /**
  * Loads `<name>/App`. With `fresh`, the remote is registered again first, which drops whatever the
  * runtime cached from a failed attempt (Retry after the remote came back).
