@@ -113,6 +113,27 @@ describe('indexes', () => {
     expect(scan.executionStats.totalDocsExamined).toBe(2000);
   });
 
+  it('answers { field: null } from a full index: null and missing both match, nothing else is read', async () => {
+    const coll = t.db.collection('pending');
+    await coll.createIndex({ publishedAt: 1 });
+    await coll.insertMany(
+      Array.from({ length: 1000 }, (_, i) => ({
+        _id: i,
+        ...(i % 100 === 0 ? {} : { publishedAt: i % 100 === 1 ? null : new Date(1_700_000_000_000 + i) }),
+      })) as never[],
+    );
+    const pending = await coll.find({ publishedAt: null }).sort({ _id: 1 }).toArray();
+    expect(pending.map((d) => d._id)).toEqual([
+      0, 1, 100, 101, 200, 201, 300, 301, 400, 401, 500, 501, 600, 601, 700, 701, 800, 801, 900, 901,
+    ]);
+    const plan = (await coll.find({ publishedAt: null }).explain('executionStats')) as {
+      executionStats: { totalDocsExamined: number; nReturned: number };
+    };
+    expect(plan.executionStats).toMatchObject({ totalDocsExamined: 20, nReturned: 20 });
+    await coll.updateOne({ _id: 0 }, { $set: { publishedAt: new Date() } });
+    expect(await coll.countDocuments({ publishedAt: { $eq: null } })).toBe(19);
+  });
+
   it('finds documents by the first field of a compound index, following updates and deletes', async () => {
     const coll = t.db.collection('prefix');
     await coll.createIndex({ org: 1, at: -1 });

@@ -143,6 +143,15 @@ export class Collection {
       };
     }
     for (const index of this.indexes) {
+      // `{ field: null }` matches null and missing alike; a full (not sparse, not partial) index
+      // keys both, so the union of the two entries holds every candidate. Outboxes and queues ask
+      // this on every poll ("not yet published"), which must not scan the collection.
+      if (!index.usableForLookup || index.fields.length !== 1 || !isNullEquality(filter, index.fields[0]))
+        continue;
+      const ids = new Set([...(index.lookup([null]) ?? []), ...(index.lookup([undefined]) ?? [])]);
+      return { plan: indexPlan(index.spec), docs: this.resolveIds(ids) };
+    }
+    for (const index of this.indexes) {
       if (!index.usableForLookup || index.fields.length < 2) continue;
       const first = equalityValue(filter, index.fields[0]);
       if (first.found && first.values.length === 1)
@@ -186,6 +195,15 @@ function equalityValue(filter: Doc, path: string): { found: boolean; values: unk
     }
   }
   return { found: false, values: [] };
+}
+
+function isNullEquality(filter: Doc, path: string): boolean {
+  const direct = filter[path];
+  if (direct === null) return true;
+  if (isPlainObject(direct) && Object.keys(direct).length === 1 && direct.$eq === null) return true;
+  return (
+    Array.isArray(filter.$and) && filter.$and.some((sub) => isPlainObject(sub) && isNullEquality(sub, path))
+  );
 }
 
 function scalarForLookup(v: unknown): boolean {
