@@ -48,9 +48,9 @@ describe('saved search and project name bodies', () => {
     expect(messagesOf(saveSearchBodySchema.safeParse({ ...body, userId: '' }))).toEqual(['userId: User id is required']);
   });
 
-  it('requires a non-empty project name', () => {
+  it('refuses a project name that is empty after trimming, in the dashboard rename wording', () => {
     expect(messagesOf(projectNameBodySchema.safeParse({ searchId: 's1', loanType: 'development', projectName: '  ' }))).toEqual([
-      'projectName: Project name is required',
+      'projectName: Project name cannot be empty',
     ]);
   });
 });

@@ -209,7 +209,7 @@ describe('saved searches through the gateway', () => {
         body: { searchId: id, loanType: 'development', projectName: '   ' },
       });
       expect(empty.status).toBe(400);
-      expect(empty.json().fields.projectName).toBeDefined();
+      expect(empty.json()).toMatchObject({ success: false, error: 'Project name cannot be empty' });
       const unknown = await client.request('PUT', '/api/search/project-name', {
         body: { searchId: 'nope', loanType: 'development', projectName: 'X' },
       });

@@ -55,10 +55,11 @@ export type SaveSearchBody = z.output<typeof saveSearchBodySchema>;
 export const projectNameBodySchema = z.object({
   searchId: z.string({ error: 'Search id is required' }).trim().min(1, 'Search id is required').max(100, 'Search id is too long'),
   loanType: loanTypeSchema,
+  // The dashboard's rename rule (companion spec): empty after trimming is refused with this message.
   projectName: z
-    .string({ error: 'Project name is required' })
+    .string({ error: 'Project name cannot be empty' })
     .trim()
-    .min(1, 'Project name is required')
+    .min(1, 'Project name cannot be empty')
     .max(200, 'Project name must be at most 200 characters'),
 });
 export type ProjectNameBody = z.output<typeof projectNameBodySchema>;
