@@ -15,7 +15,8 @@ const HASHED = /\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg|jpg)$/;
  * files that name them are revalidated on every visit so a redeploy is picked up at once.
  */
 export function cacheControlFor(filePath: string): string {
-  const base = path.basename(filePath);
+  // A pre-compressed variant (.br, .gz) is cached like the file it encodes.
+  const base = path.basename(filePath).replace(/\.(br|gz|deflate)$/, '');
   if (ALWAYS_REVALIDATE.has(base)) return 'no-cache';
   if (HASHED.test(base)) return 'public, max-age=31536000, immutable';
   return 'no-cache';

@@ -33,12 +33,14 @@ export async function buildStaticServer({
   const setHeaders = (reply: FastifyReply, filePath: string) => {
     reply.header('cache-control', cacheControlFor(filePath));
   };
+  // The build writes .br and .gz beside each asset; the smallest the browser accepts is sent.
   await app.register(fastifyStatic, {
     root: dist,
     prefix: '/',
     cacheControl: false,
     setHeaders,
     wildcard: true,
+    preCompressed: true,
   });
   if (prefix)
     await app.register(fastifyStatic, {
@@ -48,6 +50,7 @@ export async function buildStaticServer({
       setHeaders,
       decorateReply: false,
       wildcard: true,
+      preCompressed: true,
     });
 
   app.setNotFoundHandler(async (request, reply) => {

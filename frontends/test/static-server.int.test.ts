@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -47,6 +48,7 @@ describe('frontend static server', () => {
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(path.join(dist, 'main.js'), 'import("./bootstrap")');
     writeFileSync(path.join(dist, '873.88aa0ab02f.js'), 'chunk');
+    writeFileSync(path.join(dist, '873.88aa0ab02f.js.gz'), gzipSync('chunk'));
     writeFileSync(path.join(dist, 'remoteEntry.js'), 'entry');
     writeFileSync(path.join(dist, 'mf-manifest.json'), '{}');
     [shell, remote] = await Promise.all([
@@ -78,6 +80,14 @@ describe('frontend static server', () => {
     expect((await fetch(`${shell.base}/main.js`)).headers.get('cache-control')).toBe('no-cache');
     expect(cacheControlFor('/x/remoteEntry.js')).toBe('no-cache');
     expect(cacheControlFor('/x/mf-manifest.json')).toBe('no-cache');
+    expect(cacheControlFor('/x/873.88aa0ab02f.js.br')).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('/x/remoteEntry.js.gz')).toBe('no-cache');
+  });
+
+  it('sends the build-time gzip file to a browser that accepts gzip', async () => {
+    const res = await fetch(`${shell.base}/873.88aa0ab02f.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.text()).toBe('chunk');
   });
 
   it('serves a remote under its gateway prefix as well as at the root', async () => {
