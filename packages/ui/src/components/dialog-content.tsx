@@ -2,6 +2,7 @@
 // download: focus moves in on open and stays trapped inside, Escape closes, focus returns to the
 // opener, the page behind is hidden from assistive technology, the title labels the dialog.
 import * as RadixDialog from '@radix-ui/react-dialog';
+import { useLayoutEffect, useRef } from 'react';
 import { cx } from './class-names';
 import type { DialogProps } from './dialog';
 import { CloseIcon } from './icons';
@@ -18,11 +19,25 @@ export function DialogContent({
   closeLabel = 'Close',
   className,
 }: DialogProps) {
+  // Radix gives focus back only to its own Trigger; our dialogs are opened by ordinary buttons (or
+  // by a form submit), so the element focused when the dialog opened is remembered and refocused.
+  // A layout effect runs before Radix moves focus into the dialog.
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (open && document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+  }, [open]);
+
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="ui-dialog-overlay" />
-        <RadixDialog.Content className={cx('ui-dialog', size !== 'md' && `ui-dialog--${size}`, className)}>
+        <RadixDialog.Content
+          className={cx('ui-dialog', size !== 'md' && `ui-dialog--${size}`, className)}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            if (opener.current?.isConnected) opener.current.focus();
+          }}
+        >
           <div className="ui-dialog__header">
             <div>
               <RadixDialog.Title className="ui-dialog__title">{title}</RadixDialog.Title>
