@@ -22,11 +22,15 @@ export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
 
   useEffect(() => {
     if (!open) return;
+    // Escape first dismisses the tooltip only: caught on window in the capture phase, ahead of a
+    // surrounding dialog's own Escape handling, so a second Escape is needed to close the dialog.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      setOpen(false);
     };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
   }, [open]);
 
   const props = children.props;
