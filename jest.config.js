@@ -5,13 +5,14 @@ const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/frontends'
 const common = { transform: { '^.+\\.(t|j)sx?$': swc }, roots, testEnvironment: 'node', transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie)/)'] };
 
 module.exports = {
+  // A global option (jest ignores it per project): generous, because a loaded 2-core machine is slow.
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.unit.test.ts', '**/*.unit.test.tsx'] },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['**/*.int.test.ts'],
-      testTimeout: 60000,
       // Real MongoDB, Redis and Kafka through testcontainers when a Docker engine answers; else embedded.
       globalSetup: '<rootDir>/packages/testing/src/jest/integration-global-setup.ts',
       globalTeardown: '<rootDir>/packages/testing/src/jest/integration-global-teardown.ts',

@@ -56,8 +56,9 @@ async function main() {
   if (stages.includes('browser') && !ensureChromium()) {
     throw new Error(`Chromium is needed at ${CHROMIUM} for the browser tests: apt-get install -y chromium`);
   }
-  rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
+  // Only this run's summaries are cleared; screenshots and traces of other runs may still be in use.
+  for (const file of ['jest-unit.json', 'jest-integration.json', 'playwright.json']) rmSync(path.join(RESULTS, file), { force: true });
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const failedStages = [];
   try {

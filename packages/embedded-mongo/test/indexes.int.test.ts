@@ -130,8 +130,12 @@ describe('indexes', () => {
       executionStats: { totalDocsExamined: number; nReturned: number };
     };
     expect(plan.executionStats).toMatchObject({ totalDocsExamined: 20, nReturned: 20 });
-    await coll.updateOne({ _id: 0 }, { $set: { publishedAt: new Date() } });
+    // An update that keeps the key does not move the document: index hits come back in insertion order.
+    await coll.updateOne({ _id: 0 } as never, { $inc: { attempts: 1 } });
+    expect((await coll.findOne({ publishedAt: null }))?._id).toBe(0);
+    await coll.updateOne({ _id: 0 } as never, { $set: { publishedAt: new Date() } });
     expect(await coll.countDocuments({ publishedAt: { $eq: null } })).toBe(19);
+    expect((await coll.findOne({ publishedAt: null }))?._id).toBe(1);
   });
 
   it('finds documents by the first field of a compound index, following updates and deletes', async () => {

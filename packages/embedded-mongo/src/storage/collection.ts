@@ -17,6 +17,12 @@ export class Collection {
   readonly docs = new Map<string, Doc>();
   readonly indexes: SecondaryIndex[] = [];
   /**
+   * Insertion position of each document, MongoDB's RecordId: documents found through an index come
+   * back in this order, as a real index scan returns equal keys (an update does not move them).
+   */
+  private readonly recordIds = new Map<string, number>();
+  private nextRecordId = 0;
+  /**
    * While transactions are open: for each document written since, the committed versions it
    * replaced (sequence of the write + the document before it), oldest first. Transactions read
    * the version that was current when they started from here.
@@ -82,6 +88,7 @@ export class Collection {
     const id = idKeyOf(doc);
     const old = this.docs.get(id);
     if (old) for (const index of this.indexes) index.remove(id, index.keysFor(old));
+    else this.recordIds.set(id, this.nextRecordId++);
     this.docs.set(id, doc);
     for (const index of this.indexes) index.add(id, index.keysFor(doc));
   }
@@ -91,6 +98,7 @@ export class Collection {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(id, index.keysFor(old));
     this.docs.delete(id);
+    this.recordIds.delete(id);
     return old;
   }
 
@@ -160,10 +168,11 @@ export class Collection {
     return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
   }
 
-  private resolveIds(ids: Set<string> | undefined): Doc[] {
-    const out: Doc[] = [];
-    if (ids) for (const i of ids) out.push(this.docs.get(i)!);
-    return out;
+  private resolveIds(ids: Iterable<string> | undefined): Doc[] {
+    if (!ids) return [];
+    const ordered = [...ids];
+    if (ordered.length > 1) ordered.sort((a, b) => this.recordIds.get(a)! - this.recordIds.get(b)!);
+    return ordered.map((i) => this.docs.get(i)!);
   }
 }
 
