@@ -5,7 +5,18 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { Redis } from 'ioredis';
 import { startFrontendHarness } from './frontend-harness';
+
+async function flushRedisDatabase(url: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await redis.flushdb();
+  } finally {
+    redis.disconnect();
+  }
+}
 
 const ROOT = path.resolve(__dirname, '../..');
 const STACK_MODULE = path.join(ROOT, 'scripts/lib/stack.mjs');
@@ -31,11 +42,15 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-e2e-'));
   // The tests read verification emails from the built-in mail catcher (/dev/mail).
+  // Redis database 15 keeps sessions, queues and event streams apart from a running `npm start`
+  // (database 0) and from the integration tests (databases 1-14); it starts empty each run.
+  const redisUrl = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
+  await flushRedisDatabase(redisUrl);
   const stack = await startStack({
     dataDir,
     portOffset: Number(process.env.E2E_PORT_OFFSET ?? 10000),
     logs: 'file',
-    env: { MAIL_CATCHER_ENABLED: 'true' },
+    env: { MAIL_CATCHER_ENABLED: 'true', REDIS_URL: redisUrl },
   });
   process.env.E2E_BASE_URL = stack.url;
   return stack.stop;

@@ -116,7 +116,7 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
     ...process.env,
     ...secrets,
     MONGO_URL: mongoUrl,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_URL: env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     PUBLIC_URL: publicUrl,
     IDENTITY_URL: `http://127.0.0.1:${port(4001)}`,
     SEARCH_URL: `http://127.0.0.1:${port(4002)}`,

@@ -11,7 +11,7 @@ export interface TestRedis {
   release(): Promise<void>;
 }
 
-/** Databases 1-14 are leased to test files; 0 stays for development and 15 for the gateway's own tests. */
+/** Databases 1-14 are leased to test files; 0 stays for `npm start` and 15 for the browser tests' stack. */
 const FIRST_DB = 1;
 const LAST_DB = 14;
 const LEASE_SECONDS = 300;

@@ -1,6 +1,7 @@
 import { createLogger, ServiceMetrics } from '@lsp/service-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import { leaseRedisDb, type TestRedis } from '@lsp/testing';
+import type { Redis } from 'ioredis';
 import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../src/app';
 import { gatewayConfigSchema } from '../src/config';
@@ -21,13 +22,14 @@ async function startEchoUpstream(): Promise<{ app: FastifyInstance; url: string 
 
 describe('gateway', () => {
   let echo: { app: FastifyInstance; url: string };
+  let testRedis: TestRedis;
   let redis: Redis;
   let gateway: FastifyInstance;
 
   beforeAll(async () => {
     echo = await startEchoUpstream();
-    redis = new Redis('redis://127.0.0.1:6379/15', { lazyConnect: true });
-    await redis.connect();
+    testRedis = await leaseRedisDb();
+    redis = testRedis.redis;
     const config = gatewayConfigSchema.parse({
       INTERNAL_SECRET,
       COOKIE_SECRET: 'c'.repeat(32),
@@ -49,7 +51,7 @@ describe('gateway', () => {
   afterAll(async () => {
     await gateway.close();
     await echo.app.close();
-    await redis.quit();
+    await testRedis.release();
   });
 
   it('forwards an /api call to its owning service with a request id and the internal secret', async () => {
