@@ -3,7 +3,14 @@ import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 import { type BaseConfig, loadConfigOrExit } from './config';
-import { type EventBus, Outbox, OutboxRelay, createEventBus, eventBusConfigFromEnv, eventBusHealthCheck } from './events';
+import {
+  type EventBus,
+  Outbox,
+  OutboxRelay,
+  createEventBus,
+  eventBusConfigFromEnv,
+  eventBusHealthCheck,
+} from './events';
 import type { HealthCheck } from './http';
 import { type Closer, runUntilSignalled } from './lifecycle';
 import { type Logger, createLogger } from './logger';
@@ -20,8 +27,10 @@ export interface ServiceRuntime<C extends BaseConfig = BaseConfig> {
   mongo: Connection;
   redis: Redis;
   healthChecks: HealthCheck[];
-  /** In the order they must close on shutdown. */
-  closers: Closer[];
+  /** Registers something to close on shutdown; closed in registration order, before MongoDB and Redis. */
+  addCloser(closer: Closer): void;
+  /** Everything to close on shutdown, in order: what was registered, then the connections. */
+  readonly closers: Closer[];
 }
 
 export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: {
@@ -34,6 +43,11 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
   const metrics = new ServiceMetrics(opts.name);
   const redis = createRedis(config.REDIS_URL, 'producer');
   const mongo = await connectMongo(config.MONGO_URL, opts.dbName, logger);
+  const registered: Closer[] = [];
+  const connections: Closer[] = [
+    { name: 'redis', close: () => redis.quit() },
+    { name: 'mongodb', close: () => mongo.close() },
+  ];
   return {
     name: opts.name,
     config,
@@ -42,10 +56,10 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
     mongo,
     redis,
     healthChecks: [mongoHealthCheck(mongo), redisHealthCheck(redis)],
-    closers: [
-      { name: 'redis', close: () => redis.quit() },
-      { name: 'mongodb', close: () => mongo.close() },
-    ],
+    addCloser: (closer) => void registered.push(closer),
+    get closers() {
+      return [...registered, ...connections];
+    },
   };
 }
 
@@ -55,19 +69,29 @@ export interface ServiceEventing {
   relay: OutboxRelay;
 }
 
-/**
- * Gives a service its event bus and transactional outbox, with the relay publishing what the outbox
- * holds. Health, metrics and shutdown order are wired here once: the relay stops first (its publish
- * in flight completes), then the bus, then the connections the runtime already closes.
- */
-export async function openEventing(runtime: ServiceRuntime): Promise<ServiceEventing> {
+/** The event bus for a service that consumes events: health and metrics wired, closed on shutdown. */
+export function openEventBus(runtime: ServiceRuntime, opts: { closeOnShutdown?: boolean } = {}): EventBus {
   const { config, logger, metrics } = runtime;
   const bus = createEventBus(eventBusConfigFromEnv(config, { metrics: metrics.eventHooks, logger }));
-  const outbox = await Outbox.open(runtime.mongo);
-  const relay = new OutboxRelay({ outbox, bus, logger });
-  metrics.addQueueDepthSource(async () => [{ queue: 'outbox', state: 'pending', count: await outbox.countPending() }]);
   runtime.healthChecks.push(eventBusHealthCheck(bus));
-  runtime.closers.unshift({ name: 'outbox-relay', close: () => relay.stop() }, { name: 'event-bus', close: () => bus.close() });
+  if (opts.closeOnShutdown !== false) runtime.addCloser({ name: 'event-bus', close: () => bus.close() });
+  return bus;
+}
+
+/**
+ * The event bus and transactional outbox of a service that produces events, with the relay
+ * publishing what the outbox holds. On shutdown the relay stops first (its publish in flight
+ * completes), then the bus, then the connections.
+ */
+export async function openEventing(runtime: ServiceRuntime): Promise<ServiceEventing> {
+  const bus = openEventBus(runtime, { closeOnShutdown: false });
+  const outbox = await Outbox.open(runtime.mongo);
+  const relay = new OutboxRelay({ outbox, bus, logger: runtime.logger });
+  runtime.metrics.addQueueDepthSource(async () => [
+    { queue: 'outbox', state: 'pending', count: await outbox.countPending() },
+  ]);
+  runtime.addCloser({ name: 'outbox-relay', close: () => relay.stop() });
+  runtime.addCloser({ name: 'event-bus', close: () => bus.close() });
   relay.start();
   return { bus, outbox, relay };
 }

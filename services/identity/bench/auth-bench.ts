@@ -4,7 +4,7 @@
 // the embedded MongoDB (or MONGO_URL) and the machine's Redis. Prints figures; asserts nothing.
 import { SESSION_COOKIE } from '@lsp/contracts';
 import { ServiceMetrics, identityHeaders } from '@lsp/service-kit';
-import { Outbox } from '@lsp/service-kit/src/events';
+import { Outbox } from '@lsp/service-kit';
 import { TEST_SECRETS, connectedRedis, leaseRedisDb, listen, silentLogger, startTestGateway, startTestMongo } from '@lsp/testing';
 import { buildApp } from '../src/app';
 import { identityConfigSchema } from '../src/config';

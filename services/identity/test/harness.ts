@@ -1,6 +1,6 @@
 import { type EventEnvelope } from '@lsp/contracts';
 import { ServiceMetrics } from '@lsp/service-kit';
-import { type EventBus, Outbox, OutboxRelay } from '@lsp/service-kit/src/events';
+import { type EventBus, Outbox, OutboxRelay } from '@lsp/service-kit';
 import {
   CookieClient,
   type TestGateway,

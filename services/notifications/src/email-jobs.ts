@@ -1,7 +1,7 @@
 import { IDENTITY_EVENT_TYPES, type EventEnvelope, verificationRequestedEventSchema } from '@lsp/contracts';
 import { enqueue } from '@lsp/service-kit';
-import type { EventBus } from '@lsp/service-kit/src/events';
-import type { ProcessedEvents } from '@lsp/service-kit/src/events';
+import type { EventBus } from '@lsp/service-kit';
+import type { ProcessedEvents } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
 
 export const EMAIL_QUEUE = 'email';

@@ -1,16 +1,4 @@
-import {
-  ServiceMetrics,
-  connectMongo,
-  createLogger,
-  createQueue,
-  createRedis,
-  createServiceApp,
-  loadConfigOrExit,
-  mongoHealthCheck,
-  redisHealthCheck,
-  runUntilSignalled,
-  watchQueueDepth,
-} from '@lsp/service-kit';
+import { createQueue, createServiceApp, serveService, watchQueueDepth } from '@lsp/service-kit';
 import { z } from 'zod';
 import { notificationsConfigSchema, smtpUrlFor } from './config';
 import { EMAIL_QUEUE } from './email-jobs';
@@ -23,40 +11,22 @@ const workerConfigSchema = notificationsConfigSchema.extend({
 });
 
 /** The email worker process: takes jobs from the `email` queue and sends them over SMTP. */
-async function main() {
-  const config = loadConfigOrExit(workerConfigSchema);
-  const logger = createLogger('email-worker', config.LOG_LEVEL);
-  const metrics = new ServiceMetrics('email-worker');
-  const mongo = await connectMongo(config.MONGO_URL, config.DB_NAME, logger);
-  const redis = createRedis(config.REDIS_URL, 'producer');
-  const queue = createQueue(EMAIL_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
-  watchQueueDepth(metrics, queue);
-  const transport = createMailTransport(config);
-  const worker = startEmailWorker({ config, logger, mongo, transport });
-  const app = createServiceApp({
-    name: 'email-worker',
-    logger,
-    metrics,
-    healthChecks: [mongoHealthCheck(mongo), redisHealthCheck(redis)],
-  });
-  await worker.waitUntilReady();
-  const address = await runUntilSignalled(app, {
-    host: config.HOST,
-    port: config.PORT,
-    logger,
+serveService({
+  name: 'email-worker',
+  configSchema: workerConfigSchema,
+  dbName: notificationsConfigSchema.shape.DB_NAME.parse(process.env.DB_NAME),
+  build: async (runtime) => {
+    const { config, logger, metrics } = runtime;
+    const queue = createQueue(EMAIL_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
+    watchQueueDepth(metrics, queue);
+    const transport = createMailTransport(config);
+    const worker = startEmailWorker({ config, logger, mongo: runtime.mongo, transport });
     // worker.close() lets the sends in progress finish; jobs not started stay queued for the next worker.
-    closers: [
-      { name: 'email-worker', close: () => worker.close() },
-      { name: 'smtp', close: async () => transport.close() },
-      { name: 'email-queue', close: () => queue.close() },
-      { name: 'redis', close: () => redis.quit() },
-      { name: 'mongodb', close: () => mongo.close() },
-    ],
-  });
-  logger.info({ address, smtp: new URL(smtpUrlFor(config)).host }, 'email worker ready');
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+    runtime.addCloser({ name: 'email-worker', close: () => worker.close() });
+    runtime.addCloser({ name: 'smtp', close: async () => transport.close() });
+    runtime.addCloser({ name: 'email-queue', close: () => queue.close() });
+    await worker.waitUntilReady();
+    logger.info({ smtp: new URL(smtpUrlFor(config)).host }, 'email worker ready');
+    return createServiceApp({ name: 'email-worker', logger, metrics, healthChecks: runtime.healthChecks });
+  },
 });

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createEnvelope, IDENTITY_EVENT_TYPES } from '@lsp/contracts';
 import { createQueue } from '@lsp/service-kit';
-import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit/src/events';
+import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit';
 import {
   type CapturedMail,
   type TestMongo,
