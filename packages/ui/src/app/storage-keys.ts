@@ -1,22 +1,16 @@
-/** Browser storage keys and window events the shell and the remotes agree on (spec §3). */
-export const STORAGE_KEYS = {
-  userSession: 'userSession',
-  currentUser: 'currentUser',
-  pendingLoanResults: 'pendingLoanResults',
-  leadInfoCaptured: 'leadInfoCaptured',
-  pendingApplication: 'pendingApplication',
-  selectedLoan: 'selectedLoan',
-  searchFormData: 'searchFormData',
-  pendingDipSlug: 'pendingDipSlug',
-  postAuthRedirect: 'postAuthRedirect',
-  signupReferralToken: 'signupReferralToken',
-} as const;
+// The keys, the history key and the session event are the contracts' (spec §3), imported from the
+// constants module alone so the shell's bundle does not pull in the zod schemas.
+import {
+  LEGACY_STORAGE_KEYS,
+  STORAGE_KEYS,
+  USER_SESSION_CHANGED_EVENT,
+  searchHistoryKey,
+} from '@lsp/contracts/src/common/constants';
 
-/** Per loan type: `loan-search-history-development` and so on. */
-export const searchHistoryKey = (searchType: string) => `loan-search-history-${searchType}`;
+export { STORAGE_KEYS, searchHistoryKey };
 
 /** Dispatched on window after login, logout or anything else that changes who is signed in. */
-export const USER_SESSION_CHANGED = 'userSessionChanged';
+export const USER_SESSION_CHANGED = USER_SESSION_CHANGED_EVENT;
 
 /** Dispatched on window one second after login when pending loan results are waiting in storage. */
 export const PENDING_RESULTS_EVENT = 'pendingLoanResultsReady';
@@ -36,13 +30,7 @@ export function readStoredJson<T>(key: string): T | null {
 }
 
 /** Keys older versions of the site left behind; removed on sign-out so nothing outlives the session. */
-export const LEGACY_SESSION_KEYS = [
-  'userSession',
-  'authToken',
-  'user',
-  'pendingLoanResults',
-  'pendingDipSlug',
-] as const;
+export const LEGACY_SESSION_KEYS = LEGACY_STORAGE_KEYS;
 
 export function clearLegacySessionKeys(): void {
   try {
