@@ -11,7 +11,7 @@ export interface TestRedis {
   release(): Promise<void>;
 }
 
-/** Databases 1-14 are leased to test files; 0 stays for `npm start` and 15 for the browser tests' stack. */
+/** Databases 1-14 are leased to test files and browser-test stacks; 0 stays for `npm start`. */
 const FIRST_DB = 1;
 const LAST_DB = 14;
 const LEASE_SECONDS = 300;
