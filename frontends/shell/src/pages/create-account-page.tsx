@@ -1,11 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createAccountFormSchema } from '@lsp/contracts';
 import type { CreateAccountBody, CreateAccountForm } from '@lsp/contracts';
-import { Alert, Button, PasswordField, Spinner, TextField, apiSend, useToast } from '@lsp/ui';
+import { Alert, Spinner, TextField, useToast } from '@lsp/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { pendingResultCount, readPendingResults } from '../auth/pending-results';
+import {
+  AuthAlerts,
+  AuthSwitchLink,
+  CreateAccountButton,
+  EmailField,
+  FullNameField,
+  NewPasswordFields,
+  useAuthFailure,
+} from './auth-form';
 import { AuthPage } from './auth-page';
 
 /** After success the page waits this long, so the confirmation can be read, then goes to /login. */
@@ -22,7 +31,7 @@ export function CreateAccountPage() {
   const { toast } = useToast();
   const pending = useMemo(() => readPendingResults(), []);
   const count = pendingResultCount(pending);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const failure = useAuthFailure('Account creation failed');
   const [created, setCreated] = useState(false);
   const lead = pending?.userData;
   const {
@@ -47,27 +56,18 @@ export function CreateAccountPage() {
   }, [created, navigate]);
 
   const onSubmit = async (values: CreateAccountForm) => {
-    setServerError(null);
     const body: CreateAccountBody = {
       ...values,
       searchData: pending ? { loanType: pending.loanType, ...pending.formData } : undefined,
     };
-    let answer;
-    try {
-      answer = await apiSend<CreateAccountAnswer>('POST', '/api/create-account', body);
-    } catch {
-      setServerError('Network error');
-      toast({
-        title: 'Account creation failed',
-        description: 'An error occurred while creating your account.',
-        variant: 'error',
-      });
-      return;
-    }
+    const answer = await failure.post<CreateAccountAnswer>(
+      '/api/create-account',
+      body,
+      'An error occurred while creating your account.',
+    );
+    if (!answer) return;
     if (!answer.ok || answer.data?.success === false) {
-      const message = answer.data?.error ?? 'An error occurred while creating your account.';
-      setServerError(message);
-      toast({ title: 'Account creation failed', description: message, variant: 'error' });
+      failure.fail(answer.data?.error ?? 'An error occurred while creating your account.');
       return;
     }
     toast({
@@ -95,34 +95,16 @@ export function CreateAccountPage() {
       title="Create your account to see your results"
       subtitle="Your search is saved. Create an account and verify your email to view the lender offers."
     >
-      <div className="ui-stack" style={{ marginBottom: 'var(--space-4)' }}>
+      <AuthAlerts failure={failure}>
         {count > 0 && (
           <Alert variant="success" title={`We found ${count} loan option${count === 1 ? '' : 's'} for you`}>
             They will be waiting for you as soon as your email address is verified.
           </Alert>
         )}
-        {serverError && (
-          <Alert variant="danger" title="Account creation failed" live>
-            {serverError}
-          </Alert>
-        )}
-      </div>
+      </AuthAlerts>
       <form className="shell-form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <TextField
-          label="Full name"
-          autoComplete="name"
-          required
-          error={errors.name?.message}
-          {...register('name')}
-        />
-        <TextField
-          label="Email address"
-          type="email"
-          autoComplete="email"
-          required
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <FullNameField error={errors.name?.message} {...register('name')} />
+        <EmailField error={errors.email?.message} {...register('email')} />
         <TextField
           label="Phone number"
           type="tel"
@@ -132,28 +114,15 @@ export function CreateAccountPage() {
           error={errors.phone?.message}
           {...register('phone')}
         />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          required
-          hint="At least 8 characters"
-          error={errors.password?.message}
-          {...register('password')}
+        <NewPasswordFields
+          password={{ ...register('password'), error: errors.password?.message }}
+          confirm={{ ...register('confirmPassword'), error: errors.confirmPassword?.message }}
         />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          required
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
-        />
-        <Button type="submit" size="lg" block loading={isSubmitting} loadingText="Creating your account...">
-          Create Account
-        </Button>
+        <CreateAccountButton loading={isSubmitting} />
       </form>
-      <p style={{ marginTop: 'var(--space-4)' }}>
-        Already have an account? <Link to="/login">Sign in</Link>
-      </p>
+      <AuthSwitchLink prompt="Already have an account?" to="/login">
+        Sign in
+      </AuthSwitchLink>
     </AuthPage>
   );
 }

@@ -6,17 +6,15 @@ import {
   Button,
   PasswordField,
   STORAGE_KEYS,
-  TextField,
-  apiSend,
   notifySessionChanged,
   useSession,
   useToast,
 } from '@lsp/ui';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { loginRedirectTarget } from '../auth/login-redirect';
 import { announcePendingResultsSoon } from '../auth/pending-results';
+import { AuthAlerts, AuthSwitchLink, EmailField, useAuthFailure } from './auth-form';
 import { AuthPage } from './auth-page';
 
 interface LoginAnswer {
@@ -39,7 +37,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { toast } = useToast();
   const { refresh } = useSession();
-  const [serverError, setServerError] = useState<string | null>(null);
+  const failure = useAuthFailure('Login failed');
   const {
     register,
     handleSubmit,
@@ -61,23 +59,14 @@ export function LoginPage() {
   const registerHref = `/register${registerParams.size ? `?${registerParams}` : ''}`;
 
   const onSubmit = async (values: LoginBody) => {
-    setServerError(null);
-    let answer;
-    try {
-      answer = await apiSend<LoginAnswer>('POST', '/api/login', values);
-    } catch {
-      setServerError('Network error');
-      toast({ title: 'Login failed', description: 'Network error', variant: 'error' });
-      return;
-    }
+    const answer = await failure.post<LoginAnswer>('/api/login', values);
+    if (!answer) return;
     try {
       if (!answer.ok || !answer.data?.user) {
-        setServerError(answer.data?.error ?? 'Login failed');
-        toast({
-          title: 'Login failed',
-          description: answer.data?.error ?? 'Invalid credentials. Please check your email and password.',
-          variant: 'error',
-        });
+        failure.fail(
+          answer.data?.error ?? 'Login failed',
+          answer.data?.error ?? 'Invalid credentials. Please check your email and password.',
+        );
         return;
       }
       const name = answer.data.user.name ?? '';
@@ -94,12 +83,7 @@ export function LoginPage() {
       else navigate(target.to, { replace: true });
     } catch (err) {
       console.error('Login failed', err);
-      setServerError('An error occurred during login. Please try again.');
-      toast({
-        title: 'Login failed',
-        description: 'An error occurred during login. Please try again.',
-        variant: 'error',
-      });
+      failure.fail('An error occurred during login. Please try again.');
     }
   };
 
@@ -108,7 +92,7 @@ export function LoginPage() {
       title="Sign in to your account"
       subtitle="See your saved searches, Decisions in Principle and shared deals."
     >
-      <div className="ui-stack" style={{ marginBottom: 'var(--space-4)' }}>
+      <AuthAlerts failure={failure}>
         {next && (
           <Alert variant="info" title="Shared Deal Access Required">
             Please sign in to continue to the page you were sent to. New here? Create a free account first.
@@ -124,21 +108,9 @@ export function LoginPage() {
             Sign in, or create an account, to see the deal and the note that came with it.
           </Alert>
         )}
-        {serverError && (
-          <Alert variant="danger" title="Login failed" live>
-            {serverError}
-          </Alert>
-        )}
-      </div>
+      </AuthAlerts>
       <form className="shell-form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <TextField
-          label="Email address"
-          type="email"
-          autoComplete="email"
-          required
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <EmailField error={errors.email?.message} {...register('email')} />
         <PasswordField
           label="Password"
           autoComplete="current-password"
@@ -150,9 +122,9 @@ export function LoginPage() {
           Sign In
         </Button>
       </form>
-      <p style={{ marginTop: 'var(--space-4)' }}>
-        Don&apos;t have an account? <Link to={registerHref}>Create an account</Link>
-      </p>
+      <AuthSwitchLink prompt="Don't have an account?" to={registerHref}>
+        Create an account
+      </AuthSwitchLink>
     </AuthPage>
   );
 }

@@ -1,20 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { registerFormSchema } from '@lsp/contracts';
 import type { RegisterBody, RegisterForm } from '@lsp/contracts';
-import {
-  Alert,
-  Button,
-  MailIcon,
-  PasswordField,
-  TextField,
-  apiSend,
-  buttonClass,
-  useSession,
-  useToast,
-} from '@lsp/ui';
+import { Alert, MailIcon, buttonClass, useSession, useToast } from '@lsp/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import {
+  AuthAlerts,
+  AuthSwitchLink,
+  CreateAccountButton,
+  EmailField,
+  FullNameField,
+  NewPasswordFields,
+  useAuthFailure,
+} from './auth-form';
 import { AuthPage } from './auth-page';
 
 interface RegisterAnswer {
@@ -29,7 +28,7 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const { toast } = useToast();
   const { refresh } = useSession();
-  const [serverError, setServerError] = useState<string | null>(null);
+  const failure = useAuthFailure('Registration Failed');
   const [checkEmailFor, setCheckEmailFor] = useState<string | null>(null);
   const {
     register,
@@ -51,7 +50,6 @@ export function RegisterPage() {
   const loginHref = `/login${loginParams.size ? `?${loginParams}` : ''}`;
 
   const onSubmit = async ({ name, email, password }: RegisterForm) => {
-    setServerError(null);
     const body: RegisterBody = {
       name,
       email,
@@ -59,21 +57,13 @@ export function RegisterPage() {
       refDealId,
       fromSharedLink: sharedContext || Boolean(refDealId),
     };
-    let answer;
-    try {
-      answer = await apiSend<RegisterAnswer>('POST', '/api/auth/register', body);
-    } catch {
-      setServerError('Network error');
-      toast({ title: 'Registration Failed', description: 'Network error', variant: 'error' });
-      return;
-    }
+    const answer = await failure.post<RegisterAnswer>('/api/auth/register', body);
+    if (!answer) return;
     if (!answer.ok || answer.data?.error) {
-      setServerError(answer.data?.error ?? 'Registration failed');
-      toast({
-        title: 'Registration Failed',
-        description: answer.data?.error ?? 'Please try again later.',
-        variant: 'error',
-      });
+      failure.fail(
+        answer.data?.error ?? 'Registration failed',
+        answer.data?.error ?? 'Please try again later.',
+      );
       return;
     }
     if (sharedContext || answer.data?.requiresVerification || answer.data?.user?.verified === false) {
@@ -123,7 +113,7 @@ export function RegisterPage() {
       title="Create your account"
       subtitle="Save your searches, request Decisions in Principle and share deals."
     >
-      <div className="ui-stack" style={{ marginBottom: 'var(--space-4)' }}>
+      <AuthAlerts failure={failure}>
         {(sharedContext || refDealId) && (
           <Alert
             variant="info"
@@ -136,50 +126,19 @@ export function RegisterPage() {
             Create your account with the email address it was sent to.
           </Alert>
         )}
-        {serverError && (
-          <Alert variant="danger" title="Registration Failed" live>
-            {serverError}
-          </Alert>
-        )}
-      </div>
+      </AuthAlerts>
       <form className="shell-form" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <TextField
-          label="Full name"
-          autoComplete="name"
-          required
-          error={errors.name?.message}
-          {...register('name')}
+        <FullNameField error={errors.name?.message} {...register('name')} />
+        <EmailField error={errors.email?.message} {...register('email')} />
+        <NewPasswordFields
+          password={{ ...register('password'), error: errors.password?.message }}
+          confirm={{ ...register('confirmPassword'), error: errors.confirmPassword?.message }}
         />
-        <TextField
-          label="Email address"
-          type="email"
-          autoComplete="email"
-          required
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          required
-          hint="At least 8 characters"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          required
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
-        />
-        <Button type="submit" size="lg" block loading={isSubmitting} loadingText="Creating your account...">
-          Create Account
-        </Button>
+        <CreateAccountButton loading={isSubmitting} />
       </form>
-      <p style={{ marginTop: 'var(--space-4)' }}>
-        Already have an account? <Link to={loginHref}>Sign in</Link>
-      </p>
+      <AuthSwitchLink prompt="Already have an account?" to={loginHref}>
+        Sign in
+      </AuthSwitchLink>
     </AuthPage>
   );
 }

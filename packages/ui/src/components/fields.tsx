@@ -28,23 +28,72 @@ export function ValidTick() {
   );
 }
 
-interface FieldFrameProps {
-  id: string;
+/** What every labelled field takes besides its control's own attributes. */
+interface FieldChromeProps {
   label: ReactNode;
-  required?: boolean;
   hint?: ReactNode;
   error?: ReactNode;
+  /** Shows the green tick (only when there is no error). */
+  valid?: boolean;
   hideLabel?: boolean;
-  className?: string;
-  children: ReactNode;
+  fieldClassName?: string;
 }
 
-function FieldFrame({ id, label, required, hint, error, hideLabel, className, children }: FieldFrameProps) {
+/** The attributes that tie a control to the label, hint and error of its frame. */
+interface ControlLink {
+  id: string;
+  required?: boolean;
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+}
+
+/** The part of a field's props its frame takes. */
+interface FramePart extends FieldChromeProps {
+  id?: string;
+  required?: boolean;
+}
+
+/** Splits a field's props into what its frame takes and what goes on to the control. */
+function splitFieldProps<P extends FramePart>({
+  id,
+  label,
+  required,
+  hint,
+  error,
+  valid,
+  hideLabel,
+  fieldClassName,
+  ...control
+}: P): [FramePart, Omit<P, keyof FramePart>] {
+  return [{ id, label, required, hint, error, valid, hideLabel, fieldClassName }, control];
+}
+
+interface FieldFrameProps {
+  frame: FramePart;
+  /** Ids the caller adds to the control's description (only TextField passes its own on). */
+  extraDescribedBy?: string;
+  children: (control: ControlLink, showTick: boolean) => ReactNode;
+}
+
+/**
+ * The label row, hint and error around one control. It owns the control's id (the caller's or a
+ * generated one) and hands the control the attributes that link it to them.
+ */
+function FieldFrame({ frame, extraDescribedBy, children }: FieldFrameProps) {
+  const { id, label, required, hint, error, valid, hideLabel, fieldClassName } = frame;
+  const autoId = useId();
+  const controlId = id ?? autoId;
+  const control: ControlLink = {
+    id: controlId,
+    required,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(controlId, hint, error, extraDescribedBy),
+  };
   return (
-    <div className={cx('ui-field', className)}>
+    <div className={cx('ui-field', fieldClassName)}>
       {/* The asterisk sits outside the label so the field's accessible name is the label alone. */}
       <span className={hideLabel ? 'ui-visually-hidden' : 'ui-label-row'}>
-        <label htmlFor={id} className="ui-label">
+        <label htmlFor={controlId} className="ui-label">
           {label}
         </label>
         {required && (
@@ -54,12 +103,12 @@ function FieldFrame({ id, label, required, hint, error, hideLabel, className, ch
         )}
       </span>
       {hint && (
-        <p id={`${id}-hint`} className="ui-hint">
+        <p id={`${controlId}-hint`} className="ui-hint">
           {hint}
         </p>
       )}
-      {children}
-      <FieldError id={`${id}-error`}>{error}</FieldError>
+      {children(control, Boolean(valid && !error))}
+      <FieldError id={`${controlId}-error`}>{error}</FieldError>
     </div>
   );
 }
@@ -70,70 +119,41 @@ function describedBy(id: string, hint: unknown, error: unknown, extra?: string) 
   );
 }
 
-export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'prefix'> {
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: ReactNode;
-  /** Shows the green tick (only when there is no error). */
-  valid?: boolean;
+export interface TextFieldProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'prefix'>, FieldChromeProps {
   /** Text shown inside the start of the input, e.g. '£'. */
   prefix?: string;
-  hideLabel?: boolean;
-  fieldClassName?: string;
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({
-  label,
-  hint,
-  error,
-  valid,
-  prefix,
-  hideLabel,
-  fieldClassName,
-  id,
-  className,
-  required,
-  ...input
-}: TextFieldProps) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
-  const showTick = valid && !error;
+export function TextField(props: TextFieldProps) {
+  const [frame, { prefix, className, ...input }] = splitFieldProps(props);
   return (
-    <FieldFrame
-      id={inputId}
-      label={label}
-      required={required}
-      hint={hint}
-      error={error}
-      hideLabel={hideLabel}
-      className={fieldClassName}
-    >
-      <div className="ui-input-wrap">
-        {prefix && (
-          <span className="ui-input-prefix" aria-hidden="true">
-            {prefix}
-          </span>
-        )}
-        <input
-          {...input}
-          id={inputId}
-          required={required}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(inputId, hint, error, input['aria-describedby'])}
-          className={cx(
-            'ui-input',
-            prefix && 'ui-input--with-prefix',
-            showTick && 'ui-input--valid ui-input--with-suffix',
-            className,
+    <FieldFrame frame={frame} extraDescribedBy={input['aria-describedby']}>
+      {(control, showTick) => (
+        <div className="ui-input-wrap">
+          {prefix && (
+            <span className="ui-input-prefix" aria-hidden="true">
+              {prefix}
+            </span>
           )}
-        />
-        {showTick && (
-          <span className="ui-input-suffix">
-            <ValidTick />
-          </span>
-        )}
-      </div>
+          <input
+            {...input}
+            {...control}
+            className={cx(
+              'ui-input',
+              prefix && 'ui-input--with-prefix',
+              showTick && 'ui-input--valid ui-input--with-suffix',
+              className,
+            )}
+          />
+          {showTick && (
+            <span className="ui-input-suffix">
+              <ValidTick />
+            </span>
+          )}
+        </div>
+      )}
     </FieldFrame>
   );
 }
@@ -141,76 +161,49 @@ export function TextField({
 export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'prefix'>;
 
 /** A password input with a Show/Hide toggle that says which state it is in. */
-export function PasswordField({
-  label,
-  hint,
-  error,
-  valid,
-  hideLabel,
-  fieldClassName,
-  id,
-  className,
-  required,
-  ...input
-}: PasswordFieldProps) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
+export function PasswordField(props: PasswordFieldProps) {
+  const [frame, { className, ...input }] = splitFieldProps(props);
   const [visible, setVisible] = useState(false);
   return (
-    <FieldFrame
-      id={inputId}
-      label={label}
-      required={required}
-      hint={hint}
-      error={error}
-      hideLabel={hideLabel}
-      className={fieldClassName}
-    >
-      <div className="ui-input-wrap">
-        <input
-          {...input}
-          id={inputId}
-          type={visible ? 'text' : 'password'}
-          required={required}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(inputId, hint, error)}
-          className={cx('ui-input', valid && !error && 'ui-input--valid', className)}
-          style={{ paddingRight: '5.5rem' }}
-        />
-        <span className="ui-input-suffix">
-          {valid && !error && <ValidTick />}
-          <button
-            type="button"
-            className="ui-input-addon-button"
-            onClick={() => setVisible((v) => !v)}
-            aria-pressed={visible}
-            aria-controls={inputId}
-          >
-            {visible ? <EyeOffIcon width={16} height={16} /> : <EyeIcon width={16} height={16} />}
-            <span className="ui-visually-hidden">{visible ? 'Hide password' : 'Show password'}</span>
-          </button>
-        </span>
-      </div>
+    <FieldFrame frame={frame}>
+      {(control, showTick) => (
+        <div className="ui-input-wrap">
+          <input
+            {...input}
+            {...control}
+            type={visible ? 'text' : 'password'}
+            className={cx('ui-input', showTick && 'ui-input--valid', className)}
+            style={{ paddingRight: '5.5rem' }}
+          />
+          <span className="ui-input-suffix">
+            {showTick && <ValidTick />}
+            <button
+              type="button"
+              className="ui-input-addon-button"
+              onClick={() => setVisible((v) => !v)}
+              aria-pressed={visible}
+              aria-controls={control.id}
+            >
+              {visible ? <EyeOffIcon width={16} height={16} /> : <EyeIcon width={16} height={16} />}
+              <span className="ui-visually-hidden">{visible ? 'Hide password' : 'Show password'}</span>
+            </button>
+          </span>
+        </div>
+      )}
     </FieldFrame>
   );
 }
 
-export interface NumberFieldProps extends Omit<
-  InputHTMLAttributes<HTMLInputElement>,
-  'value' | 'defaultValue' | 'onChange' | 'type' | 'prefix'
-> {
-  label: ReactNode;
+export interface NumberFieldProps
+  extends
+    Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type' | 'prefix'>,
+    FieldChromeProps {
   value: number | null | undefined;
   onValueChange: (value: number | null) => void;
   /** Allow one decimal point (professional fees); money fields otherwise take whole pounds. */
   allowDecimal?: boolean;
   /** '£' for money fields. */
   prefix?: string;
-  hint?: ReactNode;
-  error?: ReactNode;
-  valid?: boolean;
-  hideLabel?: boolean;
-  fieldClassName?: string;
   ref?: Ref<HTMLInputElement>;
 }
 
@@ -219,25 +212,13 @@ export interface NumberFieldProps extends Omit<
  * after leaving the field the value shows with thousands separators (250,000).
  */
 export function NumberField({
-  label,
   value,
   onValueChange,
   allowDecimal = false,
-  prefix,
-  hint,
-  error,
-  valid,
-  hideLabel,
-  fieldClassName,
-  id,
-  className,
-  required,
   onFocus,
   onBlur,
-  ...input
+  ...field
 }: NumberFieldProps) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
   const [focused, setFocused] = useState(false);
   const [text, setText] = useState(() => formatUkNumber(value, allowDecimal));
 
@@ -246,61 +227,30 @@ export function NumberField({
     if (!focused) setText(formatUkNumber(value, allowDecimal));
   }, [value, focused, allowDecimal]);
 
-  const showTick = valid && !error;
   return (
-    <FieldFrame
-      id={inputId}
-      label={label}
-      required={required}
-      hint={hint}
-      error={error}
-      hideLabel={hideLabel}
-      className={fieldClassName}
-    >
-      <div className="ui-input-wrap">
-        {prefix && (
-          <span className="ui-input-prefix" aria-hidden="true">
-            {prefix}
-          </span>
-        )}
-        <input
-          {...input}
-          id={inputId}
-          type="text"
-          inputMode={allowDecimal ? 'decimal' : 'numeric'}
-          autoComplete="off"
-          required={required}
-          value={text}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(inputId, hint, error)}
-          className={cx(
-            'ui-input',
-            prefix && 'ui-input--with-prefix',
-            showTick && 'ui-input--valid ui-input--with-suffix',
-            className,
-          )}
-          onFocus={(event) => {
-            setFocused(true);
-            onFocus?.(event);
-          }}
-          onChange={(event) => {
-            const clean = sanitiseNumberInput(event.target.value, allowDecimal);
-            setText(clean);
-            onValueChange(parseUkNumber(clean));
-          }}
-          onBlur={(event) => {
-            setFocused(false);
-            setText(formatUkNumber(parseUkNumber(text), allowDecimal));
-            onBlur?.(event);
-          }}
-        />
-        {showTick && (
-          <span className="ui-input-suffix">
-            <ValidTick />
-          </span>
-        )}
-      </div>
-    </FieldFrame>
+    <TextField
+      {...field}
+      // The input describes itself by its own hint and error only, as it always has.
+      aria-describedby={undefined}
+      type="text"
+      inputMode={allowDecimal ? 'decimal' : 'numeric'}
+      autoComplete="off"
+      value={text}
+      onFocus={(event) => {
+        setFocused(true);
+        onFocus?.(event);
+      }}
+      onChange={(event) => {
+        const clean = sanitiseNumberInput(event.target.value, allowDecimal);
+        setText(clean);
+        onValueChange(parseUkNumber(clean));
+      }}
+      onBlur={(event) => {
+        setFocused(false);
+        setText(formatUkNumber(parseUkNumber(text), allowDecimal));
+        onBlur?.(event);
+      }}
+    />
   );
 }
 
@@ -310,63 +260,34 @@ export interface SelectOption {
   disabled?: boolean;
 }
 
-export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
-  label: ReactNode;
+export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement>, FieldChromeProps {
   options: readonly SelectOption[];
   /** A first, empty choice such as 'Select...'. */
   placeholder?: string;
-  hint?: ReactNode;
-  error?: ReactNode;
-  valid?: boolean;
-  hideLabel?: boolean;
-  fieldClassName?: string;
   ref?: Ref<HTMLSelectElement>;
 }
 
 /** A native select: the most robust choice on phones and with assistive technology. */
-export function Select({
-  label,
-  options,
-  placeholder,
-  hint,
-  error,
-  valid,
-  hideLabel,
-  fieldClassName,
-  id,
-  className,
-  required,
-  ...select
-}: SelectProps) {
-  const autoId = useId();
-  const selectId = id ?? autoId;
+export function Select(props: SelectProps) {
+  const [frame, { options, placeholder, className, ...select }] = splitFieldProps(props);
   return (
-    <FieldFrame
-      id={selectId}
-      label={label}
-      required={required}
-      hint={hint}
-      error={error}
-      hideLabel={hideLabel}
-      className={fieldClassName}
-    >
-      <div className="ui-input-wrap">
-        <select
-          {...select}
-          id={selectId}
-          required={required}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(selectId, hint, error)}
-          className={cx('ui-select', valid && !error && 'ui-input--valid', className)}
-        >
-          {placeholder !== undefined && <option value="">{placeholder}</option>}
-          {options.map((option) => (
-            <option key={option.value} value={option.value} disabled={option.disabled}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
+    <FieldFrame frame={frame}>
+      {(control, showTick) => (
+        <div className="ui-input-wrap">
+          <select
+            {...select}
+            {...control}
+            className={cx('ui-select', showTick && 'ui-input--valid', className)}
+          >
+            {placeholder !== undefined && <option value="">{placeholder}</option>}
+            {options.map((option) => (
+              <option key={option.value} value={option.value} disabled={option.disabled}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
     </FieldFrame>
   );
 }
