@@ -8,6 +8,7 @@ import {
   pct,
   pounds,
   rateBandFor,
+  screenDeal,
   settleRate,
   sizeBandFor,
   spaced,
@@ -101,10 +102,13 @@ export function bridgingFinance(product: BridgingProduct, monthlyRate: number, t
 export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProduct, lender: LenderInfo): SizingResult {
   if (!product.useCases.includes(payload.bridgingType))
     return decline(`Does not offer ${spaced(payload.bridgingType.replace('bridging', '')).toLowerCase()} bridges`);
-  if (!lender.regions.includes(payload.propertyLocation)) return decline(`Does not lend in ${spaced(payload.propertyLocation)}`);
-  if (product.refusedPropertyClasses.includes(payload.propertyClass)) return decline(`Does not lend on ${spaced(payload.propertyClass)} property`);
-  if (payload.loanTerm < product.minTermMonths || payload.loanTerm > product.maxTermMonths)
-    return decline(`Loan term of ${payload.loanTerm} months is outside its ${product.minTermMonths}-${product.maxTermMonths} month range`);
+  const screened = screenDeal(lender, product, {
+    location: payload.propertyLocation,
+    propertyClass: payload.propertyClass,
+    refusedClassReason: `Does not lend on ${spaced(payload.propertyClass)} property`,
+    termMonths: payload.loanTerm,
+  });
+  if (screened) return screened;
 
   const security = bridgingSecurity(payload);
   const classCap = product.maxLtvByClass[payload.propertyClass] ?? 1;

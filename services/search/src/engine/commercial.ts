@@ -9,6 +9,7 @@ import {
   pct,
   pounds,
   rateBandFor,
+  screenDeal,
   settleRate,
   sizeBandFor,
   spaced,
@@ -32,9 +33,13 @@ export function sizeCommercialLoan(payload: CommercialSearch, product: Commercia
   const termMonths = payload.mortgageTerm * 12;
   const interestOnly = isInterestOnly(payload);
   const repaymentType = interestOnly ? 'InterestOnly' : payload.loanRepaymentType;
-  if (!lender.regions.includes(payload.propertyLocation)) return decline(`Does not lend in ${spaced(payload.propertyLocation)}`);
-  if (product.refusedPropertyClasses.includes(payload.currentPropertyType))
-    return decline(`Does not lend on ${spaced(payload.currentPropertyType)} property`);
+  // The term is screened below, in years, after the occupancy and borrower checks.
+  const screened = screenDeal(lender, product, {
+    location: payload.propertyLocation,
+    propertyClass: payload.currentPropertyType,
+    refusedClassReason: `Does not lend on ${spaced(payload.currentPropertyType)} property`,
+  });
+  if (screened) return screened;
   if (payload.isOwnerOccupied && !product.acceptsOwnerOccupied) return decline('Lends on investment property only, not owner-occupied');
   if (!payload.isOwnerOccupied && !product.acceptsInvestment) return decline('Lends to owner-occupiers only, not on let investments');
   if (!product.entityTypes.includes(payload.borrowingEntityType))

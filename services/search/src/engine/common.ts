@@ -1,5 +1,5 @@
 import { estimateTrueMonthlyCost, formatCurrency, type InterestTreatment, type LoanOffer, type LoanType } from '@lsp/contracts';
-import type { Lender } from '../panel/schema';
+import type { Lender, Product } from '../panel/schema';
 
 /** What a sizing function needs to know about the lender behind a product. */
 export type LenderInfo = Pick<Lender, 'id' | 'name' | 'regions'>;
@@ -7,6 +7,32 @@ export type LenderInfo = Pick<Lender, 'id' | 'name' | 'regions'>;
 export type SizingResult = { ok: true; offer: LoanOffer } | { ok: false; reason: string };
 
 export const decline = (reason: string): SizingResult => ({ ok: false, reason });
+
+/** The deal facts every product type screens before sizing. */
+export interface ScreenedDeal {
+  location: LenderInfo['regions'][number];
+  propertyClass: Product['refusedPropertyClasses'][number];
+  /** Why a refused property class is declined, in the words of this loan type. */
+  refusedClassReason: string;
+  /** The loan term in months, for loan types that state their term range in months. */
+  termMonths?: number;
+}
+
+/**
+ * The first reason a lender or product turns a deal away on region, then property class, then term
+ * (when one is given); null when none applies. Only the first failing check is reported.
+ */
+export function screenDeal(
+  lender: LenderInfo,
+  product: Pick<Product, 'refusedPropertyClasses' | 'minTermMonths' | 'maxTermMonths'>,
+  deal: ScreenedDeal,
+): SizingResult | null {
+  if (!lender.regions.includes(deal.location)) return decline(`Does not lend in ${spaced(deal.location)}`);
+  if (product.refusedPropertyClasses.includes(deal.propertyClass)) return decline(deal.refusedClassReason);
+  if (deal.termMonths !== undefined && (deal.termMonths < product.minTermMonths || deal.termMonths > product.maxTermMonths))
+    return decline(`Loan term of ${deal.termMonths} months is outside its ${product.minTermMonths}-${product.maxTermMonths} month range`);
+  return null;
+}
 
 export const pounds = (amount: number) => formatCurrency(amount);
 export const pct = (fraction: number, places = 1) => `${(fraction * 100).toFixed(places)}%`;

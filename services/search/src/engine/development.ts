@@ -9,6 +9,7 @@ import {
   pct,
   pounds,
   rateBandFor,
+  screenDeal,
   settleRate,
   sizeBandFor,
   spaced,
@@ -66,11 +67,13 @@ function facilityFor(landLoan: number, buildLoan: number, annualRate: number, pa
 }
 
 export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: DevelopmentProduct, lender: LenderInfo): SizingResult {
-  if (!lender.regions.includes(payload.propertyLocation)) return decline(`Does not lend in ${spaced(payload.propertyLocation)}`);
-  if (product.refusedPropertyClasses.includes(payload.propertyClass))
-    return decline(`Does not fund ${spaced(payload.propertyClass)} schemes`);
-  if (payload.loanTerm < product.minTermMonths || payload.loanTerm > product.maxTermMonths)
-    return decline(`Loan term of ${payload.loanTerm} months is outside its ${product.minTermMonths}-${product.maxTermMonths} month range`);
+  const screened = screenDeal(lender, product, {
+    location: payload.propertyLocation,
+    propertyClass: payload.propertyClass,
+    refusedClassReason: `Does not fund ${spaced(payload.propertyClass)} schemes`,
+    termMonths: payload.loanTerm,
+  });
+  if (screened) return screened;
 
   const costs = developmentCosts(payload);
   const gdv = payload.gdv;
