@@ -65,8 +65,18 @@ export function SelectInput<T extends FieldValues>({ control, name, label, requi
   );
 }
 
-/** A Yes/No question backed by two radio cards; the form value is a boolean. */
-export function YesNoInput<T extends FieldValues>({ control, name, label }: BaseProps<T>) {
+interface RadioInputProps {
+  options: ReadonlyArray<{ value: string; title: string; description?: string }>;
+  className?: string;
+  toChoice: (value: unknown) => string | null;
+  fromChoice: (choice: string) => unknown;
+}
+
+/**
+ * A question answered with compact radio cards. The form value and the card chosen can differ (a
+ * Yes/No card holds a boolean), so the caller says how to read one from the other.
+ */
+function RadioInput<T extends FieldValues>({ control, name, label, options, className, toChoice, fromChoice }: BaseProps<T> & RadioInputProps) {
   return (
     <Controller
       control={control}
@@ -76,13 +86,10 @@ export function YesNoInput<T extends FieldValues>({ control, name, label }: Base
           name={field.name}
           legend={label}
           compact
-          className="sr-yes-no"
-          options={[
-            { value: 'yes', title: 'Yes' },
-            { value: 'no', title: 'No' },
-          ]}
-          value={field.value === true ? 'yes' : field.value === false ? 'no' : null}
-          onChange={(value) => field.onChange(value === 'yes')}
+          className={className}
+          options={options}
+          value={toChoice(field.value)}
+          onChange={(choice) => field.onChange(fromChoice(choice))}
           error={errorText(fieldState.error)}
         />
       )}
@@ -90,23 +97,36 @@ export function YesNoInput<T extends FieldValues>({ control, name, label }: Base
   );
 }
 
+const YES_NO_OPTIONS = [
+  { value: 'yes', title: 'Yes' },
+  { value: 'no', title: 'No' },
+];
+
+/** A Yes/No question backed by two radio cards; the form value is a boolean. */
+export function YesNoInput<T extends FieldValues>({ control, name, label }: BaseProps<T>) {
+  return (
+    <RadioInput
+      control={control}
+      name={name}
+      label={label}
+      className="sr-yes-no"
+      options={YES_NO_OPTIONS}
+      toChoice={(value) => (value === true ? 'yes' : value === false ? 'no' : null)}
+      fromChoice={(choice) => choice === 'yes'}
+    />
+  );
+}
+
 /** A choice between a few named options shown as compact radio cards. */
 export function ChoiceInput<T extends FieldValues>({ control, name, label, options }: BaseProps<T> & { options: ReadonlyArray<{ value: string; label: string; description?: string }> }) {
   return (
-    <Controller
+    <RadioInput
       control={control}
       name={name}
-      render={({ field, fieldState }) => (
-        <RadioCards
-          name={field.name}
-          legend={label}
-          compact
-          options={options.map((option) => ({ value: option.value, title: option.label, description: option.description }))}
-          value={typeof field.value === 'string' ? field.value : null}
-          onChange={(value) => field.onChange(value)}
-          error={errorText(fieldState.error)}
-        />
-      )}
+      label={label}
+      options={options.map((option) => ({ value: option.value, title: option.label, description: option.description }))}
+      toChoice={(value) => (typeof value === 'string' ? value : null)}
+      fromChoice={(choice) => choice}
     />
   );
 }
