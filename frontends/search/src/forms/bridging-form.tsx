@@ -1,39 +1,29 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { bridgingFormDefaults, bridgingSearchSchema, type BridgingSearch, type BridgingSearchInput } from '@lsp/contracts';
 import { RadioCards, TextField } from '@lsp/ui';
-import { useEffect } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
-import { ChoiceInput, FormSection, NumberInput, SelectInput, YesNoInput } from '../components/form-fields';
+import { Controller, useWatch } from 'react-hook-form';
+import { ChoiceInput, FormSection, NumberInput, SelectInput } from '../components/form-fields';
 import { bridgingTypeOptions, landOrPropertyOptions, ownOrPurchaseOptions, planningOptions, propertyClassOptions, refurbishmentOptions, regionOptions } from './options';
-import { mergeInitial, SearchFormFrame, type SearchFormProps } from './search-form-frame';
+import { SearchFormFrame, type SearchFormProps } from './search-form-frame';
+import { LoanRequirementsSection, ProjectReadinessSection } from './shared-sections';
+import { useSearchForm } from './use-search-form';
 
 const defaults = { ...bridgingFormDefaults } as unknown as BridgingSearchInput;
 
-export function BridgingForm({ initialValues, onSearch, busy, renderRecent }: SearchFormProps) {
-  const form = useForm<BridgingSearchInput, unknown, BridgingSearch>({
-    resolver: zodResolver(bridgingSearchSchema),
-    defaultValues: mergeInitial(defaults as Record<string, unknown>, initialValues) as BridgingSearchInput,
-    shouldUnregister: true,
-  });
-  const { control, register, setValue, formState } = form;
-  const [bridgingType, ownOrPurchase, landOrProperty, maxLoanRequired] = useWatch({ control, name: ['bridgingType', 'ownOrPurchase', 'landOrProperty', 'maxLoanRequired'] });
-
-  useEffect(() => {
-    if (maxLoanRequired) setValue('netLoanRequired', undefined);
-  }, [maxLoanRequired, setValue]);
+export function BridgingForm(props: SearchFormProps) {
+  const { form, shared, maxLoanRequired, frame } = useSearchForm<BridgingSearchInput, BridgingSearch>(zodResolver(bridgingSearchSchema), defaults, props);
+  const { control, register, formState } = form;
+  const [bridgingType, ownOrPurchase, landOrProperty] = useWatch({ control, name: ['bridgingType', 'ownOrPurchase', 'landOrProperty'] });
 
   const developerExit = bridgingType === 'bridgingDeveloperExit';
   const refurbishment = bridgingType === 'bridgingRefurbishment';
   const preconstruction = bridgingType === 'bridgingPreconstruction';
-  const load = (data: Record<string, unknown>) => form.reset(mergeInitial(defaults as Record<string, unknown>, data) as BridgingSearchInput);
 
   return (
     <SearchFormFrame
       title="Bridging Finance Search"
       description="Short-term finance for buying, refinancing, refurbishing or exiting a development."
-      recent={renderRecent(load)}
-      busy={busy}
-      onSubmit={form.handleSubmit((values) => onSearch(values as unknown as Record<string, unknown>))}
+      {...frame}
     >
       <div className="sr-form-section">
         <TextField label="Project name" required {...register('projectName')} error={formState.errors.projectName?.message} autoComplete="off" />
@@ -87,17 +77,11 @@ export function BridgingForm({ initialValues, onSearch, busy, renderRecent }: Se
         </FormSection>
       )}
 
-      <FormSection title="Loan Requirements">
+      <LoanRequirementsSection control={shared} maxLoanRequired={maxLoanRequired}>
         <NumberInput control={control} name="loanTerm" label="Loan term (months)" required />
-        <YesNoInput control={control} name="maxLoanRequired" label="Do you want the maximum loan available?" />
-        {!maxLoanRequired && <NumberInput control={control} name="netLoanRequired" label="Net loan required" prefix="£" required />}
-      </FormSection>
+      </LoanRequirementsSection>
 
-      <FormSection title="Project Readiness">
-        <YesNoInput control={control} name="hasViewedProperty" label="Have you viewed the property?" />
-        <YesNoInput control={control} name="ownsProperty" label="Do you already own the property?" />
-        <YesNoInput control={control} name="agreedPurchasePrice" label="Have you agreed a purchase price?" />
-      </FormSection>
+      <ProjectReadinessSection control={shared} />
     </SearchFormFrame>
   );
 }

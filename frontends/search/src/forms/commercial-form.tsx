@@ -1,36 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { commercialFormDefaults, commercialSearchSchema, type CommercialSearch, type CommercialSearchInput } from '@lsp/contracts';
 import { TextField } from '@lsp/ui';
-import { useEffect } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { ChoiceInput, FormSection, NumberInput, SelectInput, YesNoInput } from '../components/form-fields';
 import { borrowingEntityOptions, completionOptions, fixedTermOptions, interestTypeOptions, leaseOptions, ownOrPurchaseOptions, propertyClassOptions, regionOptions, repaymentOptions } from './options';
-import { mergeInitial, SearchFormFrame, type SearchFormProps } from './search-form-frame';
+import { SearchFormFrame, type SearchFormProps } from './search-form-frame';
+import { LoanRequirementsSection, ProjectReadinessSection } from './shared-sections';
+import { useSearchForm } from './use-search-form';
 
 const defaults = { ...commercialFormDefaults, hasViewedProperty: false, ownsProperty: false, agreedPurchasePrice: false } as unknown as CommercialSearchInput;
 
-export function CommercialForm({ initialValues, onSearch, busy, renderRecent }: SearchFormProps) {
-  const form = useForm<CommercialSearchInput, unknown, CommercialSearch>({
-    resolver: zodResolver(commercialSearchSchema),
-    defaultValues: mergeInitial(defaults as Record<string, unknown>, initialValues) as CommercialSearchInput,
-    shouldUnregister: true,
-  });
-  const { control, register, setValue, formState } = form;
-  const [isOwnerOccupied, ownOrPurchase, mortgageInterestType, maxLoanRequired] = useWatch({ control, name: ['isOwnerOccupied', 'ownOrPurchase', 'mortgageInterestType', 'maxLoanRequired'] });
-
-  useEffect(() => {
-    if (maxLoanRequired) setValue('netLoanRequired', undefined);
-  }, [maxLoanRequired, setValue]);
-
-  const load = (data: Record<string, unknown>) => form.reset(mergeInitial(defaults as Record<string, unknown>, data) as CommercialSearchInput);
+export function CommercialForm(props: SearchFormProps) {
+  const { form, shared, maxLoanRequired, frame } = useSearchForm<CommercialSearchInput, CommercialSearch>(zodResolver(commercialSearchSchema), defaults, props);
+  const { control, register, formState } = form;
+  const [isOwnerOccupied, ownOrPurchase, mortgageInterestType] = useWatch({ control, name: ['isOwnerOccupied', 'ownOrPurchase', 'mortgageInterestType'] });
 
   return (
     <SearchFormFrame
       title="Commercial Finance Search"
       description="A commercial mortgage to purchase or refinance an owned or investment property."
-      recent={renderRecent(load)}
-      busy={busy}
-      onSubmit={form.handleSubmit((values) => onSearch(values as unknown as Record<string, unknown>))}
+      {...frame}
     >
       <FormSection title="Project Information">
         <TextField label="Project name" required {...register('projectName')} error={formState.errors.projectName?.message} autoComplete="off" />
@@ -61,21 +50,15 @@ export function CommercialForm({ initialValues, onSearch, busy, renderRecent }: 
         )}
       </FormSection>
 
-      <FormSection title="Loan Requirements">
+      <LoanRequirementsSection control={shared} maxLoanRequired={maxLoanRequired}>
         <NumberInput control={control} name="mortgageTerm" label="Mortgage term (years)" required />
         <ChoiceInput control={control} name="mortgageInterestType" label="Interest type" options={interestTypeOptions} />
         {mortgageInterestType === 'Fixed' && <SelectInput control={control} name="fixedRateTerm" label="Fixed rate term" required options={fixedTermOptions} placeholder="Select a term" />}
         <SelectInput control={control} name="loanRepaymentType" label="Repayment type" options={repaymentOptions} />
         <SelectInput control={control} name="loanCompletionType" label="When do you need the loan?" options={completionOptions} />
-        <YesNoInput control={control} name="maxLoanRequired" label="Do you want the maximum loan available?" />
-        {!maxLoanRequired && <NumberInput control={control} name="netLoanRequired" label="Net loan required" prefix="£" required />}
-      </FormSection>
+      </LoanRequirementsSection>
 
-      <FormSection title="Project Readiness">
-        <YesNoInput control={control} name="hasViewedProperty" label="Have you viewed the property?" />
-        <YesNoInput control={control} name="ownsProperty" label="Do you already own the property?" />
-        <YesNoInput control={control} name="agreedPurchasePrice" label="Have you agreed a purchase price?" />
-      </FormSection>
+      <ProjectReadinessSection control={shared} />
     </SearchFormFrame>
   );
 }

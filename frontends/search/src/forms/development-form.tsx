@@ -2,25 +2,20 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { developmentFormDefaults, developmentSearchSchema, type DevelopmentSearch, type DevelopmentSearchInput } from '@lsp/contracts';
 import { TextField } from '@lsp/ui';
 import { useEffect, useRef } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { ChoiceInput, FormSection, NumberInput, SelectInput, YesNoInput } from '../components/form-fields';
 import { derivedBuildCosts } from '../lib/development-costs';
 import { propertyClassOptions, purchaseOrRefinanceOptions, regionOptions } from './options';
-import { mergeInitial, SearchFormFrame, type SearchFormProps } from './search-form-frame';
+import { SearchFormFrame, type SearchFormProps } from './search-form-frame';
+import { LoanRequirementsSection, ProjectReadinessSection } from './shared-sections';
+import { useSearchForm } from './use-search-form';
 
 const defaults = { ...developmentFormDefaults } as unknown as DevelopmentSearchInput;
 
-export function DevelopmentForm({ initialValues, onSearch, busy, renderRecent }: SearchFormProps) {
-  const form = useForm<DevelopmentSearchInput, unknown, DevelopmentSearch>({
-    resolver: zodResolver(developmentSearchSchema),
-    defaultValues: mergeInitial(defaults as Record<string, unknown>, initialValues) as DevelopmentSearchInput,
-    shouldUnregister: true,
-  });
+export function DevelopmentForm(props: SearchFormProps) {
+  const { form, shared, maxLoanRequired, frame } = useSearchForm<DevelopmentSearchInput, DevelopmentSearch>(zodResolver(developmentSearchSchema), defaults, props);
   const { control, register, setValue, formState } = form;
-  const [buildCost, contingencyIncluded, contingencyPercentage, maxLoanRequired] = useWatch({
-    control,
-    name: ['buildCost', 'contingencyIncluded', 'contingencyPercentage', 'maxLoanRequired'],
-  });
+  const [buildCost, contingencyIncluded, contingencyPercentage] = useWatch({ control, name: ['buildCost', 'contingencyIncluded', 'contingencyPercentage'] });
 
   // Changing the build cost (or how contingency is counted) recomputes the two derived figures; the
   // first render keeps whatever a reloaded search carried.
@@ -34,20 +29,11 @@ export function DevelopmentForm({ initialValues, onSearch, busy, renderRecent }:
     if (before.buildCost !== buildCost) setValue('profCostsAndFees', derived.profCostsAndFees);
   }, [buildCost, contingencyIncluded, contingencyPercentage, setValue]);
 
-  // Max loan Yes clears the net loan and hides it.
-  useEffect(() => {
-    if (maxLoanRequired) setValue('netLoanRequired', undefined);
-  }, [maxLoanRequired, setValue]);
-
-  const load = (data: Record<string, unknown>) => form.reset(mergeInitial(defaults as Record<string, unknown>, data) as DevelopmentSearchInput);
-
   return (
     <SearchFormFrame
       title="Development Finance Search"
       description="Tell us about the site, the build and the loan you need."
-      recent={renderRecent(load)}
-      busy={busy}
-      onSubmit={form.handleSubmit((values) => onSearch(values as unknown as Record<string, unknown>))}
+      {...frame}
     >
       <FormSection title="Project Information">
         <TextField label="Project name" required {...register('projectName')} error={formState.errors.projectName?.message} autoComplete="off" />
@@ -74,17 +60,11 @@ export function DevelopmentForm({ initialValues, onSearch, busy, renderRecent }:
         <YesNoInput control={control} name="giaKnown" label="Do you know the gross internal area (GIA)?" />
       </FormSection>
 
-      <FormSection title="Loan Requirements">
+      <LoanRequirementsSection control={shared} maxLoanRequired={maxLoanRequired}>
         <NumberInput control={control} name="loanTerm" label="Loan term (months)" required />
-        <YesNoInput control={control} name="maxLoanRequired" label="Do you want the maximum loan available?" />
-        {!maxLoanRequired && <NumberInput control={control} name="netLoanRequired" label="Net loan required" prefix="£" required />}
-      </FormSection>
+      </LoanRequirementsSection>
 
-      <FormSection title="Project Readiness">
-        <YesNoInput control={control} name="hasViewedProperty" label="Have you viewed the property?" />
-        <YesNoInput control={control} name="ownsProperty" label="Do you already own the property?" />
-        <YesNoInput control={control} name="agreedPurchasePrice" label="Have you agreed a purchase price?" />
-      </FormSection>
+      <ProjectReadinessSection control={shared} />
     </SearchFormFrame>
   );
 }
