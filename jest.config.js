@@ -1,8 +1,23 @@
 // One jest run for every workspace. Unit tests are pure and fast; integration tests talk to the
 // embedded MongoDB and the machine's Redis, so they run one file at a time (see package.json).
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
 const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/frontends'];
-const common = { transform: { '^.+\\.(t|j)sx?$': swc }, roots, testEnvironment: 'node', transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie)/)'] };
+const common = {
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  roots,
+  testEnvironment: 'node',
+  transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie)/)'],
+};
 
 module.exports = {
   // A global option (jest ignores it per project): generous, because a loaded 2-core machine is slow.

@@ -6,7 +6,13 @@ import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-hel
 import { SAMPLE_OFFERS, SIGNED_IN_USER, lenderOrder, mockSearchApi } from './support/search-helpers';
 
 async function holdResults(page: Page, extra: Record<string, string> = {}) {
-  const pending = { results: SAMPLE_OFFERS, formData: { projectName: 'Quay Street', purchasePrice: 650000, gdv: 2400000, loanTerm: 18 }, userData: { name: SIGNED_IN_USER.name, email: SIGNED_IN_USER.email, phone: '07700 900456' }, loanType: 'development', timestamp: Date.now() };
+  const pending = {
+    results: SAMPLE_OFFERS,
+    formData: { projectName: 'Quay Street', purchasePrice: 650000, gdv: 2400000, loanTerm: 18 },
+    userData: { name: SIGNED_IN_USER.name, email: SIGNED_IN_USER.email, phone: '07700 900456' },
+    loanType: 'development',
+    timestamp: Date.now(),
+  };
   await page.addInitScript(
     ([entry, user, more]) => {
       // Seed once: the pages remove what they consume, and a reload must not put it back.
@@ -14,14 +20,21 @@ async function holdResults(page: Page, extra: Record<string, string> = {}) {
       sessionStorage.setItem('seeded', '1');
       localStorage.setItem('pendingLoanResults', entry);
       localStorage.setItem('currentUser', user);
-      for (const [key, value] of Object.entries(JSON.parse(more) as Record<string, string>)) localStorage.setItem(key, value);
+      for (const [key, value] of Object.entries(JSON.parse(more) as Record<string, string>))
+        localStorage.setItem(key, value);
     },
-    [JSON.stringify(pending), JSON.stringify({ ...SIGNED_IN_USER, userId: SIGNED_IN_USER.id }), JSON.stringify(extra)] as const,
+    [
+      JSON.stringify(pending),
+      JSON.stringify({ ...SIGNED_IN_USER, userId: SIGNED_IN_USER.id }),
+      JSON.stringify(extra),
+    ] as const,
   );
 }
 
 test.describe('results gate and loan results', () => {
-  test('the gate captures the investor profile, then loan results show once and clear the stored entries', async ({ page }) => {
+  test('the gate captures the investor profile, then loan results show once and clear the stored entries', async ({
+    page,
+  }) => {
     await mockSearchApi(page, { signedIn: true });
     let saved: unknown = null;
     await page.route('**/api/save-lead-info', async (route) => {
@@ -35,40 +48,67 @@ test.describe('results gate and loan results', () => {
     await expect(page.getByLabel('Phone')).toHaveValue('07700 900456');
     const proceed = page.getByRole('button', { name: 'Continue' });
     await expect(proceed).toBeDisabled();
-    await page.getByRole('group', { name: /How many properties do you own/ }).getByText('3-5', { exact: true }).click();
+    await page
+      .getByRole('group', { name: /How many properties do you own/ })
+      .getByText('3-5', { exact: true })
+      .click();
     await expectNoAxeViolations(page);
     await proceed.click();
 
     await expect(page).toHaveURL(/\/loan-results\?type=development$/);
-    expect(saved).toMatchObject({ userId: SIGNED_IN_USER.id, leadInfo: { propertiesOwned: '3-5' }, searchData: { projectName: 'Quay Street', loanType: 'development' } });
+    expect(saved).toMatchObject({
+      userId: SIGNED_IN_USER.id,
+      leadInfo: { propertiesOwned: '3-5' },
+      searchData: { projectName: 'Quay Street', loanType: 'development' },
+    });
     await expect(page.getByRole('heading', { name: 'Your Development Finance Results' })).toBeVisible();
     await expect(page.getByText('£650,000')).toBeVisible();
     await expect(page.getByText('18 months')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Ready to Apply?' })).toBeVisible();
     expect(await lenderOrder(page)).toHaveLength(4);
-    const stored = await page.evaluate(() => [localStorage.getItem('pendingLoanResults'), localStorage.getItem('leadInfoCaptured')]);
+    const stored = await page.evaluate(() => [
+      localStorage.getItem('pendingLoanResults'),
+      localStorage.getItem('leadInfoCaptured'),
+    ]);
     expect(stored).toEqual([null, null]);
     await expectNoAxeViolations(page);
     await screenshotBothWidths(page, 'search-loan-results');
 
     await page.getByRole('button', { name: 'Apply now with Castlegate Finance' }).click();
     await expect(page).toHaveURL(/\/dip\/development\/1$/);
-    const application = await page.evaluate(() => JSON.parse(localStorage.getItem('pendingApplication') ?? 'null'));
-    expect(application).toMatchObject({ loanType: 'development', selectedLoan: { LenderName: 'Castlegate Finance' }, formData: { projectName: 'Quay Street' } });
+    const application = await page.evaluate(() =>
+      JSON.parse(localStorage.getItem('pendingApplication') ?? 'null'),
+    );
+    expect(application).toMatchObject({
+      loanType: 'development',
+      selectedLoan: { LenderName: 'Castlegate Finance' },
+      formData: { projectName: 'Quay Street' },
+    });
   });
 
   test('a failed lead save says so and stays on the gate', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
-    await page.route('**/api/save-lead-info', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false,"error":"boom"}' }));
+    await page.route('**/api/save-lead-info', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"success":false,"error":"boom"}',
+      }),
+    );
     await holdResults(page);
     await page.goto('/results-gate');
-    await page.getByRole('group', { name: /How many properties do you own/ }).getByText('10+', { exact: true }).click();
+    await page
+      .getByRole('group', { name: /How many properties do you own/ })
+      .getByText('10+', { exact: true })
+      .click();
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByText('Error saving information')).toBeVisible();
     await expect(page).toHaveURL(/\/results-gate$/);
   });
 
-  test('the gate without held results sends the user home with "No search results found"', async ({ page }) => {
+  test('the gate without held results sends the user home with "No search results found"', async ({
+    page,
+  }) => {
     await mockSearchApi(page, { signedIn: true });
     await page.goto('/results-gate');
     await expect(page.getByText('No search results found')).toBeVisible();
@@ -99,7 +139,10 @@ test.describe('application entry', () => {
     await expect(page).toHaveURL(/\/application$/);
     await expect(page.getByRole('heading', { name: 'Continue Your Application' })).toBeVisible();
     await expect(page.getByText('Brickfield Capital')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Start DIP Application' })).toHaveAttribute('href', '/dip/development/1');
+    await expect(page.getByRole('link', { name: 'Start DIP Application' })).toHaveAttribute(
+      'href',
+      '/dip/development/1',
+    );
     await expectNoAxeViolations(page);
   });
 

@@ -4,9 +4,18 @@
 // the frontend-only harness) with the notifications service's mail catcher on.
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { answer, chooseLoanType, fillDevelopmentForm, lenderOrder, waitForResults } from './support/search-helpers';
+import {
+  answer,
+  chooseLoanType,
+  fillDevelopmentForm,
+  lenderOrder,
+  waitForResults,
+} from './support/search-helpers';
 
-test.skip(process.env.E2E_STACK === 'frontends', 'the journey needs the real services, not the frontend harness');
+test.skip(
+  process.env.E2E_STACK === 'frontends',
+  'the journey needs the real services, not the frontend harness',
+);
 
 /**
  * Where caught mail is listed: E2E_MAIL_URL, the gateway's /dev/mail (when it routes it), or the
@@ -15,7 +24,10 @@ test.skip(process.env.E2E_STACK === 'frontends', 'the journey needs the real ser
 function mailUrls(): string[] {
   if (process.env.E2E_MAIL_URL) return [process.env.E2E_MAIL_URL];
   const offset = Number(process.env.E2E_PORT_OFFSET ?? 10000);
-  return [`${process.env.E2E_BASE_URL}/dev/mail/messages`, `http://127.0.0.1:${4005 + offset}/dev/mail/messages`];
+  return [
+    `${process.env.E2E_BASE_URL}/dev/mail/messages`,
+    `http://127.0.0.1:${4005 + offset}/dev/mail/messages`,
+  ];
 }
 
 async function caughtMail(): Promise<{ messages: CaughtMail[] } | string> {
@@ -47,8 +59,12 @@ async function verificationLinkFor(email: string): Promise<string> {
     const caught = await caughtMail();
     if (typeof caught === 'string') last = caught;
     else {
-      const mail = caught.messages.find((m) => JSON.stringify(m.to).toLowerCase().includes(email.toLowerCase()));
-      const link = mail?.links?.find((href) => href.includes('/verify-email')) ?? mail?.text?.match(/https?:\/\/\S+\/verify-email\?token=[\w-]+/)?.[0];
+      const mail = caught.messages.find((m) =>
+        JSON.stringify(m.to).toLowerCase().includes(email.toLowerCase()),
+      );
+      const link =
+        mail?.links?.find((href) => href.includes('/verify-email')) ??
+        mail?.text?.match(/https?:\/\/\S+\/verify-email\?token=[\w-]+/)?.[0];
       if (link) return link;
       last = `${caught.messages.length} messages, none with a verification link for ${email}`;
     }
@@ -58,7 +74,10 @@ async function verificationLinkFor(email: string): Promise<string> {
 }
 
 const FORMS = {
-  development: { title: 'Development Finance' as const, fill: (page: Page, name: string) => fillDevelopmentForm(page, name) },
+  development: {
+    title: 'Development Finance' as const,
+    fill: (page: Page, name: string) => fillDevelopmentForm(page, name),
+  },
   bridging: {
     title: 'Bridging Finance' as const,
     fill: async (page: Page, name: string) => {
@@ -76,7 +95,9 @@ const FORMS = {
 };
 
 for (const [loanType, form] of Object.entries(FORMS)) {
-  test(`${loanType}: anonymous search → lead → create account → verify by email → /?verified=true shows the same offers`, async ({ page }) => {
+  test(`${loanType}: anonymous search → lead → create account → verify by email → /?verified=true shows the same offers`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const email = `journey-${loanType}-${Date.now()}@example.com`;
     const password = 'correct-horse-42';
@@ -120,7 +141,11 @@ for (const [loanType, form] of Object.entries(FORMS)) {
 
     // The unlocked search is filed under the new account and opens as a saved search.
     const me = (await (await page.request.get('/api/auth/me')).json()) as { user: { id: string } };
-    const searchesOf = async () => (await (await page.request.get(`/api/user-searches/${me.user.id}`)).json()) as Array<{ id: string; loan_type: string }>;
+    const searchesOf = async () =>
+      (await (await page.request.get(`/api/user-searches/${me.user.id}`)).json()) as Array<{
+        id: string;
+        loan_type: string;
+      }>;
     await expect.poll(async () => (await searchesOf()).length).toBe(1);
     const [saved] = await searchesOf();
     expect(saved.loan_type).toBe(loanType);

@@ -4,13 +4,23 @@
 // checked in isolation; the end-to-end journey through the real services is in search-journey.spec.ts.
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
-import { SAMPLE_OFFERS, answer, chooseLoanType, fillDevelopmentForm, lenderOrder, mockSearchApi, waitForResults } from './support/search-helpers';
+import {
+  SAMPLE_OFFERS,
+  answer,
+  chooseLoanType,
+  fillDevelopmentForm,
+  lenderOrder,
+  mockSearchApi,
+  waitForResults,
+} from './support/search-helpers';
 
 test.describe('search home and forms', () => {
   test('shows the hero and three loan types with none selected at first', async ({ page }) => {
     await mockSearchApi(page, { signedIn: false });
     await page.goto('/');
-    await expect(page.getByRole('heading', { level: 1, name: 'Find the Perfect Loan for Your Investment' })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Find the Perfect Loan for Your Investment' }),
+    ).toBeVisible();
     const types = page.getByRole('group', { name: 'Choose Your Loan Type' }).getByRole('radio');
     await expect(types).toHaveCount(3);
     for (const radio of await types.all()) await expect(radio).not.toBeChecked();
@@ -19,7 +29,9 @@ test.describe('search home and forms', () => {
     await screenshotBothWidths(page, 'search-home');
   });
 
-  test('development: required messages, max loan hides net loan, build cost fills the derived costs', async ({ page }) => {
+  test('development: required messages, max loan hides net loan, build cost fills the derived costs', async ({
+    page,
+  }) => {
     await mockSearchApi(page, { signedIn: false });
     await page.goto('/');
     await chooseLoanType(page, 'Development Finance');
@@ -27,7 +39,13 @@ test.describe('search home and forms', () => {
     await expect(page.getByLabel('Loan term (months)')).toHaveValue('18');
     await expect(page.getByLabel('Contingency (%)')).toHaveValue('5');
     await page.getByRole('button', { name: 'Search Finance' }).click();
-    for (const message of ['Project name is required', 'Purchase price is required', 'Build cost is required', 'GDV is required', 'Net loan amount is required when max loan is not selected']) {
+    for (const message of [
+      'Project name is required',
+      'Purchase price is required',
+      'Build cost is required',
+      'GDV is required',
+      'Net loan amount is required when max loan is not selected',
+    ]) {
       await expect(page.getByText(message)).toBeVisible();
     }
     await page.getByLabel('Build cost', { exact: true }).fill('400000');
@@ -44,7 +62,9 @@ test.describe('search home and forms', () => {
     await screenshotBothWidths(page, 'search-form-development');
   });
 
-  test('number inputs accept only digits and commas and show UK separators after leaving', async ({ page }) => {
+  test('number inputs accept only digits and commas and show UK separators after leaving', async ({
+    page,
+  }) => {
     await mockSearchApi(page, { signedIn: false });
     await page.goto('/');
     await chooseLoanType(page, 'Development Finance');
@@ -55,7 +75,9 @@ test.describe('search home and forms', () => {
     await expect(price).toHaveValue('1,250,000');
   });
 
-  test('commercial: owner-occupied, own or purchasing and fixed interest switch their fields', async ({ page }) => {
+  test('commercial: owner-occupied, own or purchasing and fixed interest switch their fields', async ({
+    page,
+  }) => {
     await mockSearchApi(page, { signedIn: false });
     await page.goto('/');
     await chooseLoanType(page, 'Commercial Loans');
@@ -66,7 +88,10 @@ test.describe('search home and forms', () => {
 
     await answer(page, 'Is the property owner-occupied?', 'Yes');
     await expect(page.getByLabel('Gross monthly rental income')).toHaveCount(0);
-    await page.getByRole('group', { name: 'Do you own it or are you purchasing?' }).getByText("I'm purchasing").click();
+    await page
+      .getByRole('group', { name: 'Do you own it or are you purchasing?' })
+      .getByText("I'm purchasing")
+      .click();
     await expect(page.getByLabel('Current value')).toHaveCount(0);
     await expect(page.getByLabel('Purchase price', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Purchase costs')).toBeVisible();
@@ -80,22 +105,34 @@ test.describe('search home and forms', () => {
     await screenshotBothWidths(page, 'search-form-commercial');
   });
 
-  test('bridging: developer exit swaps the property block, refurbishment adds its block, land shows planning', async ({ page }) => {
+  test('bridging: developer exit swaps the property block, refurbishment adds its block, land shows planning', async ({
+    page,
+  }) => {
     await mockSearchApi(page, { signedIn: false });
     await page.goto('/');
     await chooseLoanType(page, 'Bridging Finance');
-    await expect(page.getByRole('group', { name: 'What do you need the bridge for?' }).getByRole('radio', { name: /Purchase or Refinance/ })).toBeChecked();
+    await expect(
+      page
+        .getByRole('group', { name: 'What do you need the bridge for?' })
+        .getByRole('radio', { name: /Purchase or Refinance/ }),
+    ).toBeChecked();
     await expect(page.getByLabel('Loan term (months)')).toHaveValue('12');
     await expect(page.getByLabel('Current value')).toHaveValue('200,000');
     await expect(page.getByLabel('Planning permission')).toHaveCount(0);
     await page.getByRole('group', { name: 'Land or property?' }).getByText('Land', { exact: true }).click();
     await expect(page.getByLabel('Planning permission')).toHaveValue('NoPlanning');
 
-    await page.getByRole('group', { name: 'What do you need the bridge for?' }).getByText('Refurbishment', { exact: true }).click();
+    await page
+      .getByRole('group', { name: 'What do you need the bridge for?' })
+      .getByText('Refurbishment', { exact: true })
+      .click();
     await expect(page.getByRole('group', { name: 'Refurbishment Details' })).toBeVisible();
     await expect(page.getByRole('group', { name: 'Property Details' })).toBeVisible();
 
-    await page.getByRole('group', { name: 'What do you need the bridge for?' }).getByText('Developer Exit', { exact: true }).click();
+    await page
+      .getByRole('group', { name: 'What do you need the bridge for?' })
+      .getByText('Developer Exit', { exact: true })
+      .click();
     await expect(page.getByRole('group', { name: 'Property Details' })).toHaveCount(0);
     await expect(page.getByRole('group', { name: 'Developer Exit Details' })).toBeVisible();
     await expect(page.getByRole('group', { name: 'Refurbishment Details' })).toHaveCount(0);
@@ -145,7 +182,9 @@ test.describe('recent searches', () => {
 });
 
 test.describe('search flow', () => {
-  test('an anonymous search asks for the lead, holds the results and goes to create-account; /?verified=true then shows them', async ({ page }) => {
+  test('an anonymous search asks for the lead, holds the results and goes to create-account; /?verified=true then shows them', async ({
+    page,
+  }) => {
     const calls = await mockSearchApi(page, { signedIn: false });
     await page.goto('/');
     await chooseLoanType(page, 'Development Finance');
@@ -175,8 +214,16 @@ test.describe('search flow', () => {
     await expect(page.getByText('33%')).toBeVisible();
     await expect(page).toHaveURL(/\/create-account$/, { timeout: 15_000 });
     expect(calls.leads).toHaveLength(1);
-    expect(calls.leads[0]).toMatchObject({ name: 'Ann Lee', email: 'ann.lee@example.com', propertiesOwned: '5+', consent: true, searchType: 'development' });
-    const pending = await page.evaluate(() => JSON.parse(localStorage.getItem('pendingLoanResults') ?? 'null'));
+    expect(calls.leads[0]).toMatchObject({
+      name: 'Ann Lee',
+      email: 'ann.lee@example.com',
+      propertiesOwned: '5+',
+      consent: true,
+      searchType: 'development',
+    });
+    const pending = await page.evaluate(() =>
+      JSON.parse(localStorage.getItem('pendingLoanResults') ?? 'null'),
+    );
     expect(pending).toMatchObject({ loanType: 'development', formData: { projectName: 'Mill Lane Homes' } });
     expect(pending.results).toHaveLength(SAMPLE_OFFERS.length);
 
@@ -196,7 +243,16 @@ test.describe('search flow', () => {
     await page.addInitScript(() => {
       if (!sessionStorage.getItem('seeded')) {
         sessionStorage.setItem('seeded', '1');
-        localStorage.setItem('pendingLoanResults', JSON.stringify({ results: [{ LenderName: 'Old' }], formData: {}, userData: null, loanType: 'bridging', timestamp: Date.now() - 61 * 60_000 }));
+        localStorage.setItem(
+          'pendingLoanResults',
+          JSON.stringify({
+            results: [{ LenderName: 'Old' }],
+            formData: {},
+            userData: null,
+            loanType: 'bridging',
+            timestamp: Date.now() - 61 * 60_000,
+          }),
+        );
       }
     });
     await page.goto('/');
@@ -207,7 +263,13 @@ test.describe('search flow', () => {
 
   test('a failed search shows the error toast and closes the overlay', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
-    await page.route(/\/api\/development$/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false,"error":"boom"}' }));
+    await page.route(/\/api\/development$/, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"success":false,"error":"boom"}',
+      }),
+    );
     await page.goto('/');
     await chooseLoanType(page, 'Development Finance');
     await fillDevelopmentForm(page);
@@ -227,15 +289,27 @@ test.describe('results panel', () => {
     await page.getByRole('button', { name: 'Search Finance' }).click();
     await waitForResults(page);
     expect(calls.saves).toHaveLength(1);
-    expect(calls.search[0]).toMatchObject({ userId: 'u-search-1', projectName: 'Mill Lane Homes', maxLoanRequired: true });
+    expect(calls.search[0]).toMatchObject({
+      userId: 'u-search-1',
+      projectName: 'Mill Lane Homes',
+      maxLoanRequired: true,
+    });
   });
 
   test('shows counts, the four highlights and net loan descending by default', async ({ page }) => {
     await expect(page.getByText('Search completed successfully')).toBeVisible();
     await expect(page.getByText('4 of 4 results')).toBeVisible();
-    const highlights = page.getByRole('region', { name: 'Top Loan Highlights' }).or(page.locator('section[aria-labelledby="highlights-title"]'));
-    for (const title of ['Lowest Deposit', 'Highest Gross Loan', 'Lowest Interest Rate', 'Maximum Profit']) await expect(highlights.getByText(title)).toBeVisible();
-    expect(await lenderOrder(page)).toEqual(['Brickfield Capital', 'Dovecote Lending', 'Aldermore Build', 'Castlegate Finance']);
+    const highlights = page
+      .getByRole('region', { name: 'Top Loan Highlights' })
+      .or(page.locator('section[aria-labelledby="highlights-title"]'));
+    for (const title of ['Lowest Deposit', 'Highest Gross Loan', 'Lowest Interest Rate', 'Maximum Profit'])
+      await expect(highlights.getByText(title)).toBeVisible();
+    expect(await lenderOrder(page)).toEqual([
+      'Brickfield Capital',
+      'Dovecote Lending',
+      'Aldermore Build',
+      'Castlegate Finance',
+    ]);
     await expect(page.getByText('Sorted', { exact: true })).toHaveCount(0);
     await expectNoAxeViolations(page);
     await screenshotBothWidths(page, 'search-results');
@@ -262,7 +336,9 @@ test.describe('results panel', () => {
     };
     const defaultOrder = ['Brickfield Capital', 'Dovecote Lending', 'Aldermore Build', 'Castlegate Finance'];
     for (const [label, [descending, ascending]] of Object.entries(expected)) {
-      const button = page.getByRole('group', { name: 'Sort by' }).getByRole('button', { name: new RegExp(`^Sort by ${label},`) });
+      const button = page
+        .getByRole('group', { name: 'Sort by' })
+        .getByRole('button', { name: new RegExp(`^Sort by ${label},`) });
       await button.click();
       await expect(button).toHaveAttribute('data-direction', 'desc');
       await expect(page.getByText('Sorted', { exact: true })).toBeVisible();
@@ -289,13 +365,19 @@ test.describe('results panel', () => {
     await expect(page.getByText('4 of 4 results')).toBeVisible();
   });
 
-  test('compare allows three deals, disables the rest and opens the comparison with best values', async ({ page }) => {
-    for (const name of ['Aldermore Build', 'Brickfield Capital', 'Castlegate Finance']) await page.getByRole('button', { name: `Compare ${name}` }).click();
+  test('compare allows three deals, disables the rest and opens the comparison with best values', async ({
+    page,
+  }) => {
+    for (const name of ['Aldermore Build', 'Brickfield Capital', 'Castlegate Finance'])
+      await page.getByRole('button', { name: `Compare ${name}` }).click();
     await expect(page.getByRole('button', { name: 'Compare Dovecote Lending' })).toBeDisabled();
     const open = page.getByRole('button', { name: 'Compare 3 Deals' });
     await open.click();
     const dialog = page.getByRole('dialog', { name: 'Compare 3 Deals' });
-    await expect(dialog.getByRole('tab', { name: 'Quick Highlights' })).toHaveAttribute('aria-selected', 'true');
+    await expect(dialog.getByRole('tab', { name: 'Quick Highlights' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await expectNoAxeViolations(page);
     await dialog.getByRole('tab', { name: 'Detailed Table' }).click();
     const rateRow = dialog.getByRole('row', { name: /Interest Rate/ });
@@ -311,7 +393,9 @@ test.describe('results panel', () => {
     await expect(page.getByRole('button', { name: 'Compare Dovecote Lending' })).toBeEnabled();
   });
 
-  test('the breakdown shows the loan details and the raw response, and Get DIP says it is not available yet', async ({ page }) => {
+  test('the breakdown shows the loan details and the raw response, and Get DIP says it is not available yet', async ({
+    page,
+  }) => {
     await page.getByRole('button', { name: 'Details for Castlegate Finance' }).click();
     const dialog = page.getByRole('dialog', { name: 'Castlegate Finance' });
     await expect(dialog.getByText('Complete loan breakdown and terms')).toBeVisible();
@@ -328,16 +412,22 @@ test.describe('results panel', () => {
   test('Compact hides the secondary figures and Expanded brings them back', async ({ page }) => {
     await expect(page.getByText('True monthly cost').first()).toBeVisible();
     await page.getByRole('button', { name: 'Compact' }).click();
-    await expect(page.getByRole('list', { name: 'Lender offers' }).getByText('True monthly cost')).toHaveCount(0);
+    await expect(
+      page.getByRole('list', { name: 'Lender offers' }).getByText('True monthly cost'),
+    ).toHaveCount(0);
     await page.getByRole('button', { name: 'Expanded' }).click();
-    await expect(page.getByRole('list', { name: 'Lender offers' }).getByText('True monthly cost').first()).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Lender offers' }).getByText('True monthly cost').first(),
+    ).toBeVisible();
   });
 });
 
 test.describe('saved search page', () => {
   test('a 403 says Access denied with Back to Dashboard', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
-    await page.route('**/api/search-result/abc', (route) => route.fulfill({ status: 403, contentType: 'application/json', body: '{"error":"Forbidden"}' }));
+    await page.route('**/api/search-result/abc', (route) =>
+      route.fulfill({ status: 403, contentType: 'application/json', body: '{"error":"Forbidden"}' }),
+    );
     await page.goto('/search-results/abc');
     await expect(page.getByText('Access denied')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
@@ -345,7 +435,9 @@ test.describe('saved search page', () => {
 
   test('other failures say Failed to fetch search result', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
-    await page.route('**/api/search-result/abc', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
+    await page.route('**/api/search-result/abc', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+    );
     await page.goto('/search-results/abc');
     await expect(page.getByText('Failed to fetch search result')).toBeVisible();
   });

@@ -12,8 +12,13 @@ function discoverBenches() {
     for (const name of readdirSync(path.join(ROOT, group)).sort()) {
       const dir = path.join(ROOT, group, name, 'bench');
       if (!existsSync(dir)) continue;
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
-        found.push({ name: `${name}/${file.replace(/\.ts$/, '')}`, file: path.join(group, name, 'bench', file) });
+      for (const file of readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .sort()) {
+        found.push({
+          name: `${name}/${file.replace(/\.ts$/, '')}`,
+          file: path.join(group, name, 'bench', file),
+        });
       }
     }
   }
@@ -33,7 +38,8 @@ async function main() {
         say(`${bench.name}: no benchmark at ${bench.file}`);
         continue;
       }
-      if (bench.needsBuild) spawnSync(process.execPath, ['scripts/build-frontends.mjs'], { cwd: ROOT, stdio: 'inherit' });
+      if (bench.needsBuild)
+        spawnSync(process.execPath, ['scripts/build-frontends.mjs'], { cwd: ROOT, stdio: 'inherit' });
       say(`Benchmark: ${bench.name}`);
       const args = bench.plain ? [bench.file] : ['--import', 'tsx', bench.file];
       const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });

@@ -8,11 +8,18 @@ import { DATA_DIR, ROOT, ensureDependencies, ensureRedis, say } from './lib/boot
 async function main() {
   ensureDependencies();
   say('Building the frontends (only what changed)…');
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-frontends.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-frontends.mjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('frontend build failed');
   const redis = await ensureRedis();
   const { startStack } = await import('./lib/stack.mjs');
-  say(process.env.MONGO_URL ? 'Using MongoDB at MONGO_URL' : 'Starting the embedded MongoDB (data in .data/mongo)…');
+  say(
+    process.env.MONGO_URL
+      ? 'Using MongoDB at MONGO_URL'
+      : 'Starting the embedded MongoDB (data in .data/mongo)…',
+  );
   let stack;
   try {
     stack = await startStack({ dataDir: DATA_DIR, logs: 'console' });

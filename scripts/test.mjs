@@ -17,7 +17,11 @@ function run(command, args, env = {}) {
 function jestCounts(file) {
   if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
   const r = JSON.parse(readFileSync(file, 'utf8'));
-  return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests };
+  return {
+    passed: r.numPassedTests,
+    failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0),
+    skipped: r.numPendingTests,
+  };
 }
 
 function playwrightCounts(file) {
@@ -28,7 +32,11 @@ function playwrightCounts(file) {
 
 const STAGES = {
   typecheck: () => ({ ok: run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) }),
-  lint: () => ({ ok: run(bin('eslint'), ['.', '--max-warnings', '0']) }),
+  lint: () => ({
+    ok:
+      run(bin('eslint'), ['.', '--max-warnings', '0']) &&
+      run(bin('prettier'), ['--check', '.', '--log-level', 'warn']),
+  }),
   unit: () => {
     const out = path.join(RESULTS, 'jest-unit.json');
     const ok = run(bin('jest'), ['--selectProjects', 'unit', '--json', '--outputFile', out]);
@@ -36,12 +44,25 @@ const STAGES = {
   },
   integration: () => {
     const out = path.join(RESULTS, 'jest-integration.json');
-    say(process.env.MONGO_URL ? 'Integration tests use MongoDB at MONGO_URL' : 'Integration tests use the embedded MongoDB and the machine\'s Redis (no Docker engine here)');
-    const ok = run(bin('jest'), ['--selectProjects', 'integration', '--runInBand', '--forceExit', '--json', '--outputFile', out]);
+    say(
+      process.env.MONGO_URL
+        ? 'Integration tests use MongoDB at MONGO_URL'
+        : "Integration tests use the embedded MongoDB and the machine's Redis (no Docker engine here)",
+    );
+    const ok = run(bin('jest'), [
+      '--selectProjects',
+      'integration',
+      '--runInBand',
+      '--forceExit',
+      '--json',
+      '--outputFile',
+      out,
+    ]);
     return { ok, counts: jestCounts(out) };
   },
   browser: () => {
-    if (!run(process.execPath, ['scripts/build-frontends.mjs'])) return { ok: false, counts: { passed: 0, failed: 1, skipped: 0 } };
+    if (!run(process.execPath, ['scripts/build-frontends.mjs']))
+      return { ok: false, counts: { passed: 0, failed: 1, skipped: 0 } };
     const out = path.join(RESULTS, 'playwright.json');
     const ok = run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     return { ok, counts: playwrightCounts(out) };
@@ -58,7 +79,8 @@ async function main() {
   }
   mkdirSync(RESULTS, { recursive: true });
   // Only this run's summaries are cleared; screenshots and traces of other runs may still be in use.
-  for (const file of ['jest-unit.json', 'jest-integration.json', 'playwright.json']) rmSync(path.join(RESULTS, file), { force: true });
+  for (const file of ['jest-unit.json', 'jest-integration.json', 'playwright.json'])
+    rmSync(path.join(RESULTS, file), { force: true });
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const failedStages = [];
   try {
@@ -75,7 +97,9 @@ async function main() {
     await redis.stop();
   }
   if (failedStages.length) say(`Failed stages: ${failedStages.join(', ')}`);
-  process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
+  process.stdout.write(
+    `\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`,
+  );
   process.exit(failedStages.length ? 1 : 0);
 }
 

@@ -3,13 +3,66 @@ import type { Page } from '@playwright/test';
 
 /** Four lender offers with distinct figures, so every sort key gives a different order. */
 export const SAMPLE_OFFERS = [
-  { LenderName: 'Aldermore Build', GrossLoan: 520000, NetLoan: 480000, InterestRate: 0.096, TrueMonthlyCost: 0.0095, ProfitForecast: 310000, DepositRequired: 120000, ArrangementFee: 10400, LenderExitFee: 5200, LoanToValue: 65, MonthlyPayment: 0 },
-  { LenderName: 'Brickfield Capital', GrossLoan: 610000, NetLoan: 560000, InterestRate: 0.114, TrueMonthlyCost: 0.0112, ProfitForecast: 240000, DepositRequired: 60000, ArrangementFee: 12200, LenderExitFee: 6100, LoanToValue: 70, MonthlyPayment: 0 },
-  { LenderName: 'Castlegate Finance', GrossLoan: 450000, NetLoan: 430000, InterestRate: 0.084, TrueMonthlyCost: 0.0081, ProfitForecast: 420000, DepositRequired: 170000, ArrangementFee: 9000, LenderExitFee: 4500, LoanToValue: 60, MonthlyPayment: 0 },
-  { LenderName: 'Dovecote Lending', GrossLoan: 580000, NetLoan: 515000, InterestRate: 0.102, TrueMonthlyCost: 0.0104, ProfitForecast: 275000, DepositRequired: 90000, ArrangementFee: 0, LenderExitFee: 5800, LoanToValue: 68, MonthlyPayment: 0 },
+  {
+    LenderName: 'Aldermore Build',
+    GrossLoan: 520000,
+    NetLoan: 480000,
+    InterestRate: 0.096,
+    TrueMonthlyCost: 0.0095,
+    ProfitForecast: 310000,
+    DepositRequired: 120000,
+    ArrangementFee: 10400,
+    LenderExitFee: 5200,
+    LoanToValue: 65,
+    MonthlyPayment: 0,
+  },
+  {
+    LenderName: 'Brickfield Capital',
+    GrossLoan: 610000,
+    NetLoan: 560000,
+    InterestRate: 0.114,
+    TrueMonthlyCost: 0.0112,
+    ProfitForecast: 240000,
+    DepositRequired: 60000,
+    ArrangementFee: 12200,
+    LenderExitFee: 6100,
+    LoanToValue: 70,
+    MonthlyPayment: 0,
+  },
+  {
+    LenderName: 'Castlegate Finance',
+    GrossLoan: 450000,
+    NetLoan: 430000,
+    InterestRate: 0.084,
+    TrueMonthlyCost: 0.0081,
+    ProfitForecast: 420000,
+    DepositRequired: 170000,
+    ArrangementFee: 9000,
+    LenderExitFee: 4500,
+    LoanToValue: 60,
+    MonthlyPayment: 0,
+  },
+  {
+    LenderName: 'Dovecote Lending',
+    GrossLoan: 580000,
+    NetLoan: 515000,
+    InterestRate: 0.102,
+    TrueMonthlyCost: 0.0104,
+    ProfitForecast: 275000,
+    DepositRequired: 90000,
+    ArrangementFee: 0,
+    LenderExitFee: 5800,
+    LoanToValue: 68,
+    MonthlyPayment: 0,
+  },
 ];
 
-export const SIGNED_IN_USER = { id: 'u-search-1', name: 'Priya Shah', email: 'priya.shah@example.com', verified: true };
+export const SIGNED_IN_USER = {
+  id: 'u-search-1',
+  name: 'Priya Shah',
+  email: 'priya.shah@example.com',
+  verified: true,
+};
 
 /** Answers the session check, the search call and the save call as the real services would. */
 export async function mockSearchApi(page: Page, options: { signedIn: boolean; offers?: unknown[] }) {
@@ -17,12 +70,20 @@ export async function mockSearchApi(page: Page, options: { signedIn: boolean; of
   const calls = { search: [] as unknown[], leads: [] as unknown[], saves: [] as unknown[] };
   await page.route('**/api/auth/me', (route) =>
     options.signedIn
-      ? route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ user: SIGNED_IN_USER }) })
+      ? route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ user: SIGNED_IN_USER }),
+        })
       : route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Not signed in"}' }),
   );
   await page.route(/\/api\/(development|bridging|commercial)$/, async (route) => {
     calls.search.push(route.request().postDataJSON());
-    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, data: { Results: offers } }) });
+    await route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ success: true, data: { Results: offers } }),
+    });
   });
   await page.route('**/api/leads', async (route) => {
     calls.leads.push(route.request().postDataJSON());
@@ -30,12 +91,19 @@ export async function mockSearchApi(page: Page, options: { signedIn: boolean; of
   });
   await page.route('**/api/search', async (route) => {
     calls.saves.push(route.request().postDataJSON());
-    await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ search: { id: 'search-1' } }) });
+    await route.fulfill({
+      status: 201,
+      contentType: 'application/json',
+      body: JSON.stringify({ search: { id: 'search-1' } }),
+    });
   });
   return calls;
 }
 
-export async function chooseLoanType(page: Page, title: 'Development Finance' | 'Bridging Finance' | 'Commercial Loans') {
+export async function chooseLoanType(
+  page: Page,
+  title: 'Development Finance' | 'Bridging Finance' | 'Commercial Loans',
+) {
   await page.getByRole('group', { name: 'Choose Your Loan Type' }).getByText(title, { exact: true }).click();
 }
 
@@ -56,7 +124,10 @@ export async function fillDevelopmentForm(page: Page, projectName = 'Mill Lane H
 
 /** The order of lender names on the results grid. */
 export async function lenderOrder(page: Page): Promise<string[]> {
-  return page.getByRole('list', { name: 'Lender offers' }).getByRole('heading', { level: 3 }).allTextContents();
+  return page
+    .getByRole('list', { name: 'Lender offers' })
+    .getByRole('heading', { level: 3 })
+    .allTextContents();
 }
 
 export async function waitForResults(page: Page) {

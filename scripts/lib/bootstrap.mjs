@@ -22,7 +22,11 @@ export function ensureDependencies() {
   const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh) return;
   say('Installing dependencies (npm install, as locked)…');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env: quietEnv });
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: quietEnv,
+  });
   if (result.status !== 0) throw new Error('npm install failed');
 }
 
@@ -75,14 +79,29 @@ export async function ensureRedis() {
     throw new Error(`Redis at ${target.host}:${target.port} (REDIS_URL) does not answer.`);
   }
   if (!aptInstall('redis-server', 'redis-server')) {
-    throw new Error('Redis is not running and redis-server is not installed. Install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.');
+    throw new Error(
+      'Redis is not running and redis-server is not installed. Install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.',
+    );
   }
   const dir = path.join(DATA_DIR, 'redis');
   mkdirSync(dir, { recursive: true });
   say(`Starting redis-server on ${target.port} (AOF, data in .data/redis)…`);
   const child = spawn(
     'redis-server',
-    ['--bind', '127.0.0.1', '--port', String(target.port), '--appendonly', 'yes', '--dir', dir, '--save', '', '--maxmemory-policy', 'noeviction'],
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(target.port),
+      '--appendonly',
+      'yes',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
     { stdio: 'ignore' },
   );
   for (let i = 0; i < 50 && !(await redisAnswers(target)); i++) await new Promise((r) => setTimeout(r, 100));

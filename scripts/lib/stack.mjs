@@ -47,7 +47,8 @@ function formatLine(name, colour, line) {
       const extras = [];
       if (entry.reqId) extras.push(`req=${entry.reqId}`);
       if (entry.req?.method) extras.push(`${entry.req.method} ${entry.req.url}`);
-      if (entry.res?.statusCode) extras.push(`→ ${entry.res.statusCode} ${Math.round(entry.responseTime ?? 0)}ms`);
+      if (entry.res?.statusCode)
+        extras.push(`→ ${entry.res.statusCode} ${Math.round(entry.responseTime ?? 0)}ms`);
       if (entry.err?.message) extras.push(`err=${entry.err.message}`);
       text = `${LEVELS[entry.level] ?? entry.level} ${entry.msg}${extras.length ? ` (${extras.join(' ')})` : ''}`;
     }
@@ -93,10 +94,15 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
   const logFile = logs === 'file' ? createWriteStream(path.join(dataDir, 'stack.log'), { flags: 'a' }) : null;
   // eslint-disable-next-line no-control-regex -- strips terminal colours from the log file
   const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
-  const write = (text) => (logFile ? logFile.write(text.replace(ANSI_COLOUR, '')) : process.stdout.write(text));
+  const write = (text) =>
+    logFile ? logFile.write(text.replace(ANSI_COLOUR, '')) : process.stdout.write(text);
 
   const launch = (name, args, childEnv, colour) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => write(formatLine(name, colour, line)));
     }
@@ -111,7 +117,10 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
   };
 
   const secrets = loadSecrets(dataDir);
-  const mongoUrl = process.env.MONGO_URL ?? env.MONGO_URL ?? `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0&directConnection=true`;
+  const mongoUrl =
+    process.env.MONGO_URL ??
+    env.MONGO_URL ??
+    `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0&directConnection=true`;
   const base = {
     ...process.env,
     ...secrets,
@@ -159,7 +168,16 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
     if (!process.env.MONGO_URL && !env.MONGO_URL) {
       launch(
         'mongo',
-        [...tsx, 'packages/embedded-mongo/bin/embedded-mongo.ts', '--port', String(mongoPort), '--dbpath', path.join(dataDir, 'mongo'), '--replset', 'rs0'],
+        [
+          ...tsx,
+          'packages/embedded-mongo/bin/embedded-mongo.ts',
+          '--port',
+          String(mongoPort),
+          '--dbpath',
+          path.join(dataDir, 'mongo'),
+          '--replset',
+          'rs0',
+        ],
         base,
         90,
       );
@@ -167,7 +185,11 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
     }
     PROCESSES.forEach((proc, i) => {
       if (!existsSync(path.join(ROOT, proc.entry))) return;
-      const childEnv = { ...base, SERVICE_NAME: proc.name, ...(proc.port ? { PORT: String(port(proc.port)) } : {}) };
+      const childEnv = {
+        ...base,
+        SERVICE_NAME: proc.name,
+        ...(proc.port ? { PORT: String(port(proc.port)) } : {}),
+      };
       launch(proc.name, [...tsx, proc.entry], childEnv, COLOURS[i % COLOURS.length]);
     });
     await waitFor(`http://127.0.0.1:${gatewayPort}/health`, 120000, () => failed);

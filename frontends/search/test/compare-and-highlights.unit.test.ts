@@ -1,5 +1,10 @@
 import { bestValueIndexes, compareRows, rowValues } from '../src/lib/compare-rows';
-import { compareButtonLabel, isCompareDisabled, isSelectedForCompare, toggleCompare } from '../src/lib/compare-selection';
+import {
+  compareButtonLabel,
+  isCompareDisabled,
+  isSelectedForCompare,
+  toggleCompare,
+} from '../src/lib/compare-selection';
 import { selectHighlights } from '../src/lib/highlights';
 import { readLoanOffer, type LoanOffer } from '../src/lib/loan-offer';
 
@@ -37,9 +42,33 @@ describe('compare selection', () => {
 
 describe('highlight cards', () => {
   const offers = [
-    offer({ LenderName: 'Cheap', GrossLoan: 400000, NetLoan: 380000, InterestRate: 0.08, DepositRequired: 90000, ProfitForecast: 150000, MonthlyPayment: 2500 }),
-    offer({ LenderName: 'Big', GrossLoan: 900000, NetLoan: 850000, InterestRate: 0.11, DepositRequired: 40000, ProfitForecast: 120000, MonthlyPayment: 5200 }),
-    offer({ LenderName: 'Profit', GrossLoan: 700000, NetLoan: 860000, InterestRate: 0.1, DepositRequired: 60000, ProfitForecast: 300000, MonthlyPayment: 2100 }),
+    offer({
+      LenderName: 'Cheap',
+      GrossLoan: 400000,
+      NetLoan: 380000,
+      InterestRate: 0.08,
+      DepositRequired: 90000,
+      ProfitForecast: 150000,
+      MonthlyPayment: 2500,
+    }),
+    offer({
+      LenderName: 'Big',
+      GrossLoan: 900000,
+      NetLoan: 850000,
+      InterestRate: 0.11,
+      DepositRequired: 40000,
+      ProfitForecast: 120000,
+      MonthlyPayment: 5200,
+    }),
+    offer({
+      LenderName: 'Profit',
+      GrossLoan: 700000,
+      NetLoan: 860000,
+      InterestRate: 0.1,
+      DepositRequired: 60000,
+      ProfitForecast: 300000,
+      MonthlyPayment: 2100,
+    }),
   ];
 
   it('picks lowest deposit, highest gross loan, lowest rate and maximum profit for development and bridging', () => {
@@ -63,7 +92,10 @@ describe('highlight cards', () => {
   });
 
   it('leaves out a card no offer has a figure for, and ignores unreadable figures', () => {
-    const cards = selectHighlights([offer({ LenderName: 'X', GrossLoan: 'n/a', NetLoan: 100, InterestRate: 0.1 })], 'bridging');
+    const cards = selectHighlights(
+      [offer({ LenderName: 'X', GrossLoan: 'n/a', NetLoan: 100, InterestRate: 0.1 })],
+      'bridging',
+    );
     // No deposit can be derived either: the offer carries no property value to take the net loan from.
     expect(cards.map((card) => card.kind)).toEqual(['lowestInterestRate']);
   });
@@ -73,7 +105,16 @@ describe('compare table best values', () => {
   it('marks the lowest of rate, TMC, deposit and fee and the highest of loans, profit and monthly payment', () => {
     const rows = compareRows('commercial');
     const best = Object.fromEntries(rows.map((row) => [row.field, row.best]));
-    expect(best).toMatchObject({ interestRate: 'min', trueMonthlyCost: 'min', deposit: 'min', arrangementFee: 'min', grossLoan: 'max', netLoan: 'max', monthlyPayment: 'max', loanToValue: null });
+    expect(best).toMatchObject({
+      interestRate: 'min',
+      trueMonthlyCost: 'min',
+      deposit: 'min',
+      arrangementFee: 'min',
+      grossLoan: 'max',
+      netLoan: 'max',
+      monthlyPayment: 'max',
+      loanToValue: null,
+    });
     expect(compareRows('development').some((row) => row.field === 'monthlyPayment')).toBe(false);
     expect(compareRows('development').some((row) => row.field === 'profit')).toBe(true);
   });
@@ -87,7 +128,11 @@ describe('compare table best values', () => {
 
   it('never marks an unquoted zero fee as the best', () => {
     const row = compareRows('bridging').find((r) => r.field === 'arrangementFee');
-    const offers = [offer({ GrossLoan: 1, InterestRate: 0.1, ArrangementFee: 0 }), offer({ GrossLoan: 2, InterestRate: 0.1, ArrangementFee: 5000 }), offer({ GrossLoan: 3, InterestRate: 0.1, ArrangementFee: 7000 })];
+    const offers = [
+      offer({ GrossLoan: 1, InterestRate: 0.1, ArrangementFee: 0 }),
+      offer({ GrossLoan: 2, InterestRate: 0.1, ArrangementFee: 5000 }),
+      offer({ GrossLoan: 3, InterestRate: 0.1, ArrangementFee: 7000 }),
+    ];
     expect(bestValueIndexes(rowValues(row!, offers), row!.best)).toEqual([1]);
   });
 });

@@ -3,11 +3,16 @@ import { readSavedSearch, resultsFromApiResponse, searchSummary } from '../src/l
 
 describe('development derived costs', () => {
   it('adds the contingency to the build cost and assumes professional fees at 10%', () => {
-    expect(derivedBuildCosts({ buildCost: 400000, contingencyIncluded: false, contingencyPercentage: 5 })).toEqual({ totalBuildCost: 420000, profCostsAndFees: 40000 });
+    expect(
+      derivedBuildCosts({ buildCost: 400000, contingencyIncluded: false, contingencyPercentage: 5 }),
+    ).toEqual({ totalBuildCost: 420000, profCostsAndFees: 40000 });
   });
 
   it('adds nothing when the contingency is already in the build cost', () => {
-    expect(derivedBuildCosts({ buildCost: 400000, contingencyIncluded: true, contingencyPercentage: 10 }).totalBuildCost).toBe(400000);
+    expect(
+      derivedBuildCosts({ buildCost: 400000, contingencyIncluded: true, contingencyPercentage: 10 })
+        .totalBuildCost,
+    ).toBe(400000);
   });
 
   it('falls back to 5% when the percentage is empty or zero', () => {
@@ -16,14 +21,32 @@ describe('development derived costs', () => {
   });
 
   it('clears both figures when there is no build cost', () => {
-    expect(derivedBuildCosts({ buildCost: undefined })).toEqual({ totalBuildCost: undefined, profCostsAndFees: undefined });
+    expect(derivedBuildCosts({ buildCost: undefined })).toEqual({
+      totalBuildCost: undefined,
+      profCostsAndFees: undefined,
+    });
   });
 });
 
 describe('saved search reading', () => {
   it('reads the stored snake_case record', () => {
-    const view = readSavedSearch({ id: 7, loan_type: 'bridging', form_data: { propertyLocation: 'London', loanTerm: 12, purchasePrice: 200000 }, api_response: { success: true, data: { Results: [{ LenderName: 'A' }] } }, created_at: '2026-11-20T10:00:00Z' }, '7');
-    expect(view).toEqual({ id: '7', loanType: 'bridging', formData: { propertyLocation: 'London', loanTerm: 12, purchasePrice: 200000 }, results: [{ LenderName: 'A' }], createdAt: '2026-11-20T10:00:00Z' });
+    const view = readSavedSearch(
+      {
+        id: 7,
+        loan_type: 'bridging',
+        form_data: { propertyLocation: 'London', loanTerm: 12, purchasePrice: 200000 },
+        api_response: { success: true, data: { Results: [{ LenderName: 'A' }] } },
+        created_at: '2026-11-20T10:00:00Z',
+      },
+      '7',
+    );
+    expect(view).toEqual({
+      id: '7',
+      loanType: 'bridging',
+      formData: { propertyLocation: 'London', loanTerm: 12, purchasePrice: 200000 },
+      results: [{ LenderName: 'A' }],
+      createdAt: '2026-11-20T10:00:00Z',
+    });
   });
 
   it('accepts the results as a bare list or under Results', () => {
@@ -33,7 +56,14 @@ describe('saved search reading', () => {
   });
 
   it('summarises purchase price, GDV and the loan term in months (commercial terms are years)', () => {
-    expect(searchSummary({ purchasePrice: 300000, gdv: 900000, loanTerm: 18 })).toMatchObject({ purchasePrice: 300000, gdv: 900000, loanTermMonths: 18 });
-    expect(searchSummary({ currentValue: 250000, mortgageTerm: 25 })).toMatchObject({ purchasePrice: 250000, loanTermMonths: 300 });
+    expect(searchSummary({ purchasePrice: 300000, gdv: 900000, loanTerm: 18 })).toMatchObject({
+      purchasePrice: 300000,
+      gdv: 900000,
+      loanTermMonths: 18,
+    });
+    expect(searchSummary({ currentValue: 250000, mortgageTerm: 25 })).toMatchObject({
+      purchasePrice: 250000,
+      loanTermMonths: 300,
+    });
   });
 });

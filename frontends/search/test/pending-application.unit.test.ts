@@ -5,16 +5,32 @@ describe('pending application', () => {
   it('stores the chosen offer under pendingApplication, selectedLoan and searchFormData', () => {
     const storage = createMemoryStorage();
     const offer = { LenderName: 'Castlegate Finance', GrossLoan: 450000 };
-    storePendingApplication(storage, { formData: { projectName: 'Quay' }, selectedLoan: offer, loanType: 'bridging' }, 1234);
-    expect(JSON.parse(storage.getItem('pendingApplication') as string)).toEqual({ formData: { projectName: 'Quay' }, selectedLoan: offer, loanType: 'bridging', timestamp: 1234 });
+    storePendingApplication(
+      storage,
+      { formData: { projectName: 'Quay' }, selectedLoan: offer, loanType: 'bridging' },
+      1234,
+    );
+    expect(JSON.parse(storage.getItem('pendingApplication') as string)).toEqual({
+      formData: { projectName: 'Quay' },
+      selectedLoan: offer,
+      loanType: 'bridging',
+      timestamp: 1234,
+    });
     expect(JSON.parse(storage.getItem('selectedLoan') as string)).toEqual(offer);
-    expect(JSON.parse(storage.getItem('searchFormData') as string)).toEqual({ projectName: 'Quay', loanType: 'bridging' });
+    expect(JSON.parse(storage.getItem('searchFormData') as string)).toEqual({
+      projectName: 'Quay',
+      loanType: 'bridging',
+    });
     expect(readPendingApplication(storage)).toMatchObject({ loanType: 'bridging', selectedLoan: offer });
   });
 
   it('reads a damaged or foreign entry as no application', () => {
     expect(readPendingApplication(createMemoryStorage({ pendingApplication: '{oops' }))).toBeNull();
-    expect(readPendingApplication(createMemoryStorage({ pendingApplication: '{"selectedLoan":{},"loanType":"mortgage"}' }))).toBeNull();
+    expect(
+      readPendingApplication(
+        createMemoryStorage({ pendingApplication: '{"selectedLoan":{},"loanType":"mortgage"}' }),
+      ),
+    ).toBeNull();
     expect(readPendingApplication(createMemoryStorage())).toBeNull();
   });
 });

@@ -1,8 +1,20 @@
-import { PENDING_RESULTS_VALIDITY_MS, clearPendingResults, isPendingResultsFresh, readFreshPendingResults, readPendingResults, storePendingResults } from '../src/lib/pending-results';
+import {
+  PENDING_RESULTS_VALIDITY_MS,
+  clearPendingResults,
+  isPendingResultsFresh,
+  readFreshPendingResults,
+  readPendingResults,
+  storePendingResults,
+} from '../src/lib/pending-results';
 import { createMemoryStorage } from '../src/lib/storage-keys';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
-const entry = { results: [{ LenderName: 'A', NetLoan: 100 }], formData: { projectName: 'P' }, userData: { name: 'Ann', email: 'ann@example.com' }, loanType: 'bridging' as const };
+const entry = {
+  results: [{ LenderName: 'A', NetLoan: 100 }],
+  formData: { projectName: 'P' },
+  userData: { name: 'Ann', email: 'ann@example.com' },
+  loanType: 'bridging' as const,
+};
 
 describe('pending results', () => {
   it('stores under pendingLoanResults with results, formData, userData, timestamp and loanType', () => {

@@ -1,10 +1,38 @@
 import { readLoanOffer } from '../src/lib/loan-offer';
-import { EMPTY_FILTERS, INITIAL_SORT, applyResultsView, nextSortState, resultsCountLabel, sortDirectionFor } from '../src/lib/results-view';
+import {
+  EMPTY_FILTERS,
+  INITIAL_SORT,
+  applyResultsView,
+  nextSortState,
+  resultsCountLabel,
+  sortDirectionFor,
+} from '../src/lib/results-view';
 
 const offers = [
-  readLoanOffer({ LenderName: 'A', NetLoan: 300000, GrossLoan: 320000, InterestRate: 0.09, ProfitForecast: 100000, DepositRequired: 50000 }),
-  readLoanOffer({ LenderName: 'B', NetLoan: 500000, GrossLoan: 520000, InterestRate: 0.12, ProfitForecast: 60000, DepositRequired: 20000 }),
-  readLoanOffer({ LenderName: 'C', NetLoan: '400,000', GrossLoan: 420000, InterestRate: '0.10', ProfitForecast: 80000, DepositRequired: 35000 }),
+  readLoanOffer({
+    LenderName: 'A',
+    NetLoan: 300000,
+    GrossLoan: 320000,
+    InterestRate: 0.09,
+    ProfitForecast: 100000,
+    DepositRequired: 50000,
+  }),
+  readLoanOffer({
+    LenderName: 'B',
+    NetLoan: 500000,
+    GrossLoan: 520000,
+    InterestRate: 0.12,
+    ProfitForecast: 60000,
+    DepositRequired: 20000,
+  }),
+  readLoanOffer({
+    LenderName: 'C',
+    NetLoan: '400,000',
+    GrossLoan: 420000,
+    InterestRate: '0.10',
+    ProfitForecast: 80000,
+    DepositRequired: 35000,
+  }),
 ];
 const names = (list: typeof offers) => list.map((offer) => offer.lenderName);
 
@@ -32,20 +60,44 @@ describe('applying filters and sort', () => {
   });
 
   it('sorts by each key in both directions', () => {
-    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'interestRate', direction: 'asc' }))).toEqual(['A', 'C', 'B']);
-    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'profit', direction: 'desc' }))).toEqual(['A', 'C', 'B']);
-    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'deposit', direction: 'asc' }))).toEqual(['B', 'C', 'A']);
-    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'netLoan', direction: 'asc' }))).toEqual(['A', 'C', 'B']);
+    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'interestRate', direction: 'asc' }))).toEqual(
+      ['A', 'C', 'B'],
+    );
+    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'profit', direction: 'desc' }))).toEqual([
+      'A',
+      'C',
+      'B',
+    ]);
+    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'deposit', direction: 'asc' }))).toEqual([
+      'B',
+      'C',
+      'A',
+    ]);
+    expect(names(applyResultsView(offers, EMPTY_FILTERS, { key: 'netLoan', direction: 'asc' }))).toEqual([
+      'A',
+      'C',
+      'B',
+    ]);
   });
 
   it('keeps offers whose rate ×100 is not above the max, profit not below the min and deposit not above the max', () => {
-    expect(names(applyResultsView(offers, { ...EMPTY_FILTERS, interestRateMax: '10' }, INITIAL_SORT))).toEqual(['C', 'A']);
-    expect(names(applyResultsView(offers, { ...EMPTY_FILTERS, profitMin: '80000' }, INITIAL_SORT))).toEqual(['C', 'A']);
-    expect(names(applyResultsView(offers, { ...EMPTY_FILTERS, depositMax: '35000' }, INITIAL_SORT))).toEqual(['B', 'C']);
+    expect(
+      names(applyResultsView(offers, { ...EMPTY_FILTERS, interestRateMax: '10' }, INITIAL_SORT)),
+    ).toEqual(['C', 'A']);
+    expect(names(applyResultsView(offers, { ...EMPTY_FILTERS, profitMin: '80000' }, INITIAL_SORT))).toEqual([
+      'C',
+      'A',
+    ]);
+    expect(names(applyResultsView(offers, { ...EMPTY_FILTERS, depositMax: '35000' }, INITIAL_SORT))).toEqual([
+      'B',
+      'C',
+    ]);
   });
 
   it('ignores empty filters and counts an unparsable one as 0', () => {
-    expect(applyResultsView(offers, { interestRateMax: ' ', profitMin: '', depositMax: '' }, INITIAL_SORT)).toHaveLength(3);
+    expect(
+      applyResultsView(offers, { interestRateMax: ' ', profitMin: '', depositMax: '' }, INITIAL_SORT),
+    ).toHaveLength(3);
     expect(applyResultsView(offers, { ...EMPTY_FILTERS, depositMax: 'abc' }, INITIAL_SORT)).toHaveLength(0);
   });
 

@@ -6,13 +6,25 @@ const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 const user: SessionUser = { id: 'u1', name: 'Ann', email: 'ann@example.com', verified: true };
 const results = [{ LenderName: 'A', NetLoan: 100000, GrossLoan: 110000, InterestRate: 0.09 }];
 const ok: SearchResponse = { success: true, data: { Results: results } };
-const lead: LeadDetails = { name: 'Ann Lee', email: 'ann@example.com', propertiesOwned: '1', contactPreference: 'Email', consent: true };
+const lead: LeadDetails = {
+  name: 'Ann Lee',
+  email: 'ann@example.com',
+  propertiesOwned: '1',
+  contactPreference: 'Email',
+  consent: true,
+};
 
 function setup(overrides: Partial<SearchFlowDeps> & { users?: Array<SessionUser | null> } = {}) {
-  const storage = createMemoryStorage({ pendingLoanResults: JSON.stringify({ results: [], timestamp: 1, loanType: 'bridging' }) });
+  const storage = createMemoryStorage({
+    pendingLoanResults: JSON.stringify({ results: [], timestamp: 1, loanType: 'bridging' }),
+  });
   const users = overrides.users ?? [null];
   let call = 0;
-  const calls = { search: [] as Array<[string, Record<string, unknown>]>, leads: [] as LeadPayload[], saves: [] as SaveSearchBody[] };
+  const calls = {
+    search: [] as Array<[string, Record<string, unknown>]>,
+    leads: [] as LeadPayload[],
+    saves: [] as SaveSearchBody[],
+  };
   const deps: SearchFlowDeps = {
     runSearch: async (type, payload) => {
       calls.search.push([type, payload]);
@@ -40,21 +52,38 @@ describe('search flow', () => {
     expect(calls.search[0][1]).not.toHaveProperty('userId');
     expect(calls.saves).toHaveLength(0);
     const pending = JSON.parse(storage.getItem('pendingLoanResults') as string);
-    expect(pending).toMatchObject({ results, formData: { projectName: 'Mill' }, loanType: 'development', timestamp: T0, userData: { email: 'ann@example.com' } });
-    expect(outcome.toast).toEqual({ title: 'Search completed successfully', description: 'Check your email to verify and view results', variant: 'success' });
+    expect(pending).toMatchObject({
+      results,
+      formData: { projectName: 'Mill' },
+      loanType: 'development',
+      timestamp: T0,
+      userData: { email: 'ann@example.com' },
+    });
+    expect(outcome.toast).toEqual({
+      title: 'Search completed successfully',
+      description: 'Check your email to verify and view results',
+      variant: 'success',
+    });
   });
 
   it('posts the lead with the search type and payload', async () => {
     const { deps, calls } = setup();
     await runSearchFlow(deps, 'commercial', { projectName: 'Unit 4' }, lead);
-    expect(calls.leads).toEqual([{ ...lead, searchType: 'commercial', searchPayload: { projectName: 'Unit 4' } }]);
+    expect(calls.leads).toEqual([
+      { ...lead, searchType: 'commercial', searchPayload: { projectName: 'Unit 4' } },
+    ]);
   });
 
   it('attaches the user id, saves the search and shows results for a signed-in user', async () => {
     const { deps, storage, calls } = setup({ users: [user] });
     const outcome = await runSearchFlow(deps, 'bridging', { projectName: 'Bridge' }, null);
     expect(calls.search[0][1]).toMatchObject({ userId: 'u1' });
-    expect(calls.saves[0]).toEqual({ userId: 'u1', loanType: 'bridging', searchData: { projectName: 'Bridge' }, apiResponse: ok });
+    expect(calls.saves[0]).toEqual({
+      userId: 'u1',
+      loanType: 'bridging',
+      searchData: { projectName: 'Bridge' },
+      apiResponse: ok,
+    });
     expect(outcome).toMatchObject({ kind: 'shown', searchId: 's1', userId: 'u1', results });
     expect(outcome.toast.description).toBe('Found 1 bridging loan options');
     expect(storage.getItem('pendingLoanResults')).toBeNull();
@@ -64,8 +93,13 @@ describe('search flow', () => {
     const { deps, storage } = setup({ users: [user] });
     await runSearchFlow(deps, 'development', { projectName: 'Mill' }, null);
     expect(storage.getItem('pendingLoanResults')).toBeNull();
-    expect(JSON.parse(storage.getItem('loan-search-history-development') as string)[0].description).toBe('Mill - Development Finance');
-    expect(JSON.parse(storage.getItem('searchFormData') as string)).toEqual({ projectName: 'Mill', loanType: 'development' });
+    expect(JSON.parse(storage.getItem('loan-search-history-development') as string)[0].description).toBe(
+      'Mill - Development Finance',
+    );
+    expect(JSON.parse(storage.getItem('searchFormData') as string)).toEqual({
+      projectName: 'Mill',
+      loanType: 'development',
+    });
   });
 
   it('re-checks the session and retries the save once when the server does not know the user', async () => {
@@ -108,14 +142,24 @@ describe('search flow', () => {
   ])('reports "Search failed" when %s', async (_label, override) => {
     const { deps, storage } = setup(override);
     const outcome = await runSearchFlow(deps, 'development', { projectName: 'Mill' }, null);
-    expect(outcome).toEqual({ kind: 'failed', toast: { title: 'Search failed', description: 'Please try again or contact support', variant: 'error' } });
+    expect(outcome).toEqual({
+      kind: 'failed',
+      toast: { title: 'Search failed', description: 'Please try again or contact support', variant: 'error' },
+    });
     expect(storage.getItem('loan-search-history-development')).toBeNull();
   });
 
   it('treats an empty bridging result list as a failure', async () => {
     const { deps } = setup({ runSearch: async () => ({ success: true, data: { Results: [] } }) });
     const outcome = await runSearchFlow(deps, 'bridging', { projectName: 'B' }, null);
-    expect(outcome).toEqual({ kind: 'failed', toast: { title: 'Search failed', description: 'No loan results found for your criteria', variant: 'error' } });
+    expect(outcome).toEqual({
+      kind: 'failed',
+      toast: {
+        title: 'Search failed',
+        description: 'No loan results found for your criteria',
+        variant: 'error',
+      },
+    });
   });
 
   it('still runs the search when recording the lead fails', async () => {

@@ -1,4 +1,11 @@
-import { addToHistory, clearHistory, describeSearch, historyKey, loadHistory, removeFromHistory } from '../src/lib/search-history';
+import {
+  addToHistory,
+  clearHistory,
+  describeSearch,
+  historyKey,
+  loadHistory,
+  removeFromHistory,
+} from '../src/lib/search-history';
 import { createMemoryStorage } from '../src/lib/storage-keys';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -15,8 +22,16 @@ describe('search history', () => {
     const storage = createMemoryStorage();
     addToHistory(storage, 'development', { projectName: 'First' }, T0);
     const items = addToHistory(storage, 'development', { projectName: 'Second' }, T0 + 5000);
-    expect(items.map((item) => item.description)).toEqual(['Second - Development Finance', 'First - Development Finance']);
-    expect(items[0]).toMatchObject({ id: String(T0 + 5000), type: 'development', timestamp: T0 + 5000, data: { projectName: 'Second' } });
+    expect(items.map((item) => item.description)).toEqual([
+      'Second - Development Finance',
+      'First - Development Finance',
+    ]);
+    expect(items[0]).toMatchObject({
+      id: String(T0 + 5000),
+      type: 'development',
+      timestamp: T0 + 5000,
+      data: { projectName: 'Second' },
+    });
     expect(loadHistory(storage, 'development')).toEqual(items);
   });
 
@@ -37,7 +52,9 @@ describe('search history', () => {
   });
 
   it('describes unnamed projects and unknown types as the spec says', () => {
-    expect(describeSearch('development', { projectName: '  ' })).toBe('Unnamed Project - Development Finance');
+    expect(describeSearch('development', { projectName: '  ' })).toBe(
+      'Unnamed Project - Development Finance',
+    );
     expect(describeSearch('bridging', {})).toBe('Unnamed Project - Bridging Finance');
     expect(describeSearch('commercial', { projectName: 'Unit 4' })).toBe('Unit 4 - Commercial Finance');
     expect(describeSearch('other', { projectName: 'X' })).toBe('X - Previous search');

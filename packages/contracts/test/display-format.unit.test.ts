@@ -23,12 +23,21 @@ describe('parseNumber (numbers may arrive as text)', () => {
     expect(parseNumber(input)).toBe(expected);
   });
 
-  it.each([[undefined], [null], [''], ['abc'], ['12abc'], [NaN], [Infinity], [-Infinity], ['Infinity'], [{}], [true]])(
-    'treats %p as empty',
-    (input) => {
-      expect(parseNumber(input)).toBeNull();
-    },
-  );
+  it.each([
+    [undefined],
+    [null],
+    [''],
+    ['abc'],
+    ['12abc'],
+    [NaN],
+    [Infinity],
+    [-Infinity],
+    ['Infinity'],
+    [{}],
+    [true],
+  ])('treats %p as empty', (input) => {
+    expect(parseNumber(input)).toBeNull();
+  });
 });
 
 describe('currency', () => {

@@ -48,16 +48,28 @@ describe('deposit fallback', () => {
 describe('true monthly cost estimate', () => {
   it('is interest ÷ 12 plus fees as a share of gross spread over the term, to 2 dp of a percent', () => {
     // 12% ÷ 12 = 1% + (2,000 + 1,000) ÷ 100,000 ÷ 12 = 0.25%
-    expect(estimateTrueMonthlyCost({ annualRate: 0.12, grossLoan: 100000, arrangementFee: 2000, exitFee: 1000, termMonths: 12 })).toBeCloseTo(0.0125, 10);
+    expect(
+      estimateTrueMonthlyCost({
+        annualRate: 0.12,
+        grossLoan: 100000,
+        arrangementFee: 2000,
+        exitFee: 1000,
+        termMonths: 12,
+      }),
+    ).toBeCloseTo(0.0125, 10);
   });
 
   it('uses a 12-month term when none is given', () => {
-    expect(estimateTrueMonthlyCost({ annualRate: 0.06, grossLoan: 100000, arrangementFee: 1200, exitFee: 0 })).toBeCloseTo(0.006, 10);
+    expect(
+      estimateTrueMonthlyCost({ annualRate: 0.06, grossLoan: 100000, arrangementFee: 1200, exitFee: 0 }),
+    ).toBeCloseTo(0.006, 10);
   });
 
   it('estimates for an offer without a TMC and keeps one that has it', () => {
     expect(trueMonthlyCostOf({ TrueMonthlyCost: 0.011 })).toBe(0.011);
-    expect(trueMonthlyCostOf({ InterestRate: '0.12', GrossLoan: 100000, ArrangementFee: 2400 }, 12)).toBeCloseTo(0.012, 10);
+    expect(
+      trueMonthlyCostOf({ InterestRate: '0.12', GrossLoan: 100000, ArrangementFee: 2400 }, 12),
+    ).toBeCloseTo(0.012, 10);
     expect(trueMonthlyCostOf({})).toBeNull();
   });
 });

@@ -11,9 +11,29 @@ import {
 } from '../src/display';
 
 const offers = [
-  { LenderName: 'A', InterestRate: 0.09, TrueMonthlyCost: 0.008, ProfitForecast: 300000, DepositRequired: 100000, NetLoan: 500000 },
-  { LenderName: 'B', InterestRate: '0.12', ProfitForecast: '150000', DepositRequired: '50,000', NetLoan: '700000' },
-  { LenderName: 'C', InterestRate: 0.07, TrueMonthlyCost: 0.0065, ProfitForecast: 500000, DepositRequired: 250000, NetLoan: 600000 },
+  {
+    LenderName: 'A',
+    InterestRate: 0.09,
+    TrueMonthlyCost: 0.008,
+    ProfitForecast: 300000,
+    DepositRequired: 100000,
+    NetLoan: 500000,
+  },
+  {
+    LenderName: 'B',
+    InterestRate: '0.12',
+    ProfitForecast: '150000',
+    DepositRequired: '50,000',
+    NetLoan: '700000',
+  },
+  {
+    LenderName: 'C',
+    InterestRate: 0.07,
+    TrueMonthlyCost: 0.0065,
+    ProfitForecast: 500000,
+    DepositRequired: 250000,
+    NetLoan: 600000,
+  },
 ];
 
 describe('filters', () => {
@@ -33,7 +53,9 @@ describe('filters', () => {
   });
 
   it('ignores empty filters and counts unparsable ones as 0', () => {
-    expect(offerPassesFilters(offers[0], { interestRateMax: '', profitMin: null, depositMax: undefined })).toBe(true);
+    expect(
+      offerPassesFilters(offers[0], { interestRateMax: '', profitMin: null, depositMax: undefined }),
+    ).toBe(true);
     expect(hasActiveFilters({ interestRateMax: '' })).toBe(false);
     expect(offerPassesFilters(offers[0], { depositMax: 'abc' })).toBe(false);
     expect(offerPassesFilters(offers[0], { profitMin: 'abc' })).toBe(true);
@@ -53,13 +75,24 @@ describe('sort', () => {
   });
 
   it('starts descending when another key is chosen', () => {
-    expect(nextSortState({ key: 'profit', direction: 'asc' }, 'deposit')).toEqual({ key: 'deposit', direction: 'desc' });
+    expect(nextSortState({ key: 'profit', direction: 'asc' }, 'deposit')).toEqual({
+      key: 'deposit',
+      direction: 'desc',
+    });
   });
 
   it('defaults to net loan descending and sorts numbers given as text', () => {
     expect(sortOffers(offers, INITIAL_SORT).map((o) => o.LenderName)).toEqual(['B', 'C', 'A']);
-    expect(sortOffers(offers, { key: 'deposit', direction: 'asc' }).map((o) => o.LenderName)).toEqual(['B', 'A', 'C']);
-    expect(sortOffers(offers, { key: 'interestRate', direction: 'desc' }).map((o) => o.LenderName)).toEqual(['B', 'A', 'C']);
+    expect(sortOffers(offers, { key: 'deposit', direction: 'asc' }).map((o) => o.LenderName)).toEqual([
+      'B',
+      'A',
+      'C',
+    ]);
+    expect(sortOffers(offers, { key: 'interestRate', direction: 'desc' }).map((o) => o.LenderName)).toEqual([
+      'B',
+      'A',
+      'C',
+    ]);
   });
 
   it('puts offers without the figure last', () => {
@@ -92,6 +125,13 @@ describe('search history', () => {
 
 describe('lendability band', () => {
   it('is green from 70, yellow from 50, red below', () => {
-    expect([100, 70, 69, 50, 49, 0].map(lendabilityBand)).toEqual(['green', 'green', 'yellow', 'yellow', 'red', 'red']);
+    expect([100, 70, 69, 50, 49, 0].map(lendabilityBand)).toEqual([
+      'green',
+      'green',
+      'yellow',
+      'yellow',
+      'red',
+      'red',
+    ]);
   });
 });

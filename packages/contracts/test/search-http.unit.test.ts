@@ -8,8 +8,10 @@ import {
   searchCompletedEventSchema,
 } from '../src/search';
 
-const messagesOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
-  result.success ? [] : result.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+const messagesOf = (result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}) => (result.success ? [] : result.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
 
 const lead = { name: 'Jo Bloggs', email: 'jo@example.co.uk', propertiesOwned: '2-4', consent: true };
 
@@ -30,11 +32,15 @@ describe('lead form', () => {
   });
 
   it('accepts both propertiesOwned variants and leaves the phone unvalidated', () => {
-    expect(leadFormSchema.safeParse({ ...lead, propertiesOwned: '6-10', phone: 'call after 6' }).success).toBe(true);
+    expect(
+      leadFormSchema.safeParse({ ...lead, propertiesOwned: '6-10', phone: 'call after 6' }).success,
+    ).toBe(true);
   });
 
   it('needs the search type and payload on POST /api/leads', () => {
-    expect(messagesOf(leadBodySchema.safeParse({ ...lead, searchType: 'mortgage', searchPayload: [] }))).toEqual([
+    expect(
+      messagesOf(leadBodySchema.safeParse({ ...lead, searchType: 'mortgage', searchPayload: [] })),
+    ).toEqual([
       'searchType: Loan type must be one of development, bridging, commercial (received "mortgage")',
       'searchPayload: Search payload must be an object',
     ]);
@@ -43,25 +49,50 @@ describe('lead form', () => {
 
 describe('saved search and project name bodies', () => {
   it('accepts a saved search and requires the user id', () => {
-    const body = { userId: 'u1', loanType: 'bridging', searchData: { projectName: 'x' }, apiResponse: { Results: [] } };
+    const body = {
+      userId: 'u1',
+      loanType: 'bridging',
+      searchData: { projectName: 'x' },
+      apiResponse: { Results: [] },
+    };
     expect(saveSearchBodySchema.safeParse(body).success).toBe(true);
-    expect(messagesOf(saveSearchBodySchema.safeParse({ ...body, userId: '' }))).toEqual(['userId: User id is required']);
+    expect(messagesOf(saveSearchBodySchema.safeParse({ ...body, userId: '' }))).toEqual([
+      'userId: User id is required',
+    ]);
   });
 
   it('refuses a project name that is empty after trimming, in the dashboard rename wording', () => {
-    expect(messagesOf(projectNameBodySchema.safeParse({ searchId: 's1', loanType: 'development', projectName: '  ' }))).toEqual([
-      'projectName: Project name cannot be empty',
-    ]);
+    expect(
+      messagesOf(
+        projectNameBodySchema.safeParse({ searchId: 's1', loanType: 'development', projectName: '  ' }),
+      ),
+    ).toEqual(['projectName: Project name cannot be empty']);
   });
 });
 
 describe('search event payloads', () => {
   it('accepts a search.completed with a null best rate and no user', () => {
-    const event = { searchRunId: 'r1', loanType: 'commercial', resultCount: 0, declinedCount: 12, bestRate: null, durationMs: 1.2, panelVersion: 'v1' };
+    const event = {
+      searchRunId: 'r1',
+      loanType: 'commercial',
+      resultCount: 0,
+      declinedCount: 12,
+      bestRate: null,
+      durationMs: 1.2,
+      panelVersion: 'v1',
+    };
     expect(searchCompletedEventSchema.parse(event)).toEqual(event);
   });
 
   it('rejects a lead.captured without a search type', () => {
-    expect(leadCapturedEventSchema.safeParse({ leadId: 'l1', name: 'Jo', email: 'jo@x.io', propertiesOwned: '1', contactPreference: 'Email' }).success).toBe(false);
+    expect(
+      leadCapturedEventSchema.safeParse({
+        leadId: 'l1',
+        name: 'Jo',
+        email: 'jo@x.io',
+        propertiesOwned: '1',
+        contactPreference: 'Email',
+      }).success,
+    ).toBe(false);
   });
 });

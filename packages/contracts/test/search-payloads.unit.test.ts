@@ -6,7 +6,12 @@ import {
   developmentSearchSchema,
 } from '../src/search';
 
-type Schema = { safeParse: (input: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+type Schema = {
+  safeParse: (input: unknown) => {
+    success: boolean;
+    error?: { issues: { path: PropertyKey[]; message: string }[] };
+  };
+};
 
 /** The messages a payload gets, as "path: message". */
 function messages(schema: Schema, input: unknown): string[] {
@@ -56,7 +61,9 @@ describe('development payload', () => {
   });
 
   it('requires a net loan when max loan is not selected, reported on netLoanRequired', () => {
-    expect(messages(developmentSearchSchema, { ...dev, netLoanRequired: undefined })).toEqual([`netLoanRequired: ${NET_LOAN_REQUIRED_MESSAGE}`]);
+    expect(messages(developmentSearchSchema, { ...dev, netLoanRequired: undefined })).toEqual([
+      `netLoanRequired: ${NET_LOAN_REQUIRED_MESSAGE}`,
+    ]);
   });
 
   it('shows the net-loan message together with field errors', () => {
@@ -72,35 +79,60 @@ describe('development payload', () => {
 
   it('keeps contingency between 0 and 100 and falls back to 5 when empty or zero', () => {
     expect(developmentSearchSchema.parse({ ...dev, contingencyPercentage: 0 }).contingencyPercentage).toBe(5);
-    expect(developmentSearchSchema.parse({ ...dev, contingencyPercentage: '' }).contingencyPercentage).toBe(5);
-    expect(developmentSearchSchema.parse({ ...dev, contingencyPercentage: '7.5' }).contingencyPercentage).toBe(7.5);
+    expect(developmentSearchSchema.parse({ ...dev, contingencyPercentage: '' }).contingencyPercentage).toBe(
+      5,
+    );
+    expect(
+      developmentSearchSchema.parse({ ...dev, contingencyPercentage: '7.5' }).contingencyPercentage,
+    ).toBe(7.5);
     expect(messages(developmentSearchSchema, { ...dev, contingencyPercentage: 101 })).toEqual([
       'contingencyPercentage: Contingency percentage must be between 0 and 100',
     ]);
   });
 
   it('accepts numbers sent as text with separators and a £ sign', () => {
-    const parsed = developmentSearchSchema.parse({ ...dev, purchasePrice: '£1,000,000', buildTerm: '12', netLoanRequired: '1,200,000' });
+    const parsed = developmentSearchSchema.parse({
+      ...dev,
+      purchasePrice: '£1,000,000',
+      buildTerm: '12',
+      netLoanRequired: '1,200,000',
+    });
     expect(parsed.purchasePrice).toBe(1_000_000);
     expect(parsed.buildTerm).toBe(12);
     expect(parsed.netLoanRequired).toBe(1_200_000);
   });
 
   it('rejects garbage, wrong types, fractional terms and huge numbers with clear messages', () => {
-    expect(messages(developmentSearchSchema, { ...dev, buildCost: 'lots' })).toEqual(['buildCost: Build cost must be a number']);
-    expect(messages(developmentSearchSchema, { ...dev, gdv: { amount: 1 } })).toEqual(['gdv: GDV must be a number']);
-    expect(messages(developmentSearchSchema, { ...dev, loanTerm: 12.5 })).toEqual(['loanTerm: Loan term must be a whole number of months']);
-    expect(messages(developmentSearchSchema, { ...dev, gdv: 1e15 })).toEqual(['gdv: GDV must be at most £1,000,000,000']);
-    expect(messages(developmentSearchSchema, { ...dev, gdv: '1e400' })).toEqual(['gdv: GDV must be a number']);
-    expect(messages(developmentSearchSchema, { ...dev, purchaseCosts: -1 })).toEqual(['purchaseCosts: Purchase costs cannot be negative']);
-    expect(messages(developmentSearchSchema, { ...dev, maxLoanRequired: 'yes' })).toEqual(['maxLoanRequired: Max loan required must be true or false']);
+    expect(messages(developmentSearchSchema, { ...dev, buildCost: 'lots' })).toEqual([
+      'buildCost: Build cost must be a number',
+    ]);
+    expect(messages(developmentSearchSchema, { ...dev, gdv: { amount: 1 } })).toEqual([
+      'gdv: GDV must be a number',
+    ]);
+    expect(messages(developmentSearchSchema, { ...dev, loanTerm: 12.5 })).toEqual([
+      'loanTerm: Loan term must be a whole number of months',
+    ]);
+    expect(messages(developmentSearchSchema, { ...dev, gdv: 1e15 })).toEqual([
+      'gdv: GDV must be at most £1,000,000,000',
+    ]);
+    expect(messages(developmentSearchSchema, { ...dev, gdv: '1e400' })).toEqual([
+      'gdv: GDV must be a number',
+    ]);
+    expect(messages(developmentSearchSchema, { ...dev, purchaseCosts: -1 })).toEqual([
+      'purchaseCosts: Purchase costs cannot be negative',
+    ]);
+    expect(messages(developmentSearchSchema, { ...dev, maxLoanRequired: 'yes' })).toEqual([
+      'maxLoanRequired: Max loan required must be true or false',
+    ]);
   });
 
   it('rejects unknown enum values naming the allowed ones, including PureResidential', () => {
     expect(messages(developmentSearchSchema, { ...dev, propertyClass: 'PureResidential' })[0]).toMatch(
       /^propertyClass: Property class must be one of Residential, MixedUse, .* \(received "PureResidential"\)$/,
     );
-    expect(messages(developmentSearchSchema, { ...dev, propertyLocation: undefined })).toEqual(['propertyLocation: Property location is required']);
+    expect(messages(developmentSearchSchema, { ...dev, propertyLocation: undefined })).toEqual([
+      'propertyLocation: Property location is required',
+    ]);
   });
 });
 
@@ -130,7 +162,9 @@ describe('bridging payload', () => {
   });
 
   it('rejects an unknown bridging type', () => {
-    expect(messages(bridgingSearchSchema, { ...minimal, bridgingType: 'bridgingAuction' })[0]).toMatch(/^bridgingType: Bridging type must be one of /);
+    expect(messages(bridgingSearchSchema, { ...minimal, bridgingType: 'bridgingAuction' })[0]).toMatch(
+      /^bridgingType: Bridging type must be one of /,
+    );
   });
 });
 
@@ -167,38 +201,63 @@ describe('commercial payload', () => {
   });
 
   it('requires a net loan when maximum loan is not requested (the decided intent) and not when it is', () => {
-    expect(messages(commercialSearchSchema, { ...valid, netLoanRequired: undefined })).toEqual([`netLoanRequired: ${COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE}`]);
-    expect(messages(commercialSearchSchema, { ...valid, netLoanRequired: undefined, maxLoanRequired: true })).toEqual([]);
+    expect(messages(commercialSearchSchema, { ...valid, netLoanRequired: undefined })).toEqual([
+      `netLoanRequired: ${COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE}`,
+    ]);
+    expect(
+      messages(commercialSearchSchema, { ...valid, netLoanRequired: undefined, maxLoanRequired: true }),
+    ).toEqual([]);
   });
 
   it('requires rent for an investment property but not for an owner-occupier', () => {
     expect(messages(commercialSearchSchema, { ...valid, grossMonthlyRentalIncome: undefined })).toEqual([
       'grossMonthlyRentalIncome: Gross monthly rental income is required for investment properties',
     ]);
-    expect(messages(commercialSearchSchema, { ...valid, grossMonthlyRentalIncome: undefined, isOwnerOccupied: true })).toEqual([]);
+    expect(
+      messages(commercialSearchSchema, {
+        ...valid,
+        grossMonthlyRentalIncome: undefined,
+        isOwnerOccupied: true,
+      }),
+    ).toEqual([]);
   });
 
   it('requires the current value when owned, and price and costs when purchasing', () => {
     expect(messages(commercialSearchSchema, { ...valid, currentValue: undefined })).toEqual([
       'currentValue: Current value is required when you own the property',
     ]);
-    expect(messages(commercialSearchSchema, { ...valid, ownOrPurchase: 'Purchasing', purchasePrice: 300_000 })).toEqual([
-      'purchaseCosts: Purchase price and costs are required when purchasing',
-    ]);
-    expect(messages(commercialSearchSchema, { ...valid, ownOrPurchase: 'Purchasing', purchasePrice: 300_000, purchaseCosts: 0 })).toEqual([]);
+    expect(
+      messages(commercialSearchSchema, { ...valid, ownOrPurchase: 'Purchasing', purchasePrice: 300_000 }),
+    ).toEqual(['purchaseCosts: Purchase price and costs are required when purchasing']);
+    expect(
+      messages(commercialSearchSchema, {
+        ...valid,
+        ownOrPurchase: 'Purchasing',
+        purchasePrice: 300_000,
+        purchaseCosts: 0,
+      }),
+    ).toEqual([]);
   });
 
   it('requires a fixed rate term for a fixed mortgage only', () => {
     expect(messages(commercialSearchSchema, { ...valid, fixedRateTerm: undefined })).toEqual([
       'fixedRateTerm: Fixed rate term is required for fixed interest mortgages',
     ]);
-    expect(messages(commercialSearchSchema, { ...valid, fixedRateTerm: undefined, mortgageInterestType: 'Variable' })).toEqual([]);
+    expect(
+      messages(commercialSearchSchema, {
+        ...valid,
+        fixedRateTerm: undefined,
+        mortgageInterestType: 'Variable',
+      }),
+    ).toEqual([]);
   });
 
   it('rejects an unknown repayment type and a mortgage term beyond 50 years', () => {
     expect(messages(commercialSearchSchema, { ...valid, loanRepaymentType: 'Balloon' })[0]).toBe(
       'loanRepaymentType: Loan repayment type must be one of InterestOnly, Repayment, Capital&Interest (received "Balloon")',
     );
-    expect(messages(commercialSearchSchema, { ...valid, mortgageTerm: 99 })).toEqual(['mortgageTerm: Mortgage term must be at most 50 years']);
+    expect(messages(commercialSearchSchema, { ...valid, mortgageTerm: 99 })).toEqual([
+      'mortgageTerm: Mortgage term must be at most 50 years',
+    ]);
   });
 });

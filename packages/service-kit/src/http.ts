@@ -86,13 +86,11 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       return reply.status(status).send({ success: false, error: error.message });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({
-        success: false,
-        error: 'Something went wrong on our side. Please try again.',
-        requestId: request.id,
-      });
+    return reply.status(500).send({
+      success: false,
+      error: 'Something went wrong on our side. Please try again.',
+      requestId: request.id,
+    });
   });
   app.setNotFoundHandler(
     options.notFoundHandler ??
@@ -118,13 +116,11 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       }),
     );
     const healthy = results.every(([, r]) => r.status === 'ok');
-    return reply
-      .status(healthy ? 200 : 503)
-      .send({
-        status: healthy ? 'ok' : 'degraded',
-        service: options.name,
-        checks: Object.fromEntries(results),
-      });
+    return reply.status(healthy ? 200 : 503).send({
+      status: healthy ? 'ok' : 'degraded',
+      service: options.name,
+      checks: Object.fromEntries(results),
+    });
   });
   app.get('/metrics', quiet, async (_request, reply) => {
     reply.header('content-type', metrics.registry.contentType);

@@ -23,7 +23,9 @@ const leaseKey = (db: number) => `lsp-test:redis-db-lease:${db}`;
  * a leased database number isolates everything at once. The lease lives in database 0 and is
  * renewed while held, so parallel test runs on one Redis never flush each other's data.
  */
-export async function leaseRedisDb(baseUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'): Promise<TestRedis> {
+export async function leaseRedisDb(
+  baseUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<TestRedis> {
   const root = new URL(baseUrl);
   root.pathname = '/0';
   const control = new Redis(root.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -69,7 +71,12 @@ export async function leaseRedisDb(baseUrl = process.env.REDIS_URL ?? 'redis://1
       await redis.quit().catch(() => undefined);
       // Only our own lease is released, even if it expired and someone else took it.
       await control
-        .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, leaseKey(db), token)
+        .eval(
+          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+          1,
+          leaseKey(db),
+          token,
+        )
         .catch(() => undefined);
       await control.quit().catch(() => undefined);
     },

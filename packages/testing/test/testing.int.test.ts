@@ -21,7 +21,12 @@ describe('test helpers', () => {
     const smtp = await startTestSmtp();
     const transport = nodemailer.createTransport(smtp.url);
     try {
-      await transport.sendMail({ from: 'a@example.com', to: 'b@example.com', subject: 'Hello', text: 'Body text' });
+      await transport.sendMail({
+        from: 'a@example.com',
+        to: 'b@example.com',
+        subject: 'Hello',
+        text: 'Body text',
+      });
       const mail = await smtp.waitForMessage((m) => m.subject === 'Hello');
       expect(mail.to).toEqual(['b@example.com']);
       expect(mail.text.trim()).toBe('Body text');
@@ -44,7 +49,11 @@ describe('test helpers', () => {
     try {
       const client = new CookieClient(gateway.url);
       const login = await client.post('/api/login', {});
-      expect(login.setCookies[0]).toMatchObject({ name: 'sid', value: 'abc', attributes: { httponly: true } });
+      expect(login.setCookies[0]).toMatchObject({
+        name: 'sid',
+        value: 'abc',
+        attributes: { httponly: true },
+      });
       const me = await client.get('/api/auth/me');
       expect(me.json().cookie).toBe('sid=abc');
     } finally {

@@ -1,7 +1,10 @@
 import { type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
 import type { DipConfig } from './config';
 
-export type DipDeps = Pick<ServiceRuntime<DipConfig>, 'config' | 'logger' | 'metrics' | 'healthChecks' | 'mongo'>;
+export type DipDeps = Pick<
+  ServiceRuntime<DipConfig>,
+  'config' | 'logger' | 'metrics' | 'healthChecks' | 'mongo'
+>;
 
 export function buildApp(deps: DipDeps) {
   const app = createServiceApp({

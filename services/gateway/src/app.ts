@@ -106,8 +106,10 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   });
   app.decorateRequest('gatewayCaller', null);
   // JSON is parsed (and so size-checked) by fastify; any other body is passed on as bytes, within the same limit.
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.BODY_LIMIT_BYTES }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: config.BODY_LIMIT_BYTES },
+    (_request, body, done) => done(null, body),
   );
 
   const headers = securityHeaders(https);
@@ -123,7 +125,12 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   });
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url;
-    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?') || path.startsWith('/dev/mail')) {
+    if (
+      path === '/api' ||
+      path.startsWith('/api/') ||
+      path.startsWith('/api?') ||
+      path.startsWith('/dev/mail')
+    ) {
       await rateLimit(request, reply);
     }
   });

@@ -39,7 +39,11 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
    */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   /** Largest request body accepted (bytes); larger ones get 413 before reaching a service. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** Requests per client address per window on /api, and the stricter allowance for sign-in and sign-up. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),

@@ -5,7 +5,13 @@ import type { Redis } from 'ioredis';
 export const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait a moment and try again.';
 
 /** Sign-in, sign-up and verification: where guessing and spam happen, so a smaller allowance. */
-const AUTH_PATHS = new Set(['/api/login', '/api/auth/register', '/api/create-account', '/api/auth/resend-verification', '/api/verify-email']);
+const AUTH_PATHS = new Set([
+  '/api/login',
+  '/api/auth/register',
+  '/api/create-account',
+  '/api/auth/resend-verification',
+  '/api/verify-email',
+]);
 
 export interface RateLimitOptions {
   windowSeconds: number;
@@ -28,7 +34,10 @@ export function createRateLimiter(redis: Redis, options: RateLimitOptions) {
     const key = `gateway-rate:${group}:${request.ip}:${window}`;
     let count: number;
     try {
-      const result = (await redis.multi().incr(key).pexpire(key, windowMs).exec()) as [[Error | null, number], unknown];
+      const result = (await redis.multi().incr(key).pexpire(key, windowMs).exec()) as [
+        [Error | null, number],
+        unknown,
+      ];
       count = result[0][1];
     } catch (err) {
       request.log.warn({ err }, 'rate limit store unavailable; request allowed');

@@ -1,4 +1,12 @@
-import { CookieClient, type TestRedis, leaseRedisDb, listen, startTestGateway, type Listening, type TestGateway } from '@lsp/testing';
+import {
+  CookieClient,
+  type TestRedis,
+  leaseRedisDb,
+  listen,
+  startTestGateway,
+  type Listening,
+  type TestGateway,
+} from '@lsp/testing';
 import Fastify from 'fastify';
 import { RATE_LIMITED_MESSAGE } from '../src/rate-limit';
 
@@ -8,7 +16,8 @@ jest.setTimeout(60_000);
 async function startEcho(name: string): Promise<Listening> {
   const app = Fastify({ bodyLimit: 10 * 1024 * 1024 });
   app.all('/*', async (request, reply) => {
-    if (request.url.startsWith('/page')) return reply.type('text/html').send('<!doctype html><p>shell page</p>');
+    if (request.url.startsWith('/page'))
+      return reply.type('text/html').send('<!doctype html><p>shell page</p>');
     return { upstream: name, path: request.url, headers: request.headers };
   });
   return listen(app);
@@ -24,7 +33,12 @@ describe('gateway security duties', () => {
   const gateway = async (env: Record<string, string> = {}) => {
     const started = await startTestGateway({
       redisUrl: redis.url,
-      upstreams: { identity: identity.url, search: identity.url, shell: shell.url, notifications: notifications.url },
+      upstreams: {
+        identity: identity.url,
+        search: identity.url,
+        shell: shell.url,
+        notifications: notifications.url,
+      },
       env,
     });
     gateways.push(started);
@@ -75,7 +89,8 @@ describe('gateway security duties', () => {
     const [a, b] = [await gateway(env), await gateway(env)];
     const clients = [new CookieClient(a.url), new CookieClient(b.url)];
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await clients[i % 2].post('/api/login', { email: 'a@b.co', password: 'x' })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await clients[i % 2].post('/api/login', { email: 'a@b.co', password: 'x' })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
     const refused = await clients[1].post('/api/login', {});
     expect(refused.status).toBe(429);
@@ -95,7 +110,9 @@ describe('gateway security duties', () => {
 
   it('tells services the address it saw, not the one a client claims', async () => {
     const g = await gateway();
-    const res = await new CookieClient(g.url).get('/api/auth/me', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const res = await new CookieClient(g.url).get('/api/auth/me', {
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
     expect(res.json().headers['x-forwarded-for']).toBe('127.0.0.1');
   });
 

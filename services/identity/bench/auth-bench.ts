@@ -5,7 +5,15 @@
 import { SESSION_COOKIE } from '@lsp/contracts';
 import { ServiceMetrics, identityHeaders } from '@lsp/service-kit';
 import { Outbox } from '@lsp/service-kit';
-import { TEST_SECRETS, connectedRedis, leaseRedisDb, listen, silentLogger, startTestGateway, startTestMongo } from '@lsp/testing';
+import {
+  TEST_SECRETS,
+  connectedRedis,
+  leaseRedisDb,
+  listen,
+  silentLogger,
+  startTestGateway,
+  startTestMongo,
+} from '@lsp/testing';
 import { buildApp } from '../src/app';
 import { identityConfigSchema } from '../src/config';
 
@@ -18,7 +26,11 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Fires `call` `rate` times a second for `seconds`; returns each call's latency in ms. */
-async function atFixedRate(rate: number, seconds: number, call: () => Promise<Response>): Promise<{ latencies: number[]; errors: number }> {
+async function atFixedRate(
+  rate: number,
+  seconds: number,
+  call: () => Promise<Response>,
+): Promise<{ latencies: number[]; errors: number }> {
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
   const start = performance.now();
@@ -77,20 +89,54 @@ async function main() {
     const email = 'bench@example.com';
     const password = 'bench password 123';
     const json = { 'content-type': 'application/json' };
-    await fetch(`${gateway.url}/api/auth/register`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Bench User', email, password }) });
-    const login = await fetch(`${gateway.url}/api/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
+    await fetch(`${gateway.url}/api/auth/register`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Bench User', email, password }),
+    });
+    const login = await fetch(`${gateway.url}/api/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email, password }),
+    });
     const { user } = (await login.json()) as { user: { id: string } };
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))!.split(';')[0];
-    const asGateway = identityHeaders({ userId: user.id, email, name: 'Bench User', verified: false }, TEST_SECRETS.INTERNAL_SECRET);
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${SESSION_COOKIE}=`))!
+      .split(';')[0];
+    const asGateway = identityHeaders(
+      { userId: user.id, email, name: 'Bench User', verified: false },
+      TEST_SECRETS.INTERNAL_SECRET,
+    );
     const body = JSON.stringify({ email, password });
 
     console.log(`identity auth benchmark (scrypt cost 2^${config.PASSWORD_HASH_COST}, open loop)`);
     // Warm up connections and JIT so the first figures are not cold-start noise.
     await atFixedRate(50, 1, () => fetch(`${gateway.url}/api/auth/me`, { headers: { cookie } }));
-    const meGateway = report('me via gateway', ME_RATE, await atFixedRate(ME_RATE, SECONDS, () => fetch(`${gateway.url}/api/auth/me`, { headers: { cookie } })));
-    const meDirect = report('me direct to identity', ME_RATE, await atFixedRate(ME_RATE, SECONDS, () => fetch(`${identity.url}/api/auth/me`, { headers: asGateway })));
-    const loginGateway = report('login via gateway', LOGIN_RATE, await atFixedRate(LOGIN_RATE, SECONDS, () => fetch(`${gateway.url}/api/login`, { method: 'POST', headers: json, body })));
-    const loginDirect = report('login direct to identity', LOGIN_RATE, await atFixedRate(LOGIN_RATE, SECONDS, () => fetch(`${identity.url}/api/login`, { method: 'POST', headers: json, body })));
+    const meGateway = report(
+      'me via gateway',
+      ME_RATE,
+      await atFixedRate(ME_RATE, SECONDS, () => fetch(`${gateway.url}/api/auth/me`, { headers: { cookie } })),
+    );
+    const meDirect = report(
+      'me direct to identity',
+      ME_RATE,
+      await atFixedRate(ME_RATE, SECONDS, () => fetch(`${identity.url}/api/auth/me`, { headers: asGateway })),
+    );
+    const loginGateway = report(
+      'login via gateway',
+      LOGIN_RATE,
+      await atFixedRate(LOGIN_RATE, SECONDS, () =>
+        fetch(`${gateway.url}/api/login`, { method: 'POST', headers: json, body }),
+      ),
+    );
+    const loginDirect = report(
+      'login direct to identity',
+      LOGIN_RATE,
+      await atFixedRate(LOGIN_RATE, SECONDS, () =>
+        fetch(`${identity.url}/api/login`, { method: 'POST', headers: json, body }),
+      ),
+    );
     console.log(
       `gateway added latency: me p50 +${(meGateway.p50 - meDirect.p50).toFixed(2)} ms, p99 +${(meGateway.p99 - meDirect.p99).toFixed(2)} ms; ` +
         `login p50 +${(loginGateway.p50 - loginDirect.p50).toFixed(2)} ms, p99 +${(loginGateway.p99 - loginDirect.p99).toFixed(2)} ms`,

@@ -56,7 +56,10 @@ export class Accounts {
     private readonly outbox: EventOutbox,
     private readonly sessions: SessionStore,
     private readonly resendLimiter: ResendLimiter,
-    private readonly config: Pick<IdentityConfig, 'PUBLIC_URL' | 'PASSWORD_HASH_COST' | 'VERIFICATION_TTL_HOURS'>,
+    private readonly config: Pick<
+      IdentityConfig,
+      'PUBLIC_URL' | 'PASSWORD_HASH_COST' | 'VERIFICATION_TTL_HOURS'
+    >,
   ) {
     this.users = userModel(mongo);
   }
@@ -138,7 +141,12 @@ export class Accounts {
         };
         await this.outbox.add(
           [
-            createEnvelope(SERVICE, { type: IDENTITY_EVENT_TYPES.registered, subject: registered.userId, data: registered, correlationId }),
+            createEnvelope(SERVICE, {
+              type: IDENTITY_EVENT_TYPES.registered,
+              subject: registered.userId,
+              data: registered,
+              correlationId,
+            }),
             this.verificationRequested(user, verification, 'registration', correlationId),
           ],
           session,
@@ -163,7 +171,10 @@ export class Accounts {
       throw new HttpError(400, MESSAGES.invalidToken, { canResend: true });
     }
     if (!user.verificationExpiresAt || user.verificationExpiresAt.getTime() <= Date.now()) {
-      throw new HttpError(410, MESSAGES.expiredToken, { canResend: true, user: { name: user.name, email: user.email } });
+      throw new HttpError(410, MESSAGES.expiredToken, {
+        canResend: true,
+        user: { name: user.name, email: user.email },
+      });
     }
     const verifiedAt = new Date();
     let updated: UserDocument | null = null;
@@ -172,14 +183,30 @@ export class Accounts {
       updated = await this.users.findOneAndUpdate(
         { _id: user._id, verificationToken: tokenHash },
         {
-          $set: { emailVerified: true, verifiedAt, verificationToken: null, usedVerificationToken: tokenHash },
+          $set: {
+            emailVerified: true,
+            verifiedAt,
+            verificationToken: null,
+            usedVerificationToken: tokenHash,
+          },
         },
         { session, returnDocument: 'after' },
       );
       if (!updated) return;
-      const data: UserVerifiedEvent = { userId: user.id as string, email: user.email, verifiedAt: verifiedAt.toISOString() };
+      const data: UserVerifiedEvent = {
+        userId: user.id as string,
+        email: user.email,
+        verifiedAt: verifiedAt.toISOString(),
+      };
       await this.outbox.add(
-        [createEnvelope(SERVICE, { type: IDENTITY_EVENT_TYPES.verified, subject: data.userId, data, correlationId })],
+        [
+          createEnvelope(SERVICE, {
+            type: IDENTITY_EVENT_TYPES.verified,
+            subject: data.userId,
+            data,
+            correlationId,
+          }),
+        ],
         session,
       );
     });
@@ -189,7 +216,10 @@ export class Accounts {
   }
 
   private alreadyVerified(user: UserDocument) {
-    return new HttpError(409, MESSAGES.alreadyVerified, { alreadyVerified: true, user: { name: user.name, email: user.email } });
+    return new HttpError(409, MESSAGES.alreadyVerified, {
+      alreadyVerified: true,
+      user: { name: user.name, email: user.email },
+    });
   }
 
   /**
@@ -204,7 +234,10 @@ export class Accounts {
     const verification = this.newVerification(email);
     await this.mongo.transaction(async (session) => {
       await this.users.updateOne({ _id: user._id }, { $set: verification.fields }, { session });
-      await this.outbox.add([this.verificationRequested(user, verification, 'resend', correlationId)], session);
+      await this.outbox.add(
+        [this.verificationRequested(user, verification, 'resend', correlationId)],
+        session,
+      );
     });
   }
 }

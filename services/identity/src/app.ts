@@ -92,7 +92,9 @@ export function buildApp(deps: IdentityDeps) {
     // Unknown emails are checked against a throwaway hash so they take as long as a wrong password.
     const valid = user
       ? await verifyPassword(body.password, user.passwordHash)
-      : await verifyPassword(body.password, await (dummy ??= dummyHash(config.PASSWORD_HASH_COST))).then(() => false);
+      : await verifyPassword(body.password, await (dummy ??= dummyHash(config.PASSWORD_HASH_COST))).then(
+          () => false,
+        );
     if (!user || !valid) {
       await throttle.recordFailure(email, request.ip);
       throw unauthorized(INVALID_CREDENTIALS);
@@ -133,9 +135,12 @@ export function buildApp(deps: IdentityDeps) {
       request.id,
     );
     request.log.info({ userId: user.id }, 'registered');
-    return reply
-      .status(201)
-      .send({ success: true, user: publicUser(user), message: MESSAGES.registered, requiresVerification: true });
+    return reply.status(201).send({
+      success: true,
+      user: publicUser(user),
+      message: MESSAGES.registered,
+      requiresVerification: true,
+    });
   });
 
   app.post('/api/create-account', async (request, reply) => {

@@ -60,7 +60,13 @@ export class LoginThrottle {
   async recordFailure(email: string, ip: string): Promise<void> {
     const keys = this.keys(email, ip);
     const window = this.config.LOGIN_FAILURE_WINDOW_SECONDS;
-    await this.redis.multi().incr(keys.email).expire(keys.email, window, 'NX').incr(keys.ip).expire(keys.ip, window, 'NX').exec();
+    await this.redis
+      .multi()
+      .incr(keys.email)
+      .expire(keys.email, window, 'NX')
+      .incr(keys.ip)
+      .expire(keys.ip, window, 'NX')
+      .exec();
   }
 
   /** A right password clears the email's count; the address keeps its count for the window. */
@@ -94,11 +100,17 @@ export class ResendLimiter {
     const hourKey = `verification-sent:hour:${id}`;
     const first = await this.redis.set(recentKey, '1', 'EX', this.config.RESEND_MIN_INTERVAL_SECONDS, 'NX');
     if (first !== 'OK') {
-      throw tooManyRequests(RESEND_TOO_SOON_MESSAGE, { retryAfterSeconds: Math.max(1, await this.redis.ttl(recentKey)) });
+      throw tooManyRequests(RESEND_TOO_SOON_MESSAGE, {
+        retryAfterSeconds: Math.max(1, await this.redis.ttl(recentKey)),
+      });
     }
-    const [[, count]] = (await this.redis.multi().incr(hourKey).expire(hourKey, 3600, 'NX').exec()) as [[Error | null, number]];
+    const [[, count]] = (await this.redis.multi().incr(hourKey).expire(hourKey, 3600, 'NX').exec()) as [
+      [Error | null, number],
+    ];
     if (count > this.config.RESEND_MAX_PER_HOUR) {
-      throw tooManyRequests(RESEND_TOO_MANY_MESSAGE, { retryAfterSeconds: Math.max(1, await this.redis.ttl(hourKey)) });
+      throw tooManyRequests(RESEND_TOO_MANY_MESSAGE, {
+        retryAfterSeconds: Math.max(1, await this.redis.ttl(hourKey)),
+      });
     }
   }
 }

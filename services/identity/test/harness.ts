@@ -75,7 +75,9 @@ export async function startIdentityStack(
   const identity = await listen(app);
   const relay = opts.relayTo ? new OutboxRelay({ outbox, bus: opts.relayTo, pollIntervalMs: 200 }) : null;
   relay?.start();
-  const gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { identity: identity.url },
+  const gateway = await startTestGateway({
+    redisUrl: redis.url,
+    upstreams: { identity: identity.url },
     // The gateway's own limits have their own tests; here they must not mask identity's answers.
     env: { RATE_LIMIT_MAX: '100000', RATE_LIMIT_AUTH_MAX: '100000', ...opts.gatewayEnv },
   });
@@ -90,7 +92,11 @@ export async function startIdentityStack(
     users: userModel(db),
     browser: () => new CookieClient(gateway.url),
     async events(type?: string) {
-      const entries = await outbox.collection().find(type ? { type } : {}).sort({ _id: 1 }).toArray();
+      const entries = await outbox
+        .collection()
+        .find(type ? { type } : {})
+        .sort({ _id: 1 })
+        .toArray();
       return entries.map((e) => JSON.parse(e.payload) as EventEnvelope<any>);
     },
     async close() {

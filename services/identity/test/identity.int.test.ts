@@ -57,7 +57,10 @@ describe('identity through the gateway', () => {
 
       const events = await stack.events();
       const mine = events.filter((e) => e.subject === body.user.id);
-      expect(mine.map((e) => e.type)).toEqual(['identity.user.registered', 'identity.verification.requested']);
+      expect(mine.map((e) => e.type)).toEqual([
+        'identity.user.registered',
+        'identity.verification.requested',
+      ]);
       expect(mine[0].data).toMatchObject({ source: 'register', refDealId: 'deal-7', fromSharedLink: true });
       const link = new URL(mine[1].data.verificationUrl);
       expect(`${link.origin}${link.pathname}`).toBe('http://localhost:8080/verify-email');
@@ -67,19 +70,26 @@ describe('identity through the gateway', () => {
     it('stores a salted scrypt hash and only a hash of the verification token', async () => {
       const a = await registered();
       const b = await registered();
-      const [userA, userB] = await Promise.all([stack.users.findById(a.userId), stack.users.findById(b.userId)]);
+      const [userA, userB] = await Promise.all([
+        stack.users.findById(a.userId),
+        stack.users.findById(b.userId),
+      ]);
       expect(userA!.passwordHash).toMatch(/^scrypt\$\d+\$8\$1\$/);
       expect(userA!.passwordHash).not.toBe(userB!.passwordHash);
       expect(userA!.passwordHash).not.toContain(PASSWORD);
       const token = await latestVerificationToken(stack, a.email);
       expect(userA!.verificationToken).toMatch(/^[0-9a-f]{64}$/);
       expect(userA!.verificationToken).not.toBe(token);
-      expect(userA!.verificationExpiresAt!.getTime() - userA!.verificationSentAt!.getTime()).toBe(24 * 3600_000);
+      expect(userA!.verificationExpiresAt!.getTime() - userA!.verificationSentAt!.getTime()).toBe(
+        24 * 3600_000,
+      );
     });
 
     it('refuses a second account for the same email in any letter case', async () => {
       const { email } = await registered();
-      const res = await stack.browser().post('/api/auth/register', { name: 'Someone', email: email.toUpperCase(), password: PASSWORD });
+      const res = await stack
+        .browser()
+        .post('/api/auth/register', { name: 'Someone', email: email.toUpperCase(), password: PASSWORD });
       expect(res.status).toBe(409);
       expect(res.json()).toEqual({ success: false, error: MESSAGES.duplicateEmail });
     });
@@ -148,7 +158,10 @@ describe('identity through the gateway', () => {
       const browser = stack.browser();
       const res = await browser.post('/api/login', { email: email.toUpperCase(), password: PASSWORD });
       expect(res.status).toBe(200);
-      expect(res.json()).toEqual({ success: true, user: { id: userId, name: 'Ada Lovelace', email, verified: false } });
+      expect(res.json()).toEqual({
+        success: true,
+        user: { id: userId, name: 'Ada Lovelace', email, verified: false },
+      });
       const cookie = res.setCookies.find((c) => c.name === SESSION_COOKIE)!;
       expect(cookie.attributes).toMatchObject({ httponly: true, samesite: 'Lax', path: '/' });
       expect(cookie.attributes.secure).toBeUndefined();
@@ -175,7 +188,9 @@ describe('identity through the gateway', () => {
     it('refuses a wrong password and an unknown email with the same answer', async () => {
       const { email } = await registered();
       const wrong = await stack.browser().post('/api/login', { email, password: 'not the password' });
-      const unknown = await stack.browser().post('/api/login', { email: newEmail(), password: 'not the password' });
+      const unknown = await stack
+        .browser()
+        .post('/api/login', { email: newEmail(), password: 'not the password' });
       expect(wrong.status).toBe(401);
       expect(unknown.status).toBe(401);
       expect(wrong.json()).toEqual({ success: false, error: INVALID_CREDENTIALS });
@@ -210,11 +225,17 @@ describe('identity through the gateway', () => {
 
     it('ignores a spoofed x-user-id header', async () => {
       const { userId } = await registered();
-      const res = await stack.browser().get('/api/auth/me', { headers: { 'x-user-id': userId, 'x-user-verified': 'true' } });
+      const res = await stack
+        .browser()
+        .get('/api/auth/me', { headers: { 'x-user-id': userId, 'x-user-verified': 'true' } });
       expect(res.status).toBe(401);
       const spoofedLead = await stack
         .browser()
-        .post('/api/save-lead-info', { userId, leadInfo: { propertiesOwned: '1-2' } }, { headers: { 'x-user-id': userId } });
+        .post(
+          '/api/save-lead-info',
+          { userId, leadInfo: { propertiesOwned: '1-2' } },
+          { headers: { 'x-user-id': userId } },
+        );
       expect(spoofedLead.status).toBe(401);
     });
 
@@ -263,7 +284,11 @@ describe('identity through the gateway', () => {
       const token = await latestVerificationToken(stack, email);
       const res = await stack.browser().get(`/api/verify-email?token=${encodeURIComponent(token)}`);
       expect(res.status).toBe(200);
-      expect(res.json()).toEqual({ success: true, message: MESSAGES.verified, user: { name: 'Ada Lovelace', email } });
+      expect(res.json()).toEqual({
+        success: true,
+        message: MESSAGES.verified,
+        user: { name: 'Ada Lovelace', email },
+      });
       expect((await browser.get('/api/auth/me')).json().user.verified).toBe(true);
       const verified = await stack.events('identity.user.verified');
       expect(verified.filter((e) => e.subject === userId)).toHaveLength(1);
@@ -277,7 +302,11 @@ describe('identity through the gateway', () => {
       await stack.browser().get(`/api/verify-email?token=${token}`);
       const again = await stack.browser().get(`/api/verify-email?token=${token}`);
       expect(again.status).toBe(409);
-      expect(again.json()).toMatchObject({ success: false, error: MESSAGES.alreadyVerified, alreadyVerified: true });
+      expect(again.json()).toMatchObject({
+        success: false,
+        error: MESSAGES.alreadyVerified,
+        alreadyVerified: true,
+      });
       const verified = await stack.events('identity.user.verified');
       expect(verified.filter((e) => e.subject === userId)).toHaveLength(1);
     });
@@ -285,10 +314,18 @@ describe('identity through the gateway', () => {
     it('refuses an expired link and offers a resend', async () => {
       const { email, userId } = await registered();
       const token = await latestVerificationToken(stack, email);
-      await stack.users.updateOne({ _id: userId }, { $set: { verificationExpiresAt: new Date(Date.now() - 1000) } });
+      await stack.users.updateOne(
+        { _id: userId },
+        { $set: { verificationExpiresAt: new Date(Date.now() - 1000) } },
+      );
       const res = await stack.browser().get(`/api/verify-email?token=${token}`);
       expect(res.status).toBe(410);
-      expect(res.json()).toEqual({ success: false, error: MESSAGES.expiredToken, canResend: true, user: { name: 'Ada Lovelace', email } });
+      expect(res.json()).toEqual({
+        success: false,
+        error: MESSAGES.expiredToken,
+        canResend: true,
+        user: { name: 'Ada Lovelace', email },
+      });
       expect((await stack.users.findById(userId))!.emailVerified).toBe(false);
     });
 
@@ -323,7 +360,9 @@ describe('identity through the gateway', () => {
       expect(res.json()).toEqual({ success: true, message: MESSAGES.verificationSent });
       const newToken = await latestVerificationToken(stack, email);
       expect(newToken).not.toBe(oldToken);
-      const requested = (await stack.events('identity.verification.requested')).filter((e) => e.subject === userId);
+      const requested = (await stack.events('identity.verification.requested')).filter(
+        (e) => e.subject === userId,
+      );
       expect(requested.map((e) => e.data.reason)).toEqual(['registration', 'resend']);
       expect((await stack.browser().get(`/api/verify-email?token=${oldToken}`)).status).toBe(400);
       expect((await stack.browser().get(`/api/verify-email?token=${newToken}`)).status).toBe(200);
@@ -339,16 +378,35 @@ describe('identity through the gateway', () => {
   });
 
   describe('POST /api/save-lead-info', () => {
-    const leadInfo = { fullName: 'Ada Lovelace', propertiesOwned: '3-5', contactPreference: 'Phone', hasViewedProperty: true, ownsProperty: false, agreedPurchasePrice: true, phone: '07700 900456' };
+    const leadInfo = {
+      fullName: 'Ada Lovelace',
+      propertiesOwned: '3-5',
+      contactPreference: 'Phone',
+      hasViewedProperty: true,
+      ownsProperty: false,
+      agreedPurchasePrice: true,
+      phone: '07700 900456',
+    };
 
     it('keeps the lead answers on the signed-in user', async () => {
       const { email, userId } = await registered();
       const browser = await signedIn(email);
-      const res = await browser.post('/api/save-lead-info', { userId, leadInfo, searchData: { loanType: 'development' } });
+      const res = await browser.post('/api/save-lead-info', {
+        userId,
+        leadInfo,
+        searchData: { loanType: 'development' },
+      });
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({ success: true });
       const user = await stack.users.findById(userId);
-      expect(user).toMatchObject({ propertiesOwned: '3-5', contactPreference: 'Phone', hasViewedProperty: true, ownsProperty: false, agreedPurchasePrice: true, phone: '07700 900456' });
+      expect(user).toMatchObject({
+        propertiesOwned: '3-5',
+        contactPreference: 'Phone',
+        hasViewedProperty: true,
+        ownsProperty: false,
+        agreedPurchasePrice: true,
+        phone: '07700 900456',
+      });
       expect(user!.leadSearchData).toEqual({ loanType: 'development' });
     });
 
@@ -422,10 +480,14 @@ describe('brute force from one address', () => {
 
   it('refuses sign-in from an address that failed for many different emails', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await stack.browser().post('/api/login', { email: `guess${i}@example.com`, password: 'password1' });
+      const res = await stack
+        .browser()
+        .post('/api/login', { email: `guess${i}@example.com`, password: 'password1' });
       expect(res.status).toBe(401);
     }
-    const res = await stack.browser().post('/api/login', { email: 'another@example.com', password: 'password1' });
+    const res = await stack
+      .browser()
+      .post('/api/login', { email: 'another@example.com', password: 'password1' });
     expect(res.status).toBe(429);
     expect(res.json().error).toBe(LOGIN_LOCKED_MESSAGE);
   });
@@ -433,7 +495,11 @@ describe('brute force from one address', () => {
   it('counts the client address the gateway saw, not one the client claims', async () => {
     const res = await stack
       .browser()
-      .post('/api/login', { email: 'fresh@example.com', password: 'password1' }, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      .post(
+        '/api/login',
+        { email: 'fresh@example.com', password: 'password1' },
+        { headers: { 'x-forwarded-for': '203.0.113.9' } },
+      );
     expect(res.status).toBe(429);
   });
 });
@@ -447,7 +513,9 @@ describe('cookie under https', () => {
       const res = await stack.browser().post('/api/login', { email, password: PASSWORD });
       expect(res.setCookies.find((c) => c.name === SESSION_COOKIE)!.attributes.secure).toBe(true);
       const requested = await stack.events('identity.verification.requested');
-      expect(requested[0].data.verificationUrl.startsWith('https://loans.example.com/verify-email?token=')).toBe(true);
+      expect(
+        requested[0].data.verificationUrl.startsWith('https://loans.example.com/verify-email?token='),
+      ).toBe(true);
     } finally {
       await stack.close();
     }

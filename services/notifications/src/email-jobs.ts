@@ -32,7 +32,14 @@ export async function handleVerificationRequested(
     await enqueue<EmailJob>(
       queue,
       'verify-email',
-      { eventId: envelope.id, template: 'verify-email', to: data.email, name: data.name, verificationUrl: data.verificationUrl, expiresAt: data.expiresAt },
+      {
+        eventId: envelope.id,
+        template: 'verify-email',
+        to: data.email,
+        name: data.name,
+        verificationUrl: data.verificationUrl,
+        expiresAt: data.expiresAt,
+      },
       envelope.id,
     );
   });

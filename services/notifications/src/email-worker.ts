@@ -21,7 +21,9 @@ export function sentEmails(mongo: Connection) {
 }
 
 /** Pooled: one SMTP connection reused across emails instead of a handshake per message. */
-export function createMailTransport(config: Pick<NotificationsConfig, 'SMTP_URL' | 'MAIL_CATCHER_SMTP_PORT'>): Transporter {
+export function createMailTransport(
+  config: Pick<NotificationsConfig, 'SMTP_URL' | 'MAIL_CATCHER_SMTP_PORT'>,
+): Transporter {
   const url = new URL(smtpUrlFor(config));
   url.searchParams.set('pool', 'true');
   return nodemailer.createTransport(url.toString());
@@ -58,7 +60,14 @@ export function startEmailWorker({ config, logger, mongo, transport }: EmailWork
       html: email.html,
       messageId,
     });
-    await sent.insertOne({ _id: id, to: job.data.to, subject: email.subject, template: job.data.template, messageId, sentAt: new Date() });
+    await sent.insertOne({
+      _id: id,
+      to: job.data.to,
+      subject: email.subject,
+      template: job.data.template,
+      messageId,
+      sentAt: new Date(),
+    });
     logger.info({ jobId: id, template: job.data.template, smtp: info.response }, 'email sent');
     return { messageId };
   };

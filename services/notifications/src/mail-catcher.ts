@@ -38,7 +38,11 @@ export interface MailCatcher {
  * message in the notifications database, so a person running the platform locally can open their
  * verification link from /dev/mail. Never used when SMTP_URL is set.
  */
-export async function startMailCatcher(opts: { port: number; mongo: Connection; logger: Logger }): Promise<MailCatcher> {
+export async function startMailCatcher(opts: {
+  port: number;
+  mongo: Connection;
+  logger: Logger;
+}): Promise<MailCatcher> {
   const collection = caughtMail(opts.mongo);
   const server = new SMTPServer({
     authOptional: true,

@@ -4,13 +4,23 @@ export interface RenderedEmail {
   text: string;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] || 'there';
 
 /** The verification email: one clear button, the same link as text, and when it stops working. */
-export function verificationEmail(input: { name: string; verificationUrl: string; expiresAt: string }): RenderedEmail {
+export function verificationEmail(input: {
+  name: string;
+  verificationUrl: string;
+  expiresAt: string;
+}): RenderedEmail {
   const hours = Math.max(1, Math.round((Date.parse(input.expiresAt) - Date.now()) / 3600_000));
   const greeting = `Hi ${firstName(input.name)},`;
   const subject = 'Verify your email address to see your loan results';

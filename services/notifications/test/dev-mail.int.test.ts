@@ -44,7 +44,9 @@ describe('the mail catcher at /dev/mail', () => {
       MAIL_CATCHER_ENABLED: 'true',
       MAIL_CATCHER_SMTP_PORT: String(catcher.port),
     });
-    service = await listen(buildApp({ config, logger, metrics: new ServiceMetrics('notifications'), healthChecks: [], mongo: db }));
+    service = await listen(
+      buildApp({ config, logger, metrics: new ServiceMetrics('notifications'), healthChecks: [], mongo: db }),
+    );
     gateway = await startTestGateway({
       redisUrl: redis.url,
       upstreams: { notifications: service.url },
@@ -65,7 +67,11 @@ describe('the mail catcher at /dev/mail', () => {
 
   it('keeps a sent email and lists it with its verification link clickable, escaped', async () => {
     const link = 'http://localhost:8080/verify-email?token=abc123&email=jo%40example.com';
-    const email = verificationEmail({ name: '<b>Jo</b> Bloggs', verificationUrl: link, expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const email = verificationEmail({
+      name: '<b>Jo</b> Bloggs',
+      verificationUrl: link,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     await transport.sendMail({ from: 'no-reply@loansearch.local', to: 'jo@example.com', ...email });
 
     const browser = new CookieClient(gateway.url);
@@ -85,8 +91,18 @@ describe('the mail catcher at /dev/mail', () => {
   });
 
   it('is not served by a notifications service whose catcher is off', async () => {
-    const config = notificationsConfigSchema.parse({ ...TEST_SECRETS, MONGO_URL: mongo.url, REDIS_URL: redis.url });
-    const app = buildApp({ config, logger: silentLogger(), metrics: new ServiceMetrics('notifications'), healthChecks: [], mongo: db });
+    const config = notificationsConfigSchema.parse({
+      ...TEST_SECRETS,
+      MONGO_URL: mongo.url,
+      REDIS_URL: redis.url,
+    });
+    const app = buildApp({
+      config,
+      logger: silentLogger(),
+      metrics: new ServiceMetrics('notifications'),
+      healthChecks: [],
+      mongo: db,
+    });
     const res = await app.inject({ method: 'GET', url: '/dev/mail/messages' });
     expect(res.statusCode).toBe(404);
     await app.close();

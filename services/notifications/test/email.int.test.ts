@@ -19,13 +19,24 @@ import type { Connection } from 'mongoose';
 import type { Transporter } from 'nodemailer';
 import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
 import { notificationsConfigSchema } from '../src/config';
-import { EMAIL_QUEUE, type EmailJob, handleVerificationRequested, subscribeToIdentityEvents } from '../src/email-jobs';
+import {
+  EMAIL_QUEUE,
+  type EmailJob,
+  handleVerificationRequested,
+  subscribeToIdentityEvents,
+} from '../src/email-jobs';
 import { createMailTransport, sentEmails, startEmailWorker } from '../src/email-worker';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const PASSWORD = 'correct horse battery';
 
-function notificationsConfig(mongo: TestMongo, redis: TestRedis, smtp: TestSmtp, dbName: string, extra: Record<string, string> = {}) {
+function notificationsConfig(
+  mongo: TestMongo,
+  redis: TestRedis,
+  smtp: TestSmtp,
+  dbName: string,
+  extra: Record<string, string> = {},
+) {
   return notificationsConfigSchema.parse({
     INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
     MONGO_URL: mongo.url,
@@ -72,7 +83,12 @@ describe('the verification email, end to end', () => {
     db = await mongo.database('notifications');
     const config = notificationsConfig(mongo, redis, smtp, db.name);
     identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
-    notificationsBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:', blockMs: 200, claimIntervalMs: 500 });
+    notificationsBus = new RedisStreamsEventBus({
+      redisUrl: redis.url,
+      prefix: 'events:',
+      blockMs: 200,
+      claimIntervalMs: 500,
+    });
     const processed = await ProcessedEvents.open(db);
     queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
     subscribeToIdentityEvents(notificationsBus, processed, queue);
@@ -97,7 +113,10 @@ describe('the verification email, end to end', () => {
   it('registers, receives the email over SMTP, follows the link and signs in verified', async () => {
     const email = `reader.${Date.now()}@example.com`;
     const browser = stack.browser();
-    expect((await browser.post('/api/auth/register', { name: 'Mary Somerville', email, password: PASSWORD })).status).toBe(201);
+    expect(
+      (await browser.post('/api/auth/register', { name: 'Mary Somerville', email, password: PASSWORD }))
+        .status,
+    ).toBe(201);
 
     const mail = await smtp.waitForMessage((m) => m.to.includes(email));
     expect(mail.subject).toBe('Verify your email address to see your loan results');
@@ -108,7 +127,9 @@ describe('the verification email, end to end', () => {
 
     // The verify page calls the API with the token from its own URL.
     const url = new URL(link);
-    const verified = await browser.get(`/api/verify-email?token=${encodeURIComponent(url.searchParams.get('token')!)}`);
+    const verified = await browser.get(
+      `/api/verify-email?token=${encodeURIComponent(url.searchParams.get('token')!)}`,
+    );
     expect(verified.status).toBe(200);
     expect(verified.json().success).toBe(true);
 
@@ -129,7 +150,10 @@ describe('the verification email, end to end', () => {
       return found && (await found.isCompleted()) ? found : null;
     }, 'the email job to complete');
     expect(job.id).toBe(event.id);
-    await waitFor(async () => (await db.collection('processed_events').countDocuments({ eventId: event.id })) === 1, 'the marker');
+    await waitFor(
+      async () => (await db.collection('processed_events').countDocuments({ eventId: event.id })) === 1,
+      'the marker',
+    );
     // Handling the event yet again (a redelivery after the marker) adds nothing.
     expect(await handleVerificationRequested(event, await ProcessedEvents.open(db), queue)).toBe(false);
     expect(await queue.getJobCountByTypes('waiting', 'active', 'delayed')).toBe(0);
@@ -176,7 +200,8 @@ describe('the email worker stopped mid-send', () => {
   });
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await queue.close();
     await smtp.close();
     await redis.release();
@@ -238,10 +263,14 @@ describe('the email worker stopped mid-send', () => {
     expect(smtp.messages).toHaveLength(0);
 
     startWorkerProcess();
-    await waitFor(async () => {
-      const counts = await queue.getJobCounts('completed', 'waiting', 'active', 'delayed');
-      return counts.completed === events.length && counts.waiting + counts.active + counts.delayed === 0;
-    }, 'every email job to complete', 45_000);
+    await waitFor(
+      async () => {
+        const counts = await queue.getJobCounts('completed', 'waiting', 'active', 'delayed');
+        return counts.completed === events.length && counts.waiting + counts.active + counts.delayed === 0;
+      },
+      'every email job to complete',
+      45_000,
+    );
 
     const delivered = emails.map((email) => smtp.messages.filter((m) => m.to.includes(email)).length);
     expect(delivered).toEqual(emails.map(() => 1));

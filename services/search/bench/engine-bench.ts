@@ -19,24 +19,96 @@ const WARMUP = 100;
 
 const deals: { [T in LoanType]: SearchPayloadByType[T][] } = {
   development: [
-    developmentSearchSchema.parse({ projectName: 'A', purchasePrice: 1_000_000, buildCost: 1_500_000, gdv: 4_000_000, propertyLocation: 'London', propertyClass: 'Residential', buildTerm: 12, loanTerm: 18, maxLoanRequired: true }),
-    developmentSearchSchema.parse({ projectName: 'B', purchasePrice: 400_000, buildCost: 600_000, gdv: 1_500_000, propertyLocation: 'NorthWest', propertyClass: 'MixedUse', buildTerm: 10, loanTerm: 15, netLoanRequired: 700_000 }),
+    developmentSearchSchema.parse({
+      projectName: 'A',
+      purchasePrice: 1_000_000,
+      buildCost: 1_500_000,
+      gdv: 4_000_000,
+      propertyLocation: 'London',
+      propertyClass: 'Residential',
+      buildTerm: 12,
+      loanTerm: 18,
+      maxLoanRequired: true,
+    }),
+    developmentSearchSchema.parse({
+      projectName: 'B',
+      purchasePrice: 400_000,
+      buildCost: 600_000,
+      gdv: 1_500_000,
+      propertyLocation: 'NorthWest',
+      propertyClass: 'MixedUse',
+      buildTerm: 10,
+      loanTerm: 15,
+      netLoanRequired: 700_000,
+    }),
   ],
   bridging: [
-    bridgingSearchSchema.parse({ projectName: 'A', loanTerm: 12, ownOrPurchase: 'Purchasing', purchasePrice: 500_000, currentValue: 520_000, purchaseCosts: 25_000, maxLoanRequired: true }),
-    bridgingSearchSchema.parse({ projectName: 'B', bridgingType: 'bridgingRefurbishment', loanTerm: 9, currentValue: 300_000, buildCosts: 80_000, estimatedEndValueOfProperty: 450_000, refurbishmentLevel: 'Medium', netLoanRequired: 250_000 }),
-    bridgingSearchSchema.parse({ projectName: 'C', bridgingType: 'bridgingDeveloperExit', loanTerm: 12, estimatedEndValueOfProperty: 3_000_000, refinancedUnits: 6, maxLoanRequired: true }),
-    bridgingSearchSchema.parse({ projectName: 'D', bridgingType: 'bridgingPreconstruction', loanTerm: 12, currentValue: 800_000, planningPermissionType: 'DetailedPlanning', netLoanRequired: 400_000 }),
+    bridgingSearchSchema.parse({
+      projectName: 'A',
+      loanTerm: 12,
+      ownOrPurchase: 'Purchasing',
+      purchasePrice: 500_000,
+      currentValue: 520_000,
+      purchaseCosts: 25_000,
+      maxLoanRequired: true,
+    }),
+    bridgingSearchSchema.parse({
+      projectName: 'B',
+      bridgingType: 'bridgingRefurbishment',
+      loanTerm: 9,
+      currentValue: 300_000,
+      buildCosts: 80_000,
+      estimatedEndValueOfProperty: 450_000,
+      refurbishmentLevel: 'Medium',
+      netLoanRequired: 250_000,
+    }),
+    bridgingSearchSchema.parse({
+      projectName: 'C',
+      bridgingType: 'bridgingDeveloperExit',
+      loanTerm: 12,
+      estimatedEndValueOfProperty: 3_000_000,
+      refinancedUnits: 6,
+      maxLoanRequired: true,
+    }),
+    bridgingSearchSchema.parse({
+      projectName: 'D',
+      bridgingType: 'bridgingPreconstruction',
+      loanTerm: 12,
+      currentValue: 800_000,
+      planningPermissionType: 'DetailedPlanning',
+      netLoanRequired: 400_000,
+    }),
   ],
   commercial: [
-    commercialSearchSchema.parse({ projectName: 'A', mortgageTerm: 25, currentValue: 1_000_000, grossMonthlyRentalIncome: 6000, fixedRateTerm: 'FiveYear', maxLoanRequired: true }),
-    commercialSearchSchema.parse({ projectName: 'B', mortgageTerm: 15, ownOrPurchase: 'Purchasing', purchasePrice: 750_000, purchaseCosts: 40_000, grossMonthlyRentalIncome: 5000, mortgageInterestType: 'Variable', loanRepaymentType: 'Repayment', netLoanRequired: 450_000 }),
+    commercialSearchSchema.parse({
+      projectName: 'A',
+      mortgageTerm: 25,
+      currentValue: 1_000_000,
+      grossMonthlyRentalIncome: 6000,
+      fixedRateTerm: 'FiveYear',
+      maxLoanRequired: true,
+    }),
+    commercialSearchSchema.parse({
+      projectName: 'B',
+      mortgageTerm: 15,
+      ownOrPurchase: 'Purchasing',
+      purchasePrice: 750_000,
+      purchaseCosts: 40_000,
+      grossMonthlyRentalIncome: 5000,
+      mortgageInterestType: 'Variable',
+      loanRepaymentType: 'Repayment',
+      netLoanRequired: 450_000,
+    }),
   ],
 };
 
 function enlarge(panel: Panel, times: number): Panel {
   const lenders = Array.from({ length: times }, (_, copy) =>
-    panel.lenders.map((lender) => ({ ...lender, id: `${lender.id}-${copy}`, name: `${lender.name} ${copy}` })),
+    panel.lenders.map((lender) => ({
+      ...lender,
+      id: `${lender.id}-${copy}`,
+      name: `${lender.name} ${copy}`,
+    })),
   ).flat();
   return { ...panel, version: `${panel.version}x${times}`, lenders };
 }
@@ -75,4 +147,6 @@ for (const { label, panel } of panels) {
     );
   }
 }
-process.stdout.write(`engine time per search (${ITERATIONS} searches each, after ${WARMUP} warm-up)\n${rows.join('\n')}\n`);
+process.stdout.write(
+  `engine time per search (${ITERATIONS} searches each, after ${WARMUP} warm-up)\n${rows.join('\n')}\n`,
+);

@@ -38,7 +38,9 @@ describe('largestWithinBands', () => {
 
   it('respects the product maximum and a deal-side limit', () => {
     expect(largestWithinBands(bands, capAt(3_000_000), 1_500_000, (limit) => limit)).toBe(1_500_000);
-    expect(largestWithinBands(bands, capAt(3_000_000), 10_000_000, (limit) => Math.min(limit, 400_000))).toBe(400_000);
+    expect(largestWithinBands(bands, capAt(3_000_000), 10_000_000, (limit) => Math.min(limit, 400_000))).toBe(
+      400_000,
+    );
   });
 
   it('returns null when nothing can be lent', () => {

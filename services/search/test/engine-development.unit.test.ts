@@ -12,7 +12,9 @@ const reasonOf = (result: SizingResult) => {
 
 describe('development costs (spec §5 derived values)', () => {
   it('adds the contingency to build cost, 10% professional fees and every cost to the project total', () => {
-    const costs = developmentCosts(development({ purchaseCosts: 50_000, additionalOngoingCosts: 20_000, contingencyPercentage: 10 }));
+    const costs = developmentCosts(
+      development({ purchaseCosts: 50_000, additionalOngoingCosts: 20_000, contingencyPercentage: 10 }),
+    );
     expect(costs.totalBuildCost).toBe(1_100_000);
     expect(costs.professionalFees).toBe(100_000);
     expect(costs.totalProjectCost).toBe(1_000_000 + 50_000 + 1_100_000 + 100_000 + 20_000);
@@ -30,7 +32,13 @@ describe('development costs (spec §5 derived values)', () => {
 
 describe('sizeDevelopmentLoan', () => {
   it('advances land first then build, and charges interest on the drawn balance (build about half drawn during the build)', () => {
-    const offer = offerOf(sizeDevelopmentLoan(development({ maxLoanRequired: false, netLoanRequired: 1_500_000 }), developmentProduct(), lender));
+    const offer = offerOf(
+      sizeDevelopmentLoan(
+        development({ maxLoanRequired: false, netLoanRequired: 1_500_000 }),
+        developmentProduct(),
+        lender,
+      ),
+    );
     expect(offer.LandLoan).toBe(600_000);
     expect(offer.BuildLoan).toBe(900_000);
     // land 600k × 1% × 18 + build 900k × 1% × (12/2 + 6) = 108,000 + 108,000
@@ -43,7 +51,13 @@ describe('sizeDevelopmentLoan', () => {
   });
 
   it('forecasts profit as GDV minus project costs minus finance costs, and deposit as project cost minus net loan', () => {
-    const offer = offerOf(sizeDevelopmentLoan(development({ maxLoanRequired: false, netLoanRequired: 1_500_000 }), developmentProduct(), lender));
+    const offer = offerOf(
+      sizeDevelopmentLoan(
+        development({ maxLoanRequired: false, netLoanRequired: 1_500_000 }),
+        developmentProduct(),
+        lender,
+      ),
+    );
     const gross = 1_716_000 / 0.98;
     const finance = 216_000 + gross * 0.02 + gross * 0.01;
     expect(offer.TotalProjectCost).toBe(2_150_000);
@@ -57,11 +71,15 @@ describe('sizeDevelopmentLoan', () => {
     expect(offer.LandLoan).toBe(600_000);
     expect(offer.BuildLoan).toBe(1_150_000);
     expect(offer.GrossLoan).toBe(Math.floor((1_750_000 + 108_000 + 138_000) / 0.98));
-    expect(offer.qualifiesBecause.at(-1)).toBe('Sized to its maximum, limited by its 60% land advance and 100% build funding');
+    expect(offer.qualifiesBecause.at(-1)).toBe(
+      'Sized to its maximum, limited by its 60% land advance and 100% build funding',
+    );
   });
 
   it('sizes a max loan to the loan-to-GDV cap when that binds, scaling both tranches', () => {
-    const offer = offerOf(sizeDevelopmentLoan(development({ gdv: 2_600_000 }), developmentProduct({ minProfitOnGdv: 0 }), lender));
+    const offer = offerOf(
+      sizeDevelopmentLoan(development({ gdv: 2_600_000 }), developmentProduct({ minProfitOnGdv: 0 }), lender),
+    );
     expect(offer.GrossLoan).toBe(1_820_000);
     expect(offer.LoanToValue).toBe(70);
     expect((offer.LandLoan ?? 0) / (offer.BuildLoan ?? 1)).toBeCloseTo(600_000 / 1_150_000, 4);
@@ -75,39 +93,105 @@ describe('sizeDevelopmentLoan', () => {
   });
 
   it('uses the lower LTGDV cap for a riskier end use', () => {
-    const offer = offerOf(sizeDevelopmentLoan(development({ gdv: 2_600_000, propertyClass: 'Hotel' }), developmentProduct({ minProfitOnGdv: 0, maxLtgdvByClass: { Hotel: 0.6 } }), lender));
+    const offer = offerOf(
+      sizeDevelopmentLoan(
+        development({ gdv: 2_600_000, propertyClass: 'Hotel' }),
+        developmentProduct({ minProfitOnGdv: 0, maxLtgdvByClass: { Hotel: 0.6 } }),
+        lender,
+      ),
+    );
     expect(offer.GrossLoan).toBe(1_560_000);
   });
 
   it('declines a net loan above the loan-to-cost limit', () => {
-    const reason = reasonOf(sizeDevelopmentLoan(development({ maxLoanRequired: false, netLoanRequired: 1_700_000 }), developmentProduct({ maxLtc: 0.75 }), lender));
-    expect(reason).toBe('The £1,700,000 net loan is 79.1% of total project cost; its limit is 75% loan to cost');
+    const reason = reasonOf(
+      sizeDevelopmentLoan(
+        development({ maxLoanRequired: false, netLoanRequired: 1_700_000 }),
+        developmentProduct({ maxLtc: 0.75 }),
+        lender,
+      ),
+    );
+    expect(reason).toBe(
+      'The £1,700,000 net loan is 79.1% of total project cost; its limit is 75% loan to cost',
+    );
   });
 
   it('declines a net loan needing more build funding than the lender gives', () => {
-    const reason = reasonOf(sizeDevelopmentLoan(development({ maxLoanRequired: false, netLoanRequired: 1_800_000 }), developmentProduct(), lender));
+    const reason = reasonOf(
+      sizeDevelopmentLoan(
+        development({ maxLoanRequired: false, netLoanRequired: 1_800_000 }),
+        developmentProduct(),
+        lender,
+      ),
+    );
     expect(reason).toContain('needs £1,200,000 of build funding');
   });
 
   it('declines when profit on GDV after finance falls below the lender minimum', () => {
-    const reason = reasonOf(sizeDevelopmentLoan(development({ gdv: 2_400_000 }), developmentProduct({ minProfitOnGdv: 0.2 }), lender));
+    const reason = reasonOf(
+      sizeDevelopmentLoan(
+        development({ gdv: 2_400_000 }),
+        developmentProduct({ minProfitOnGdv: 0.2 }),
+        lender,
+      ),
+    );
     expect(reason).toMatch(/^Profit on GDV of \d+\.\d% after finance costs is below its 20% minimum$/);
   });
 
   it('declines a refused end use, a region it does not serve and a term out of range', () => {
-    expect(reasonOf(sizeDevelopmentLoan(development({ propertyClass: 'HMO' }), developmentProduct({ refusedPropertyClasses: ['HMO'] }), lender))).toBe('Does not fund HMO schemes');
-    expect(reasonOf(sizeDevelopmentLoan(development({ propertyLocation: 'Wales' }), developmentProduct(), { ...lender, regions: ['London'] }))).toBe('Does not lend in Wales');
-    expect(reasonOf(sizeDevelopmentLoan(development({ loanTerm: 48 }), developmentProduct(), lender))).toBe('Loan term of 48 months is outside its 6-36 month range');
+    expect(
+      reasonOf(
+        sizeDevelopmentLoan(
+          development({ propertyClass: 'HMO' }),
+          developmentProduct({ refusedPropertyClasses: ['HMO'] }),
+          lender,
+        ),
+      ),
+    ).toBe('Does not fund HMO schemes');
+    expect(
+      reasonOf(
+        sizeDevelopmentLoan(development({ propertyLocation: 'Wales' }), developmentProduct(), {
+          ...lender,
+          regions: ['London'],
+        }),
+      ),
+    ).toBe('Does not lend in Wales');
+    expect(reasonOf(sizeDevelopmentLoan(development({ loanTerm: 48 }), developmentProduct(), lender))).toBe(
+      'Loan term of 48 months is outside its 6-36 month range',
+    );
   });
 
   it('prices at the rate card band of the loan-to-GDV', () => {
-    const product = developmentProduct({ rateCard: [{ maxRatio: 0.55, ratePerYear: 0.08 }, { maxRatio: 0.65, ratePerYear: 0.095 }, { maxRatio: 0.75, ratePerYear: 0.11 }] });
-    expect(offerOf(sizeDevelopmentLoan(development({ maxLoanRequired: false, netLoanRequired: 1_000_000 }), product, lender)).InterestRate).toBe(0.08);
-    expect(offerOf(sizeDevelopmentLoan(development({ gdv: 2_600_000 }), { ...product, minProfitOnGdv: 0 }, lender)).InterestRate).toBe(0.11);
+    const product = developmentProduct({
+      rateCard: [
+        { maxRatio: 0.55, ratePerYear: 0.08 },
+        { maxRatio: 0.65, ratePerYear: 0.095 },
+        { maxRatio: 0.75, ratePerYear: 0.11 },
+      ],
+    });
+    expect(
+      offerOf(
+        sizeDevelopmentLoan(
+          development({ maxLoanRequired: false, netLoanRequired: 1_000_000 }),
+          product,
+          lender,
+        ),
+      ).InterestRate,
+    ).toBe(0.08);
+    expect(
+      offerOf(sizeDevelopmentLoan(development({ gdv: 2_600_000 }), { ...product, minProfitOnGdv: 0 }, lender))
+        .InterestRate,
+    ).toBe(0.11);
   });
 
   it('flags criteria close to the limit', () => {
-    const offer = offerOf(sizeDevelopmentLoan(development({ maxLoanRequired: false, netLoanRequired: 1_900_000, gdv: 4_000_000 }), developmentProduct({ maxLandAdvance: 0.75 }), lender));
+    const offer = offerOf(
+      sizeDevelopmentLoan(
+        development({ maxLoanRequired: false, netLoanRequired: 1_900_000, gdv: 4_000_000 }),
+        developmentProduct({ maxLandAdvance: 0.75 }),
+        lender,
+      ),
+    );
     expect(offer.closeToLimits.some((note) => note.startsWith('Loan to cost'))).toBe(true);
   });
 });

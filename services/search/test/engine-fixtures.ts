@@ -13,7 +13,18 @@ import type { BridgingProduct, CommercialProduct, DevelopmentProduct } from '../
 export const lender: LenderInfo = {
   id: 'test-lender',
   name: 'Test Lender',
-  regions: ['London', 'NorthWest', 'Midlands', 'EastAnglia', 'SouthEast', 'SouthWest', 'NorthEast', 'Wales', 'Scotland', 'NorthernIreland'],
+  regions: [
+    'London',
+    'NorthWest',
+    'Midlands',
+    'EastAnglia',
+    'SouthEast',
+    'SouthWest',
+    'NorthEast',
+    'Wales',
+    'Scotland',
+    'NorthernIreland',
+  ],
 };
 
 const noFees = { arrangementFeePct: 0, minArrangementFee: 0, exitFeePct: 0, otherCosts: 0 };
@@ -32,7 +43,12 @@ export function bridgingProduct(overrides: Partial<BridgingProduct> = {}): Bridg
     entityTypes: ['Individual', 'Company'],
     fees: noFees,
     interestTreatment: 'retained',
-    useCases: ['bridgingPurchaseOrRefinance', 'bridgingRefurbishment', 'bridgingDeveloperExit', 'bridgingPreconstruction'],
+    useCases: [
+      'bridgingPurchaseOrRefinance',
+      'bridgingRefurbishment',
+      'bridgingDeveloperExit',
+      'bridgingPreconstruction',
+    ],
     maxLtvBands: [{ upToLoan: 10_000_000, maxRatio: 0.75 }],
     maxLtvByClass: {},
     maxPurchasePriceLtv: 0.9,
@@ -98,7 +114,13 @@ export function commercialProduct(overrides: Partial<CommercialProduct> = {}): C
     rateCard: [{ maxRatio: 0.75, ratePerYear: 0.06 }],
     variableAvailable: true,
     fixedRatePremium: { TwoYear: 0.002, FiveYear: 0.004 },
-    rentalCover: { capitalAndInterest: 1.25, interestOnly: 1.45, longTermYears: 15, stressMargin: 0.02, stressFloor: 0.055 },
+    rentalCover: {
+      capitalAndInterest: 1.25,
+      interestOnly: 1.45,
+      longTermYears: 15,
+      stressMargin: 0.02,
+      stressFloor: 0.055,
+    },
     minLeaseRemaining: 'OneToThreeYears',
     ...overrides,
   };

@@ -14,14 +14,22 @@ import {
   type LoanOffer,
 } from '@lsp/contracts';
 import { bridgingSecurity, developmentCosts, searchPanel } from '../src/engine';
-import { loadDefaultPanel, type BridgingProduct, type CommercialProduct, type DevelopmentProduct, type Product } from '../src/panel';
+import {
+  loadDefaultPanel,
+  type BridgingProduct,
+  type CommercialProduct,
+  type DevelopmentProduct,
+  type Product,
+} from '../src/panel';
 
 /**
  * Whatever the deal, no offer may break its lender's caps or show a negative, NaN or infinite figure.
  * The caps are re-derived here from the product data, independently of the engine's sizing path.
  */
 const panel = loadDefaultPanel();
-const productById = new Map<string, Product>(panel.lenders.flatMap((l) => l.products.map((p) => [p.id, p] as const)));
+const productById = new Map<string, Product>(
+  panel.lenders.flatMap((l) => l.products.map((p) => [p.id, p] as const)),
+);
 const TOLERANCE = 1; // whole-pound rounding
 
 const money = (min: number, max: number) => fc.integer({ min, max });
@@ -31,7 +39,11 @@ const propertyClass = fc.constantFrom(...PROPERTY_CLASSES);
 function expectSaneFigures(offer: LoanOffer) {
   for (const [key, value] of Object.entries(offer)) {
     if (typeof value === 'number') {
-      expect({ key, finite: Number.isFinite(value), nonNegative: value >= 0 }).toEqual({ key, finite: true, nonNegative: true });
+      expect({ key, finite: Number.isFinite(value), nonNegative: value >= 0 }).toEqual({
+        key,
+        finite: true,
+        nonNegative: true,
+      });
     }
   }
   expect(offer.NetLoan).toBeLessThanOrEqual(offer.GrossLoan + TOLERANCE);
@@ -68,17 +80,29 @@ describe('engine properties over the default panel', () => {
         const costs = developmentCosts(payload);
         const result = searchPanel('development', payload, panel);
         // Every lender is accounted for: an offer, a decline with a reason, or no product of this type.
-        expect(new Set(result.offers.map((o) => o.LenderId)).size + result.declined.length + result.lendersWithoutProduct).toBe(panel.lenders.length);
+        expect(
+          new Set(result.offers.map((o) => o.LenderId)).size +
+            result.declined.length +
+            result.lendersWithoutProduct,
+        ).toBe(panel.lenders.length);
         for (const d of result.declined) expect(d.reason).toMatch(/\w/);
         for (const offer of result.offers) {
           const product = expectSaneFigures(offer) as DevelopmentProduct;
-          const cap = Math.min(bandRatio(product.maxLtgdvBands, offer.GrossLoan), product.maxLtgdvByClass[payload.propertyClass] ?? 1);
+          const cap = Math.min(
+            bandRatio(product.maxLtgdvBands, offer.GrossLoan),
+            product.maxLtgdvByClass[payload.propertyClass] ?? 1,
+          );
           expect(offer.GrossLoan).toBeLessThanOrEqual(cap * payload.gdv + TOLERANCE);
           expect(offer.NetLoan).toBeLessThanOrEqual(product.maxLtc * costs.totalProjectCost + TOLERANCE);
-          expect(offer.LandLoan!).toBeLessThanOrEqual(product.maxLandAdvance * payload.purchasePrice + TOLERANCE);
-          expect(offer.BuildLoan!).toBeLessThanOrEqual(product.maxBuildFunding * (costs.totalBuildCost + costs.professionalFees) + TOLERANCE);
+          expect(offer.LandLoan!).toBeLessThanOrEqual(
+            product.maxLandAdvance * payload.purchasePrice + TOLERANCE,
+          );
+          expect(offer.BuildLoan!).toBeLessThanOrEqual(
+            product.maxBuildFunding * (costs.totalBuildCost + costs.professionalFees) + TOLERANCE,
+          );
           expect(offer.ProfitForecast / payload.gdv).toBeGreaterThanOrEqual(product.minProfitOnGdv - 1e-6);
-          if (!payload.maxLoanRequired) expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
+          if (!payload.maxLoanRequired)
+            expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
         }
       }),
       { numRuns: 150 },
@@ -110,21 +134,33 @@ describe('engine properties over the default panel', () => {
         const security = bridgingSecurity(payload);
         for (const offer of searchPanel('bridging', payload, panel).offers) {
           const product = expectSaneFigures(offer) as BridgingProduct;
-          const ratio = Math.min(bandRatio(product.maxLtvBands, offer.GrossLoan), product.maxLtvByClass[payload.propertyClass] ?? 1);
+          const ratio = Math.min(
+            bandRatio(product.maxLtvBands, offer.GrossLoan),
+            product.maxLtvByClass[payload.propertyClass] ?? 1,
+          );
           let cap: number;
-          if (security.kind === 'developerExit') cap = Math.min(ratio, product.developerExitMaxLtv!) * security.endValue;
-          else if (security.kind === 'land') cap = Math.min(ratio, product.landLtvByPlanning[payload.planningPermissionType]!) * security.dayOneValue;
+          if (security.kind === 'developerExit')
+            cap = Math.min(ratio, product.developerExitMaxLtv!) * security.endValue;
+          else if (security.kind === 'land')
+            cap =
+              Math.min(ratio, product.landLtvByPlanning[payload.planningPermissionType]!) *
+              security.dayOneValue;
           else if (security.kind === 'refurbishment') {
             const refurb = product.refurbishment!;
             const heavy = payload.refurbishmentLevel === 'Heavy' ? refurb.heavyMaxLtv : 1;
-            cap = Math.min(Math.min(ratio, heavy) * security.dayOneValue + refurb.worksFunding * security.works, refurb.maxLtgdv * security.endValue);
+            cap = Math.min(
+              Math.min(ratio, heavy) * security.dayOneValue + refurb.worksFunding * security.works,
+              refurb.maxLtgdv * security.endValue,
+            );
           } else {
             cap = ratio * security.dayOneValue;
-            if (payload.ownOrPurchase === 'Purchasing' && payload.purchasePrice) cap = Math.min(cap, product.maxPurchasePriceLtv * payload.purchasePrice);
+            if (payload.ownOrPurchase === 'Purchasing' && payload.purchasePrice)
+              cap = Math.min(cap, product.maxPurchasePriceLtv * payload.purchasePrice);
           }
           expect(offer.GrossLoan).toBeLessThanOrEqual(cap + TOLERANCE);
           expect(product.useCases).toContain(payload.bridgingType);
-          if (!payload.maxLoanRequired) expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
+          if (!payload.maxLoanRequired)
+            expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
         }
       }),
       { numRuns: 150 },
@@ -164,15 +200,21 @@ describe('engine properties over the default panel', () => {
             interestOnly ? product.interestOnlyMaxLtv : 1,
           );
           expect(offer.GrossLoan).toBeLessThanOrEqual(ratio * value + TOLERANCE);
-          if (!payload.maxLoanRequired) expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
+          if (!payload.maxLoanRequired)
+            expect(Math.abs(offer.NetLoan - payload.netLoanRequired!)).toBeLessThanOrEqual(TOLERANCE);
           if (!payload.isOwnerOccupied) {
             const cover = product.rentalCover;
-            const required = interestOnly || payload.mortgageTerm > cover.longTermYears ? cover.interestOnly : cover.capitalAndInterest;
+            const required =
+              interestOnly || payload.mortgageTerm > cover.longTermYears
+                ? cover.interestOnly
+                : cover.capitalAndInterest;
             const stressed = Math.max(offer.InterestRate + cover.stressMargin, cover.stressFloor);
             const r = stressed / 12;
             const months = payload.mortgageTerm * 12;
             const annualPerPound = interestOnly ? stressed : (12 * r) / (1 - (1 + r) ** -months);
-            expect(payload.grossMonthlyRentalIncome! * 12).toBeGreaterThanOrEqual(required * annualPerPound * offer.GrossLoan - 1);
+            expect(payload.grossMonthlyRentalIncome! * 12).toBeGreaterThanOrEqual(
+              required * annualPerPound * offer.GrossLoan - 1,
+            );
           }
         }
       }),

@@ -33,17 +33,30 @@ describe('searchPanel', () => {
           name: 'Two Products',
           kind: 'specialist lender',
           regions: ['London'],
-          products: [bridgingProduct({ id: 'a', name: 'A', maxLoan: 50_000, maxLtvBands: [{ upToLoan: 50_000, maxRatio: 0.75 }] }), bridgingProduct({ id: 'b', name: 'B', useCases: ['bridgingRefurbishment'] })],
+          products: [
+            bridgingProduct({
+              id: 'a',
+              name: 'A',
+              maxLoan: 50_000,
+              maxLtvBands: [{ upToLoan: 50_000, maxRatio: 0.75 }],
+            }),
+            bridgingProduct({ id: 'b', name: 'B', useCases: ['bridgingRefurbishment'] }),
+          ],
         },
       ],
     };
-    const result = searchPanel('bridging', bridging({ maxLoanRequired: false, netLoanRequired: 100_000 }), small);
+    const result = searchPanel(
+      'bridging',
+      bridging({ maxLoanRequired: false, netLoanRequired: 100_000 }),
+      small,
+    );
     expect(result.offers).toHaveLength(0);
     expect(result.declined).toEqual([
       {
         lender: 'Two Products',
         lenderId: 'two-products',
-        reason: 'A: The £113,636 gross loan is above its £50,000 maximum; B: Does not offer purchase or refinance bridges',
+        reason:
+          'A: The £113,636 gross loan is above its £50,000 maximum; B: Does not offer purchase or refinance bridges',
       },
     ]);
   });
@@ -54,7 +67,9 @@ describe('searchPanel', () => {
       kind: 'lender-panel',
       version: 't1',
       effectiveFrom: '2025-01-01',
-      lenders: [{ id: 'capped', name: 'Capped', kind: 'specialist lender', regions: ['London'], products: [capped] }],
+      lenders: [
+        { id: 'capped', name: 'Capped', kind: 'specialist lender', regions: ['London'], products: [capped] },
+      ],
     };
     const [offer] = searchPanel('bridging', bridging(), small).offers;
     expect(offer.GrossLoan).toBe(50_000);
@@ -62,7 +77,17 @@ describe('searchPanel', () => {
   });
 
   it('finds commercial offers for the form defaults and reports the best rate', () => {
-    const result = searchPanel('commercial', commercial({ mortgageInterestType: 'Fixed', fixedRateTerm: 'FiveYear', mortgageTerm: 25, grossMonthlyRentalIncome: 2000, currentValue: 250_000 }), panel);
+    const result = searchPanel(
+      'commercial',
+      commercial({
+        mortgageInterestType: 'Fixed',
+        fixedRateTerm: 'FiveYear',
+        mortgageTerm: 25,
+        grossMonthlyRentalIncome: 2000,
+        currentValue: 250_000,
+      }),
+      panel,
+    );
     expect(result.offers.length).toBeGreaterThan(0);
     expect(bestRateOf(result.offers)).toBe(Math.min(...result.offers.map((o) => o.InterestRate)));
     expect(bestRateOf([])).toBeNull();

@@ -165,13 +165,11 @@ describe('POST /api/leads through the gateway', () => {
 
   it('refuses a lead whose search payload is invalid, naming the field inside it', async () => {
     const before = await leadCount();
-    const res = await h
-      .client()
-      .post('/api/leads', {
-        ...LEAD,
-        searchType: 'commercial',
-        searchPayload: { ...COMMERCIAL_PAYLOAD, mortgageTerm: 'forever' },
-      });
+    const res = await h.client().post('/api/leads', {
+      ...LEAD,
+      searchType: 'commercial',
+      searchPayload: { ...COMMERCIAL_PAYLOAD, mortgageTerm: 'forever' },
+    });
     expect(res.status).toBe(400);
     expect(res.json().error).toBe('Search payload: Mortgage term must be a number');
     expect(res.json().fields['searchPayload.mortgageTerm']).toBe('Mortgage term must be a number');

@@ -11,7 +11,8 @@ import {
 
 const shipped = readFileSync(DEFAULT_PANEL_PATH, 'utf8');
 const lines = shipped.trimEnd().split('\n');
-const withLine = (lineNumber: number, replacement: string) => lines.map((l, i) => (i + 1 === lineNumber ? replacement : l)).join('\n');
+const withLine = (lineNumber: number, replacement: string) =>
+  lines.map((l, i) => (i + 1 === lineNumber ? replacement : l)).join('\n');
 
 describe('the default lender panel', () => {
   it('has at least 60 lenders with development, bridging and commercial products, and a version', () => {
@@ -19,7 +20,8 @@ describe('the default lender panel', () => {
     expect(panel.lenders.length).toBeGreaterThanOrEqual(60);
     expect(panel.version).toMatch(/\S/);
     const types = panel.lenders.flatMap((l) => l.products.map((p) => p.loanType));
-    for (const type of ['development', 'bridging', 'commercial'] as const) expect(types.filter((t) => t === type).length).toBeGreaterThanOrEqual(15);
+    for (const type of ['development', 'bridging', 'commercial'] as const)
+      expect(types.filter((t) => t === type).length).toBeGreaterThanOrEqual(15);
   });
 
   it('is the file the seeded generator writes, so it can be rebuilt exactly', () => {
@@ -68,7 +70,9 @@ describe('parsePanelFile', () => {
     const lender = JSON.parse(lines[1]);
     lender.regions = ['Atlantis'];
     const result = parsePanelFile(withLine(2, JSON.stringify(lender)));
-    expect(!result.ok && formatPanelFileErrors(result.errors)).toMatch(/^line 2: invalid lender .*regions\.0/);
+    expect(!result.ok && formatPanelFileErrors(result.errors)).toMatch(
+      /^line 2: invalid lender .*regions\.0/,
+    );
   });
 
   it('reports a rate card that does not reach the highest cap', () => {
@@ -82,17 +86,25 @@ describe('parsePanelFile', () => {
 
   it('reports a duplicate lender id with both lines', () => {
     const result = parsePanelFile([...lines, lines[4]].join('\n'));
-    expect(!result.ok && result.errors).toEqual([{ line: lines.length + 1, reason: `duplicate lender id ${JSON.parse(lines[4]).id} (first on line 5)` }]);
+    expect(!result.ok && result.errors).toEqual([
+      { line: lines.length + 1, reason: `duplicate lender id ${JSON.parse(lines[4]).id} (first on line 5)` },
+    ]);
   });
 
   it('refuses a file without a header, and an empty file', () => {
     const noHeader = parsePanelFile(lines.slice(1).join('\n'));
     expect(!noHeader.ok && noHeader.errors[0].line).toBe(1);
     expect(!noHeader.ok && noHeader.errors[0].reason).toMatch(/^the first line must be the panel header/);
-    expect(parsePanelFile('\n\n')).toEqual({ ok: false, errors: [{ line: 1, reason: 'the file is empty: expected a panel header line' }] });
+    expect(parsePanelFile('\n\n')).toEqual({
+      ok: false,
+      errors: [{ line: 1, reason: 'the file is empty: expected a panel header line' }],
+    });
   });
 
   it('refuses a header with no lenders', () => {
-    expect(parsePanelFile(lines[0])).toEqual({ ok: false, errors: [{ line: 1, reason: 'the panel has no lenders' }] });
+    expect(parsePanelFile(lines[0])).toEqual({
+      ok: false,
+      errors: [{ line: 1, reason: 'the panel has no lenders' }],
+    });
   });
 });

@@ -224,11 +224,9 @@ describe('saved searches through the gateway', () => {
     });
 
     it('answers 401 when signed out', async () => {
-      const res = await h
-        .client()
-        .request('PUT', '/api/search/project-name', {
-          body: { searchId: 'x', loanType: 'development', projectName: 'X' },
-        });
+      const res = await h.client().request('PUT', '/api/search/project-name', {
+        body: { searchId: 'x', loanType: 'development', projectName: 'X' },
+      });
       expect(res.status).toBe(401);
     });
   });

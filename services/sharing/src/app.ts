@@ -1,7 +1,10 @@
 import { type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
 import type { SharingConfig } from './config';
 
-export type SharingDeps = Pick<ServiceRuntime<SharingConfig>, 'config' | 'logger' | 'metrics' | 'healthChecks' | 'mongo'>;
+export type SharingDeps = Pick<
+  ServiceRuntime<SharingConfig>,
+  'config' | 'logger' | 'metrics' | 'healthChecks' | 'mongo'
+>;
 
 export function buildApp(deps: SharingDeps) {
   const app = createServiceApp({

@@ -25,7 +25,10 @@ function messageOf(body: unknown, fallback: string): string {
 }
 
 /** POST /api/{development|bridging|commercial}. */
-export async function runLoanSearch(loanType: LoanType, payload: Record<string, unknown>): Promise<SearchResponse> {
+export async function runLoanSearch(
+  loanType: LoanType,
+  payload: Record<string, unknown>,
+): Promise<SearchResponse> {
   return (await apiRequest<SearchResponse>('POST', `/api/${loanType}`, payload)) ?? {};
 }
 
@@ -57,8 +60,18 @@ export interface SaveSearchBody {
  * flow then holds the results and sends the visitor to create an account.
  */
 export async function saveSearch(body: SaveSearchBody): Promise<string> {
-  const answer = await apiSend<{ search?: { id?: string | number }; id?: string | number; message?: string; error?: string }>('POST', '/api/search', body);
-  if (!answer.ok) throw new ApiError(messageOf(answer.data, `API request failed: ${answer.status}`), answer.status, answer.data);
+  const answer = await apiSend<{
+    search?: { id?: string | number };
+    id?: string | number;
+    message?: string;
+    error?: string;
+  }>('POST', '/api/search', body);
+  if (!answer.ok)
+    throw new ApiError(
+      messageOf(answer.data, `API request failed: ${answer.status}`),
+      answer.status,
+      answer.data,
+    );
   const id = answer.data?.search?.id ?? answer.data?.id;
   if (id === undefined || id === null) throw new Error('Saved search has no id');
   return String(id);

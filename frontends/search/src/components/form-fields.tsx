@@ -17,7 +17,16 @@ function errorText(error: { message?: unknown } | undefined): string | undefined
 }
 
 /** A money or count field: UK separators after leaving it, optional £ prefix. */
-export function NumberInput<T extends FieldValues>({ control, name, label, required, hint, prefix, suffixHint, allowDecimal }: BaseProps<T> & { prefix?: string; suffixHint?: string; allowDecimal?: boolean }) {
+export function NumberInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  required,
+  hint,
+  prefix,
+  suffixHint,
+  allowDecimal,
+}: BaseProps<T> & { prefix?: string; suffixHint?: string; allowDecimal?: boolean }) {
   return (
     <Controller
       control={control}
@@ -41,7 +50,15 @@ export function NumberInput<T extends FieldValues>({ control, name, label, requi
   );
 }
 
-export function SelectInput<T extends FieldValues>({ control, name, label, required, hint, options, placeholder }: BaseProps<T> & { options: readonly SelectOption[]; placeholder?: string }) {
+export function SelectInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  required,
+  hint,
+  options,
+  placeholder,
+}: BaseProps<T> & { options: readonly SelectOption[]; placeholder?: string }) {
   return (
     <Controller
       control={control}
@@ -76,7 +93,15 @@ interface RadioInputProps {
  * A question answered with compact radio cards. The form value and the card chosen can differ (a
  * Yes/No card holds a boolean), so the caller says how to read one from the other.
  */
-function RadioInput<T extends FieldValues>({ control, name, label, options, className, toChoice, fromChoice }: BaseProps<T> & RadioInputProps) {
+function RadioInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  options,
+  className,
+  toChoice,
+  fromChoice,
+}: BaseProps<T> & RadioInputProps) {
   return (
     <Controller
       control={control}
@@ -118,13 +143,22 @@ export function YesNoInput<T extends FieldValues>({ control, name, label }: Base
 }
 
 /** A choice between a few named options shown as compact radio cards. */
-export function ChoiceInput<T extends FieldValues>({ control, name, label, options }: BaseProps<T> & { options: ReadonlyArray<{ value: string; label: string; description?: string }> }) {
+export function ChoiceInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  options,
+}: BaseProps<T> & { options: ReadonlyArray<{ value: string; label: string; description?: string }> }) {
   return (
     <RadioInput
       control={control}
       name={name}
       label={label}
-      options={options.map((option) => ({ value: option.value, title: option.label, description: option.description }))}
+      options={options.map((option) => ({
+        value: option.value,
+        title: option.label,
+        description: option.description,
+      }))}
       toChoice={(value) => (typeof value === 'string' ? value : null)}
       fromChoice={(choice) => choice}
     />
@@ -132,7 +166,15 @@ export function ChoiceInput<T extends FieldValues>({ control, name, label, optio
 }
 
 /** One titled block of a search form. */
-export function FormSection({ title, children, description }: { title: string; description?: string; children: ReactNode }) {
+export function FormSection({
+  title,
+  children,
+  description,
+}: {
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
   return (
     <fieldset className="sr-form-section">
       <legend className="sr-form-section__title">{title}</legend>

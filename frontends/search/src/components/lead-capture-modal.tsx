@@ -1,5 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CONTACT_PREFERENCES, PROPERTIES_OWNED_LEAD, PROPERTIES_OWNED_LEAD_LABELS, leadFormSchema, type LeadForm, type LeadFormInput } from '@lsp/contracts';
+import {
+  CONTACT_PREFERENCES,
+  PROPERTIES_OWNED_LEAD,
+  PROPERTIES_OWNED_LEAD_LABELS,
+  leadFormSchema,
+  type LeadForm,
+  type LeadFormInput,
+} from '@lsp/contracts';
 import { Button, Checkbox, Dialog, RadioCards, TextField } from '@lsp/ui';
 import { Controller, useForm } from 'react-hook-form';
 
@@ -17,7 +24,14 @@ interface LeadCaptureModalProps {
   readiness?: ReadinessAnswers | null;
 }
 
-const blank: LeadFormInput = { name: '', email: '', phone: '', propertiesOwned: '' as LeadFormInput['propertiesOwned'], contactPreference: 'Email', consent: false as unknown as true };
+const blank: LeadFormInput = {
+  name: '',
+  email: '',
+  phone: '',
+  propertiesOwned: '' as LeadFormInput['propertiesOwned'],
+  contactPreference: 'Email',
+  consent: false as unknown as true,
+};
 
 function yesNo(value: boolean | undefined): string {
   return value ? 'Yes' : 'No';
@@ -72,9 +86,32 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
         <fieldset className="sr-form-section">
           <legend className="sr-form-section__title">Your Details</legend>
           <div className="sr-form-grid">
-            <TextField label="Full name" required autoComplete="name" {...register('name')} error={errors.name?.message} valid={tick('name')} />
-            <TextField label="Email address" required type="email" autoComplete="email" {...register('email')} error={errors.email?.message} valid={tick('email')} />
-            <TextField label="Phone number" type="tel" autoComplete="tel" placeholder="07123 456789" hint="Optional" {...register('phone')} valid={tick('phone') && Boolean(dirtyFields.phone)} />
+            <TextField
+              label="Full name"
+              required
+              autoComplete="name"
+              {...register('name')}
+              error={errors.name?.message}
+              valid={tick('name')}
+            />
+            <TextField
+              label="Email address"
+              required
+              type="email"
+              autoComplete="email"
+              {...register('email')}
+              error={errors.email?.message}
+              valid={tick('email')}
+            />
+            <TextField
+              label="Phone number"
+              type="tel"
+              autoComplete="tel"
+              placeholder="07123 456789"
+              hint="Optional"
+              {...register('phone')}
+              valid={tick('phone') && Boolean(dirtyFields.phone)}
+            />
           </div>
         </fieldset>
 
@@ -86,11 +123,17 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
               name={field.name}
               legend={
                 <>
-                  Investment Info: how many properties do you own?<span className="ui-required" aria-hidden="true">*</span>
+                  Investment Info: how many properties do you own?
+                  <span className="ui-required" aria-hidden="true">
+                    *
+                  </span>
                 </>
               }
               compact
-              options={PROPERTIES_OWNED_LEAD.map((value) => ({ value, title: PROPERTIES_OWNED_LEAD_LABELS[value] }))}
+              options={PROPERTIES_OWNED_LEAD.map((value) => ({
+                value,
+                title: PROPERTIES_OWNED_LEAD_LABELS[value],
+              }))}
               value={field.value || null}
               onChange={field.onChange}
               error={fieldState.error?.message}
@@ -114,7 +157,12 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
               />
             )}
           />
-          <Checkbox label="I agree to be contacted with results and offers. *" {...register('consent')} error={errors.consent?.message} valid={tick('consent')} />
+          <Checkbox
+            label="I agree to be contacted with results and offers. *"
+            {...register('consent')}
+            error={errors.consent?.message}
+            valid={tick('consent')}
+          />
         </fieldset>
 
         {readiness && (

@@ -14,7 +14,9 @@ export function ProgressOverlay({ onComplete }: { onComplete: () => void }) {
   const boxRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const timers = overlaySchedule().map((step) => setTimeout(() => ('complete' in step ? completeRef.current() : setStage(step.stage)), step.at));
+    const timers = overlaySchedule().map((step) =>
+      setTimeout(() => ('complete' in step ? completeRef.current() : setStage(step.stage)), step.at),
+    );
     return () => timers.forEach(clearTimeout);
   }, []);
 
@@ -24,14 +26,29 @@ export function ProgressOverlay({ onComplete }: { onComplete: () => void }) {
 
   const percent = overlayPercent(stage);
   return (
-    <div className="sr-overlay" role="dialog" aria-modal="true" aria-labelledby="sr-overlay-title" aria-describedby="sr-overlay-stage">
+    <div
+      className="sr-overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="sr-overlay-title"
+      aria-describedby="sr-overlay-stage"
+    >
       <div className="sr-overlay__box" ref={boxRef} tabIndex={-1}>
         <div className="sr-overlay__pulse" aria-hidden="true" />
         <h2 id="sr-overlay-title" className="sr-overlay__title">
           Your loan assistant is working for you
         </h2>
-        <p className="sr-overlay__subtitle">We are searching {LENDER_COUNT_CLAIM} specialist UK lenders for your best terms.</p>
-        <div className="sr-progress" role="progressbar" aria-label="Search progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <p className="sr-overlay__subtitle">
+          We are searching {LENDER_COUNT_CLAIM} specialist UK lenders for your best terms.
+        </p>
+        <div
+          className="sr-progress"
+          role="progressbar"
+          aria-label="Search progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+        >
           <div className="sr-progress__bar" style={{ width: `${percent}%` }} />
         </div>
         <div className="sr-overlay__meta">
@@ -44,7 +61,11 @@ export function ProgressOverlay({ onComplete }: { onComplete: () => void }) {
           {OVERLAY_STAGE_MESSAGES.map((message, index) => {
             const state = index + 1 < stage ? 'done' : index + 1 === stage ? 'current' : 'waiting';
             return (
-              <li key={message} className={`sr-overlay__stage sr-overlay__stage--${state}`} aria-current={state === 'current' ? 'step' : undefined}>
+              <li
+                key={message}
+                className={`sr-overlay__stage sr-overlay__stage--${state}`}
+                aria-current={state === 'current' ? 'step' : undefined}
+              >
                 {message.charAt(0).toUpperCase() + message.slice(1)}
               </li>
             );

@@ -41,7 +41,14 @@ export function RecentSearches({ items, onSelect, onRemove, onClear }: RecentSea
   if (items.length === 0) return null;
   return (
     <div className="sr-recent" ref={rootRef}>
-      <Button ref={toggleRef} variant="secondary" size="sm" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>
+      <Button
+        ref={toggleRef}
+        variant="secondary"
+        size="sm"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((value) => !value)}
+      >
         Recent searches ({items.length})
       </Button>
       {open && (
@@ -60,7 +67,12 @@ export function RecentSearches({ items, onSelect, onRemove, onClear }: RecentSea
                   <span className="sr-recent__description">{item.description}</span>
                   <span className="sr-recent__time">{formatRelativeTime(item.timestamp, now)}</span>
                 </button>
-                <button type="button" className="ui-icon-button sr-recent__remove" aria-label={`Remove ${item.description}`} onClick={() => onRemove(item.id)}>
+                <button
+                  type="button"
+                  className="ui-icon-button sr-recent__remove"
+                  aria-label={`Remove ${item.description}`}
+                  onClick={() => onRemove(item.id)}
+                >
                   <CloseIcon width={16} height={16} />
                 </button>
               </li>

@@ -13,12 +13,20 @@ export function VerifyEmailGate({ count, onNewSearch }: { count: number; onNewSe
         Verify your email to see your results
       </h2>
       <p className="sr-gate__count">
-        We found <strong>{count === 1 ? '1 lender option' : `${count} lender options`}</strong> for your project.
+        We found <strong>{count === 1 ? '1 lender option' : `${count} lender options`}</strong> for your
+        project.
       </p>
-      <p className="ui-muted">Open the verification link we emailed you. Your results unlock as soon as your address is confirmed, and stay held for one hour.</p>
+      <p className="ui-muted">
+        Open the verification link we emailed you. Your results unlock as soon as your address is confirmed,
+        and stay held for one hour.
+      </p>
       <ol className="sr-gate__steps">
         {steps.map((step) => (
-          <li key={step.label} className={`sr-gate__step sr-gate__step--${step.state}`} aria-current={step.state === 'current' ? 'step' : undefined}>
+          <li
+            key={step.label}
+            className={`sr-gate__step sr-gate__step--${step.state}`}
+            aria-current={step.state === 'current' ? 'step' : undefined}
+          >
             <span className="sr-gate__dot" aria-hidden="true">
               {step.state === 'done' ? <CheckIcon width={14} height={14} /> : null}
             </span>

@@ -104,4 +104,8 @@ export const BRIDGING_TYPE_DESCRIPTIONS: Record<(typeof BRIDGING_TYPES)[number],
   bridgingDeveloperExit: 'Repay development finance while units sell',
   bridgingRefurbishment: 'Buy and renovate a property',
 };
-export const bridgingTypeOptions = BRIDGING_TYPES.map((value) => ({ value, title: labelOf(value), description: BRIDGING_TYPE_DESCRIPTIONS[value] }));
+export const bridgingTypeOptions = BRIDGING_TYPES.map((value) => ({
+  value,
+  title: labelOf(value),
+  description: BRIDGING_TYPE_DESCRIPTIONS[value],
+}));

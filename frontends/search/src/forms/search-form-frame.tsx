@@ -12,7 +12,21 @@ export interface SearchFormProps {
 }
 
 /** The frame every search form shares: title, recent searches, sections, the Search Finance button. */
-export function SearchFormFrame({ title, description, recent, busy, onSubmit, children }: { title: string; description: string; recent: ReactNode; busy: boolean; onSubmit: () => void; children: ReactNode }) {
+export function SearchFormFrame({
+  title,
+  description,
+  recent,
+  busy,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  description: string;
+  recent: ReactNode;
+  busy: boolean;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
   return (
     <form
       className="sr-search-form ui-card"
@@ -47,7 +61,10 @@ export function SearchFormFrame({ title, description, recent, busy, onSubmit, ch
 }
 
 /** Form values from storage may be partial or old: keep only what the form knows, over its defaults. */
-export function mergeInitial<T extends Record<string, unknown>>(defaults: T, initial: Record<string, unknown> | null | undefined): T {
+export function mergeInitial<T extends Record<string, unknown>>(
+  defaults: T,
+  initial: Record<string, unknown> | null | undefined,
+): T {
   if (!initial) return { ...defaults };
   const merged: Record<string, unknown> = { ...defaults };
   for (const [key, value] of Object.entries(initial)) {

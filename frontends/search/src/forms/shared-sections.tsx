@@ -4,12 +4,22 @@ import { FormSection, NumberInput, YesNoInput } from '../components/form-fields'
 import type { SharedSearchFields } from './use-search-form';
 
 /** Loan Requirements: the loan type's own term questions first, then the max-loan question every type asks. */
-export function LoanRequirementsSection({ control, maxLoanRequired, children }: { control: Control<SharedSearchFields>; maxLoanRequired: boolean | undefined; children: ReactNode }) {
+export function LoanRequirementsSection({
+  control,
+  maxLoanRequired,
+  children,
+}: {
+  control: Control<SharedSearchFields>;
+  maxLoanRequired: boolean | undefined;
+  children: ReactNode;
+}) {
   return (
     <FormSection title="Loan Requirements">
       {children}
       <YesNoInput control={control} name="maxLoanRequired" label="Do you want the maximum loan available?" />
-      {!maxLoanRequired && <NumberInput control={control} name="netLoanRequired" label="Net loan required" prefix="£" required />}
+      {!maxLoanRequired && (
+        <NumberInput control={control} name="netLoanRequired" label="Net loan required" prefix="£" required />
+      )}
     </FormSection>
   );
 }

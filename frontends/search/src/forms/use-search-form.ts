@@ -1,5 +1,13 @@
 import { useEffect, type ReactNode } from 'react';
-import { useForm, useWatch, type Control, type DefaultValues, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
+import {
+  useForm,
+  useWatch,
+  type Control,
+  type DefaultValues,
+  type FieldValues,
+  type Resolver,
+  type UseFormReturn,
+} from 'react-hook-form';
 import { mergeInitial, type SearchFormProps } from './search-form-frame';
 
 /** The fields every search form has, whatever its loan type: the max-loan question and project readiness. */
@@ -25,7 +33,10 @@ export interface SearchForm<Input extends FieldValues, Output> {
  * from, hidden fields unregistered, recent searches loaded over the defaults, and the parsed values
  * handed to onSearch. Answering Yes to the max-loan question clears the net loan it hides.
  */
-export function useSearchForm<Input extends FieldValues & { [K in keyof SharedSearchFields]?: unknown }, Output>(
+export function useSearchForm<
+  Input extends FieldValues & { [K in keyof SharedSearchFields]?: unknown },
+  Output,
+>(
   resolver: Resolver<Input, unknown, Output>,
   defaults: Input,
   { initialValues, onSearch, busy, renderRecent }: SearchFormProps,
@@ -44,7 +55,8 @@ export function useSearchForm<Input extends FieldValues & { [K in keyof SharedSe
     if (maxLoanRequired) setValue('netLoanRequired', undefined);
   }, [maxLoanRequired, setValue]);
 
-  const load = (data: Record<string, unknown>) => form.reset(mergeInitial(defaults as Record<string, unknown>, data) as Input);
+  const load = (data: Record<string, unknown>) =>
+    form.reset(mergeInitial(defaults as Record<string, unknown>, data) as Input);
 
   return {
     form,

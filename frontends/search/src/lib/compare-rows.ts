@@ -2,11 +2,23 @@ import type { LoanType } from './loan-type';
 import type { LoanOffer } from './loan-offer';
 
 export type CompareFormat = 'currency' | 'ratePm' | 'tmc' | 'percent';
-export type GlossaryTerm = 'grossLoan' | 'netLoan' | 'tmc' | 'deposit' | 'profit' | 'ltc' | 'roce' | 'fees' | 'monthlyPayment';
+export type GlossaryTerm =
+  'grossLoan' | 'netLoan' | 'tmc' | 'deposit' | 'profit' | 'ltc' | 'roce' | 'fees' | 'monthlyPayment';
 
 export interface CompareRow {
   label: string;
-  field: keyof Pick<LoanOffer, 'interestRate' | 'trueMonthlyCost' | 'deposit' | 'arrangementFee' | 'grossLoan' | 'netLoan' | 'profit' | 'monthlyPayment' | 'loanToValue'>;
+  field: keyof Pick<
+    LoanOffer,
+    | 'interestRate'
+    | 'trueMonthlyCost'
+    | 'deposit'
+    | 'arrangementFee'
+    | 'grossLoan'
+    | 'netLoan'
+    | 'profit'
+    | 'monthlyPayment'
+    | 'loanToValue'
+  >;
   format: CompareFormat;
   /** Which end of the row is the best value; rows without one are shown unmarked. */
   best: 'min' | 'max' | null;
@@ -16,15 +28,39 @@ export interface CompareRow {
 }
 
 export const GLOSSARY: Record<GlossaryTerm, { term: string; text: string }> = {
-  grossLoan: { term: 'Gross Loan', text: 'The total amount borrowed, including fees and interest added to the loan.' },
-  netLoan: { term: 'Net Loan', text: 'The amount you actually receive once fees and retained interest are deducted.' },
-  tmc: { term: 'True Monthly Cost (TMC)', text: 'Interest plus arrangement and exit fees spread over the term, as a monthly percentage of the loan.' },
-  deposit: { term: 'Deposit', text: 'The cash you put in yourself: the project or property cost not covered by the net loan.' },
-  profit: { term: 'Profit', text: 'The forecast profit of the project after the loan and its costs are repaid.' },
+  grossLoan: {
+    term: 'Gross Loan',
+    text: 'The total amount borrowed, including fees and interest added to the loan.',
+  },
+  netLoan: {
+    term: 'Net Loan',
+    text: 'The amount you actually receive once fees and retained interest are deducted.',
+  },
+  tmc: {
+    term: 'True Monthly Cost (TMC)',
+    text: 'Interest plus arrangement and exit fees spread over the term, as a monthly percentage of the loan.',
+  },
+  deposit: {
+    term: 'Deposit',
+    text: 'The cash you put in yourself: the project or property cost not covered by the net loan.',
+  },
+  profit: {
+    term: 'Profit',
+    text: 'The forecast profit of the project after the loan and its costs are repaid.',
+  },
   ltc: { term: 'LTC (Loan to Cost)', text: 'The loan as a percentage of the total project cost.' },
-  roce: { term: 'ROCE', text: 'Return on capital employed: forecast profit divided by your deposit, as a percentage.' },
-  fees: { term: 'Fees', text: 'Arrangement fee charged by the lender to set up the loan, plus any exit fee when it is repaid.' },
-  monthlyPayment: { term: 'Monthly Payment', text: 'What you pay the lender each month on a commercial mortgage.' },
+  roce: {
+    term: 'ROCE',
+    text: 'Return on capital employed: forecast profit divided by your deposit, as a percentage.',
+  },
+  fees: {
+    term: 'Fees',
+    text: 'Arrangement fee charged by the lender to set up the loan, plus any exit fee when it is repaid.',
+  },
+  monthlyPayment: {
+    term: 'Monthly Payment',
+    text: 'What you pay the lender each month on a commercial mortgage.',
+  },
 };
 
 /**
@@ -36,12 +72,32 @@ export function compareRows(loanType: LoanType): CompareRow[] {
     { label: 'Gross Loan', field: 'grossLoan', format: 'currency', best: 'max', glossary: 'grossLoan' },
     { label: 'Net Loan', field: 'netLoan', format: 'currency', best: 'max', glossary: 'netLoan' },
     { label: 'Interest Rate', field: 'interestRate', format: 'ratePm', best: 'min' },
-    { label: 'True Monthly Cost', field: 'trueMonthlyCost', format: 'tmc', best: 'min', glossary: 'tmc', zeroMeansUnquoted: true },
+    {
+      label: 'True Monthly Cost',
+      field: 'trueMonthlyCost',
+      format: 'tmc',
+      best: 'min',
+      glossary: 'tmc',
+      zeroMeansUnquoted: true,
+    },
     { label: 'Deposit', field: 'deposit', format: 'currency', best: 'min', glossary: 'deposit' },
-    { label: 'Arrangement Fee', field: 'arrangementFee', format: 'currency', best: 'min', glossary: 'fees', zeroMeansUnquoted: true },
+    {
+      label: 'Arrangement Fee',
+      field: 'arrangementFee',
+      format: 'currency',
+      best: 'min',
+      glossary: 'fees',
+      zeroMeansUnquoted: true,
+    },
   ];
   if (loanType === 'commercial') {
-    rows.push({ label: 'Monthly Payment', field: 'monthlyPayment', format: 'currency', best: 'max', glossary: 'monthlyPayment' });
+    rows.push({
+      label: 'Monthly Payment',
+      field: 'monthlyPayment',
+      format: 'currency',
+      best: 'max',
+      glossary: 'monthlyPayment',
+    });
     rows.push({ label: 'LTV', field: 'loanToValue', format: 'percent', best: null });
   } else {
     rows.push({ label: 'Profit', field: 'profit', format: 'currency', best: 'max', glossary: 'profit' });

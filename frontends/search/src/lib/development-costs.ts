@@ -5,7 +5,11 @@ import { CONTINGENCY_DEFAULT_PERCENT, PROFESSIONAL_FEES_FRACTION } from '@lsp/co
  * fees are assumed at 10% of the build cost. When the contingency is already inside the build cost
  * nothing is added; an empty or zero percentage falls back to the 5% default, as the form's rule says.
  */
-export function derivedBuildCosts(input: { buildCost: number | null | undefined; contingencyIncluded?: boolean; contingencyPercentage?: number | null }): {
+export function derivedBuildCosts(input: {
+  buildCost: number | null | undefined;
+  contingencyIncluded?: boolean;
+  contingencyPercentage?: number | null;
+}): {
   totalBuildCost: number | undefined;
   profCostsAndFees: number | undefined;
 } {
@@ -13,7 +17,10 @@ export function derivedBuildCosts(input: { buildCost: number | null | undefined;
   if (buildCost === null || buildCost === undefined || !Number.isFinite(buildCost) || buildCost <= 0) {
     return { totalBuildCost: undefined, profCostsAndFees: undefined };
   }
-  const percent = input.contingencyPercentage && input.contingencyPercentage > 0 ? input.contingencyPercentage : CONTINGENCY_DEFAULT_PERCENT;
+  const percent =
+    input.contingencyPercentage && input.contingencyPercentage > 0
+      ? input.contingencyPercentage
+      : CONTINGENCY_DEFAULT_PERCENT;
   const contingency = input.contingencyIncluded ? 0 : (buildCost * percent) / 100;
   return {
     totalBuildCost: Math.round(buildCost + contingency),

@@ -1,7 +1,13 @@
 import type { LoanType } from './loan-type';
 import type { LoanOffer } from './loan-offer';
 
-export type HighlightKind = 'lowestDeposit' | 'highestNetLoan' | 'highestGrossLoan' | 'lowestInterestRate' | 'lowestMonthlyPayment' | 'maximumProfit';
+export type HighlightKind =
+  | 'lowestDeposit'
+  | 'highestNetLoan'
+  | 'highestGrossLoan'
+  | 'lowestInterestRate'
+  | 'lowestMonthlyPayment'
+  | 'maximumProfit';
 
 export interface Highlight {
   kind: HighlightKind;
@@ -13,7 +19,11 @@ export interface Highlight {
 
 type Field = 'deposit' | 'netLoan' | 'grossLoan' | 'interestRate' | 'monthlyPayment' | 'profit';
 
-function pick(offers: readonly LoanOffer[], field: Field, best: 'min' | 'max'): { offer: LoanOffer; value: number } | null {
+function pick(
+  offers: readonly LoanOffer[],
+  field: Field,
+  best: 'min' | 'max',
+): { offer: LoanOffer; value: number } | null {
   let chosen: { offer: LoanOffer; value: number } | null = null;
   for (const offer of offers) {
     const value = offer[field];
@@ -38,7 +48,12 @@ export function selectHighlights(offers: readonly LoanOffer[], loanType: LoanTyp
       : { kind: 'highestGrossLoan', title: 'Highest Gross Loan', field: 'grossLoan', best: 'max' },
     { kind: 'lowestInterestRate', title: 'Lowest Interest Rate', field: 'interestRate', best: 'min' },
     commercial
-      ? { kind: 'lowestMonthlyPayment', title: 'Lowest Monthly Payment', field: 'monthlyPayment', best: 'min' }
+      ? {
+          kind: 'lowestMonthlyPayment',
+          title: 'Lowest Monthly Payment',
+          field: 'monthlyPayment',
+          best: 'min',
+        }
       : { kind: 'maximumProfit', title: 'Maximum Profit', field: 'profit', best: 'max' },
   ];
   const highlights: Highlight[] = [];

@@ -95,11 +95,17 @@ export function readLoanOffer(raw: RawLoanResult, formData: Record<string, unkno
   };
 }
 
-export function readLoanOffers(raws: readonly RawLoanResult[], formData: Record<string, unknown> = {}): LoanOffer[] {
+export function readLoanOffers(
+  raws: readonly RawLoanResult[],
+  formData: Record<string, unknown> = {},
+): LoanOffer[] {
   return raws.filter((raw) => raw && typeof raw === 'object').map((raw) => readLoanOffer(raw, formData));
 }
 
 /** Two offers are the same deal when gross loan and interest rate match (the spec's compare rule). */
-export function isSameDeal(a: Pick<LoanOffer, 'grossLoan' | 'interestRate'>, b: Pick<LoanOffer, 'grossLoan' | 'interestRate'>): boolean {
+export function isSameDeal(
+  a: Pick<LoanOffer, 'grossLoan' | 'interestRate'>,
+  b: Pick<LoanOffer, 'grossLoan' | 'interestRate'>,
+): boolean {
   return a.grossLoan === b.grossLoan && a.interestRate === b.interestRate;
 }

@@ -6,7 +6,10 @@ export function isLoanType(value: unknown): value is LoanType {
   return typeof value === 'string' && (LOAN_TYPES as readonly string[]).includes(value);
 }
 
-export const LOAN_TYPE_INFO: Record<LoanType, { title: string; description: string; historyLabel: string; optionsLabel: string }> = {
+export const LOAN_TYPE_INFO: Record<
+  LoanType,
+  { title: string; description: string; historyLabel: string; optionsLabel: string }
+> = {
   development: {
     title: 'Development Finance',
     description: 'Fund construction projects and property developments',

@@ -12,11 +12,18 @@ export interface PendingApplication {
 }
 
 /** Continue Application: remember the chosen offer and the search behind it for the application pages. */
-export function storePendingApplication(storage: KeyValueStorage, entry: Omit<PendingApplication, 'timestamp'>, now: number): PendingApplication {
+export function storePendingApplication(
+  storage: KeyValueStorage,
+  entry: Omit<PendingApplication, 'timestamp'>,
+  now: number,
+): PendingApplication {
   const stored: PendingApplication = { ...entry, timestamp: now };
   storage.setItem(STORAGE_KEYS.pendingApplication, JSON.stringify(stored));
   storage.setItem(STORAGE_KEYS.selectedLoan, JSON.stringify(entry.selectedLoan));
-  storage.setItem(STORAGE_KEYS.searchFormData, JSON.stringify({ ...entry.formData, loanType: entry.loanType }));
+  storage.setItem(
+    STORAGE_KEYS.searchFormData,
+    JSON.stringify({ ...entry.formData, loanType: entry.loanType }),
+  );
   return stored;
 }
 
@@ -25,8 +32,18 @@ export function readPendingApplication(storage: KeyValueStorage): PendingApplica
   if (!raw) return null;
   try {
     const parsed = JSON.parse(raw) as Partial<PendingApplication>;
-    if (parsed && typeof parsed.selectedLoan === 'object' && parsed.selectedLoan && isLoanType(parsed.loanType)) {
-      return { formData: parsed.formData ?? {}, selectedLoan: parsed.selectedLoan, loanType: parsed.loanType, timestamp: Number(parsed.timestamp) || 0 };
+    if (
+      parsed &&
+      typeof parsed.selectedLoan === 'object' &&
+      parsed.selectedLoan &&
+      isLoanType(parsed.loanType)
+    ) {
+      return {
+        formData: parsed.formData ?? {},
+        selectedLoan: parsed.selectedLoan,
+        loanType: parsed.loanType,
+        timestamp: Number(parsed.timestamp) || 0,
+      };
     }
   } catch {
     // A damaged entry is treated as no application in progress.

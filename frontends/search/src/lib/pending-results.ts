@@ -30,7 +30,11 @@ function isPendingResults(value: unknown): value is PendingResults {
   return Array.isArray(entry.results) && typeof entry.timestamp === 'number' && isLoanType(entry.loanType);
 }
 
-export function storePendingResults(storage: KeyValueStorage, entry: Omit<PendingResults, 'timestamp'>, now: number): PendingResults {
+export function storePendingResults(
+  storage: KeyValueStorage,
+  entry: Omit<PendingResults, 'timestamp'>,
+  now: number,
+): PendingResults {
   const stored: PendingResults = { ...entry, timestamp: now };
   storage.setItem(STORAGE_KEYS.pendingLoanResults, JSON.stringify(stored));
   return stored;
@@ -42,7 +46,8 @@ export function readPendingResults(storage: KeyValueStorage): PendingResults | n
   if (raw === null) return null;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (isPendingResults(parsed)) return { ...parsed, formData: parsed.formData ?? {}, userData: parsed.userData ?? null };
+    if (isPendingResults(parsed))
+      return { ...parsed, formData: parsed.formData ?? {}, userData: parsed.userData ?? null };
   } catch {
     // Fall through: a malformed entry is as good as none.
   }

@@ -1,4 +1,13 @@
-import { hasActiveFilters, isSorted, nextSortState, offerPassesFilters, sortOffers, INITIAL_SORT, type SortKey, type SortState } from '@lsp/contracts';
+import {
+  hasActiveFilters,
+  isSorted,
+  nextSortState,
+  offerPassesFilters,
+  sortOffers,
+  INITIAL_SORT,
+  type SortKey,
+  type SortState,
+} from '@lsp/contracts';
 import type { LoanOffer } from './loan-offer';
 
 export { hasActiveFilters, isSorted, nextSortState, INITIAL_SORT, type SortKey, type SortState };
@@ -23,7 +32,11 @@ export const SORT_BUTTONS: ReadonlyArray<{ key: SortKey; label: string }> = [
  * Filters then sorts with the shared rules (so the numbers the cards show and the numbers the filter
  * compares come from the same readers). With no sort chosen the order is net loan descending.
  */
-export function applyResultsView(offers: readonly LoanOffer[], filters: FilterState, sort: SortState): LoanOffer[] {
+export function applyResultsView(
+  offers: readonly LoanOffer[],
+  filters: FilterState,
+  sort: SortState,
+): LoanOffer[] {
   const kept = offers.filter((offer) => offerPassesFilters(offer.source, filters));
   const bySource = new Map(kept.map((offer) => [offer.source, offer]));
   return sortOffers(

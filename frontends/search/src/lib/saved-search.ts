@@ -10,12 +10,15 @@ export interface SavedSearchView {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** The saved lender response may be the list itself, `{ Results }` or the whole `{ data: { Results } }`. */
 export function resultsFromApiResponse(apiResponse: unknown): RawLoanResult[] {
-  if (Array.isArray(apiResponse)) return apiResponse.filter((item) => item && typeof item === 'object') as RawLoanResult[];
+  if (Array.isArray(apiResponse))
+    return apiResponse.filter((item) => item && typeof item === 'object') as RawLoanResult[];
   const record = asRecord(apiResponse);
   if (Array.isArray(record.Results)) return resultsFromApiResponse(record.Results);
   if (record.data) return resultsFromApiResponse(record.data);
@@ -42,13 +45,23 @@ export function readSavedSearch(body: unknown, id: string): SavedSearchView {
 }
 
 /** The search summary's figures: purchase price (or current value), GDV (or end value), term in months. */
-export function searchSummary(formData: Record<string, unknown>): { purchasePrice: unknown; gdv: unknown; loanTermMonths: number | null; location: string | null } {
+export function searchSummary(formData: Record<string, unknown>): {
+  purchasePrice: unknown;
+  gdv: unknown;
+  loanTermMonths: number | null;
+  location: string | null;
+} {
   const years = Number(formData.mortgageTerm);
   const months = Number(formData.loanTerm);
   return {
     purchasePrice: formData.purchasePrice ?? formData.currentValue ?? null,
     gdv: formData.gdv ?? formData.estimatedEndValueOfProperty ?? null,
-    loanTermMonths: Number.isFinite(months) && months > 0 ? months : Number.isFinite(years) && years > 0 ? years * 12 : null,
+    loanTermMonths:
+      Number.isFinite(months) && months > 0
+        ? months
+        : Number.isFinite(years) && years > 0
+          ? years * 12
+          : null,
     location: typeof formData.propertyLocation === 'string' ? formData.propertyLocation : null,
   };
 }

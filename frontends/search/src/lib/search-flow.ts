@@ -35,13 +35,24 @@ export type SearchOutcome =
   /** The search failed; the overlay closes and nothing else changes. */
   | { kind: 'failed'; toast: ToastMessage }
   /** Signed in and saved: the results are shown on the page. */
-  | { kind: 'shown'; results: RawLoanResult[]; formData: Record<string, unknown>; searchId: string; userId: string; toast: ToastMessage }
+  | {
+      kind: 'shown';
+      results: RawLoanResult[];
+      formData: Record<string, unknown>;
+      searchId: string;
+      userId: string;
+      toast: ToastMessage;
+    }
   /** Signed in but the email is not verified: results are held and the verify gate shows. */
   | { kind: 'held-for-verification'; toast: ToastMessage }
   /** Not signed in (or the save failed): results are held and the browser goes to /create-account. */
   | { kind: 'create-account'; toast: ToastMessage };
 
-const SEARCH_FAILED: ToastMessage = { title: 'Search failed', description: 'Please try again or contact support', variant: 'error' };
+const SEARCH_FAILED: ToastMessage = {
+  title: 'Search failed',
+  description: 'Please try again or contact support',
+  variant: 'error',
+};
 
 /** A save that failed because the server did not know the user is worth one retry after a session re-check. */
 function isUnknownUserError(error: unknown): boolean {
@@ -51,10 +62,21 @@ function isUnknownUserError(error: unknown): boolean {
 
 function leadData(lead: LeadDetails | null): PendingLeadData | null {
   if (!lead) return null;
-  return { name: lead.name, email: lead.email, phone: lead.phone, propertiesOwned: lead.propertiesOwned, contactPreference: lead.contactPreference, consent: lead.consent };
+  return {
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone,
+    propertiesOwned: lead.propertiesOwned,
+    contactPreference: lead.contactPreference,
+    consent: lead.consent,
+  };
 }
 
-async function saveWithRetry(deps: SearchFlowDeps, user: SessionUser, body: Omit<SaveSearchBody, 'userId'>): Promise<{ id: string; userId: string } | null> {
+async function saveWithRetry(
+  deps: SearchFlowDeps,
+  user: SessionUser,
+  body: Omit<SaveSearchBody, 'userId'>,
+): Promise<{ id: string; userId: string } | null> {
   try {
     return { id: await deps.saveSearch({ ...body, userId: user.id }), userId: user.id };
   } catch (error) {
@@ -76,7 +98,12 @@ async function saveWithRetry(deps: SearchFlowDeps, user: SessionUser, body: Omit
  * session check succeeds, send the lead, call the lender search, record history, then either save and
  * show the results (signed in) or hold them for an hour and send the visitor to create an account.
  */
-export async function runSearchFlow(deps: SearchFlowDeps, loanType: LoanType, formValues: Record<string, unknown>, lead: LeadDetails | null): Promise<SearchOutcome> {
+export async function runSearchFlow(
+  deps: SearchFlowDeps,
+  loanType: LoanType,
+  formValues: Record<string, unknown>,
+  lead: LeadDetails | null,
+): Promise<SearchOutcome> {
   clearPendingResults(deps.storage);
   deps.storage.setItem(STORAGE_KEYS.searchFormData, JSON.stringify({ ...formValues, loanType }));
 
@@ -101,32 +128,60 @@ export async function runSearchFlow(deps: SearchFlowDeps, loanType: LoanType, fo
     return { kind: 'failed', toast: SEARCH_FAILED };
   }
   const results = response?.data?.Results;
-  if (!response || response.success === false || !Array.isArray(results)) return { kind: 'failed', toast: SEARCH_FAILED };
+  if (!response || response.success === false || !Array.isArray(results))
+    return { kind: 'failed', toast: SEARCH_FAILED };
   if (loanType === 'bridging' && results.length === 0) {
     return {
       kind: 'failed',
       toast: lead
-        ? { title: 'No matching loan results', description: 'No matching loan results. Check your email to verify your address.', variant: 'info' }
-        : { title: 'Search failed', description: 'No loan results found for your criteria', variant: 'error' },
+        ? {
+            title: 'No matching loan results',
+            description: 'No matching loan results. Check your email to verify your address.',
+            variant: 'info',
+          }
+        : {
+            title: 'Search failed',
+            description: 'No loan results found for your criteria',
+            variant: 'error',
+          },
     };
   }
 
   addToHistory(deps.storage, loanType, formValues, deps.now(), deps.log);
   const toast: ToastMessage = {
     title: 'Search completed successfully',
-    description: lead ? 'Check your email to verify and view results' : `Found ${results.length} ${LOAN_TYPE_INFO[loanType].optionsLabel}`,
+    description: lead
+      ? 'Check your email to verify and view results'
+      : `Found ${results.length} ${LOAN_TYPE_INFO[loanType].optionsLabel}`,
     variant: 'success',
   };
 
-  const hold = () => storePendingResults(deps.storage, { results, formData: formValues, userData: leadData(lead), loanType }, deps.now());
+  const hold = () =>
+    storePendingResults(
+      deps.storage,
+      { results, formData: formValues, userData: leadData(lead), loanType },
+      deps.now(),
+    );
   const user = await deps.currentUser();
   if (user && user.verified === false) {
     hold();
     return { kind: 'held-for-verification', toast };
   }
   if (user) {
-    const saved = await saveWithRetry(deps, user, { loanType, searchData: formValues, apiResponse: response });
-    if (saved) return { kind: 'shown', results, formData: formValues, searchId: saved.id, userId: saved.userId, toast };
+    const saved = await saveWithRetry(deps, user, {
+      loanType,
+      searchData: formValues,
+      apiResponse: response,
+    });
+    if (saved)
+      return {
+        kind: 'shown',
+        results,
+        formData: formValues,
+        searchId: saved.id,
+        userId: saved.userId,
+        toast,
+      };
   }
   hold();
   return { kind: 'create-account', toast };

@@ -1,6 +1,11 @@
 // Browser storage keys exactly as the product spec lists them (section 3) live in the contracts, so the
 // shell, this remote and the dashboard read the same names.
-export { STORAGE_KEYS, SEARCH_HISTORY_KEY_PREFIX, searchHistoryKey, USER_SESSION_CHANGED_EVENT } from '@lsp/contracts';
+export {
+  STORAGE_KEYS,
+  SEARCH_HISTORY_KEY_PREFIX,
+  searchHistoryKey,
+  USER_SESSION_CHANGED_EVENT,
+} from '@lsp/contracts';
 
 /** The subset of the Web Storage API the storage helpers need, so tests can pass an in-memory one. */
 export interface KeyValueStorage {
@@ -19,7 +24,9 @@ export function browserStorage(): KeyValueStorage {
   return createMemoryStorage();
 }
 
-export function createMemoryStorage(initial: Record<string, string> = {}): KeyValueStorage & { dump(): Record<string, string> } {
+export function createMemoryStorage(
+  initial: Record<string, string> = {},
+): KeyValueStorage & { dump(): Record<string, string> } {
   const data = new Map(Object.entries(initial));
   return {
     getItem: (key) => (data.has(key) ? (data.get(key) as string) : null),

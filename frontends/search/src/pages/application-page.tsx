@@ -27,11 +27,16 @@ export function ApplicationPage() {
     );
   }
   const offer = readLoanOffer(application.selectedLoan, application.formData);
-  const projectName = typeof application.formData.projectName === 'string' ? application.formData.projectName : null;
+  const projectName =
+    typeof application.formData.projectName === 'string' ? application.formData.projectName : null;
   return (
     <div className="ui-container sr-page ui-stack">
       <h1 className="sr-page-title">Continue Your Application</h1>
-      <Card title="Selected offer" subtitle={`${LOAN_TYPE_INFO[application.loanType].title}${projectName ? ` · ${projectName}` : ''}`} raised>
+      <Card
+        title="Selected offer"
+        subtitle={`${LOAN_TYPE_INFO[application.loanType].title}${projectName ? ` · ${projectName}` : ''}`}
+        raised
+      >
         <dl className="sr-summary">
           <div>
             <dt>Lender</dt>
@@ -50,7 +55,10 @@ export function ApplicationPage() {
             <dd>{formatInterestPm(offer.interestRate)}</dd>
           </div>
         </dl>
-        <p className="ui-muted">The Decision in Principle application takes five short steps: loan details, applicant, property, finances and a final review.</p>
+        <p className="ui-muted">
+          The Decision in Principle application takes five short steps: loan details, applicant, property,
+          finances and a final review.
+        </p>
         <div className="ui-row">
           <Link to={`/dip/${application.loanType}/1`} className={buttonClass('brand', 'lg')}>
             Start DIP Application

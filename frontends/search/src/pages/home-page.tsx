@@ -54,7 +54,10 @@ export function HomePage() {
   const [searchParams, setSearchParams] = useSearchParams();
 
   const [loanType, setLoanType] = useState<LoanType | null>(null);
-  const [formSeed, setFormSeed] = useState<{ key: number; values: Record<string, unknown> | null }>({ key: 0, values: null });
+  const [formSeed, setFormSeed] = useState<{ key: number; values: Record<string, unknown> | null }>({
+    key: 0,
+    values: null,
+  });
   const [results, setResults] = useState<ShownResults | null>(null);
   const [pending, setPending] = useState<PendingResults | null>(null);
   const [running, setRunning] = useState(false);
@@ -75,7 +78,12 @@ export function HomePage() {
       clearPendingResults(browserStorage());
       if (!user) return;
       try {
-        const searchId = await saveSearch({ userId: user.id, loanType: entry.loanType, searchData: entry.formData, apiResponse: { success: true, data: { Results: entry.results } } });
+        const searchId = await saveSearch({
+          userId: user.id,
+          loanType: entry.loanType,
+          searchData: entry.formData,
+          apiResponse: { success: true, data: { Results: entry.results } },
+        });
         setResults((shown) => (shown ? { ...shown, searchId } : shown));
         void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
       } catch (error) {
@@ -95,7 +103,12 @@ export function HomePage() {
       // it again and show the gate (or save the search a second time).
       clearPendingResults(browserStorage());
       if (entry) void fetchSessionUser().then((user) => unlockPending(entry, user));
-      else toast({ title: 'No results found', description: 'Please complete a new loan search.', variant: 'info' });
+      else
+        toast({
+          title: 'No results found',
+          description: 'Please complete a new loan search.',
+          variant: 'info',
+        });
       const next = new URLSearchParams(searchParams);
       next.delete('verified');
       setSearchParams(next, { replace: true });
@@ -152,7 +165,12 @@ export function HomePage() {
     setRunning(false);
     toast(outcome.toast);
     if (outcome.kind === 'shown') {
-      setResults({ searchId: outcome.searchId, loanType: type, formData: outcome.formData, results: outcome.results });
+      setResults({
+        searchId: outcome.searchId,
+        loanType: type,
+        formData: outcome.formData,
+        results: outcome.results,
+      });
       void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
     } else if (outcome.kind === 'held-for-verification') {
       setPending(readFreshPendingResults(browserStorage(), Date.now()));
@@ -213,7 +231,10 @@ export function HomePage() {
       <section className="sr-hero">
         <div className="ui-container">
           <h1 className="sr-hero__title">Find the Perfect Loan for Your Investment</h1>
-          <p className="sr-hero__subtitle">Search specialist UK lenders at once for development finance, bridging loans and commercial mortgages. Get instant quotes and compare rates side by side.</p>
+          <p className="sr-hero__subtitle">
+            Search specialist UK lenders at once for development finance, bridging loans and commercial
+            mortgages. Get instant quotes and compare rates side by side.
+          </p>
         </div>
       </section>
 
@@ -223,12 +244,24 @@ export function HomePage() {
           name="loanType"
           legend="Choose Your Loan Type"
           className="sr-loan-types"
-          options={LOAN_TYPES.map((type) => ({ value: type, title: LOAN_TYPE_INFO[type].title, description: LOAN_TYPE_INFO[type].description }))}
+          options={LOAN_TYPES.map((type) => ({
+            value: type,
+            title: LOAN_TYPE_INFO[type].title,
+            description: LOAN_TYPE_INFO[type].description,
+          }))}
           value={loanType}
           onChange={selectType}
         />
 
-        {Form && loanType && <Form key={`${loanType}-${formSeed.key}`} initialValues={formSeed.values} onSearch={onSearch} busy={running} renderRecent={renderRecent} />}
+        {Form && loanType && (
+          <Form
+            key={`${loanType}-${formSeed.key}`}
+            initialValues={formSeed.values}
+            onSearch={onSearch}
+            busy={running}
+            renderRecent={renderRecent}
+          />
+        )}
 
         <div className="sr-home__results" ref={resultsRef}>
           {running && <HomeSearching />}
@@ -243,10 +276,13 @@ export function HomePage() {
           )}
           {!running && !pending && results?.searchId && (
             <p className="ui-muted sr-saved-note">
-              Saved to your dashboard. <Link to={`/search-results/${results.searchId}`}>View this saved search</Link>
+              Saved to your dashboard.{' '}
+              <Link to={`/search-results/${results.searchId}`}>View this saved search</Link>
             </p>
           )}
-          {!running && !pending && results && <ResultsPanel offers={offers} loanType={results.loanType} formData={results.formData} />}
+          {!running && !pending && results && (
+            <ResultsPanel offers={offers} loanType={results.loanType} formData={results.formData} />
+          )}
         </div>
       </div>
 

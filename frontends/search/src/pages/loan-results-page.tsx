@@ -18,13 +18,20 @@ function LoanResults() {
   // Read once: the entry and the lead flag are removed from storage right after (one-shot).
   const [loaded] = useState(() => {
     const storage = browserStorage();
-    return { pending: readPendingResults(storage), leadCaptured: storage.getItem(STORAGE_KEYS.leadInfoCaptured) === 'true' };
+    return {
+      pending: readPendingResults(storage),
+      leadCaptured: storage.getItem(STORAGE_KEYS.leadInfoCaptured) === 'true',
+    };
   });
   const { pending, leadCaptured } = loaded;
 
   useEffect(() => {
     if (!pending) {
-      toast({ title: 'No results found', description: 'Please complete a new loan search.', variant: 'info' });
+      toast({
+        title: 'No results found',
+        description: 'Please complete a new loan search.',
+        variant: 'info',
+      });
       navigate('/', { replace: true });
       return;
     }
@@ -41,7 +48,12 @@ function LoanResults() {
   if (!pending || !leadCaptured) return null;
   const summary = searchSummary(pending.formData);
 
-  const remember = (offer: LoanOffer) => storePendingApplication(browserStorage(), { formData: pending.formData, selectedLoan: offer.raw, loanType: pending.loanType }, Date.now());
+  const remember = (offer: LoanOffer) =>
+    storePendingApplication(
+      browserStorage(),
+      { formData: pending.formData, selectedLoan: offer.raw, loanType: pending.loanType },
+      Date.now(),
+    );
   const actions = (offer: LoanOffer) => (
     <>
       <Button
@@ -59,7 +71,13 @@ function LoanResults() {
         size="sm"
         variant="secondary"
         aria-label={`Share ${lenderTitle(offer)}`}
-        onClick={() => toast({ title: 'Sharing not available yet', description: 'Sharing offers is not open yet. You can compare offers or apply now.', variant: 'info' })}
+        onClick={() =>
+          toast({
+            title: 'Sharing not available yet',
+            description: 'Sharing offers is not open yet. You can compare offers or apply now.',
+            variant: 'info',
+          })
+        }
       >
         Share
       </Button>
@@ -97,7 +115,10 @@ function LoanResults() {
         }}
         title="Lender Offers"
       />
-      <Card title="Ready to Apply?" subtitle="Pick an offer and press Apply Now to start your Decision in Principle, or start a new search to compare other scenarios.">
+      <Card
+        title="Ready to Apply?"
+        subtitle="Pick an offer and press Apply Now to start your Decision in Principle, or start a new search to compare other scenarios."
+      >
         <div className="ui-row">
           <Link to="/" className={buttonClass('secondary')}>
             New Search

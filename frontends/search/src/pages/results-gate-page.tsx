@@ -22,7 +22,17 @@ const GATE_LABELS: Record<(typeof PROPERTIES_OWNED_GATE)[number], string> = {
   '10+': '10+',
 };
 
-function YesNo({ name, legend, value, onChange }: { name: string; legend: string; value: boolean; onChange: (value: boolean) => void }) {
+function YesNo({
+  name,
+  legend,
+  value,
+  onChange,
+}: {
+  name: string;
+  legend: string;
+  value: boolean;
+  onChange: (value: boolean) => void;
+}) {
   return (
     <RadioCards
       name={name}
@@ -43,7 +53,10 @@ function ResultsGate() {
   const { toast } = useToast();
   const [context] = useState(() => {
     const storage = browserStorage();
-    return { user: readJson<StoredUser>(storage, STORAGE_KEYS.currentUser), pending: readFreshPendingResults(storage, Date.now()) };
+    return {
+      user: readJson<StoredUser>(storage, STORAGE_KEYS.currentUser),
+      pending: readFreshPendingResults(storage, Date.now()),
+    };
   });
   const [propertiesOwned, setPropertiesOwned] = useState<string | null>(null);
   const [readiness, setReadiness] = useState({
@@ -56,13 +69,20 @@ function ResultsGate() {
   const missing = !context.user || !context.pending;
   useEffect(() => {
     if (!missing) return;
-    toast({ title: 'No search results found', description: 'Please complete a loan search first.', variant: 'info' });
+    toast({
+      title: 'No search results found',
+      description: 'Please complete a loan search first.',
+      variant: 'info',
+    });
     navigate('/', { replace: true });
   }, [missing, navigate, toast]);
   if (missing) return null;
   const pending = context.pending as PendingResults;
   // The session record carries no phone; the lead given with the search may.
-  const user: StoredUser = { ...(context.user as StoredUser), phone: (context.user as StoredUser).phone ?? pending.userData?.phone };
+  const user: StoredUser = {
+    ...(context.user as StoredUser),
+    phone: (context.user as StoredUser).phone ?? pending.userData?.phone,
+  };
 
   const submit = async () => {
     if (!propertiesOwned) return;
@@ -86,7 +106,11 @@ function ResultsGate() {
 
   return (
     <div className="ui-container sr-page">
-      <Card title="Almost there: tell us about your investing" subtitle={`We found ${pending.results.length} lender option(s). A few details help lenders give you their best terms.`} raised>
+      <Card
+        title="Almost there: tell us about your investing"
+        subtitle={`We found ${pending.results.length} lender option(s). A few details help lenders give you their best terms.`}
+        raised
+      >
         <form
           className="ui-stack"
           noValidate
@@ -104,7 +128,10 @@ function ResultsGate() {
             name="propertiesOwned"
             legend={
               <>
-                How many properties do you own?<span className="ui-required" aria-hidden="true">*</span>
+                How many properties do you own?
+                <span className="ui-required" aria-hidden="true">
+                  *
+                </span>
               </>
             }
             compact
@@ -112,10 +139,32 @@ function ResultsGate() {
             value={propertiesOwned}
             onChange={setPropertiesOwned}
           />
-          <YesNo name="hasViewedProperty" legend="Have you viewed the property?" value={readiness.hasViewedProperty} onChange={(value) => setReadiness((r) => ({ ...r, hasViewedProperty: value }))} />
-          <YesNo name="ownsProperty" legend="Do you already own the property?" value={readiness.ownsProperty} onChange={(value) => setReadiness((r) => ({ ...r, ownsProperty: value }))} />
-          <YesNo name="agreedPurchasePrice" legend="Have you agreed a purchase price?" value={readiness.agreedPurchasePrice} onChange={(value) => setReadiness((r) => ({ ...r, agreedPurchasePrice: value }))} />
-          <Button type="submit" variant="brand" size="lg" disabled={!propertiesOwned} loading={saving} loadingText="Saving...">
+          <YesNo
+            name="hasViewedProperty"
+            legend="Have you viewed the property?"
+            value={readiness.hasViewedProperty}
+            onChange={(value) => setReadiness((r) => ({ ...r, hasViewedProperty: value }))}
+          />
+          <YesNo
+            name="ownsProperty"
+            legend="Do you already own the property?"
+            value={readiness.ownsProperty}
+            onChange={(value) => setReadiness((r) => ({ ...r, ownsProperty: value }))}
+          />
+          <YesNo
+            name="agreedPurchasePrice"
+            legend="Have you agreed a purchase price?"
+            value={readiness.agreedPurchasePrice}
+            onChange={(value) => setReadiness((r) => ({ ...r, agreedPurchasePrice: value }))}
+          />
+          <Button
+            type="submit"
+            variant="brand"
+            size="lg"
+            disabled={!propertiesOwned}
+            loading={saving}
+            loadingText="Saving..."
+          >
             Continue
           </Button>
         </form>

@@ -15,7 +15,9 @@ const ADVISOR_EMAIL = 'advisors@loansearch.example';
 function formatDate(value: string | null): string {
   if (!value) return '—';
   const date = new Date(/^\d+$/.test(value) ? Number(value) : value);
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+  return Number.isNaN(date.getTime())
+    ? '—'
+    : date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 }
 
 function SearchResult({ id }: { id: string }) {
@@ -33,7 +35,17 @@ function SearchResult({ id }: { id: string }) {
       <Link to="/" className={buttonClass('primary', 'sm')}>
         New Search
       </Link>
-      <Button size="sm" variant="ghost" onClick={() => toast({ title: 'Coming soon', description: 'Saving results as a PDF is coming soon.', variant: 'info' })}>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() =>
+          toast({
+            title: 'Coming soon',
+            description: 'Saving results as a PDF is coming soon.',
+            variant: 'info',
+          })
+        }
+      >
         Save PDF
       </Button>
     </div>
@@ -41,10 +53,17 @@ function SearchResult({ id }: { id: string }) {
 
   if (query.isPending) return <PageLoading label="Loading search results..." />;
   if (query.isError || !view) {
-    const status = query.error instanceof ApiError ? query.error.status : (query.error as { status?: number } | null)?.status;
+    const status =
+      query.error instanceof ApiError
+        ? query.error.status
+        : (query.error as { status?: number } | null)?.status;
     return (
       <div className="ui-container sr-page ui-stack">
-        <Alert variant="danger" title={status === 403 ? 'Access denied' : 'Failed to fetch search result'} live>
+        <Alert
+          variant="danger"
+          title={status === 403 ? 'Access denied' : 'Failed to fetch search result'}
+          live
+        >
           {status === 403 ? 'This search belongs to another account.' : 'Please try again in a moment.'}
         </Alert>
         <div>
@@ -92,7 +111,16 @@ function SearchResult({ id }: { id: string }) {
         <ResultsPanel offers={offers} loanType={loanType} formData={view.formData} title="Result options" />
       )}
       <Card title="Speak to an Advisor" subtitle="Talk a deal through with one of our finance specialists.">
-        <Button variant="secondary" onClick={() => toast({ title: 'Speak to an Advisor', description: `Call ${ADVISOR_PHONE} or email ${ADVISOR_EMAIL}.`, variant: 'info' })}>
+        <Button
+          variant="secondary"
+          onClick={() =>
+            toast({
+              title: 'Speak to an Advisor',
+              description: `Call ${ADVISOR_PHONE} or email ${ADVISOR_EMAIL}.`,
+              variant: 'info',
+            })
+          }
+        >
           Contact an advisor
         </Button>
       </Card>

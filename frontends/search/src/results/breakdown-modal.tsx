@@ -5,7 +5,16 @@ import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
 import { storePendingApplication } from '../lib/pending-application';
 import { browserStorage } from '../lib/storage-keys';
-import { arrangementFee, isStrongProfit, lenderTitle, money, percent1, ratePm, roce, tmc } from './offer-format';
+import {
+  arrangementFee,
+  isStrongProfit,
+  lenderTitle,
+  money,
+  percent1,
+  ratePm,
+  roce,
+  tmc,
+} from './offer-format';
 
 interface BreakdownModalProps {
   offer: LoanOffer | null;
@@ -54,7 +63,8 @@ export function BreakdownModal({ offer, loanType, formData, onClose }: Breakdown
             onClick={() =>
               toast({
                 title: 'Request Callback',
-                description: 'Online callback requests are not available yet. Continue the application and an adviser will contact you.',
+                description:
+                  'Online callback requests are not available yet. Continue the application and an adviser will contact you.',
                 variant: 'info',
               })
             }
@@ -94,19 +104,29 @@ export function BreakdownModal({ offer, loanType, formData, onClose }: Breakdown
           <Row label="Gross loan" value={money(offer.grossLoan)} />
           <Row label="Net loan" value={money(offer.netLoan)} />
           <Row label="Arrangement fee" value={arrangementFee(offer)} />
-          {offer.arrangementFeePercent !== null && <Row label="Arrangement fee (% of value)" value={percent1(offer.arrangementFeePercent)} />}
+          {offer.arrangementFeePercent !== null && (
+            <Row label="Arrangement fee (% of value)" value={percent1(offer.arrangementFeePercent)} />
+          )}
           <Row label="Exit fee" value={formatCurrency(offer.exitFee)} />
-          {offer.otherLenderCosts !== null && <Row label="Other lender costs" value={money(offer.otherLenderCosts)} />}
+          {offer.otherLenderCosts !== null && (
+            <Row label="Other lender costs" value={money(offer.otherLenderCosts)} />
+          )}
           {offer.loanInterest !== null && <Row label="Loan interest" value={money(offer.loanInterest)} />}
-          {offer.totalLenderCosts !== null && <Row label="Total lender costs" value={money(offer.totalLenderCosts)} />}
+          {offer.totalLenderCosts !== null && (
+            <Row label="Total lender costs" value={money(offer.totalLenderCosts)} />
+          )}
           {offer.loanToValue !== null && <Row label="Loan to value" value={percent1(offer.loanToValue)} />}
-          {offer.loanToValueNet !== null && <Row label="Loan to value (net)" value={percent1(offer.loanToValueNet)} />}
+          {offer.loanToValueNet !== null && (
+            <Row label="Loan to value (net)" value={percent1(offer.loanToValueNet)} />
+          )}
           {offer.landLoan !== null && <Row label="Land loan" value={money(offer.landLoan)} />}
           {offer.buildLoan !== null && <Row label="Build loan" value={money(offer.buildLoan)} />}
           {offer.purchasePrice !== null && <Row label="Purchase price" value={money(offer.purchasePrice)} />}
           {offer.propertyValue !== null && <Row label="Property value" value={money(offer.propertyValue)} />}
           {offer.buildCost !== null && <Row label="Build cost" value={money(offer.buildCost)} />}
-          {offer.totalBuildCost !== null && <Row label="Total build cost" value={money(offer.totalBuildCost)} />}
+          {offer.totalBuildCost !== null && (
+            <Row label="Total build cost" value={money(offer.totalBuildCost)} />
+          )}
           {offer.mortgageTerm !== null && <Row label="Mortgage term" value={`${offer.mortgageTerm} years`} />}
         </dl>
       </section>
@@ -120,7 +140,11 @@ export function BreakdownModal({ offer, loanType, formData, onClose }: Breakdown
           {commercial ? (
             <Row label="Monthly payment" value={money(offer.monthlyPayment)} />
           ) : (
-            <Row label="Profit forecast" value={money(offer.profit)} className={isStrongProfit(offer) ? 'sr-positive' : undefined} />
+            <Row
+              label="Profit forecast"
+              value={money(offer.profit)}
+              className={isStrongProfit(offer) ? 'sr-positive' : undefined}
+            />
           )}
           {!commercial && returnOnCapital !== null && <Row label="ROCE" value={returnOnCapital} />}
         </dl>

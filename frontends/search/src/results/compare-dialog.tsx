@@ -17,7 +17,9 @@ function GlossaryTip({ term }: { term: GlossaryTerm }) {
 
 function QuickHighlights({ offers, loanType }: { offers: LoanOffer[]; loanType: LoanType }) {
   const rows = compareRows(loanType);
-  const best = new Map(rows.map((row) => [row.field, new Set(bestValueIndexes(rowValues(row, offers), row.best))]));
+  const best = new Map(
+    rows.map((row) => [row.field, new Set(bestValueIndexes(rowValues(row, offers), row.best))]),
+  );
   return (
     <div className="sr-compare-cards">
       {offers.map((offer, index) => {
@@ -47,7 +49,11 @@ function QuickHighlights({ offers, loanType }: { offers: LoanOffer[]; loanType: 
                 </div>
               )}
             </dl>
-            <p className="ui-muted sr-compare-card__wins">{wins.length > 0 ? `Best for ${wins.map((row) => row.label.toLowerCase()).join(', ')}` : 'No best-value figures'}</p>
+            <p className="ui-muted sr-compare-card__wins">
+              {wins.length > 0
+                ? `Best for ${wins.map((row) => row.label.toLowerCase()).join(', ')}`
+                : 'No best-value figures'}
+            </p>
           </section>
         );
       })}
@@ -60,7 +66,9 @@ function DetailedTable({ offers, loanType }: { offers: LoanOffer[]; loanType: Lo
   return (
     <div className="sr-table-wrap" tabIndex={0} role="region" aria-label="Detailed comparison table">
       <table className="sr-compare-table">
-        <caption className="ui-visually-hidden">Offers side by side; the best value in each row is marked Best.</caption>
+        <caption className="ui-visually-hidden">
+          Offers side by side; the best value in each row is marked Best.
+        </caption>
         <thead>
           <tr>
             <th scope="col">Figure</th>
@@ -117,14 +125,38 @@ function DetailedTable({ offers, loanType }: { offers: LoanOffer[]; loanType: Lo
   );
 }
 
-export function CompareDialog({ open, onOpenChange, offers, loanType }: { open: boolean; onOpenChange: (open: boolean) => void; offers: LoanOffer[]; loanType: LoanType }) {
+export function CompareDialog({
+  open,
+  onOpenChange,
+  offers,
+  loanType,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  offers: LoanOffer[];
+  loanType: LoanType;
+}) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={`Compare ${offers.length} ${offers.length === 1 ? 'Deal' : 'Deals'}`} description="The best value in each row is marked." size="xl">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Compare ${offers.length} ${offers.length === 1 ? 'Deal' : 'Deals'}`}
+      description="The best value in each row is marked."
+      size="xl"
+    >
       <Tabs
         label="Comparison views"
         items={[
-          { value: 'highlights', label: 'Quick Highlights', content: <QuickHighlights offers={offers} loanType={loanType} /> },
-          { value: 'table', label: 'Detailed Table', content: <DetailedTable offers={offers} loanType={loanType} /> },
+          {
+            value: 'highlights',
+            label: 'Quick Highlights',
+            content: <QuickHighlights offers={offers} loanType={loanType} />,
+          },
+          {
+            value: 'table',
+            label: 'Detailed Table',
+            content: <DetailedTable offers={offers} loanType={loanType} />,
+          },
         ]}
       />
     </Dialog>

@@ -15,7 +15,10 @@ export function HighlightCards({ offers, loanType }: { offers: LoanOffer[]; loan
       </h3>
       <ul className="sr-highlights__grid">
         {highlights.map((highlight) => {
-          const value = highlight.kind === 'lowestInterestRate' ? ratePm(highlight.offer) : formatCurrency(highlight.value);
+          const value =
+            highlight.kind === 'lowestInterestRate'
+              ? ratePm(highlight.offer)
+              : formatCurrency(highlight.value);
           const returnOnCapital = loanType === 'commercial' ? null : roce(highlight.offer);
           return (
             <li key={highlight.kind} className={`sr-highlight sr-highlight--${highlight.kind}`}>

@@ -25,12 +25,24 @@ function Figure({ label, value, strong }: { label: string; value: ReactNode; str
   );
 }
 
-export function LenderCard({ offer, loanType, compact, selected, compareDisabled, onToggleCompare, onDetails, actions }: LenderCardProps) {
+export function LenderCard({
+  offer,
+  loanType,
+  compact,
+  selected,
+  compareDisabled,
+  onToggleCompare,
+  onDetails,
+  actions,
+}: LenderCardProps) {
   const name = lenderTitle(offer);
   const commercial = loanType === 'commercial';
   const returnOnCapital = commercial ? null : roce(offer);
   return (
-    <article className={selected ? 'sr-lender-card sr-lender-card--selected' : 'sr-lender-card'} aria-label={name}>
+    <article
+      className={selected ? 'sr-lender-card sr-lender-card--selected' : 'sr-lender-card'}
+      aria-label={name}
+    >
       <header className="sr-lender-card__header">
         <h3 className="sr-lender-card__name">{name}</h3>
         {selected && <Badge variant="brand">Comparing</Badge>}
@@ -44,7 +56,11 @@ export function LenderCard({ offer, loanType, compact, selected, compareDisabled
           <>
             <Figure label="True monthly cost" value={tmc(offer)} />
             <Figure label="Arrangement fee" value={arrangementFee(offer)} />
-            {commercial ? <Figure label="Monthly payment" value={money(offer.monthlyPayment)} /> : <Figure label="Profit forecast" value={money(offer.profit)} />}
+            {commercial ? (
+              <Figure label="Monthly payment" value={money(offer.monthlyPayment)} />
+            ) : (
+              <Figure label="Profit forecast" value={money(offer.profit)} />
+            )}
             {returnOnCapital !== null && <Figure label="ROCE" value={returnOnCapital} />}
           </>
         )}

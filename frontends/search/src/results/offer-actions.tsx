@@ -14,7 +14,8 @@ export function GetDipButton({ lender, size = 'sm' }: { lender: string; size?: '
       onClick={() =>
         toast({
           title: 'Decision in Principle not available yet',
-          description: 'Online DIPs are not open yet. Use Details and Continue Application to take this offer forward.',
+          description:
+            'Online DIPs are not open yet. Use Details and Continue Application to take this offer forward.',
           variant: 'info',
         })
       }
@@ -34,7 +35,8 @@ export function SendDealButton({ lender, size = 'sm' }: { lender: string; size?:
       onClick={() =>
         toast({
           title: 'Send Deal not available yet',
-          description: 'Sharing deals by email is not open yet. You can compare offers or continue an application now.',
+          description:
+            'Sharing deals by email is not open yet. You can compare offers or continue an application now.',
           variant: 'info',
         })
       }

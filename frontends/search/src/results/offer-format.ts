@@ -1,4 +1,11 @@
-import { PROFIT_HIGHLIGHT_THRESHOLD, formatCurrency, formatInterestPm, formatPercent1dp, formatPercent2dp, formatTrueMonthlyCost } from '@lsp/contracts';
+import {
+  PROFIT_HIGHLIGHT_THRESHOLD,
+  formatCurrency,
+  formatInterestPm,
+  formatPercent1dp,
+  formatPercent2dp,
+  formatTrueMonthlyCost,
+} from '@lsp/contracts';
 import type { CompareFormat } from '../lib/compare-rows';
 import type { LoanOffer } from '../lib/loan-offer';
 
@@ -6,10 +13,12 @@ export const lenderTitle = (offer: LoanOffer) => offer.lenderName || 'Lender Det
 export const money = (value: number | null) => formatCurrency(value);
 export const ratePm = (offer: LoanOffer) => formatInterestPm(offer.interestRate);
 export const tmc = (offer: LoanOffer) => formatTrueMonthlyCost(offer.trueMonthlyCost);
-export const arrangementFee = (offer: LoanOffer) => (offer.arrangementFee === null ? 'Contact for fee' : formatCurrency(offer.arrangementFee));
+export const arrangementFee = (offer: LoanOffer) =>
+  offer.arrangementFee === null ? 'Contact for fee' : formatCurrency(offer.arrangementFee);
 export const percent1 = (value: number | null) => formatPercent1dp(value);
 export const roce = (offer: LoanOffer) => (offer.roce === null ? null : formatPercent2dp(offer.roce));
-export const isStrongProfit = (offer: LoanOffer) => offer.profit !== null && offer.profit > PROFIT_HIGHLIGHT_THRESHOLD;
+export const isStrongProfit = (offer: LoanOffer) =>
+  offer.profit !== null && offer.profit > PROFIT_HIGHLIGHT_THRESHOLD;
 
 export function formatCompareValue(offer: LoanOffer, field: keyof LoanOffer, format: CompareFormat): string {
   const value = offer[field] as number | null;

@@ -1,10 +1,27 @@
 import { FILTER_INTEREST_MAX_PERCENT, FILTER_INTEREST_STEP_PERCENT, FILTER_MONEY_STEP } from '@lsp/contracts';
 import { Badge, Button, TextField } from '@lsp/ui';
 import { useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
-import { compareButtonLabel, isCompareDisabled, isSelectedForCompare, toggleCompare } from '../lib/compare-selection';
+import {
+  compareButtonLabel,
+  isCompareDisabled,
+  isSelectedForCompare,
+  toggleCompare,
+} from '../lib/compare-selection';
 import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
-import { EMPTY_FILTERS, INITIAL_SORT, SORT_BUTTONS, applyResultsView, hasActiveFilters, isSorted, nextSortState, resultsCountLabel, sortDirectionFor, type FilterState, type SortState } from '../lib/results-view';
+import {
+  EMPTY_FILTERS,
+  INITIAL_SORT,
+  SORT_BUTTONS,
+  applyResultsView,
+  hasActiveFilters,
+  isSorted,
+  nextSortState,
+  resultsCountLabel,
+  sortDirectionFor,
+  type FilterState,
+  type SortState,
+} from '../lib/results-view';
 import { BreakdownModal } from './breakdown-modal';
 import { CompareDialog } from './compare-dialog';
 import { HighlightCards } from './highlight-cards';
@@ -24,7 +41,11 @@ interface ResultsPanelProps {
 }
 
 const arrows: Record<'asc' | 'desc' | 'none', string> = { asc: '↑', desc: '↓', none: '' };
-const directionWords: Record<'asc' | 'desc' | 'none', string> = { asc: 'ascending', desc: 'descending', none: 'not sorted' };
+const directionWords: Record<'asc' | 'desc' | 'none', string> = {
+  asc: 'ascending',
+  desc: 'descending',
+  none: 'not sorted',
+};
 
 export function defaultOfferActions(offer: LoanOffer) {
   const name = lenderTitle(offer);
@@ -37,7 +58,14 @@ export function defaultOfferActions(offer: LoanOffer) {
 }
 
 /** The results list: counts and badges, filters, the sort cycle, highlights, cards, compare and breakdown. */
-export function ResultsPanel({ offers, loanType, formData, renderActions = defaultOfferActions, onDetails, title = 'Search Results' }: ResultsPanelProps) {
+export function ResultsPanel({
+  offers,
+  loanType,
+  formData,
+  renderActions = defaultOfferActions,
+  onDetails,
+  title = 'Search Results',
+}: ResultsPanelProps) {
   const [filters, setFilters] = useState<FilterState>(EMPTY_FILTERS);
   const [showFilters, setShowFilters] = useState(false);
   const [sort, setSort] = useState<SortState>(INITIAL_SORT);
@@ -61,7 +89,8 @@ export function ResultsPanel({ offers, loanType, formData, renderActions = defau
     );
   }
 
-  const setFilter = (key: keyof FilterState) => (event: ChangeEvent<HTMLInputElement>) => setFilters((current) => ({ ...current, [key]: event.target.value }));
+  const setFilter = (key: keyof FilterState) => (event: ChangeEvent<HTMLInputElement>) =>
+    setFilters((current) => ({ ...current, [key]: event.target.value }));
 
   return (
     <section className="sr-results" aria-labelledby="results-title">
@@ -85,7 +114,13 @@ export function ResultsPanel({ offers, loanType, formData, renderActions = defau
           </p>
         </div>
         <div className="sr-results__controls">
-          <Button variant="secondary" size="sm" aria-expanded={showFilters} aria-controls="results-filters" onClick={() => setShowFilters((value) => !value)}>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-expanded={showFilters}
+            aria-controls="results-filters"
+            onClick={() => setShowFilters((value) => !value)}
+          >
             Filters
           </Button>
           <div className="sr-segmented" role="group" aria-label="Sort by">
@@ -95,7 +130,11 @@ export function ResultsPanel({ offers, loanType, formData, renderActions = defau
                 <button
                   key={key}
                   type="button"
-                  className={direction === 'none' ? 'sr-segmented__item' : 'sr-segmented__item sr-segmented__item--active'}
+                  className={
+                    direction === 'none'
+                      ? 'sr-segmented__item'
+                      : 'sr-segmented__item sr-segmented__item--active'
+                  }
                   aria-pressed={direction !== 'none'}
                   aria-label={`Sort by ${label}, ${directionWords[direction]}`}
                   onClick={() => setSort((current) => nextSortState(current, key))}
@@ -107,10 +146,20 @@ export function ResultsPanel({ offers, loanType, formData, renderActions = defau
             })}
           </div>
           <div className="sr-segmented" role="group" aria-label="Card layout">
-            <button type="button" className={compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'} aria-pressed={compact} onClick={() => setCompact(true)}>
+            <button
+              type="button"
+              className={compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'}
+              aria-pressed={compact}
+              onClick={() => setCompact(true)}
+            >
               Compact
             </button>
-            <button type="button" className={!compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'} aria-pressed={!compact} onClick={() => setCompact(false)}>
+            <button
+              type="button"
+              className={!compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'}
+              aria-pressed={!compact}
+              onClick={() => setCompact(false)}
+            >
               Expanded
             </button>
           </div>
@@ -119,9 +168,34 @@ export function ResultsPanel({ offers, loanType, formData, renderActions = defau
 
       {showFilters && (
         <div id="results-filters" className="sr-filters ui-card" role="group" aria-label="Filters">
-          <TextField label="Max interest rate (%)" type="number" inputMode="decimal" min={0} max={FILTER_INTEREST_MAX_PERCENT} step={FILTER_INTEREST_STEP_PERCENT} value={filters.interestRateMax} onChange={setFilter('interestRateMax')} />
-          <TextField label="Min estimated profit (£)" type="number" inputMode="numeric" min={0} step={FILTER_MONEY_STEP} value={filters.profitMin} onChange={setFilter('profitMin')} />
-          <TextField label="Max deposit (£)" type="number" inputMode="numeric" min={0} step={FILTER_MONEY_STEP} value={filters.depositMax} onChange={setFilter('depositMax')} />
+          <TextField
+            label="Max interest rate (%)"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={FILTER_INTEREST_MAX_PERCENT}
+            step={FILTER_INTEREST_STEP_PERCENT}
+            value={filters.interestRateMax}
+            onChange={setFilter('interestRateMax')}
+          />
+          <TextField
+            label="Min estimated profit (£)"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={FILTER_MONEY_STEP}
+            value={filters.profitMin}
+            onChange={setFilter('profitMin')}
+          />
+          <TextField
+            label="Max deposit (£)"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={FILTER_MONEY_STEP}
+            value={filters.depositMax}
+            onChange={setFilter('depositMax')}
+          />
           <Button variant="ghost" size="sm" onClick={() => setFilters(EMPTY_FILTERS)} disabled={!filtered}>
             Clear filters
           </Button>
@@ -136,7 +210,10 @@ export function ResultsPanel({ offers, loanType, formData, renderActions = defau
           <p className="ui-muted">Try adjusting your search criteria to find more loan options.</p>
         </div>
       ) : (
-        <ul className={compact ? 'sr-lender-grid sr-lender-grid--compact' : 'sr-lender-grid'} aria-label="Lender offers">
+        <ul
+          className={compact ? 'sr-lender-grid sr-lender-grid--compact' : 'sr-lender-grid'}
+          aria-label="Lender offers"
+        >
           {shown.map((offer, index) => (
             <li key={`${lenderTitle(offer)}-${offer.grossLoan}-${offer.interestRate}-${index}`}>
               <LenderCard
@@ -162,7 +239,12 @@ export function ResultsPanel({ offers, loanType, formData, renderActions = defau
         </div>
       )}
       <CompareDialog open={compareOpen} onOpenChange={setCompareOpen} offers={selected} loanType={loanType} />
-      <BreakdownModal offer={details} loanType={loanType} formData={formData} onClose={() => setDetails(null)} />
+      <BreakdownModal
+        offer={details}
+        loanType={loanType}
+        formData={formData}
+        onClose={() => setDetails(null)}
+      />
     </section>
   );
 }

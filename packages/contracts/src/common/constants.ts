@@ -83,5 +83,11 @@ export const STORAGE_KEYS = {
 } as const;
 export const SEARCH_HISTORY_KEY_PREFIX = 'loan-search-history-';
 export const searchHistoryKey = (searchType: string) => `${SEARCH_HISTORY_KEY_PREFIX}${searchType}`;
-export const LEGACY_STORAGE_KEYS = ['userSession', 'authToken', 'user', 'pendingLoanResults', 'pendingDipSlug'] as const;
+export const LEGACY_STORAGE_KEYS = [
+  'userSession',
+  'authToken',
+  'user',
+  'pendingLoanResults',
+  'pendingDipSlug',
+] as const;
 export const USER_SESSION_CHANGED_EVENT = 'userSessionChanged';

@@ -114,7 +114,11 @@ export const LOAN_REPAYMENT_TYPES = ['InterestOnly', 'Repayment', 'Capital&Inter
 export const loanRepaymentTypeSchema = enumOf(LOAN_REPAYMENT_TYPES, 'Loan repayment type');
 export type LoanRepaymentType = (typeof LOAN_REPAYMENT_TYPES)[number];
 
-export const LOAN_COMPLETION_TYPES = ['AsSoonAsPossible', 'JustCheckingMyOptions', 'WithinNextFewWeeks'] as const;
+export const LOAN_COMPLETION_TYPES = [
+  'AsSoonAsPossible',
+  'JustCheckingMyOptions',
+  'WithinNextFewWeeks',
+] as const;
 export const loanCompletionTypeSchema = enumOf(LOAN_COMPLETION_TYPES, 'Loan completion type');
 export type LoanCompletionType = (typeof LOAN_COMPLETION_TYPES)[number];
 

@@ -5,7 +5,10 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** 'Just now' under a minute, 'Xm ago' under an hour, 'Xh ago' under a day, else 'Xd ago'. */
-export function formatRelativeTime(timestamp: number | string | Date, now: number | Date = Date.now()): string {
+export function formatRelativeTime(
+  timestamp: number | string | Date,
+  now: number | Date = Date.now(),
+): string {
   const then = timestamp instanceof Date ? timestamp.getTime() : new Date(timestamp).getTime();
   const current = now instanceof Date ? now.getTime() : now;
   const elapsed = Math.max(0, current - then);

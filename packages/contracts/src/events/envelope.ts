@@ -30,7 +30,11 @@ export interface NewEvent<T = unknown> {
   correlationId?: string;
 }
 
-export function createEnvelope<T>(serviceName: string, event: NewEvent<T>, now: Date = new Date()): EventEnvelope<T> {
+export function createEnvelope<T>(
+  serviceName: string,
+  event: NewEvent<T>,
+  now: Date = new Date(),
+): EventEnvelope<T> {
   return {
     specversion: '1.0',
     id: randomUUID(),

@@ -44,7 +44,10 @@ export function optionalMoney(label: string) {
 export function moneyWithDefault(label: string, fallback: number) {
   return z.preprocess(
     coerceNumericText,
-    numberType(label).min(0, `${label} cannot be negative`).max(MAX_MONEY, moneyMaxMessage(label)).default(fallback),
+    numberType(label)
+      .min(0, `${label} cannot be negative`)
+      .max(MAX_MONEY, moneyMaxMessage(label))
+      .default(fallback),
   );
 }
 
@@ -78,7 +81,10 @@ function coerceBooleanText(value: unknown): unknown {
 }
 
 export function flag(label: string, fallback = false) {
-  return z.preprocess(coerceBooleanText, z.boolean({ error: `${label} must be true or false` }).default(fallback));
+  return z.preprocess(
+    coerceBooleanText,
+    z.boolean({ error: `${label} must be true or false` }).default(fallback),
+  );
 }
 
 export function requiredText(requiredMessage: string, max = 200) {
@@ -90,7 +96,11 @@ export function requiredText(requiredMessage: string, max = 200) {
 }
 
 export function optionalText(label: string, max = 500) {
-  return z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`).optional();
+  return z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .optional();
 }
 
 /** netLoanRequired, when given, is a whole-pounds amount of at least £1. */

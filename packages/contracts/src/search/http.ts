@@ -27,9 +27,17 @@ export const leadFormSchema = z.object({
     .max(254, LEAD_MESSAGES.email)
     .regex(LEAD_EMAIL_PATTERN, LEAD_MESSAGES.email),
   // Not validated by the product beyond being text; bounded so a lead record stays small.
-  phone: z.string({ error: 'Phone must be text' }).trim().max(40, 'Phone must be at most 40 characters').optional(),
+  phone: z
+    .string({ error: 'Phone must be text' })
+    .trim()
+    .max(40, 'Phone must be at most 40 characters')
+    .optional(),
   propertiesOwned: z.enum(PROPERTIES_OWNED, { error: LEAD_MESSAGES.propertiesOwned }),
-  contactPreference: z.enum(CONTACT_PREFERENCES, { error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}` }).default('Email'),
+  contactPreference: z
+    .enum(CONTACT_PREFERENCES, {
+      error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}`,
+    })
+    .default('Email'),
   consent: z.literal(true, { error: LEAD_MESSAGES.consent }),
 });
 export type LeadForm = z.output<typeof leadFormSchema>;
@@ -44,7 +52,11 @@ export type LeadBody = z.output<typeof leadBodySchema>;
 
 /** POST /api/search: save a completed search for a user. */
 export const saveSearchBodySchema = z.object({
-  userId: z.string({ error: 'User id is required' }).trim().min(1, 'User id is required').max(100, 'User id is too long'),
+  userId: z
+    .string({ error: 'User id is required' })
+    .trim()
+    .min(1, 'User id is required')
+    .max(100, 'User id is too long'),
   loanType: loanTypeSchema,
   searchData: searchPayloadObject,
   apiResponse: z.unknown(),
@@ -53,7 +65,11 @@ export type SaveSearchBody = z.output<typeof saveSearchBodySchema>;
 
 /** PUT /api/search/project-name. */
 export const projectNameBodySchema = z.object({
-  searchId: z.string({ error: 'Search id is required' }).trim().min(1, 'Search id is required').max(100, 'Search id is too long'),
+  searchId: z
+    .string({ error: 'Search id is required' })
+    .trim()
+    .min(1, 'Search id is required')
+    .max(100, 'Search id is too long'),
   loanType: loanTypeSchema,
   // The dashboard's rename rule (companion spec): empty after trimming is refused with this message.
   projectName: z

@@ -43,7 +43,8 @@ export const NET_LOAN_REQUIRED_MESSAGE = 'Net loan amount is required when max l
  * The commercial form's rule, read as the same rule as the other forms (see docs/decisions.md): the
  * spec's wording kept, with the condition it evidently meant.
  */
-export const COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE = 'Net loan required must be specified when not requesting maximum loan';
+export const COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE =
+  'Net loan required must be specified when not requesting maximum loan';
 
 const readiness = {
   hasViewedProperty: flag('Has viewed property'),
@@ -63,7 +64,9 @@ function whenPathsValid(...paths: string[]) {
 }
 
 /** Max loan Yes clears netLoanRequired (the form hides the field), so a stale value never reaches sizing. */
-function clearNetLoanWhenMax<T extends { maxLoanRequired: boolean; netLoanRequired?: number }>(payload: T): T {
+function clearNetLoanWhenMax<T extends { maxLoanRequired: boolean; netLoanRequired?: number }>(
+  payload: T,
+): T {
   return payload.maxLoanRequired ? { ...payload, netLoanRequired: undefined } : payload;
 }
 
@@ -148,7 +151,12 @@ export const commercialSearchSchema = z
     currentPropertyType: propertyClassSchema.default('Office'),
     isOwnerOccupied: flag('Owner occupied'),
     grossMonthlyRentalIncome: optionalMoney('Gross monthly rental income'),
-    mortgageTerm: requiredTerm('Mortgage term', 'Mortgage term is required', MAX_MORTGAGE_TERM_YEARS, 'years'),
+    mortgageTerm: requiredTerm(
+      'Mortgage term',
+      'Mortgage term is required',
+      MAX_MORTGAGE_TERM_YEARS,
+      'years',
+    ),
     ownOrPurchase: ownOrPurchaseSchema.default('Own'),
     borrowingEntityType: borrowingEntityTypeSchema.default('Individual'),
     timeLeftOnLease: timeLeftOnLeaseSchema.default('MoreThanThreeYears'),
@@ -165,44 +173,59 @@ export const commercialSearchSchema = z
     ...readiness,
     userId,
   })
-  .superRefine((p, ctx) => {
-    if (!p.maxLoanRequired && p.netLoanRequired === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['netLoanRequired'], message: COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE });
-    }
-    if (!p.isOwnerOccupied && !p.grossMonthlyRentalIncome) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['grossMonthlyRentalIncome'],
-        message: 'Gross monthly rental income is required for investment properties',
-      });
-    }
-    if (p.ownOrPurchase === 'Own' && !p.currentValue) {
-      ctx.addIssue({ code: 'custom', path: ['currentValue'], message: 'Current value is required when you own the property' });
-    }
-    if (p.ownOrPurchase === 'Purchasing' && (!p.purchasePrice || p.purchaseCosts === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [p.purchasePrice ? 'purchaseCosts' : 'purchasePrice'],
-        message: 'Purchase price and costs are required when purchasing',
-      });
-    }
-    if (p.mortgageInterestType === 'Fixed' && !p.fixedRateTerm) {
-      ctx.addIssue({ code: 'custom', path: ['fixedRateTerm'], message: 'Fixed rate term is required for fixed interest mortgages' });
-    }
-  }, {
-    when: whenPathsValid(
-      'maxLoanRequired',
-      'netLoanRequired',
-      'isOwnerOccupied',
-      'grossMonthlyRentalIncome',
-      'ownOrPurchase',
-      'currentValue',
-      'purchasePrice',
-      'purchaseCosts',
-      'mortgageInterestType',
-      'fixedRateTerm',
-    ),
-  })
+  .superRefine(
+    (p, ctx) => {
+      if (!p.maxLoanRequired && p.netLoanRequired === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['netLoanRequired'],
+          message: COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE,
+        });
+      }
+      if (!p.isOwnerOccupied && !p.grossMonthlyRentalIncome) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['grossMonthlyRentalIncome'],
+          message: 'Gross monthly rental income is required for investment properties',
+        });
+      }
+      if (p.ownOrPurchase === 'Own' && !p.currentValue) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['currentValue'],
+          message: 'Current value is required when you own the property',
+        });
+      }
+      if (p.ownOrPurchase === 'Purchasing' && (!p.purchasePrice || p.purchaseCosts === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [p.purchasePrice ? 'purchaseCosts' : 'purchasePrice'],
+          message: 'Purchase price and costs are required when purchasing',
+        });
+      }
+      if (p.mortgageInterestType === 'Fixed' && !p.fixedRateTerm) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fixedRateTerm'],
+          message: 'Fixed rate term is required for fixed interest mortgages',
+        });
+      }
+    },
+    {
+      when: whenPathsValid(
+        'maxLoanRequired',
+        'netLoanRequired',
+        'isOwnerOccupied',
+        'grossMonthlyRentalIncome',
+        'ownOrPurchase',
+        'currentValue',
+        'purchasePrice',
+        'purchaseCosts',
+        'mortgageInterestType',
+        'fixedRateTerm',
+      ),
+    },
+  )
   .transform(clearNetLoanWhenMax);
 
 export type DevelopmentSearchInput = z.input<typeof developmentSearchSchema>;

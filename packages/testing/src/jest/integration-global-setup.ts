@@ -11,7 +11,10 @@ type Stoppable = { stop(): Promise<unknown> };
 const started: Stoppable[] = [];
 
 function dockerEngineAnswers(): boolean {
-  const result = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { stdio: 'pipe', timeout: 5000 });
+  const result = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], {
+    stdio: 'pipe',
+    timeout: 5000,
+  });
   return result.status === 0 && result.stdout.toString().trim() !== '';
 }
 
@@ -21,7 +24,7 @@ export default async function integrationGlobalSetup(): Promise<void> {
     say(
       process.env.MONGO_URL
         ? `MongoDB at MONGO_URL; Redis at ${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}`
-        : 'no Docker engine: embedded MongoDB and the machine\'s Redis' +
+        : "no Docker engine: embedded MongoDB and the machine's Redis" +
             (process.env.KAFKA_BROKERS ? `; Kafka at ${process.env.KAFKA_BROKERS}` : '; Kafka tests skipped'),
     );
     return;
@@ -43,5 +46,7 @@ export default async function integrationGlobalSetup(): Promise<void> {
   process.env.REDIS_URL = redis.getConnectionUrl();
   process.env.KAFKA_BROKERS = `${kafka.getHost()}:${kafka.getMappedPort(9093)}`;
   (globalThis as { __integrationContainers?: Stoppable[] }).__integrationContainers = started;
-  say(`MONGO_URL=${process.env.MONGO_URL} REDIS_URL=${process.env.REDIS_URL} KAFKA_BROKERS=${process.env.KAFKA_BROKERS}`);
+  say(
+    `MONGO_URL=${process.env.MONGO_URL} REDIS_URL=${process.env.REDIS_URL} KAFKA_BROKERS=${process.env.KAFKA_BROKERS}`,
+  );
 }

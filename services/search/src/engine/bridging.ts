@@ -35,7 +35,11 @@ export function bridgingSecurity(payload: BridgingSearch): BridgingSecurity {
   const buying = payload.ownOrPurchase === 'Purchasing';
   const price = payload.purchasePrice ?? 0;
   const valuation = payload.currentValue ?? 0;
-  const dayOneValue = buying ? (valuation > 0 && price > 0 ? Math.min(price, valuation) : price || valuation) : valuation || price;
+  const dayOneValue = buying
+    ? valuation > 0 && price > 0
+      ? Math.min(price, valuation)
+      : price || valuation
+    : valuation || price;
   const kind: SecurityKind =
     payload.bridgingType === 'bridgingDeveloperExit'
       ? 'developerExit'
@@ -99,9 +103,15 @@ export function bridgingFinance(product: BridgingProduct, monthlyRate: number, t
   return { fee, interest, netForGross, grossForNet, months };
 }
 
-export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProduct, lender: LenderInfo): SizingResult {
+export function sizeBridgingLoan(
+  payload: BridgingSearch,
+  product: BridgingProduct,
+  lender: LenderInfo,
+): SizingResult {
   if (!product.useCases.includes(payload.bridgingType))
-    return decline(`Does not offer ${spaced(payload.bridgingType.replace('bridging', '')).toLowerCase()} bridges`);
+    return decline(
+      `Does not offer ${spaced(payload.bridgingType.replace('bridging', '')).toLowerCase()} bridges`,
+    );
   const screened = screenDeal(lender, product, {
     location: payload.propertyLocation,
     propertyClass: payload.propertyClass,
@@ -112,7 +122,9 @@ export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProdu
 
   const security = bridgingSecurity(payload);
   const classCap = product.maxLtvByClass[payload.propertyClass] ?? 1;
-  const qualifiesBecause = [`Lends in ${spaced(payload.propertyLocation)} on ${spaced(payload.propertyClass)} property`];
+  const qualifiesBecause = [
+    `Lends in ${spaced(payload.propertyLocation)} on ${spaced(payload.propertyClass)} property`,
+  ];
   let capFor: (band: { maxRatio: number }) => number;
   let valueBasis: number;
   let capLabel: (gross: number) => string;
@@ -125,20 +137,24 @@ export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProdu
     const exitCap = product.developerExitMaxLtv;
     valueBasis = security.endValue;
     capFor = (band) => Math.min(band.maxRatio, classCap, exitCap) * valueBasis;
-    capLabel = (gross) => `${pct(capFor(sizeBandFor(product.maxLtvBands, gross)) / valueBasis, 0)} of the completed units' value`;
+    capLabel = (gross) =>
+      `${pct(capFor(sizeBandFor(product.maxLtvBands, gross)) / valueBasis, 0)} of the completed units' value`;
     qualifiesBecause.push(`Refinances ${payload.refinancedUnits} completed unit(s) against their end value`);
   } else if (security.kind === 'refurbishment') {
     const refurb = product.refurbishment;
     if (!refurb) return decline('Does not offer refurbishment bridges');
     if (!refurb.levels.includes(payload.refurbishmentLevel))
-      return decline(`Does not fund ${payload.refurbishmentLevel.toLowerCase()} refurbishment (accepts ${refurb.levels.join(', ').toLowerCase()})`);
+      return decline(
+        `Does not fund ${payload.refurbishmentLevel.toLowerCase()} refurbishment (accepts ${refurb.levels.join(', ').toLowerCase()})`,
+      );
     if (security.dayOneValue <= 0) return decline('No property value was given to lend against');
     const heavyCap = payload.refurbishmentLevel === 'Heavy' ? refurb.heavyMaxLtv : 1;
     valueBasis = security.endValue;
     // Day-one advance against today's value plus a share of the works, all within a cap on end value.
     capFor = (band) =>
       Math.min(
-        Math.min(band.maxRatio, classCap, heavyCap) * security.dayOneValue + refurb.worksFunding * security.works,
+        Math.min(band.maxRatio, classCap, heavyCap) * security.dayOneValue +
+          refurb.worksFunding * security.works,
         refurb.maxLtgdv * security.endValue,
       );
     capLabel = () =>
@@ -148,28 +164,36 @@ export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProdu
     qualifiesBecause.push(`Funds ${payload.refurbishmentLevel.toLowerCase()} refurbishment`);
   } else if (security.kind === 'land') {
     const planningCap = product.landLtvByPlanning[payload.planningPermissionType];
-    if (planningCap === undefined) return decline(`Does not lend on land with ${spaced(payload.planningPermissionType).toLowerCase()}`);
+    if (planningCap === undefined)
+      return decline(`Does not lend on land with ${spaced(payload.planningPermissionType).toLowerCase()}`);
     if (security.dayOneValue <= 0) return decline('No land value was given to lend against');
     valueBasis = security.dayOneValue;
     capFor = (band) => Math.min(band.maxRatio, classCap, planningCap) * valueBasis;
-    capLabel = (gross) => `${pct(capFor(sizeBandFor(product.maxLtvBands, gross)) / valueBasis, 0)} of the land value`;
+    capLabel = (gross) =>
+      `${pct(capFor(sizeBandFor(product.maxLtvBands, gross)) / valueBasis, 0)} of the land value`;
     qualifiesBecause.push(`Lends on land with ${spaced(payload.planningPermissionType).toLowerCase()}`);
   } else {
     if (security.dayOneValue <= 0) return decline('No property value was given to lend against');
     valueBasis = security.dayOneValue;
-    const priceCap = payload.ownOrPurchase === 'Purchasing' && payload.purchasePrice ? product.maxPurchasePriceLtv * payload.purchasePrice : Infinity;
+    const priceCap =
+      payload.ownOrPurchase === 'Purchasing' && payload.purchasePrice
+        ? product.maxPurchasePriceLtv * payload.purchasePrice
+        : Infinity;
     capFor = (band) => Math.min(Math.min(band.maxRatio, classCap) * valueBasis, priceCap);
-    capLabel = (gross) => `${pct(capFor(sizeBandFor(product.maxLtvBands, gross)) / valueBasis, 0)} loan to value`;
+    capLabel = (gross) =>
+      `${pct(capFor(sizeBandFor(product.maxLtvBands, gross)) / valueBasis, 0)} loan to value`;
   }
 
-  const monthlyRateAt = (gross: number) => rateBandFor(product.rateCard, gross / valueBasis).ratePerMonth + ratePremium;
+  const monthlyRateAt = (gross: number) =>
+    rateBandFor(product.rateCard, gross / valueBasis).ratePerMonth + ratePremium;
   let gross: number;
   let monthlyRate: number;
   let sizedToMax = false;
 
   if (payload.maxLoanRequired) {
     const best = largestWithinBands(product.maxLtvBands, capFor, product.maxLoan, (limit) => limit);
-    if (best === null || best <= 0) return decline('The property value leaves no room for a loan within its limits');
+    if (best === null || best <= 0)
+      return decline('The property value leaves no room for a loan within its limits');
     gross = best;
     monthlyRate = monthlyRateAt(gross);
     sizedToMax = true;
@@ -182,14 +206,19 @@ export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProdu
     );
     gross = settled.result;
     monthlyRate = settled.rate;
-    if (!Number.isFinite(gross)) return decline('Its fees and interest over this term would absorb the whole loan');
+    if (!Number.isFinite(gross))
+      return decline('Its fees and interest over this term would absorb the whole loan');
     const cap = capFor(sizeBandFor(product.maxLtvBands, gross));
     if (gross > cap + 0.5)
-      return decline(`A ${pounds(wanted)} net loan needs a ${pounds(gross)} gross loan, above its limit of ${pounds(cap)} (${capLabel(gross)})`);
+      return decline(
+        `A ${pounds(wanted)} net loan needs a ${pounds(gross)} gross loan, above its limit of ${pounds(cap)} (${capLabel(gross)})`,
+      );
   }
 
-  if (gross > product.maxLoan + 0.5) return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
-  if (gross < product.minLoan) return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
+  if (gross > product.maxLoan + 0.5)
+    return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
+  if (gross < product.minLoan)
+    return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
   const finance = bridgingFinance(product, monthlyRate, payload.loanTerm);
   const net = finance.netForGross(gross);
   if (net <= 0) return decline('Its fees and interest over this term would absorb the whole loan');
@@ -202,7 +231,9 @@ export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProdu
     security.kind === 'developerExit' || !payload.estimatedEndValueOfProperty
       ? 0
       : payload.estimatedEndValueOfProperty -
-        (payload.ownOrPurchase === 'Purchasing' ? security.costBase : (payload.currentValue ?? 0) + security.costBase) -
+        (payload.ownOrPurchase === 'Purchasing'
+          ? security.costBase
+          : (payload.currentValue ?? 0) + security.costBase) -
         interest -
         arrangementFee -
         exitFee -
@@ -217,11 +248,16 @@ export function sizeBridgingLoan(payload: BridgingSearch, product: BridgingProdu
       `Sized to its maximum, limited by ${gross >= product.maxLoan - 1 ? `its ${pounds(product.maxLoan)} maximum loan` : capLabel(gross)}`,
     );
   const closeToLimits: string[] = [];
-  if (!sizedToMax && isClose(gross, cap)) closeToLimits.push(`Gross loan is within 5% of its limit of ${pounds(cap)}`);
+  if (!sizedToMax && isClose(gross, cap))
+    closeToLimits.push(`Gross loan is within 5% of its limit of ${pounds(cap)}`);
   if (payload.loanTerm >= product.maxTermMonths - 1)
-    closeToLimits.push(`A ${payload.loanTerm}-month term leaves little room before its ${product.maxTermMonths}-month maximum`);
+    closeToLimits.push(
+      `A ${payload.loanTerm}-month term leaves little room before its ${product.maxTermMonths}-month maximum`,
+    );
   if (payload.loanTerm < product.minInterestMonths)
-    closeToLimits.push(`Charges at least ${product.minInterestMonths} months' interest however early the loan is repaid`);
+    closeToLimits.push(
+      `Charges at least ${product.minInterestMonths} months' interest however early the loan is repaid`,
+    );
 
   return {
     ok: true,

@@ -1,4 +1,10 @@
-import { estimateTrueMonthlyCost, formatCurrency, type InterestTreatment, type LoanOffer, type LoanType } from '@lsp/contracts';
+import {
+  estimateTrueMonthlyCost,
+  formatCurrency,
+  type InterestTreatment,
+  type LoanOffer,
+  type LoanType,
+} from '@lsp/contracts';
 import type { Lender, Product } from '../panel/schema';
 
 /** What a sizing function needs to know about the lender behind a product. */
@@ -29,8 +35,13 @@ export function screenDeal(
 ): SizingResult | null {
   if (!lender.regions.includes(deal.location)) return decline(`Does not lend in ${spaced(deal.location)}`);
   if (product.refusedPropertyClasses.includes(deal.propertyClass)) return decline(deal.refusedClassReason);
-  if (deal.termMonths !== undefined && (deal.termMonths < product.minTermMonths || deal.termMonths > product.maxTermMonths))
-    return decline(`Loan term of ${deal.termMonths} months is outside its ${product.minTermMonths}-${product.maxTermMonths} month range`);
+  if (
+    deal.termMonths !== undefined &&
+    (deal.termMonths < product.minTermMonths || deal.termMonths > product.maxTermMonths)
+  )
+    return decline(
+      `Loan term of ${deal.termMonths} months is outside its ${product.minTermMonths}-${product.maxTermMonths} month range`,
+    );
   return null;
 }
 
@@ -65,7 +76,8 @@ export function largestWithinBands<B extends { upToLoan: number }>(
     const cap = capFor(band);
     const gross = Math.floor(grossAt(Math.min(band.upToLoan, maxLoan, cap)));
     // A loan at or below the previous band's ceiling belongs to that band, which was tried already.
-    if (gross > floor && gross <= band.upToLoan && gross <= cap + 1e-6 && (best === null || gross > best)) best = gross;
+    if (gross > floor && gross <= band.upToLoan && gross <= cap + 1e-6 && (best === null || gross > best))
+      best = gross;
     floor = band.upToLoan;
     if (floor >= maxLoan) break;
   }
@@ -77,7 +89,11 @@ export function largestWithinBands<B extends { upToLoan: number }>(
  * depends on LTV and LTV on pricing, so this settles in one or two rounds; if it oscillates between
  * two bands the higher rate is kept, which errs on the borrower's side of the quote.
  */
-export function settleRate<T>(initialRate: number, size: (rate: number) => T, rateFor: (result: T) => number): { rate: number; result: T } {
+export function settleRate<T>(
+  initialRate: number,
+  size: (rate: number) => T,
+  rateFor: (result: T) => number,
+): { rate: number; result: T } {
   let rate = initialRate;
   let result = size(rate);
   for (let round = 0; round < 3; round += 1) {

@@ -30,11 +30,17 @@ export interface DevelopmentCosts {
  * costs. When the borrower says the contingency is already in the build cost it is not added twice.
  */
 export function developmentCosts(payload: DevelopmentSearch): DevelopmentCosts {
-  const contingency = payload.contingencyIncluded ? 0 : (payload.buildCost * payload.contingencyPercentage) / 100;
+  const contingency = payload.contingencyIncluded
+    ? 0
+    : (payload.buildCost * payload.contingencyPercentage) / 100;
   const totalBuildCost = payload.buildCost + contingency;
   const professionalFees = payload.buildCost * PROFESSIONAL_FEES_FRACTION;
   const totalProjectCost =
-    payload.purchasePrice + (payload.purchaseCosts ?? 0) + totalBuildCost + professionalFees + payload.additionalOngoingCosts;
+    payload.purchasePrice +
+    (payload.purchaseCosts ?? 0) +
+    totalBuildCost +
+    professionalFees +
+    payload.additionalOngoingCosts;
   return { contingency, totalBuildCost, professionalFees, totalProjectCost };
 }
 
@@ -52,7 +58,13 @@ interface Facility {
  * day one; the build tranche is drawn evenly over the build, so on average half of it is out during
  * the build and all of it afterwards. Arrangement fee, costs and interest are added to the loan.
  */
-function facilityFor(landLoan: number, buildLoan: number, annualRate: number, payload: DevelopmentSearch, product: DevelopmentProduct): Facility {
+function facilityFor(
+  landLoan: number,
+  buildLoan: number,
+  annualRate: number,
+  payload: DevelopmentSearch,
+  product: DevelopmentProduct,
+): Facility {
   const r = annualRate / 12;
   const n = payload.loanTerm;
   const buildMonths = Math.min(payload.buildTerm, n);
@@ -66,7 +78,11 @@ function facilityFor(landLoan: number, buildLoan: number, annualRate: number, pa
   return { landLoan, buildLoan, gross, interest, arrangementFee: gross - base, otherCosts };
 }
 
-export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: DevelopmentProduct, lender: LenderInfo): SizingResult {
+export function sizeDevelopmentLoan(
+  payload: DevelopmentSearch,
+  product: DevelopmentProduct,
+  lender: LenderInfo,
+): SizingResult {
   const screened = screenDeal(lender, product, {
     location: payload.propertyLocation,
     propertyClass: payload.propertyClass,
@@ -78,7 +94,8 @@ export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: Develop
   const costs = developmentCosts(payload);
   const gdv = payload.gdv;
   const classCap = product.maxLtgdvByClass[payload.propertyClass] ?? 1;
-  const ltgdvCapFor = (gross: number) => Math.min(sizeBandFor(product.maxLtgdvBands, gross).maxRatio, classCap);
+  const ltgdvCapFor = (gross: number) =>
+    Math.min(sizeBandFor(product.maxLtgdvBands, gross).maxRatio, classCap);
   const maxLand = product.maxLandAdvance * payload.purchasePrice;
   const buildNeed = costs.totalBuildCost + costs.professionalFees;
   const maxBuild = product.maxBuildFunding * buildNeed;
@@ -109,14 +126,18 @@ export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: Develop
         product.maxLoan,
         (limit) => {
           const share = shareFor(limit);
-          return share > 0 ? facilityFor(maxLand * share, maxBuild * share, annualRate, payload, product).gross : 0;
+          return share > 0
+            ? facilityFor(maxLand * share, maxBuild * share, annualRate, payload, product).gross
+            : 0;
         },
       );
       if (best === null) return null;
       const share = shareFor(best);
       return share > 0 ? facilityFor(maxLand * share, maxBuild * share, annualRate, payload, product) : null;
     };
-    const topRate = rateAt(Math.min(product.maxLoan, Math.max(...product.maxLtgdvBands.map((b) => b.maxRatio)) * gdv));
+    const topRate = rateAt(
+      Math.min(product.maxLoan, Math.max(...product.maxLtgdvBands.map((b) => b.maxRatio)) * gdv),
+    );
     const settled = settleRate(topRate, sizeAtRate, (result) => (result ? rateAt(result.gross) : topRate));
     if (!settled.result) return decline('The deal leaves no room for a loan within its loan-to-GDV limit');
     facility = settled.result;
@@ -124,8 +145,10 @@ export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: Develop
     const cap = ltgdvCapFor(facility.gross);
     if (facility.gross >= cap * gdv - 2) sizedBy = `${pct(cap, 0)} loan to GDV`;
     else if (facility.gross >= product.maxLoan - 2) sizedBy = `its ${pounds(product.maxLoan)} maximum loan`;
-    else if (facility.landLoan + facility.buildLoan >= maxNetByLtc - 2) sizedBy = `${pct(product.maxLtc, 0)} loan to cost`;
-    else sizedBy = `its ${pct(product.maxLandAdvance, 0)} land advance and ${pct(product.maxBuildFunding, 0)} build funding`;
+    else if (facility.landLoan + facility.buildLoan >= maxNetByLtc - 2)
+      sizedBy = `${pct(product.maxLtc, 0)} loan to cost`;
+    else
+      sizedBy = `its ${pct(product.maxLandAdvance, 0)} land advance and ${pct(product.maxBuildFunding, 0)} build funding`;
   } else {
     const wanted = payload.netLoanRequired ?? 0;
     const landLoan = Math.min(wanted, maxLand);
@@ -134,12 +157,18 @@ export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: Develop
       return decline(
         `The ${pounds(wanted)} net loan needs ${pounds(buildLoan)} of build funding; it funds at most ${pct(product.maxBuildFunding, 0)} of build costs (${pounds(maxBuild)}) after a ${pct(product.maxLandAdvance, 0)} land advance`,
       );
-    const settled = settleRate(rateAt(wanted), (annualRate) => facilityFor(landLoan, buildLoan, annualRate, payload, product), (result) => rateAt(result.gross));
+    const settled = settleRate(
+      rateAt(wanted),
+      (annualRate) => facilityFor(landLoan, buildLoan, annualRate, payload, product),
+      (result) => rateAt(result.gross),
+    );
     facility = settled.result;
     rate = settled.rate;
     const net = landLoan + buildLoan;
     if (net > maxNetByLtc + 0.5)
-      return decline(`The ${pounds(net)} net loan is ${pct(net / costs.totalProjectCost)} of total project cost; its limit is ${pct(product.maxLtc, 0)} loan to cost`);
+      return decline(
+        `The ${pounds(net)} net loan is ${pct(net / costs.totalProjectCost)} of total project cost; its limit is ${pct(product.maxLtc, 0)} loan to cost`,
+      );
     const cap = ltgdvCapFor(facility.gross);
     if (facility.gross > cap * gdv + 0.5)
       return decline(
@@ -149,8 +178,10 @@ export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: Develop
 
   const gross = facility.gross;
   const net = facility.landLoan + facility.buildLoan;
-  if (gross > product.maxLoan + 0.5) return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
-  if (gross < product.minLoan) return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
+  if (gross > product.maxLoan + 0.5)
+    return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
+  if (gross < product.minLoan)
+    return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
   if (net <= 0) return decline('Fees and interest would absorb the whole loan');
 
   const exitFee = gross * f.exitFeePct;
@@ -158,7 +189,9 @@ export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: Develop
   const profit = gdv - costs.totalProjectCost - financeCosts;
   const profitOnGdv = profit / gdv;
   if (profitOnGdv < product.minProfitOnGdv)
-    return decline(`Profit on GDV of ${pct(Math.max(profitOnGdv, 0))} after finance costs is below its ${pct(product.minProfitOnGdv, 0)} minimum`);
+    return decline(
+      `Profit on GDV of ${pct(Math.max(profitOnGdv, 0))} after finance costs is below its ${pct(product.minProfitOnGdv, 0)} minimum`,
+    );
 
   const ltgdv = gross / gdv;
   const ltgdvCap = ltgdvCapFor(gross);
@@ -172,12 +205,18 @@ export function sizeDevelopmentLoan(payload: DevelopmentSearch, product: Develop
   ];
   if (sizedBy) qualifiesBecause.push(`Sized to its maximum, limited by ${sizedBy}`);
   const closeToLimits: string[] = [];
-  if (!sizedBy && isClose(ltgdv, ltgdvCap)) closeToLimits.push(`Loan to GDV ${pct(ltgdv)} is close to its ${pct(ltgdvCap, 0)} limit`);
-  if (isClose(ltc, product.maxLtc)) closeToLimits.push(`Loan to cost ${pct(ltc)} is close to its ${pct(product.maxLtc, 0)} limit`);
+  if (!sizedBy && isClose(ltgdv, ltgdvCap))
+    closeToLimits.push(`Loan to GDV ${pct(ltgdv)} is close to its ${pct(ltgdvCap, 0)} limit`);
+  if (isClose(ltc, product.maxLtc))
+    closeToLimits.push(`Loan to cost ${pct(ltc)} is close to its ${pct(product.maxLtc, 0)} limit`);
   if (isCloseAbove(profitOnGdv, product.minProfitOnGdv))
-    closeToLimits.push(`Profit on GDV ${pct(profitOnGdv)} is close to its ${pct(product.minProfitOnGdv, 0)} minimum`);
+    closeToLimits.push(
+      `Profit on GDV ${pct(profitOnGdv)} is close to its ${pct(product.minProfitOnGdv, 0)} minimum`,
+    );
   if (payload.loanTerm >= product.maxTermMonths - 1)
-    closeToLimits.push(`A ${payload.loanTerm}-month term leaves little room before its ${product.maxTermMonths}-month maximum`);
+    closeToLimits.push(
+      `A ${payload.loanTerm}-month term leaves little room before its ${product.maxTermMonths}-month maximum`,
+    );
 
   return {
     ok: true,

@@ -122,15 +122,22 @@ function tipFor(f: LendabilityFactor, deal: LendabilityDeal): string {
  * The deal as the score sees it: the leading offer's LTV and gross loan when there are offers, else
  * the requested loan against the value the borrower gave.
  */
-export function lendabilityDealFor<T extends LoanType>(loanType: T, payload: SearchPayloadByType[T], offers: readonly LoanOffer[]): LendabilityDeal {
+export function lendabilityDealFor<T extends LoanType>(
+  loanType: T,
+  payload: SearchPayloadByType[T],
+  offers: readonly LoanOffer[],
+): LendabilityDeal {
   const lead = offers.length ? offers.reduce((best, o) => (o.NetLoan > best.NetLoan ? o : best)) : null;
-  if (lead) return { ltvPercent: lead.LoanToValue, loanAmount: lead.GrossLoan, location: payload.propertyLocation };
+  if (lead)
+    return { ltvPercent: lead.LoanToValue, loanAmount: lead.GrossLoan, location: payload.propertyLocation };
   const value =
     loanType === 'development'
       ? (payload as SearchPayloadByType['development']).gdv
       : loanType === 'commercial'
         ? commercialPropertyValue(payload as SearchPayloadByType['commercial'])
-        : ((payload as SearchPayloadByType['bridging']).currentValue ?? (payload as SearchPayloadByType['bridging']).purchasePrice ?? 0);
+        : ((payload as SearchPayloadByType['bridging']).currentValue ??
+          (payload as SearchPayloadByType['bridging']).purchasePrice ??
+          0);
   const loan = payload.netLoanRequired ?? null;
   return {
     ltvPercent: loan !== null && value > 0 ? (loan / value) * 100 : null,

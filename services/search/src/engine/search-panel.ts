@@ -17,7 +17,12 @@ export interface PanelSearchResult {
   productsConsidered: number;
 }
 
-function sizeProduct<T extends LoanType>(loanType: T, payload: SearchPayloadByType[T], product: Product, lender: LenderInfo): SizingResult {
+function sizeProduct<T extends LoanType>(
+  loanType: T,
+  payload: SearchPayloadByType[T],
+  product: Product,
+  lender: LenderInfo,
+): SizingResult {
   switch (product.loanType) {
     case 'development':
       return sizeDevelopmentLoan(payload as SearchPayloadByType['development'], product, lender);
@@ -34,7 +39,11 @@ function sizeProduct<T extends LoanType>(loanType: T, payload: SearchPayloadByTy
  * listed once in `declined` with the reason from each product, so "why not lender X?" always has an
  * answer. Lenders that do not lend this type at all are only counted.
  */
-export function searchPanel<T extends LoanType>(loanType: T, payload: SearchPayloadByType[T], panel: Panel): PanelSearchResult {
+export function searchPanel<T extends LoanType>(
+  loanType: T,
+  payload: SearchPayloadByType[T],
+  panel: Panel,
+): PanelSearchResult {
   const offers: LoanOffer[] = [];
   const declined: DeclinedLender[] = [];
   let productsConsidered = 0;
@@ -57,10 +66,23 @@ export function searchPanel<T extends LoanType>(loanType: T, payload: SearchPayl
         reasons.push(products.length > 1 ? `${product.name}: ${result.reason}` : result.reason);
       }
     }
-    if (!offered) declined.push({ lender: lender.name, lenderId: lender.id, productId: products.length === 1 ? products[0].id : undefined, reason: reasons.join('; ') });
+    if (!offered)
+      declined.push({
+        lender: lender.name,
+        lenderId: lender.id,
+        productId: products.length === 1 ? products[0].id : undefined,
+        reason: reasons.join('; '),
+      });
   }
   offers.sort((a, b) => b.NetLoan - a.NetLoan || a.InterestRate - b.InterestRate);
-  return { panelVersion: panel.version, offers, declined, lendersSearched: panel.lenders.length, lendersWithoutProduct, productsConsidered };
+  return {
+    panelVersion: panel.version,
+    offers,
+    declined,
+    lendersSearched: panel.lenders.length,
+    lendersWithoutProduct,
+    productsConsidered,
+  };
 }
 
 /** Lowest annual rate among the offers, for the search.completed event. */

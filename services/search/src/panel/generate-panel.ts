@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  REGIONS,
-  type BridgingType,
-  type PropertyClass,
-  type Region,
-} from '@lsp/contracts';
+import { REGIONS, type BridgingType, type PropertyClass, type Region } from '@lsp/contracts';
 import type { BridgingProduct, CommercialProduct, DevelopmentProduct, Lender, Panel } from './schema';
 import { LENDER_KINDS } from './schema';
 
@@ -96,7 +91,16 @@ const NEIGHBOURS: Record<Region, Region[]> = {
   Scotland: ['NorthEast', 'NorthernIreland'],
   NorthernIreland: ['Scotland'],
 };
-const SOCIETY_HOMES: Region[] = ['SouthEast', 'SouthEast', 'NorthWest', 'SouthWest', 'SouthEast', 'Scotland', 'NorthEast', 'Wales'];
+const SOCIETY_HOMES: Region[] = [
+  'SouthEast',
+  'SouthEast',
+  'NorthWest',
+  'SouthWest',
+  'SouthEast',
+  'Scotland',
+  'NorthEast',
+  'Wales',
+];
 
 /** mulberry32: small, fast and good enough to make a panel that reads as varied. */
 function seeded(seed: number) {
@@ -133,7 +137,11 @@ const slug = (name: string) =>
 
 type Tier = 'conservative' | 'mainstream' | 'aggressive';
 const tierOf = (kind: Kind): Tier =>
-  kind === 'clearing bank' || kind === 'building society' ? 'conservative' : kind === 'debt fund' || kind === 'family office' ? 'aggressive' : 'mainstream';
+  kind === 'clearing bank' || kind === 'building society'
+    ? 'conservative'
+    : kind === 'debt fund' || kind === 'family office'
+      ? 'aggressive'
+      : 'mainstream';
 
 function regionsFor(kind: Kind, index: number, rng: Rng): Region[] {
   const mainland = REGIONS.filter((r) => r !== 'NorthernIreland');
@@ -147,21 +155,45 @@ function regionsFor(kind: Kind, index: number, rng: Rng): Region[] {
     case 'family office':
       return rng.chance(0.5) ? ['London', 'SouthEast'] : ['London', 'SouthEast', 'SouthWest', 'EastAnglia'];
     case 'debt fund':
-      return ['London', 'SouthEast', 'EastAnglia', 'Midlands', 'NorthWest', 'SouthWest', ...(rng.chance(0.4) ? (['Scotland'] as Region[]) : [])];
+      return [
+        'London',
+        'SouthEast',
+        'EastAnglia',
+        'Midlands',
+        'NorthWest',
+        'SouthWest',
+        ...(rng.chance(0.4) ? (['Scotland'] as Region[]) : []),
+      ];
     default: {
       const england: Region[] = REGIONS.filter((r) => r !== 'Scotland' && r !== 'NorthernIreland');
       if (rng.chance(0.15)) return ['London', 'SouthEast', 'EastAnglia'];
-      const dropped: Region[] = rng.some(england.filter((r) => r !== 'London'), rng.pick([0, 0, 1, 2]));
+      const dropped: Region[] = rng.some(
+        england.filter((r) => r !== 'London'),
+        rng.pick([0, 0, 1, 2]),
+      );
       const served = england.filter((r) => !dropped.includes(r));
       return rng.chance(0.35) ? [...served, 'Scotland'] : served;
     }
   }
 }
 
-const RISKIER: PropertyClass[] = ['Hotel', 'Leisure', 'CareRetirement', 'Medical', 'IndustrialHeavy', 'Education', 'LandWithoutPlanning'];
+const RISKIER: PropertyClass[] = [
+  'Hotel',
+  'Leisure',
+  'CareRetirement',
+  'Medical',
+  'IndustrialHeavy',
+  'Education',
+  'LandWithoutPlanning',
+];
 
 function refusedFor(tier: Tier, rng: Rng): PropertyClass[] {
-  if (tier === 'conservative') return ['LandWithoutPlanning', 'IndustrialHeavy', ...rng.some(['Hotel', 'Leisure', 'Medical', 'Education'] as PropertyClass[], 2)];
+  if (tier === 'conservative')
+    return [
+      'LandWithoutPlanning',
+      'IndustrialHeavy',
+      ...rng.some(['Hotel', 'Leisure', 'Medical', 'Education'] as PropertyClass[], 2),
+    ];
   if (tier === 'mainstream') return rng.some(RISKIER, rng.pick([1, 2, 3, 4]));
   return rng.chance(0.5) ? ['LandWithoutPlanning'] : [];
 }
@@ -200,7 +232,12 @@ function developmentProduct(id: string, kind: Kind, rng: Rng): DevelopmentProduc
       maxTermMonths: rng.pick([24, 30, 36]),
       refusedPropertyClasses: refused,
       entityTypes: ['Company'],
-      fees: { arrangementFeePct: rng.between(0.01, 0.015, 0.0025), minArrangementFee: 10_000, exitFeePct: rng.between(0, 0.005, 0.0025), otherCosts: rng.between(4000, 7500, 500) },
+      fees: {
+        arrangementFeePct: rng.between(0.01, 0.015, 0.0025),
+        minArrangementFee: 10_000,
+        exitFeePct: rng.between(0, 0.005, 0.0025),
+        otherCosts: rng.between(4000, 7500, 500),
+      },
       interestTreatment: 'rolled',
       maxLtgdvBands: [
         { upToLoan: 5_000_000, maxRatio: top },
@@ -220,10 +257,14 @@ function developmentProduct(id: string, kind: Kind, rng: Rng): DevelopmentProduc
   }
   const aggressive = tier === 'aggressive';
   const top = aggressive ? rng.between(0.7, 0.75, 0.05) : rng.between(0.6, 0.7, 0.05);
-  const maxLoan = aggressive ? rng.between(20_000_000, 50_000_000, 5_000_000) : rng.between(5_000_000, 15_000_000, 2_500_000);
+  const maxLoan = aggressive
+    ? rng.between(20_000_000, 50_000_000, 5_000_000)
+    : rng.between(5_000_000, 15_000_000, 2_500_000);
   return {
     id: `${id}-development`,
-    name: aggressive ? rng.pick(['Stretch Senior Development', 'Development Finance Plus', 'High-Leverage Development']) : rng.pick(['Development Finance', 'Ground-Up Development', 'Development Loan']),
+    name: aggressive
+      ? rng.pick(['Stretch Senior Development', 'Development Finance Plus', 'High-Leverage Development'])
+      : rng.pick(['Development Finance', 'Ground-Up Development', 'Development Loan']),
     loanType: 'development',
     minLoan: aggressive ? rng.between(500_000, 2_000_000, 250_000) : rng.between(150_000, 500_000, 50_000),
     maxLoan,
@@ -262,28 +303,51 @@ function developmentProduct(id: string, kind: Kind, rng: Rng): DevelopmentProduc
   };
 }
 
-function bridgingProduct(id: string, kind: Kind, rng: Rng, variant: 'main' | 'refurbishment' = 'main'): BridgingProduct {
+function bridgingProduct(
+  id: string,
+  kind: Kind,
+  rng: Rng,
+  variant: 'main' | 'refurbishment' = 'main',
+): BridgingProduct {
   const tier = tierOf(kind);
   const refused = refusedFor(tier, rng);
   const conservative = tier === 'conservative';
   const aggressive = tier === 'aggressive' || variant === 'refurbishment';
   const top = conservative ? rng.between(0.6, 0.7, 0.05) : 0.75;
-  const maxLoan = conservative ? rng.between(1_000_000, 3_000_000, 500_000) : aggressive ? rng.between(10_000_000, 25_000_000, 2_500_000) : rng.between(3_500_000, 15_000_000, 500_000);
+  const maxLoan = conservative
+    ? rng.between(1_000_000, 3_000_000, 500_000)
+    : aggressive
+      ? rng.between(10_000_000, 25_000_000, 2_500_000)
+      : rng.between(3_500_000, 15_000_000, 500_000);
   const secondBand = Math.min(conservative ? 1_000_000 : 2_500_000, maxLoan);
-  const bands = secondBand < maxLoan
-    ? [
-        { upToLoan: secondBand, maxRatio: top },
-        { upToLoan: maxLoan, maxRatio: Number((top - rng.pick([0.05, 0.1])).toFixed(2)) },
-      ]
-    : [{ upToLoan: maxLoan, maxRatio: top }];
+  const bands =
+    secondBand < maxLoan
+      ? [
+          { upToLoan: secondBand, maxRatio: top },
+          { upToLoan: maxLoan, maxRatio: Number((top - rng.pick([0.05, 0.1])).toFixed(2)) },
+        ]
+      : [{ upToLoan: maxLoan, maxRatio: top }];
   const useCases: BridgingType[] =
     variant === 'refurbishment'
       ? ['bridgingRefurbishment']
       : conservative
-        ? ['bridgingPurchaseOrRefinance', ...(rng.chance(0.5) ? (['bridgingRefurbishment'] as BridgingType[]) : [])]
-        : ['bridgingPurchaseOrRefinance', ...rng.some(['bridgingRefurbishment', 'bridgingDeveloperExit', 'bridgingPreconstruction'] as BridgingType[], aggressive ? 3 : rng.pick([1, 2, 3]))];
+        ? [
+            'bridgingPurchaseOrRefinance',
+            ...(rng.chance(0.5) ? (['bridgingRefurbishment'] as BridgingType[]) : []),
+          ]
+        : [
+            'bridgingPurchaseOrRefinance',
+            ...rng.some(
+              ['bridgingRefurbishment', 'bridgingDeveloperExit', 'bridgingPreconstruction'] as BridgingType[],
+              aggressive ? 3 : rng.pick([1, 2, 3]),
+            ),
+          ];
   const offersRefurb = useCases.includes('bridgingRefurbishment');
-  const base = conservative ? rng.between(0.0045, 0.0055, 0.0001) : aggressive ? rng.between(0.0055, 0.0075, 0.0001) : rng.between(0.0045, 0.0065, 0.0001);
+  const base = conservative
+    ? rng.between(0.0045, 0.0055, 0.0001)
+    : aggressive
+      ? rng.between(0.0055, 0.0075, 0.0001)
+      : rng.between(0.0045, 0.0065, 0.0001);
   const step = (extra: number) => Number((base + extra).toFixed(4));
   const rateCard = [
     { maxRatio: 0.5, ratePerMonth: base },
@@ -304,7 +368,8 @@ function bridgingProduct(id: string, kind: Kind, rng: Rng, variant: 'main' | 're
   const devExit = useCases.includes('bridgingDeveloperExit') ? rng.between(0.7, 0.75, 0.05) : undefined;
   // The card must price every cap the product can reach.
   const highest = Math.max(worstCap, offersRefurb ? refurbMaxLtgdv : 0, devExit ?? 0);
-  if (rateCard[rateCard.length - 1].maxRatio < highest) rateCard.push({ maxRatio: highest, ratePerMonth: step(0.005) });
+  if (rateCard[rateCard.length - 1].maxRatio < highest)
+    rateCard.push({ maxRatio: highest, ratePerMonth: step(0.005) });
   return {
     id: `${id}-${variant === 'refurbishment' ? 'refurbishment-bridge' : 'bridge'}`,
     name:
@@ -312,7 +377,12 @@ function bridgingProduct(id: string, kind: Kind, rng: Rng, variant: 'main' | 're
         ? 'Heavy Refurbishment Bridge'
         : conservative
           ? 'Short-Term Bridging Loan'
-          : rng.pick(['Residential & Commercial Bridge', 'Bridging Loan', 'Auction & Chain-Break Bridge', 'Flexible Bridge']),
+          : rng.pick([
+              'Residential & Commercial Bridge',
+              'Bridging Loan',
+              'Auction & Chain-Break Bridge',
+              'Flexible Bridge',
+            ]),
     loanType: 'bridging',
     minLoan: conservative ? 50_000 : rng.between(25_000, 100_000, 25_000),
     maxLoan,
@@ -326,7 +396,12 @@ function bridgingProduct(id: string, kind: Kind, rng: Rng, variant: 'main' | 're
       exitFeePct: conservative ? 0 : rng.chance(0.6) ? 0 : rng.between(0.005, 0.01, 0.0025),
       otherCosts: rng.between(1500, 3500, 250),
     },
-    interestTreatment: variant === 'refurbishment' ? 'rolled' : conservative ? rng.pick(['retained', 'serviced'] as const) : rng.pick(['retained', 'retained', 'retained', 'rolled', 'rolled', 'serviced'] as const),
+    interestTreatment:
+      variant === 'refurbishment'
+        ? 'rolled'
+        : conservative
+          ? rng.pick(['retained', 'serviced'] as const)
+          : rng.pick(['retained', 'retained', 'retained', 'rolled', 'rolled', 'serviced'] as const),
     useCases,
     maxLtvBands: bands,
     maxLtvByClass: classCaps(top, refused, rng),
@@ -334,11 +409,22 @@ function bridgingProduct(id: string, kind: Kind, rng: Rng, variant: 'main' | 're
     landLtvByPlanning,
     refurbishment: offersRefurb
       ? {
-          levels: variant === 'refurbishment' || aggressive ? ['Light', 'Medium', 'Heavy'] : conservative ? ['Light'] : rng.chance(0.5) ? ['Light', 'Medium'] : ['Light', 'Medium', 'Heavy'],
+          levels:
+            variant === 'refurbishment' || aggressive
+              ? ['Light', 'Medium', 'Heavy']
+              : conservative
+                ? ['Light']
+                : rng.chance(0.5)
+                  ? ['Light', 'Medium']
+                  : ['Light', 'Medium', 'Heavy'],
           heavyMaxLtv: rng.between(0.6, 0.7, 0.05),
           worksFunding: conservative ? rng.between(0.5, 0.75, 0.25) : 1,
           maxLtgdv: refurbMaxLtgdv,
-          ratePremiumPerMonth: { Light: 0, Medium: rng.between(0.0005, 0.0015, 0.0005), Heavy: rng.between(0.002, 0.0035, 0.0005) },
+          ratePremiumPerMonth: {
+            Light: 0,
+            Medium: rng.between(0.0005, 0.0015, 0.0005),
+            Heavy: rng.between(0.002, 0.0035, 0.0005),
+          },
           heavyExitFeePct: rng.between(0.01, 0.015, 0.0025),
         }
       : undefined,
@@ -353,14 +439,22 @@ function commercialProduct(id: string, kind: Kind, rng: Rng): CommercialProduct 
   const refused = refusedFor(tier, rng).filter((cls) => cls !== 'IndustrialHeavy' || tier === 'conservative');
   const conservative = tier === 'conservative';
   const top = conservative ? rng.between(0.6, 0.7, 0.05) : rng.between(0.7, 0.75, 0.05);
-  const maxLoan = kind === 'building society' ? rng.between(2_000_000, 5_000_000, 500_000) : conservative ? rng.between(10_000_000, 25_000_000, 5_000_000) : rng.between(3_000_000, 15_000_000, 1_000_000);
+  const maxLoan =
+    kind === 'building society'
+      ? rng.between(2_000_000, 5_000_000, 500_000)
+      : conservative
+        ? rng.between(10_000_000, 25_000_000, 5_000_000)
+        : rng.between(3_000_000, 15_000_000, 1_000_000);
   const caps = classCaps(top, refused, rng);
-  if (!refused.includes('Office') && conservative && rng.chance(0.5)) caps.Office = Number((top - 0.05).toFixed(2));
+  if (!refused.includes('Office') && conservative && rng.chance(0.5))
+    caps.Office = Number((top - 0.05).toFixed(2));
   const base = conservative ? rng.between(0.055, 0.0625, 0.0025) : rng.between(0.0625, 0.0725, 0.0025);
   const firstBand = Math.min(conservative ? 2_000_000 : 1_000_000, maxLoan);
   return {
     id: `${id}-commercial`,
-    name: conservative ? rng.pick(['Commercial Mortgage', 'Commercial Investment Mortgage', 'Business Premises Mortgage']) : rng.pick(['Commercial Term Loan', 'Semi-Commercial Mortgage', 'Investment Property Loan']),
+    name: conservative
+      ? rng.pick(['Commercial Mortgage', 'Commercial Investment Mortgage', 'Business Premises Mortgage'])
+      : rng.pick(['Commercial Term Loan', 'Semi-Commercial Mortgage', 'Investment Property Loan']),
     loanType: 'commercial',
     minLoan: conservative ? rng.between(100_000, 250_000, 50_000) : rng.between(75_000, 150_000, 25_000),
     maxLoan,
@@ -374,19 +468,27 @@ function commercialProduct(id: string, kind: Kind, rng: Rng): CommercialProduct 
       exitFeePct: 0,
       otherCosts: rng.between(2000, 5000, 500),
     },
-    maxLtvBands: firstBand < maxLoan ? [
-      { upToLoan: firstBand, maxRatio: top },
-      { upToLoan: maxLoan, maxRatio: Number((top - 0.05).toFixed(2)) },
-    ] : [{ upToLoan: maxLoan, maxRatio: top }],
+    maxLtvBands:
+      firstBand < maxLoan
+        ? [
+            { upToLoan: firstBand, maxRatio: top },
+            { upToLoan: maxLoan, maxRatio: Number((top - 0.05).toFixed(2)) },
+          ]
+        : [{ upToLoan: maxLoan, maxRatio: top }],
     maxLtvByClass: caps,
     acceptsOwnerOccupied: kind !== 'debt fund' && rng.chance(0.8),
     acceptsInvestment: true,
-    repaymentTypes: rng.chance(0.85) ? ['InterestOnly', 'Repayment', 'Capital&Interest'] : ['Repayment', 'Capital&Interest'],
+    repaymentTypes: rng.chance(0.85)
+      ? ['InterestOnly', 'Repayment', 'Capital&Interest']
+      : ['Repayment', 'Capital&Interest'],
     interestOnlyMaxLtv: rng.between(0.6, Math.min(0.7, top), 0.05),
     rateCard: [
       { maxRatio: 0.5, ratePerYear: base },
       { maxRatio: 0.65, ratePerYear: Number((base + rng.between(0.0035, 0.006, 0.0005)).toFixed(4)) },
-      { maxRatio: Math.max(0.75, top), ratePerYear: Number((base + rng.between(0.009, 0.0125, 0.0005)).toFixed(4)) },
+      {
+        maxRatio: Math.max(0.75, top),
+        ratePerYear: Number((base + rng.between(0.009, 0.0125, 0.0005)).toFixed(4)),
+      },
     ],
     variableAvailable: rng.chance(0.7),
     fixedRatePremium: {
@@ -401,7 +503,9 @@ function commercialProduct(id: string, kind: Kind, rng: Rng): CommercialProduct 
       stressMargin: rng.pick([0.015, 0.02, 0.02]),
       stressFloor: rng.between(0.055, 0.065, 0.005),
     },
-    minLeaseRemaining: conservative ? rng.pick(['OneToThreeYears', 'MoreThanThreeYears'] as const) : rng.pick(['LessThanYear', 'OneToThreeYears'] as const),
+    minLeaseRemaining: conservative
+      ? rng.pick(['OneToThreeYears', 'MoreThanThreeYears'] as const)
+      : rng.pick(['LessThanYear', 'OneToThreeYears'] as const),
   };
 }
 
@@ -415,19 +519,47 @@ export function generatePanel(seed = DEFAULT_PANEL_SEED): Panel {
     // A lender whose name says what it does sticks to it (a "Bridging" house offers no 25-year mortgage).
     const shortTermOnly = /Bridg|Short-Term/.test(name);
     const wants = {
-      development: shortTermOnly ? 0 : { 'clearing bank': 0.5, 'challenger bank': 0.5, 'building society': 0, 'specialist lender': 0.4, 'debt fund': 1, 'family office': 0.35 }[kind],
-      bridging: { 'clearing bank': 0, 'challenger bank': 0.6, 'building society': 0.6, 'specialist lender': 1, 'debt fund': 0.5, 'family office': 1 }[kind],
-      commercial: shortTermOnly || /Development/.test(name) ? 0 : { 'clearing bank': 1, 'challenger bank': 0.9, 'building society': 0.8, 'specialist lender': 0.45, 'debt fund': 0, 'family office': 0 }[kind],
+      development: shortTermOnly
+        ? 0
+        : {
+            'clearing bank': 0.5,
+            'challenger bank': 0.5,
+            'building society': 0,
+            'specialist lender': 0.4,
+            'debt fund': 1,
+            'family office': 0.35,
+          }[kind],
+      bridging: {
+        'clearing bank': 0,
+        'challenger bank': 0.6,
+        'building society': 0.6,
+        'specialist lender': 1,
+        'debt fund': 0.5,
+        'family office': 1,
+      }[kind],
+      commercial:
+        shortTermOnly || /Development/.test(name)
+          ? 0
+          : {
+              'clearing bank': 1,
+              'challenger bank': 0.9,
+              'building society': 0.8,
+              'specialist lender': 0.45,
+              'debt fund': 0,
+              'family office': 0,
+            }[kind],
     };
     if (rng.chance(wants.development)) products.push(developmentProduct(id, kind, rng));
     if (rng.chance(wants.bridging)) {
       products.push(bridgingProduct(id, kind, rng));
-      if (kind === 'specialist lender' && rng.chance(0.25)) products.push(bridgingProduct(id, kind, rng, 'refurbishment'));
+      if (kind === 'specialist lender' && rng.chance(0.25))
+        products.push(bridgingProduct(id, kind, rng, 'refurbishment'));
     }
     if (rng.chance(wants.commercial)) products.push(commercialProduct(id, kind, rng));
     // Every lender on the panel lends something: fall back to its kind's core product.
     if (products.length === 0) {
-      if (kind === 'building society' || kind === 'clearing bank') products.push(commercialProduct(id, kind, rng));
+      if (kind === 'building society' || kind === 'clearing bank')
+        products.push(commercialProduct(id, kind, rng));
       else if (kind === 'debt fund') products.push(developmentProduct(id, kind, rng));
       else products.push(bridgingProduct(id, kind, rng));
     }
@@ -443,4 +575,3 @@ export function generatePanel(seed = DEFAULT_PANEL_SEED): Panel {
     lenders,
   };
 }
-

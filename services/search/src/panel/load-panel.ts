@@ -9,7 +9,11 @@ export const DEFAULT_PANEL_PATH = join(__dirname, 'data', 'lender-panel.jsonl');
 export class PanelFileInvalidError extends Error {
   constructor(
     readonly path: string,
-    readonly errors: ReturnType<typeof parsePanelFile> extends infer R ? (R extends { ok: false; errors: infer E } ? E : never) : never,
+    readonly errors: ReturnType<typeof parsePanelFile> extends infer R
+      ? R extends { ok: false; errors: infer E }
+        ? E
+        : never
+      : never,
   ) {
     super(`Panel file ${path} is invalid:\n${formatPanelFileErrors(errors)}`);
     this.name = 'PanelFileInvalidError';

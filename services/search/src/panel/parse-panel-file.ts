@@ -42,7 +42,10 @@ export function parsePanelFile(text: string): PanelFileResult {
     if (header === null && lenders.length === 0 && !errors.length) {
       const parsed = panelHeaderSchema.safeParse(json);
       if (!parsed.success) {
-        errors.push({ line, reason: `the first line must be the panel header: ${describeIssues(parsed.error)}` });
+        errors.push({
+          line,
+          reason: `the first line must be the panel header: ${describeIssues(parsed.error)}`,
+        });
         header = { kind: 'lender-panel', version: 'invalid', effectiveFrom: '1970-01-01' };
       } else {
         header = parsed.data;
@@ -51,7 +54,8 @@ export function parsePanelFile(text: string): PanelFileResult {
     }
     const parsed = lenderSchema.safeParse(json);
     if (!parsed.success) {
-      const id = typeof (json as { id?: unknown })?.id === 'string' ? ` (lender ${(json as { id: string }).id})` : '';
+      const id =
+        typeof (json as { id?: unknown })?.id === 'string' ? ` (lender ${(json as { id: string }).id})` : '';
       errors.push({ line, reason: `invalid lender${id}: ${describeIssues(parsed.error)}` });
       return;
     }
@@ -64,9 +68,11 @@ export function parsePanelFile(text: string): PanelFileResult {
     lenders.push({ line, value: parsed.data });
   });
 
-  if (header === null) return { ok: false, errors: [{ line: 1, reason: 'the file is empty: expected a panel header line' }] };
+  if (header === null)
+    return { ok: false, errors: [{ line: 1, reason: 'the file is empty: expected a panel header line' }] };
   if (errors.length) return { ok: false, errors };
-  if (lenders.length === 0) return { ok: false, errors: [{ line: lines.length, reason: 'the panel has no lenders' }] };
+  if (lenders.length === 0)
+    return { ok: false, errors: [{ line: lines.length, reason: 'the panel has no lenders' }] };
   const panel = panelSchema.safeParse({ ...(header as object), lenders: lenders.map((l) => l.value) });
   if (!panel.success) return { ok: false, errors: [{ line: 1, reason: describeIssues(panel.error) }] };
   return { ok: true, panel: panel.data };

@@ -27,10 +27,14 @@ const sizeBand = z.object({ upToLoan: positiveMoney, maxRatio: fraction });
 const sizeBands = z
   .array(sizeBand)
   .min(1)
-  .refine((bands) => bands.every((b, i) => i === 0 || b.upToLoan > bands[i - 1].upToLoan), 'size bands must rise by upToLoan');
+  .refine(
+    (bands) => bands.every((b, i) => i === 0 || b.upToLoan > bands[i - 1].upToLoan),
+    'size bands must rise by upToLoan',
+  );
 
 /** Rate card: the first band whose `maxRatio` covers the deal's LTV (or LTGDV) prices it. */
-const risingRatios = (bands: { maxRatio: number }[]) => bands.every((b, i) => i === 0 || b.maxRatio > bands[i - 1].maxRatio);
+const risingRatios = (bands: { maxRatio: number }[]) =>
+  bands.every((b, i) => i === 0 || b.maxRatio > bands[i - 1].maxRatio);
 const monthlyRateCard = z
   .array(z.object({ maxRatio: fraction, ratePerMonth: z.number().positive().max(0.03) }))
   .min(1)
@@ -141,7 +145,14 @@ export const productSchema = z.discriminatedUnion('loanType', [
   commercialProductSchema,
 ]);
 
-export const LENDER_KINDS = ['clearing bank', 'challenger bank', 'building society', 'specialist lender', 'debt fund', 'family office'] as const;
+export const LENDER_KINDS = [
+  'clearing bank',
+  'challenger bank',
+  'building society',
+  'specialist lender',
+  'debt fund',
+  'family office',
+] as const;
 
 export const lenderSchema = z
   .object({
@@ -154,9 +165,14 @@ export const lenderSchema = z
   .superRefine((lender, ctx) => {
     lender.products.forEach((product, index) => {
       const at = ['products', index];
-      if (product.minLoan > product.maxLoan) ctx.addIssue({ code: 'custom', path: [...at, 'minLoan'], message: 'minLoan is above maxLoan' });
+      if (product.minLoan > product.maxLoan)
+        ctx.addIssue({ code: 'custom', path: [...at, 'minLoan'], message: 'minLoan is above maxLoan' });
       if (product.minTermMonths > product.maxTermMonths)
-        ctx.addIssue({ code: 'custom', path: [...at, 'minTermMonths'], message: 'minTermMonths is above maxTermMonths' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [...at, 'minTermMonths'],
+          message: 'minTermMonths is above maxTermMonths',
+        });
       const bands = product.loanType === 'development' ? product.maxLtgdvBands : product.maxLtvBands;
       if (bands[bands.length - 1].upToLoan < product.maxLoan)
         ctx.addIssue({ code: 'custom', path: [...at], message: 'the last size band must reach maxLoan' });
@@ -164,12 +180,20 @@ export const lenderSchema = z
       const highestCap = Math.max(
         ...bands.map((b) => b.maxRatio),
         ...(product.loanType === 'bridging'
-          ? [product.developerExitMaxLtv ?? 0, product.refurbishment?.maxLtgdv ?? 0, ...Object.values(product.landLtvByPlanning)]
+          ? [
+              product.developerExitMaxLtv ?? 0,
+              product.refurbishment?.maxLtgdv ?? 0,
+              ...Object.values(product.landLtvByPlanning),
+            ]
           : []),
       );
       const card = product.rateCard;
       if (card[card.length - 1].maxRatio < highestCap)
-        ctx.addIssue({ code: 'custom', path: [...at, 'rateCard'], message: `the rate card stops below the highest cap (${highestCap})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [...at, 'rateCard'],
+          message: `the rate card stops below the highest cap (${highestCap})`,
+        });
     });
   });
 
@@ -184,7 +208,10 @@ export const panelSchema = panelHeaderSchema.extend({
   lenders: z
     .array(lenderSchema)
     .min(1)
-    .refine((lenders) => new Set(lenders.map((l) => l.id)).size === lenders.length, 'lender ids must be unique'),
+    .refine(
+      (lenders) => new Set(lenders.map((l) => l.id)).size === lenders.length,
+      'lender ids must be unique',
+    ),
 });
 
 export type DevelopmentProduct = z.output<typeof developmentProductSchema>;

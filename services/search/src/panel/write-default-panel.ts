@@ -17,4 +17,6 @@ if (!check.ok) {
 }
 mkdirSync(dirname(DEFAULT_PANEL_PATH), { recursive: true });
 writeFileSync(DEFAULT_PANEL_PATH, text);
-process.stdout.write(`wrote ${check.panel.lenders.length} lenders (version ${check.panel.version}) to ${DEFAULT_PANEL_PATH}\n`);
+process.stdout.write(
+  `wrote ${check.panel.lenders.length} lenders (version ${check.panel.version}) to ${DEFAULT_PANEL_PATH}\n`,
+);
