@@ -1,14 +1,5 @@
-import { bridgingFinance, sizeBridgingLoan, type SizingResult } from '../src/engine';
-import { bridging, bridgingProduct, lender } from './engine-fixtures';
-
-const offerOf = (result: SizingResult) => {
-  if (!result.ok) throw new Error(`expected an offer, got a decline: ${result.reason}`);
-  return result.offer;
-};
-const reasonOf = (result: SizingResult) => {
-  if (result.ok) throw new Error('expected a decline, got an offer');
-  return result.reason;
-};
+import { bridgingFinance, sizeBridgingLoan } from '../src/engine';
+import { bridging, bridgingProduct, lender, offerOf, reasonOf } from './engine-fixtures';
 
 describe('bridging finance arithmetic', () => {
   it('needs £113,636 gross for £100k net at 1% a month retained for 12 months (LENDING.md worked example)', () => {

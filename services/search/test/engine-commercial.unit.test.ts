@@ -1,14 +1,5 @@
-import { annuityFactor, sizeCommercialLoan, type SizingResult } from '../src/engine';
-import { commercial, commercialProduct, lender } from './engine-fixtures';
-
-const offerOf = (result: SizingResult) => {
-  if (!result.ok) throw new Error(`expected an offer, got a decline: ${result.reason}`);
-  return result.offer;
-};
-const reasonOf = (result: SizingResult) => {
-  if (result.ok) throw new Error('expected a decline, got an offer');
-  return result.reason;
-};
+import { annuityFactor, sizeCommercialLoan } from '../src/engine';
+import { commercial, commercialProduct, lender, offerOf, reasonOf } from './engine-fixtures';
 
 /** Standard annuity, written out independently of the engine. */
 const monthlyAnnuity = (annualRate: number, months: number) => {

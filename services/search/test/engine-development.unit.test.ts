@@ -1,14 +1,5 @@
-import { developmentCosts, sizeDevelopmentLoan, type SizingResult } from '../src/engine';
-import { development, developmentProduct, lender } from './engine-fixtures';
-
-const offerOf = (result: SizingResult) => {
-  if (!result.ok) throw new Error(`expected an offer, got a decline: ${result.reason}`);
-  return result.offer;
-};
-const reasonOf = (result: SizingResult) => {
-  if (result.ok) throw new Error('expected a decline, got an offer');
-  return result.reason;
-};
+import { developmentCosts, sizeDevelopmentLoan } from '../src/engine';
+import { development, developmentProduct, lender, offerOf, reasonOf } from './engine-fixtures';
 
 describe('development costs (spec §5 derived values)', () => {
   it('adds the contingency to build cost, 10% professional fees and every cost to the project total', () => {

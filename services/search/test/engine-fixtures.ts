@@ -6,7 +6,7 @@ import {
   type CommercialSearchInput,
   type DevelopmentSearchInput,
 } from '@lsp/contracts';
-import type { LenderInfo } from '../src/engine';
+import type { LenderInfo, SizingResult } from '../src/engine';
 import type { BridgingProduct, CommercialProduct, DevelopmentProduct } from '../src/panel';
 
 /** A lender that lends everywhere, so a test isolates the product's own criteria. */
@@ -161,3 +161,15 @@ export const commercial = (input: Partial<CommercialSearchInput> = {}) =>
     maxLoanRequired: true,
     ...input,
   });
+
+/** The offer of a sizing that must qualify; fails the test with the lender's reason otherwise. */
+export const offerOf = (result: SizingResult) => {
+  if (!result.ok) throw new Error(`expected an offer, got a decline: ${result.reason}`);
+  return result.offer;
+};
+
+/** The reason of a sizing that must decline. */
+export const reasonOf = (result: SizingResult) => {
+  if (result.ok) throw new Error('expected a decline, got an offer');
+  return result.reason;
+};
