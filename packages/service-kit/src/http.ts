@@ -92,14 +92,7 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       requestId: request.id,
     });
   });
-  app.setNotFoundHandler(
-    options.notFoundHandler ??
-      ((request, reply) => {
-        reply
-          .status(404)
-          .send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
-      }),
-  );
+  app.setNotFoundHandler(options.notFoundHandler ?? sendRouteNotFound);
 
   // Probes hit these every few seconds; logging each would drown the request log.
   const quiet = { logLevel: 'silent' as const };
@@ -128,6 +121,13 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   });
 
   return app;
+}
+
+/** The JSON 404 for a method and path nothing answers (`what` names the kind of route, e.g. 'API route'). */
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply, what = 'route') {
+  return reply
+    .status(404)
+    .send({ success: false, error: `No ${what} for ${request.method} ${request.url.split('?')[0]}` });
 }
 
 /** The signed-in caller, or a 401 the frontends turn into a redirect to /login. */

@@ -9,6 +9,7 @@ import {
   createServiceApp,
   identityHeaders,
   redisHealthCheck,
+  sendRouteNotFound,
 } from '@lsp/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -67,11 +68,7 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   const upstreams = upstreamUrls(config);
   // Every path that is neither /api nor a remote is the shell's: it renders the route, or its own 404 page.
   const proxyShell = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply
-        .status(404)
-        .send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` });
-    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendRouteNotFound(request, reply);
     return reply.from(`${config.SHELL_URL}${request.url}`, { onError: upstreamError('The website') });
   };
   const publicUrl = new URL(config.PUBLIC_URL);
@@ -154,11 +151,7 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
 
   const proxyApi = async (request: FastifyRequest, reply: FastifyReply) => {
     const upstream = upstreamFor(request.url);
-    if (!upstream) {
-      return reply
-        .status(404)
-        .send({ success: false, error: `No API route for ${request.method} ${request.url.split('?')[0]}` });
-    }
+    if (!upstream) return sendRouteNotFound(request, reply, 'API route');
     request.gatewayCaller = await resolveSession(request, redis).catch((err) => {
       request.log.error({ err }, 'session lookup failed');
       return null;
