@@ -1,6 +1,6 @@
 // Bootstrap steps shared by `npm start` and `npm test`: dependencies, Redis, Chromium.
 // Plain Node (no dependencies) because it runs before the dependencies are installed.
-import { execSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -122,12 +122,4 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export function ensureChromium() {
   if (existsSync(CHROMIUM)) return true;
   return aptInstall('chromium', 'chromium') && existsSync(CHROMIUM);
-}
-
-export function gitRevision() {
-  try {
-    return execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim();
-  } catch {
-    return 'unknown';
-  }
 }

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from './bootstrap.mjs';
@@ -201,7 +202,6 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
 }
 
 async function waitForTcp(port, timeoutMs, isStopped) {
-  const net = await import('node:net');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (isStopped()) throw new Error('the database exited during start-up');
