@@ -5,12 +5,11 @@ import {
   apiSend,
   buttonClass,
   clearLegacySessionKeys,
-  notifySessionChanged,
   useSession,
   useToast,
 } from '@lsp/ui';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 
 /** 'Welcome back' and the second word of the name (the first name after a title), else the whole name. */
 export function greetingName(name: string): string {
@@ -21,7 +20,6 @@ export function greetingName(name: string): string {
 export function DashboardHome() {
   const { user } = useSession();
   const { toast } = useToast();
-  const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
   if (!user) return null;
 
@@ -38,8 +36,10 @@ export function DashboardHome() {
         return;
       }
       clearLegacySessionKeys();
-      notifySessionChanged();
-      navigate('/');
+      // A full page load, not a client-side navigation: the signed-in pages (and their cached data)
+      // must not stay mounted while the session re-check runs, or their guard sends the visitor to
+      // /login instead of the home page.
+      window.location.assign('/');
     } catch {
       toast({ title: 'Logout Error', description: 'Network error', variant: 'error' });
     } finally {
