@@ -4,3 +4,5 @@ export * from './identity';
 export * from './common';
 export * from './display';
 export * from './search';
+export * from './dip';
+export * from './sharing';

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { LOAN_TYPES } from '../common/enums';
+import { loanOfferSchema } from '../search/result';
+
+export const DIP_EVENT_TYPES = {
+  created: 'dip.created',
+  linkRegenerated: 'dip.link.regenerated',
+  expiryChanged: 'dip.expiry.changed',
+  revoked: 'dip.revoked',
+  pdfRendered: 'dip.pdf.rendered',
+  applicationSubmitted: 'application.submitted',
+} as const;
+
+const money = z.number().finite().nonnegative();
+const text = z.string().max(500);
+
+/**
+ * What a DIP says, frozen when it is issued: the PDF and every view (owner, online, shared) are drawn
+ * from this alone, so a later change to the lender panel or the saved search never alters an issued DIP.
+ * Money is whole pounds except `monthlyPayment` (pence kept); `interestRate` is an annual fraction.
+ */
+export const dipSnapshotSchema = z.object({
+  loanType: z.enum(LOAN_TYPES),
+  lenderName: text,
+  lenderId: text,
+  productId: text,
+  productName: text,
+  projectName: text.nullable(),
+  /** Single-line address as the lists show it: the property address, else the project name, else the location. */
+  propertyAddress: text,
+  borrower: z.object({
+    name: text,
+    email: text,
+    salutation: text.nullable(),
+    /** Who borrows: 'Individual', 'Company' or the company name. */
+    entity: text,
+  }),
+  property: z.object({
+    addressLine1: text,
+    addressLine2: text.nullable(),
+    city: text.nullable(),
+    county: text.nullable(),
+    postcode: text.nullable(),
+    /** The region the search was run for (the spec's propertyLocation). */
+    location: text,
+    propertyType: text,
+    currentValue: money,
+    ownerOccupied: z.boolean().nullable(),
+  }),
+  loan: z.object({
+    productType: text,
+    regulated: z.boolean(),
+    netLoan: money,
+    grossLoan: money,
+    /** Every lender cost: arrangement, exit and other fees, interest excluded. */
+    fees: money,
+    interestRate: z.number().finite().nonnegative(),
+    termMonths: z.number().int().positive(),
+    ltvPercent: z.number().finite().nonnegative(),
+    monthlyPayment: money,
+    arrangementFeePercent: z.number().finite().nonnegative(),
+    mortgageTermYears: z.number().int().positive().nullable(),
+  }),
+  financial: z.object({
+    depositRequired: money,
+    purchasePrice: money,
+    projectCost: money,
+    buildCost: money,
+    gdv: money.nullable(),
+  }),
+  promoEligibleZeroBrokerFee: z.boolean(),
+  /** The saved search's form data as it was when the DIP was issued. */
+  searchData: z.record(z.string(), z.unknown()),
+  /** The lender offer exactly as the search service computed it. */
+  offer: loanOfferSchema,
+});
+export type DipSnapshot = z.infer<typeof dipSnapshotSchema>;
+
+/**
+ * Every dip.* event carries `version`, which grows by one with each change of the DIP: a consumer
+ * applies an event only when its version is newer than what it holds, so redelivery and reordering
+ * cannot roll a projection back.
+ */
+const dipRef = {
+  dipId: z.string().uuid(),
+  ownerUserId: z.string().min(1),
+  version: z.number().int().positive(),
+};
+
+export const dipCreatedEventSchema = z.object({
+  ...dipRef,
+  ownerName: text,
+  ownerEmail: text,
+  searchId: z.string().min(1),
+  loanIndex: z.number().int().nonnegative(),
+  quoteCode: z.string().min(1),
+  shareSlug: z.string().min(1),
+  /** The owner's share link: the online DIP page. */
+  shareUrl: z.string().url(),
+  validityHours: z.number().int().positive(),
+  expiresAt: z.string().datetime(),
+  createdAt: z.string().datetime(),
+  snapshot: dipSnapshotSchema,
+});
+export type DipCreatedEvent = z.infer<typeof dipCreatedEventSchema>;
+
+/** The owner regenerated the link: every link carrying the previous slug stops working. */
+export const dipLinkRegeneratedEventSchema = z.object({
+  ...dipRef,
+  shareSlug: z.string().min(1),
+  shareUrl: z.string().url(),
+  previousShareSlug: z.string().min(1).nullable(),
+  regeneratedAt: z.string().datetime(),
+});
+export type DipLinkRegeneratedEvent = z.infer<typeof dipLinkRegeneratedEventSchema>;
+
+export const dipExpiryChangedEventSchema = z.object({
+  ...dipRef,
+  expiresAt: z.string().datetime(),
+  previousExpiresAt: z.string().datetime(),
+  changedAt: z.string().datetime(),
+});
+export type DipExpiryChangedEvent = z.infer<typeof dipExpiryChangedEventSchema>;
+
+/** The owner revoked the link: no one but the owner can open the DIP until a link is regenerated. */
+export const dipRevokedEventSchema = z.object({
+  ...dipRef,
+  previousShareSlug: z.string().min(1).nullable(),
+  revokedAt: z.string().datetime(),
+});
+export type DipRevokedEvent = z.infer<typeof dipRevokedEventSchema>;
+
+export const dipPdfRenderedEventSchema = z.object({
+  ...dipRef,
+  fileId: z.string().min(1),
+  bytes: z.number().int().positive(),
+  renderMs: z.number().finite().nonnegative(),
+  renderedAt: z.string().datetime(),
+});
+export type DipPdfRenderedEvent = z.infer<typeof dipPdfRenderedEventSchema>;
+
+/** A DIP application (the wizard) or a loan application ('Continue application') was submitted. */
+export const applicationSubmittedEventSchema = z.object({
+  applicationId: z.string().min(1),
+  kind: z.enum(['dip-application', 'loan-application']),
+  userId: z.string().min(1),
+  /** The saved search it was made from, when there is one: its dashboard entry shows 'Application Submitted'. */
+  searchId: z.string().min(1).nullable(),
+  loanType: z.enum(LOAN_TYPES).nullable(),
+  loanAmount: money.nullable(),
+  status: z.string().min(1),
+  submittedAt: z.string().datetime(),
+});
+export type ApplicationSubmittedEvent = z.infer<typeof applicationSubmittedEventSchema>;
