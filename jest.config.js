@@ -11,9 +11,9 @@ const swc = [
     module: { type: 'commonjs' },
   },
 ];
-const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/frontends'];
+const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/frontends', '<rootDir>/scripts'];
 const common = {
-  transform: { '^.+\\.(t|j)sx?$': swc },
+  transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
   roots,
   testEnvironment: 'node',
   transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie)/)'],

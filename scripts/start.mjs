@@ -1,9 +1,35 @@
 // `npm start`: installs what is missing, builds what is stale, makes sure Redis answers, starts the
 // embedded MongoDB (unless MONGO_URL is set) and the whole system, then prints the URL to open.
-// Ctrl-C stops everything it started; data stays in .data/ for the next start.
+// Ctrl-C stops everything it started; data stays in .data/ for the next start. A process that
+// crashes is restarted (scripts/lib/supervisor.mjs); `npm start -- status` shows each process.
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ROOT, ensureDependencies, ensureRedis, say } from './lib/bootstrap.mjs';
+import { formatStatusTable } from './lib/supervisor.mjs';
+
+const STATUS_FILE = path.join(DATA_DIR, 'stack-status.json');
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `npm start -- status`: what the running `npm start` supervises, read from the file it keeps current. */
+function printStatus() {
+  const status = existsSync(STATUS_FILE) ? JSON.parse(readFileSync(STATUS_FILE, 'utf8')) : null;
+  if (!status || !isAlive(status.pid)) {
+    process.stdout.write('The platform is not running (start it with `npm start`).\n');
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(`The platform is up at ${status.url} (npm start pid ${status.pid})\n\n`);
+  process.stdout.write(`${formatStatusTable(status.processes)}\n`);
+}
 
 async function main() {
   ensureDependencies();
@@ -47,7 +73,8 @@ async function main() {
   process.on('SIGTERM', shutdown);
 }
 
-main().catch((err) => {
+const run = process.argv[2] === 'status' ? async () => printStatus() : main;
+run().catch((err) => {
   process.stderr.write(`\n✖ ${err.message}\n`);
   process.exit(1);
 });

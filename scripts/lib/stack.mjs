@@ -8,6 +8,10 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from './bootstrap.mjs';
+import { Supervisor } from './supervisor.mjs';
+
+/** Written into the data directory on every change of a process's state; read by `npm start -- status`. */
+export const STATUS_FILE = 'stack-status.json';
 
 /** Every process of the system, with its default port (workers serve only /alive, /health, /metrics). */
 export const PROCESSES = [
@@ -63,7 +67,7 @@ async function waitFor(url, timeoutMs, isStopped) {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (isStopped()) throw new Error('a process of the system exited during start-up');
+    if (isStopped()) throw new Error('a process of the system kept crashing during start-up');
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (res.ok) return;
@@ -89,33 +93,32 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
   const mongoPort = port(27017);
   const gatewayPort = port(8080);
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`;
-  const children = [];
-  let stopping = false;
-  let failed = false;
   const logFile = logs === 'file' ? createWriteStream(path.join(dataDir, 'stack.log'), { flags: 'a' }) : null;
   // eslint-disable-next-line no-control-regex -- strips terminal colours from the log file
   const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
   const write = (text) =>
     logFile ? logFile.write(text.replace(ANSI_COLOUR, '')) : process.stdout.write(text);
 
-  const launch = (name, args, childEnv, colour) => {
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => write(formatLine(name, colour, line)));
-    }
-    child.on('exit', (code, signal) => {
-      if (!stopping) {
-        failed = true;
-        write(formatLine(name, 31, `exited (${signal ?? code})`));
+  const statusFile = path.join(dataDir, STATUS_FILE);
+  const supervisor = new Supervisor({ say: (name, text) => write(formatLine(name, 31, text)) });
+  supervisor.on('change', (processes) => {
+    const status = { pid: process.pid, url: publicUrl, updatedAt: new Date().toISOString(), processes };
+    writeFileSync(statusFile, JSON.stringify(status, null, 2));
+  });
+  const launch = (name, args, childEnv, colour) =>
+    supervisor.start(name, () => {
+      const child = spawn(process.execPath, args, {
+        cwd: ROOT,
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      for (const stream of [child.stdout, child.stderr]) {
+        readline
+          .createInterface({ input: stream })
+          .on('line', (line) => write(formatLine(name, colour, line)));
       }
+      return child;
     });
-    children.push({ name, child });
-    return child;
-  };
 
   const secrets = loadSecrets(dataDir);
   const mongoUrl =
@@ -144,24 +147,9 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
   };
   const tsx = ['--import', 'tsx'];
 
+  // Stop the edge first so nothing new comes in, the database last so everyone can flush.
   const stop = async () => {
-    stopping = true;
-    // Stop the edge first so nothing new comes in, the database last so everyone can flush.
-    const order = [...children].reverse();
-    await Promise.all(
-      order.map(
-        ({ child }) =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const kill = setTimeout(() => child.kill('SIGKILL'), 15000);
-            child.once('exit', () => {
-              clearTimeout(kill);
-              resolve();
-            });
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await supervisor.stopAll();
     logFile?.end();
   };
 
@@ -182,7 +170,7 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
         base,
         90,
       );
-      await waitForTcp(mongoPort, 30000, () => failed);
+      await waitForTcp(mongoPort, 30000, () => supervisor.anyGivenUp());
     }
     PROCESSES.forEach((proc, i) => {
       if (!existsSync(path.join(ROOT, proc.entry))) return;
@@ -193,18 +181,18 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
       };
       launch(proc.name, [...tsx, proc.entry], childEnv, COLOURS[i % COLOURS.length]);
     });
-    await waitFor(`http://127.0.0.1:${gatewayPort}/health`, 120000, () => failed);
+    await waitFor(`http://127.0.0.1:${gatewayPort}/health`, 120000, () => supervisor.anyGivenUp());
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url: publicUrl, gatewayPort, mongoUrl, env: base, stop };
+  return { url: publicUrl, gatewayPort, mongoUrl, env: base, stop, supervisor };
 }
 
 async function waitForTcp(port, timeoutMs, isStopped) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (isStopped()) throw new Error('the database exited during start-up');
+    if (isStopped()) throw new Error('the database kept crashing during start-up');
     const ok = await new Promise((resolve) => {
       const s = net.connect({ host: '127.0.0.1', port }, () => {
         s.destroy();
