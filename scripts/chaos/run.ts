@@ -1,0 +1,277 @@
+/**
+ * `npm run chaos`: the whole platform serving a mixed workload at a fixed rate while its processes are
+ * killed with SIGKILL one at a time and Redis is restarted; then a reconciliation, from the outside
+ * (what was acknowledged) and from the databases (what is stored, published, handled and sent).
+ *
+ *   npm run chaos                 long form (CHAOS_SECONDS, default 600 s of workload)
+ *   npm run chaos -- --short      the CI form: about two minutes in all
+ *
+ * Everything is its own: ports (a free offset), a Redis server (AOF, fsync always, so a restart keeps
+ * what it acknowledged), a data folder. It ends with `chaos: N acknowledged, N lost, N duplicated` and
+ * exits non-zero when anything acknowledged was lost or duplicated.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CookieClient } from '@lsp/testing';
+import { MongoClient } from 'mongodb';
+import { type Tally, reconcile } from './reconcile';
+import { type Workload, createWorkload } from './workload';
+
+const SHORT = process.argv.includes('--short');
+const WORKLOAD_SECONDS = Number(process.env.CHAOS_SECONDS ?? (SHORT ? 75 : 600));
+const RATE = Number(process.env.CHAOS_RATE ?? 8);
+/** Time between kills; each victim gets its turn before any is killed twice. */
+const KILL_EVERY_MS = Number(process.env.CHAOS_KILL_EVERY_MS ?? (SHORT ? 6500 : 20000));
+const ROOT = path.resolve(__dirname, '../..');
+const STACK_MODULE = path.join(ROOT, 'scripts/lib/stack.mjs');
+
+/** Every process of the stack that holds state or serves traffic, and the Redis server. */
+const VICTIMS = [
+  'gateway',
+  'identity',
+  'search',
+  'dip',
+  'pdf-worker',
+  'sharing',
+  'notifications',
+  'email-worker',
+  'mongo',
+  'redis',
+] as const;
+type Victim = (typeof VICTIMS)[number];
+
+const HEALTH_PORTS: Partial<Record<Victim, number>> = {
+  gateway: 8080,
+  identity: 4001,
+  search: 4002,
+  dip: 4003,
+  'pdf-worker': 4013,
+  sharing: 4004,
+  notifications: 4005,
+  'email-worker': 4015,
+};
+
+export interface KillRecord {
+  victim: Victim;
+  at: number;
+  recoveredAt: number | null;
+}
+
+interface Supervised {
+  processes: Map<string, { child: ChildProcess | null }>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ host: '127.0.0.1', port }, () => server.close(() => resolve(true)));
+  });
+}
+
+async function freeOffset(): Promise<number> {
+  const ports = [27017, 8080, 4001, 4002, 4003, 4004, 4005, 4013, 4015, 3000, 3001, 3002, 1025];
+  for (let offset = 30000; offset <= 34000; offset += 1000) {
+    if ((await Promise.all(ports.map((p) => portIsFree(p + offset)))).every(Boolean)) return offset;
+  }
+  throw new Error('no free set of ports for the chaos stack');
+}
+
+/** A Redis server of the run's own, so restarting it touches nobody else. */
+function startRedis(port: number, dir: string): ChildProcess {
+  return spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+    ],
+    { stdio: 'ignore' },
+  );
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function tcpAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main() {
+  const started = Date.now();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lsp-chaos-'));
+  const offset = await freeOffset();
+  const redisPort = await freePort();
+  let redis = startRedis(redisPort, dataDir);
+  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+  const { startStack } = (await import(STACK_MODULE)) as {
+    startStack(opts: {
+      dataDir: string;
+      portOffset: number;
+      logs: 'file';
+      env: Record<string, string>;
+    }): Promise<{ url: string; mongoUrl: string; stop(): Promise<void>; supervisor: Supervised }>;
+  };
+  for (let i = 0; i < 50 && !(await tcpAnswers(redisPort)); i++) await sleep(100);
+  process.stdout.write(`chaos: stack on port offset ${offset}, Redis on ${redisPort}, data in ${dataDir}\n`);
+  const stack = await startStack({
+    dataDir,
+    portOffset: offset,
+    logs: 'file',
+    env: {
+      REDIS_URL: redisUrl,
+      MAIL_CATCHER_ENABLED: 'true',
+      LOG_LEVEL: 'warn',
+      // The workload comes from one address at a steady rate: the per-address limits are not under test.
+      RATE_LIMIT_MAX: '1000000',
+      RATE_LIMIT_AUTH_MAX: '1000000',
+      LOGIN_LOCK_AFTER_PER_IP: '1000000',
+    },
+  });
+  const kills: KillRecord[] = [];
+  let tally: Tally | null = null;
+  let workload: Workload | null = null;
+  try {
+    workload = createWorkload(stack.url, () => new CookieClient(stack.url));
+    const stopWorkload = workload.run(RATE);
+
+    const killer = (async () => {
+      const order = [...VICTIMS].sort(() => Math.random() - 0.5);
+      const end = Date.now() + WORKLOAD_SECONDS * 1000;
+      for (let i = 0; Date.now() + KILL_EVERY_MS < end; i++) {
+        await sleep(KILL_EVERY_MS * (0.5 + Math.random()));
+        const victim = order[i % order.length];
+        const record: KillRecord = { victim, at: Date.now(), recoveredAt: null };
+        kills.push(record);
+        if (victim === 'redis') {
+          redis.kill('SIGKILL');
+          await new Promise((resolve) => redis.once('exit', resolve));
+          await sleep(500);
+          redis = startRedis(redisPort, dataDir);
+        } else {
+          stack.supervisor.processes.get(victim)?.child?.kill('SIGKILL');
+        }
+        process.stdout.write(`chaos: killed ${victim} at +${((record.at - started) / 1000).toFixed(1)} s\n`);
+        await sleep(300);
+        const deadline = Date.now() + 60000;
+        while (Date.now() < deadline) {
+          const port = HEALTH_PORTS[victim];
+          const up =
+            victim === 'redis'
+              ? await tcpAnswers(redisPort)
+              : victim === 'mongo'
+                ? // identity's readiness includes its MongoDB connection
+                  await answers(`http://127.0.0.1:${4001 + offset}/health`)
+                : await answers(`http://127.0.0.1:${(port ?? 0) + offset}/health`);
+          if (up) {
+            record.recoveredAt = Date.now();
+            break;
+          }
+          await sleep(100);
+        }
+      }
+    })();
+
+    await sleep(WORKLOAD_SECONDS * 1000);
+    await stopWorkload();
+    await killer;
+    process.stdout.write('chaos: workload stopped; waiting for outboxes and queues to drain\n');
+    const mongo = await MongoClient.connect(stack.mongoUrl);
+    try {
+      tally = await reconcile({ mongo, redisUrl, workload, kills, mailUrl: stack.url });
+    } finally {
+      await mongo.close();
+    }
+  } finally {
+    await stack.stop();
+    redis.kill('SIGTERM');
+    if (tally && tally.lost === 0 && tally.duplicated === 0)
+      rmSync(dataDir, { recursive: true, force: true });
+    else process.stdout.write(`chaos: logs and data kept in ${dataDir}\n`);
+  }
+
+  const w = workload!;
+  const t = tally!;
+  const rows: Array<[string, string]> = [
+    ['requests', String(w.requests)],
+    ['acknowledged (2xx)', String(t.acknowledged)],
+    ['lost', String(t.lost)],
+    ['duplicated', String(t.duplicated)],
+    ['emails sent twice in the SMTP window', String(t.smtpWindowDuplicates)],
+    ['5xx inside kill windows', String(w.serverErrors.filter((e) => inKillWindow(e, kills)).length)],
+    ['5xx outside kill windows', String(w.serverErrors.filter((e) => !inKillWindow(e, kills)).length)],
+    ['network errors (connection refused/reset)', String(w.networkErrors)],
+    ['left pending (outboxes, queues)', String(t.pending)],
+  ];
+  process.stdout.write('\n');
+  for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(44)} ${v}\n`);
+  process.stdout.write('\n  operation            answers\n');
+  for (const [what, byStatus] of [...w.answers].sort(([a], [b]) => a.localeCompare(b)))
+    process.stdout.write(
+      `  ${what.padEnd(20)} ${[...byStatus].map(([status, n]) => `${status}×${n}`).join('  ')}\n`,
+    );
+  process.stdout.write('\n  kill                 recovered after\n');
+  for (const k of kills)
+    process.stdout.write(
+      `  ${k.victim.padEnd(20)} ${k.recoveredAt ? `${((k.recoveredAt - k.at) / 1000).toFixed(1)} s` : 'not recovered'}\n`,
+    );
+  const recoveries = kills.flatMap((k) => (k.recoveredAt ? [k.recoveredAt - k.at] : []));
+  process.stdout.write(
+    `\n  recovery p50 ${(percentile(recoveries, 50) / 1000).toFixed(1)} s, max ${(Math.max(0, ...recoveries) / 1000).toFixed(1)} s\n`,
+  );
+  for (const problem of t.problems.slice(0, 30)) process.stdout.write(`  ✖ ${problem}\n`);
+  process.stdout.write(
+    `\nchaos: ${t.acknowledged} acknowledged, ${t.lost} lost, ${t.duplicated} duplicated\n`,
+  );
+  process.exit(t.lost === 0 && t.duplicated === 0 && t.pending === 0 ? 0 : 1);
+}
+
+/** A kill window runs from the kill until one second after the victim answered again. */
+function inKillWindow(error: { at: number }, kills: KillRecord[]): boolean {
+  return kills.some((k) => error.at >= k.at && error.at <= (k.recoveredAt ?? Infinity) + 1000);
+}
+
+main().catch((err) => {
+  process.stderr.write(`\nchaos: failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,296 @@
+/**
+ * The chaos run's traffic: people doing what people do on the platform, at a fixed arrival rate
+ * (open loop: a slow answer never delays the next arrival). Each acknowledged (2xx) request is
+ * remembered with what it should have stored, for the reconciliation afterwards. Nothing is retried
+ * blindly: a request that failed is simply not acknowledged, as a person would see it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CookieClient, TestResponse } from '@lsp/testing';
+
+const PASSWORD = 'chaos-password-1';
+
+const SEARCHES = {
+  bridging: {
+    bridgingType: 'bridgingPurchaseOrRefinance',
+    propertyLocation: 'London',
+    propertyClass: 'Residential',
+    currentValue: 650000,
+    purchasePrice: 600000,
+    purchaseCosts: 25000,
+    ownOrPurchase: 'Purchasing',
+    landOrProperty: 'Property',
+    loanTerm: 12,
+    maxLoanRequired: false,
+    netLoanRequired: 350000,
+  },
+  development: {
+    purchasePrice: '1,200,000',
+    buildCost: 900000,
+    purchaseCosts: 60000,
+    propertyLocation: 'SouthEast',
+    propertyClass: 'Residential',
+    gdv: 3200000,
+    buildTerm: 12,
+    loanTerm: 18,
+    maxLoanRequired: true,
+  },
+  commercial: {
+    propertyLocation: 'Midlands',
+    currentPropertyType: 'Office',
+    isOwnerOccupied: false,
+    grossMonthlyRentalIncome: 9000,
+    mortgageTerm: 20,
+    ownOrPurchase: 'Own',
+    currentValue: 1500000,
+    borrowingEntityType: 'Company',
+    timeLeftOnLease: 'MoreThanThreeYears',
+    mortgageInterestType: 'Fixed',
+    fixedRateTerm: 'FiveYear',
+    loanRepaymentType: 'InterestOnly',
+    loanCompletionType: 'AsSoonAsPossible',
+    maxLoanRequired: true,
+  },
+} as const;
+type LoanType = keyof typeof SEARCHES;
+const LOAN_TYPES = Object.keys(SEARCHES) as LoanType[];
+
+interface Person {
+  email: string;
+  name: string;
+  client: CookieClient;
+  state: 'registered' | 'verified' | 'signed-in';
+  userId?: string;
+  busy: boolean;
+  savedSearches: string[];
+  dips: string[];
+}
+
+export interface Acknowledged {
+  searchRuns: Array<{ id: string; loanType: LoanType }>;
+  registrations: string[];
+  verifications: string[];
+  signIns: number;
+  savedSearches: string[];
+  dips: string[];
+  shares: Array<{ dipId: string; email: string }>;
+  pdfs: number;
+}
+
+export interface Workload {
+  requests: number;
+  networkErrors: number;
+  serverErrors: Array<{ at: number; status: number; what: string }>;
+  /** Answers per operation and status ('network' when none came), for the summary table. */
+  answers: Map<string, Map<string, number>>;
+  acknowledged: Acknowledged;
+  /** Starts the arrivals; the returned function stops them and waits for those in flight. */
+  run(rate: number): () => Promise<void>;
+}
+
+export function createWorkload(baseUrl: string, newClient: () => CookieClient): Workload {
+  const people: Person[] = [];
+  const origin = { origin: new URL(baseUrl).origin };
+  const workload: Workload = {
+    requests: 0,
+    networkErrors: 0,
+    serverErrors: [],
+    answers: new Map(),
+    acknowledged: {
+      searchRuns: [],
+      registrations: [],
+      verifications: [],
+      signIns: 0,
+      savedSearches: [],
+      dips: [],
+      shares: [],
+      pdfs: 0,
+    },
+    run(rate) {
+      const inFlight = new Set<Promise<void>>();
+      let stopped = false;
+      const interval = 1000 / rate;
+      let next = Date.now();
+      const tick = () => {
+        if (stopped) return;
+        const job = step().finally(() => inFlight.delete(job));
+        inFlight.add(job);
+        next += interval;
+        setTimeout(tick, Math.max(0, next - Date.now()));
+      };
+      tick();
+      return async () => {
+        stopped = true;
+        await Promise.all([...inFlight]);
+      };
+    },
+  };
+  const ack = workload.acknowledged;
+
+  /** One request; null when it never got an answer. 5xx answers are recorded with their time. */
+  async function send(
+    client: CookieClient,
+    what: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<TestResponse | null> {
+    workload.requests += 1;
+    const count = (outcome: string) => {
+      const byStatus = workload.answers.get(what) ?? new Map<string, number>();
+      byStatus.set(outcome, (byStatus.get(outcome) ?? 0) + 1);
+      workload.answers.set(what, byStatus);
+    };
+    try {
+      const res = await client.request(method, path, { body, headers: origin });
+      if (res.status >= 500) workload.serverErrors.push({ at: Date.now(), status: res.status, what });
+      count(String(res.status));
+      return res;
+    } catch {
+      workload.networkErrors += 1;
+      count('network');
+      return null;
+    }
+  }
+
+  const ok = (res: TestResponse | null) => res !== null && res.status >= 200 && res.status < 300;
+  const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+
+  async function anonymousSearch() {
+    const loanType = pick(LOAN_TYPES);
+    const res = await send(newClient(), `search ${loanType}`, 'POST', `/api/${loanType}`, {
+      ...SEARCHES[loanType],
+      projectName: 'Chaos anonymous',
+    });
+    const id = ok(res) ? res!.json()?.data?.SearchRunId : undefined;
+    if (typeof id === 'string') ack.searchRuns.push({ id, loanType });
+  }
+
+  async function register() {
+    const email = `chaos-${randomUUID()}@example.com`;
+    const person: Person = {
+      email,
+      name: 'Chaos Tester',
+      client: newClient(),
+      state: 'registered',
+      busy: true,
+      savedSearches: [],
+      dips: [],
+    };
+    const res = await send(person.client, 'register', 'POST', '/api/auth/register', {
+      name: person.name,
+      email,
+      password: PASSWORD,
+    });
+    if (ok(res)) {
+      ack.registrations.push(email);
+      people.push(person);
+    }
+    person.busy = false;
+  }
+
+  async function verify(person: Person) {
+    const mail = await send(person.client, 'read mail', 'GET', '/dev/mail/messages');
+    if (!ok(mail)) return;
+    const messages = mail!.json().messages as Array<{ to: string[]; links: string[] }>;
+    const link = messages
+      .find((m) => m.to.some((to) => to.toLowerCase() === person.email))
+      ?.links.find((l) => l.includes('token='));
+    if (!link) return;
+    const token = new URL(link).searchParams.get('token');
+    const res = await send(
+      person.client,
+      'verify',
+      'GET',
+      `/api/verify-email?token=${encodeURIComponent(token!)}`,
+    );
+    if (ok(res)) {
+      person.state = 'verified';
+      ack.verifications.push(person.email);
+    }
+  }
+
+  async function signIn(person: Person) {
+    const res = await send(person.client, 'sign in', 'POST', '/api/login', {
+      email: person.email,
+      password: PASSWORD,
+    });
+    if (ok(res)) {
+      ack.signIns += 1;
+      person.state = 'signed-in';
+      const me = await send(person.client, 'me', 'GET', '/api/auth/me');
+      person.userId = ok(me) ? (me!.json().user?.id ?? person.userId) : person.userId;
+    }
+  }
+
+  async function saveSearch(person: Person) {
+    const loanType = pick(LOAN_TYPES);
+    const projectName = `Chaos ${randomUUID().slice(0, 8)}`;
+    const searchData = { ...SEARCHES[loanType], projectName };
+    const run = await send(person.client, `search ${loanType}`, 'POST', `/api/${loanType}`, searchData);
+    if (!ok(run) || !person.userId) return;
+    const apiResponse = run!.json();
+    if (typeof apiResponse?.data?.SearchRunId === 'string')
+      ack.searchRuns.push({ id: apiResponse.data.SearchRunId, loanType });
+    const res = await send(person.client, 'save search', 'POST', '/api/search', {
+      userId: person.userId,
+      loanType,
+      searchData,
+      apiResponse,
+    });
+    const id = ok(res) ? res!.json()?.search?.id : undefined;
+    if (typeof id === 'string') {
+      ack.savedSearches.push(id);
+      person.savedSearches.push(id);
+    }
+  }
+
+  async function createDip(person: Person) {
+    const searchId = pick(person.savedSearches);
+    const res = await send(person.client, 'create DIP', 'POST', `/api/online-dip/create/${searchId}/0`, {
+      validHours: 48,
+    });
+    const dipId = ok(res) ? res!.json()?.dipId : undefined;
+    if (typeof dipId === 'string') {
+      ack.dips.push(dipId);
+      person.dips.push(dipId);
+    }
+  }
+
+  async function share(person: Person) {
+    const dipId = pick(person.dips);
+    const recipient = `chaos-recipient-${randomUUID()}@example.com`;
+    const res = await send(person.client, 'share DIP', 'POST', `/api/online-dip/${dipId}/share`, {
+      recipients: [recipient],
+      message: 'Please take a look',
+    });
+    if (ok(res) && !res!.json()?.fallback) ack.shares.push({ dipId, email: recipient });
+  }
+
+  async function downloadPdf(person: Person) {
+    const res = await send(person.client, 'PDF', 'GET', `/api/online-dip/pdf/${pick(person.dips)}`);
+    if (ok(res) && res!.text.startsWith('%PDF')) ack.pdfs += 1;
+  }
+
+  /** One arrival: what a person at this point of their journey would do next. */
+  async function step() {
+    const roll = Math.random();
+    const idle = people.filter((p) => !p.busy);
+    if (roll < 0.3) return anonymousSearch();
+    if (roll < 0.42 || idle.length === 0) return register();
+    const person = pick(idle);
+    person.busy = true;
+    try {
+      if (person.state === 'registered') return await verify(person);
+      if (person.state === 'verified') return await signIn(person);
+      const r = Math.random();
+      if (person.savedSearches.length === 0 || r < 0.3) return await saveSearch(person);
+      if (person.dips.length === 0 || r < 0.55) return await createDip(person);
+      if (r < 0.8) return await share(person);
+      return await downloadPdf(person);
+    } finally {
+      person.busy = false;
+    }
+  }
+
+  return workload;
+}
