@@ -5,31 +5,12 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import net from 'node:net';
-import { leaseRedisDb } from '@lsp/testing';
+import { freeStackPortOffset, leaseRedisDb } from '@lsp/testing';
 import { startFrontendHarness } from './frontend-harness';
 
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ host: '127.0.0.1', port }, () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * The first offset (10000, 11000, ...) at which the stack's ports are free, so browser runs can go on
- * beside `npm start` and beside each other. E2E_PORT_OFFSET pins one.
- */
-async function freePortOffset(): Promise<number> {
-  if (process.env.E2E_PORT_OFFSET) return Number(process.env.E2E_PORT_OFFSET);
-  const stackPorts = [27017, 8080, 4001, 4002, 4003, 4004, 4005, 4013, 4015, 3000, 3001, 3002, 1025];
-  for (let offset = 10000; offset <= 20000; offset += 1000) {
-    const free = await Promise.all(stackPorts.map((p) => portIsFree(p + offset)));
-    if (free.every(Boolean)) return offset;
-  }
-  throw new Error("no free set of ports for the browser tests' stack");
-}
+/** E2E_PORT_OFFSET pins the offset; otherwise the first free one from 10000. */
+const stackPortOffset = async () =>
+  process.env.E2E_PORT_OFFSET ? Number(process.env.E2E_PORT_OFFSET) : freeStackPortOffset(10000);
 
 const ROOT = path.resolve(__dirname, '../..');
 const STACK_MODULE = path.join(ROOT, 'scripts/lib/stack.mjs');
@@ -62,7 +43,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   try {
     stack = await startStack({
       dataDir,
-      portOffset: await freePortOffset(),
+      portOffset: await stackPortOffset(),
       logs: 'file',
       env: { MAIL_CATCHER_ENABLED: 'true', REDIS_URL: redis.url },
     });

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CookieClient } from '@lsp/testing';
+import { CookieClient, freePort, freeStackPortOffset } from '@lsp/testing';
 import { MongoClient } from 'mongodb';
 import { type Tally, reconcile } from './reconcile';
 import { type Workload, createWorkload } from './workload';
@@ -62,30 +62,6 @@ export interface KillRecord {
 
 interface Supervised {
   processes: Map<string, { child: ChildProcess | null }>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ host: '127.0.0.1', port }, () => server.close(() => resolve(true)));
-  });
-}
-
-async function freeOffset(): Promise<number> {
-  const ports = [27017, 8080, 4001, 4002, 4003, 4004, 4005, 4013, 4015, 3000, 3001, 3002, 1025];
-  for (let offset = 30000; offset <= 34000; offset += 1000) {
-    if ((await Promise.all(ports.map((p) => portIsFree(p + offset)))).every(Boolean)) return offset;
-  }
-  throw new Error('no free set of ports for the chaos stack');
 }
 
 /** A Redis server of the run's own, so restarting it touches nobody else. */
@@ -140,7 +116,7 @@ function percentile(values: number[], p: number): number {
 async function main() {
   const started = Date.now();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lsp-chaos-'));
-  const offset = await freeOffset();
+  const offset = await freeStackPortOffset(30000, 34000);
   const redisPort = await freePort();
   let redis = startRedis(redisPort, dataDir);
   const redisUrl = `redis://127.0.0.1:${redisPort}`;

@@ -6,53 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CookieClient, TestResponse } from '@lsp/testing';
+import {
+  LOAN_TYPES,
+  type LoanType,
+  SEARCH_PAYLOADS as SEARCHES,
+  findVerificationLink,
+  sameOrigin,
+} from '../lib/journeys';
 
 const PASSWORD = 'chaos-password-1';
-
-const SEARCHES = {
-  bridging: {
-    bridgingType: 'bridgingPurchaseOrRefinance',
-    propertyLocation: 'London',
-    propertyClass: 'Residential',
-    currentValue: 650000,
-    purchasePrice: 600000,
-    purchaseCosts: 25000,
-    ownOrPurchase: 'Purchasing',
-    landOrProperty: 'Property',
-    loanTerm: 12,
-    maxLoanRequired: false,
-    netLoanRequired: 350000,
-  },
-  development: {
-    purchasePrice: '1,200,000',
-    buildCost: 900000,
-    purchaseCosts: 60000,
-    propertyLocation: 'SouthEast',
-    propertyClass: 'Residential',
-    gdv: 3200000,
-    buildTerm: 12,
-    loanTerm: 18,
-    maxLoanRequired: true,
-  },
-  commercial: {
-    propertyLocation: 'Midlands',
-    currentPropertyType: 'Office',
-    isOwnerOccupied: false,
-    grossMonthlyRentalIncome: 9000,
-    mortgageTerm: 20,
-    ownOrPurchase: 'Own',
-    currentValue: 1500000,
-    borrowingEntityType: 'Company',
-    timeLeftOnLease: 'MoreThanThreeYears',
-    mortgageInterestType: 'Fixed',
-    fixedRateTerm: 'FiveYear',
-    loanRepaymentType: 'InterestOnly',
-    loanCompletionType: 'AsSoonAsPossible',
-    maxLoanRequired: true,
-  },
-} as const;
-type LoanType = keyof typeof SEARCHES;
-const LOAN_TYPES = Object.keys(SEARCHES) as LoanType[];
 
 interface Person {
   email: string;
@@ -89,7 +51,7 @@ export interface Workload {
 
 export function createWorkload(baseUrl: string, newClient: () => CookieClient): Workload {
   const people: Person[] = [];
-  const origin = { origin: new URL(baseUrl).origin };
+  const origin = sameOrigin(baseUrl);
   const workload: Workload = {
     requests: 0,
     networkErrors: 0,
@@ -191,10 +153,7 @@ export function createWorkload(baseUrl: string, newClient: () => CookieClient): 
   async function verify(person: Person) {
     const mail = await send(person.client, 'read mail', 'GET', '/dev/mail/messages');
     if (!ok(mail)) return;
-    const messages = mail!.json().messages as Array<{ to: string[]; links: string[] }>;
-    const link = messages
-      .find((m) => m.to.some((to) => to.toLowerCase() === person.email))
-      ?.links.find((l) => l.includes('token='));
+    const link = findVerificationLink(mail!.json().messages, person.email);
     if (!link) return;
     const token = new URL(link).searchParams.get('token');
     const res = await send(

@@ -4,3 +4,4 @@ export * from './redis';
 export * from './http-client';
 export * from './smtp';
 export * from './gateway';
+export * from './ports';

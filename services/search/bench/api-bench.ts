@@ -12,11 +12,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
 import { cpus, loadavg, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { leaseRedisDb } from '@lsp/testing';
+import { freePort, leaseRedisDb } from '@lsp/testing';
 import mongoose from 'mongoose';
 import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, DEVELOPMENT_PAYLOAD } from '../test/search-harness';
 
@@ -28,14 +27,6 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 6);
 const MAX_IN_FLIGHT = 400;
 const ROOT = join(__dirname, '..', '..', '..');
 const SECRET = 'bench-internal-secret-0123456789abcdef';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const children: ChildProcess[] = [];
 
