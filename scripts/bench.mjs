@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, ensureDependencies, ensureRedis, say } from './lib/bootstrap.mjs';
 
-/** Every `bench/*.ts` of a package or service, then the frontend bundle sizes. */
+/** Every `bench/*.ts` of a package or service, the platform's (scripts/bench), then the frontend bundle sizes. */
 function discoverBenches() {
   const found = [];
   for (const group of ['packages', 'services']) {
@@ -22,6 +22,15 @@ function discoverBenches() {
       }
     }
   }
+  // The whole platform's benchmarks (the load bench starts the full stack, as `npm start` does).
+  for (const file of readdirSync(path.join(ROOT, 'scripts', 'bench'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort())
+    found.push({
+      name: `platform/${file.replace(/\.ts$/, '')}`,
+      file: path.join('scripts', 'bench', file),
+      needsBuild: true,
+    });
   found.push({ name: 'frontend-sizes', file: 'scripts/frontend-sizes.mjs', plain: true, needsBuild: true });
   return found;
 }
