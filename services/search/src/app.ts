@@ -50,6 +50,6 @@ export function buildApp(deps: SearchDeps) {
   });
   registerSearchRoutes(app, { panels: deps.panels, runs: deps.runs });
   registerLeadRoutes(app, { panels: deps.panels, leads: deps.leads });
-  registerSavedSearchRoutes(app, { savedSearches: deps.savedSearches });
+  registerSavedSearchRoutes(app, { savedSearches: deps.savedSearches, runs: deps.runs });
   return app;
 }

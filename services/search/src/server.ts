@@ -1,6 +1,7 @@
-import { openEventing, serveService } from '@lsp/service-kit';
+import { ProcessedEvents, openEventing, serveService } from '@lsp/service-kit';
 import { buildApp, createRepositories, ensureIndexes } from './app';
 import { searchConfigSchema } from './config';
+import { subscribeToApplications } from './consumers';
 import { loadDefaultPanel, loadPanelFile } from './panel';
 import { PanelStore } from './panel-store';
 
@@ -16,9 +17,12 @@ serveService({
     );
     panels.startRefreshing(config.PANEL_REFRESH_MS);
     runtime.addCloser({ name: 'panel-refresh', close: async () => panels.stopRefreshing() });
-    const { outbox } = await openEventing(runtime);
+    const { outbox, bus } = await openEventing(runtime);
     const repositories = createRepositories(mongo, outbox);
     await ensureIndexes(repositories);
-    return buildApp({ ...runtime, panels, ...repositories });
+    subscribeToApplications(bus, await ProcessedEvents.open(mongo), repositories.savedSearches);
+    const app = buildApp({ ...runtime, panels, ...repositories });
+    await bus.start();
+    return app;
   },
 });

@@ -67,7 +67,40 @@ describe('saved searches through the gateway', () => {
         loanType: 'development',
         projectName: DEVELOPMENT_PAYLOAD.projectName,
         resultCount: run.data.Results.length,
+        offers: run.data.Results,
+        searchData: DEVELOPMENT_PAYLOAD,
+        savedAt: expect.any(String),
       });
+    });
+
+    it('passes on only the offers the server computed: a forged rate or a response with no run is left out', async () => {
+      const { client, user } = await h.signedIn();
+      const run = (
+        await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId: user.userId })
+      ).json();
+      const [first, second, ...rest] = run.data.Results;
+      const forged = {
+        ...run,
+        data: { ...run.data, Results: [{ ...first, InterestRate: 0.001 }, second, ...rest] },
+      };
+      const saveWith = async (apiResponse: unknown) => {
+        const saved = await client.post('/api/search', {
+          userId: user.userId,
+          loanType: 'development',
+          searchData: DEVELOPMENT_PAYLOAD,
+          apiResponse,
+        });
+        expect(saved.status).toBe(201);
+        const id = saved.json().search.id as string;
+        const [event] = (await h.outboxEntries('search.saved'))
+          .map(envelopeOf)
+          .filter((e) => e.subject === id);
+        return event.data.offers as Array<{ ProductId: string }>;
+      };
+      const offers = await saveWith(forged);
+      expect(offers.map((o) => o.ProductId)).toEqual([second, ...rest].map((o) => o.ProductId));
+      const withoutRun = await saveWith({ success: true, data: { Results: run.data.Results } });
+      expect(withoutRun).toEqual([]);
     });
 
     it('answers 401 with a message when nobody is signed in, and stores nothing', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_PREFERENCES, LOAN_TYPES, PROPERTIES_OWNED } from '../common/enums';
+import { loanOfferSchema } from './result';
 
 export const SEARCH_EVENT_TYPES = {
   completed: 'search.completed',
@@ -27,6 +28,15 @@ export const searchSavedEventSchema = z.object({
   loanType: z.enum(LOAN_TYPES),
   projectName: z.string().optional(),
   resultCount: z.number().int().nonnegative(),
+  /**
+   * The offers as the search service computed them, in the order the user saw them: only offers whose
+   * figures match the server's own record of the run (a client-posted copy could be forged). A DIP is
+   * made from one of these by its index.
+   */
+  offers: z.array(loanOfferSchema),
+  /** The search form as saved: the DIP's property and project details come from it. */
+  searchData: z.record(z.string(), z.unknown()),
+  savedAt: z.string().datetime(),
 });
 export type SearchSavedEvent = z.infer<typeof searchSavedEventSchema>;
 

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@lsp/contracts';
-import type { Connection } from 'mongoose';
+import type { ClientSession, Connection } from 'mongoose';
 import type { EventOutbox } from '../events';
 import { type SavedSearchDocument, savedSearchModel } from '../models/saved-searches';
 
@@ -45,6 +45,15 @@ export class SavedSearchRepository {
         { returnDocument: 'after' },
       )
       .lean();
+  }
+
+  /** The dashboard's 'Application Submitted' badge; only on the applicant's own search. */
+  async markApplicationSubmitted(id: string, userId: string, session: ClientSession): Promise<void> {
+    await this.searches.updateOne(
+      { _id: id, user_id: userId },
+      { $set: { application_status: 'submitted', updated_at: new Date() } },
+      { session },
+    );
   }
 
   async syncIndexes(): Promise<void> {

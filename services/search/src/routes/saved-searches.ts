@@ -1,14 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import { projectNameBodySchema, saveSearchBodySchema } from '@lsp/contracts';
+import {
+  type LoanOffer,
+  type LoanType,
+  loanOfferSchema,
+  projectNameBodySchema,
+  saveSearchBodySchema,
+} from '@lsp/contracts';
 import { HttpError, forbidden, notFound, parseInput, requireCaller } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { searchSavedEvent } from '../events';
 import type { SavedSearchDocument } from '../models/saved-searches';
 import type { SavedSearchRepository } from '../repositories/saved-searches';
+import type { SearchRunRepository } from '../repositories/search-runs';
 import { requireJsonObject } from '../search-runner';
 
 export interface SavedSearchRouteDeps {
   savedSearches: SavedSearchRepository;
+  runs: Pick<SearchRunRepository, 'find'>;
+}
+
+/** The figures the server keeps of every offer of a run (search-runner's storedOffer). */
+const RECORDED_FIGURES = [
+  'LenderId',
+  'ProductId',
+  'GrossLoan',
+  'NetLoan',
+  'InterestRate',
+  'TrueMonthlyCost',
+  'LoanToValue',
+  'DepositRequired',
+  'MonthlyPayment',
+  'TotalLenderCosts',
+] as const;
+
+/**
+ * The offers of a saved search that the server itself produced: each posted offer must be a valid
+ * offer whose recorded figures equal those of the same lender product in the run the response names.
+ * Anything else (no run, a forged rate, an unknown product) is left out, so a DIP can only ever be
+ * made from terms the panel really offered.
+ */
+export async function verifiedOffers(
+  runs: SavedSearchRouteDeps['runs'],
+  loanType: LoanType,
+  runId: string | null,
+  posted: unknown[],
+): Promise<LoanOffer[]> {
+  if (!runId) return [];
+  const run = await runs.find(loanType, runId);
+  const recorded = resultsIn(run?.apiResponse) as Array<Record<string, unknown>>;
+  const verified: LoanOffer[] = [];
+  for (const item of posted) {
+    const parsed = loanOfferSchema.safeParse(item);
+    if (!parsed.success || parsed.data.LoanType !== loanType) continue;
+    const offer = parsed.data;
+    const match = recorded.find((r) => r.LenderId === offer.LenderId && r.ProductId === offer.ProductId);
+    if (match && RECORDED_FIGURES.every((field) => match[field] === offer[field])) verified.push(offer);
+  }
+  return verified;
 }
 
 export const SEARCH_NOT_FOUND = 'Search not found';
@@ -112,6 +160,9 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
           loanType: search.loan_type,
           ...(search.project_name ? { projectName: search.project_name } : {}),
           resultCount: search.result_count,
+          offers: await verifiedOffers(deps.runs, search.loan_type, search.session_id, results),
+          searchData: search.search_data,
+          savedAt: now.toISOString(),
         },
         request.id,
       );

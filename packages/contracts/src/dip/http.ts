@@ -1,0 +1,314 @@
+import { z } from 'zod';
+import { LOAN_TYPES } from '../common/enums';
+import { coerceNumericText } from '../search/fields';
+
+/** The spec's wording (§6, §8) for every answer of the DIP calls. */
+export const DIP_MESSAGES = {
+  authRequired: 'Authentication Required - Please log in to create a DIP',
+  accessDenied: "You don't have access to this DIP. Please contact the person who shared it with you.",
+  notFound: 'DIP not found or may have been removed',
+  expired: 'This DIP has expired and is no longer available',
+  searchNotFound: 'Search not found',
+  searchAccessDenied: 'Access denied',
+  offerNotFound: 'That offer is not part of this search. Please run the search again and choose an offer.',
+  pdfNotAvailable: 'Cannot download PDF - DIP information not available',
+  pdfInvalidReference: 'invalid DIP reference',
+  pdfFailed: 'Could not generate PDF. Please try again.',
+  pdfBusy: 'The PDF is taking longer than usual to prepare. Please try again in a moment.',
+  applicationFailed: 'Failed to submit your application. Please try again.',
+} as const;
+
+/** How long a DIP is valid when the request does not say: the spec's request asks for 48 hours. */
+export const DIP_DEFAULT_VALID_HOURS = 48;
+/** The longest validity a DIP can be created with (a week); longer is the owner's Set Expiry. */
+export const DIP_MAX_VALID_HOURS = 168;
+/** The Set Expiry shortcut: 30 days from now. */
+export const DIP_EXPIRY_SHORTCUT_DAYS = 30;
+/** The furthest an owner may move the expiry: a year from now. */
+export const DIP_MAX_EXPIRY_DAYS = 365;
+/** The zero broker fee promotion lasts 6 months. */
+export const ZERO_BROKER_FEE_PROMO_MONTHS = 6;
+
+/** POST /api/online-dip/create/{searchId}/{loanIndex}. */
+export const createDipParamsSchema = z.object({
+  searchId: z.string().min(1).max(100),
+  loanIndex: z.coerce
+    .number({ error: 'The offer index must be a whole number' })
+    .int('The offer index must be a whole number')
+    .min(0, 'The offer index must be a whole number')
+    .max(10_000, 'The offer index must be a whole number'),
+});
+
+export const createDipBodySchema = z
+  .object({
+    validHours: z.preprocess(
+      coerceNumericText,
+      z
+        .number({ error: 'validHours must be a number of hours' })
+        .int('validHours must be a whole number of hours')
+        .min(1, 'validHours must be at least 1')
+        .max(DIP_MAX_VALID_HOURS, `validHours must be at most ${DIP_MAX_VALID_HOURS}`)
+        .optional(),
+    ),
+  })
+  .strip();
+
+export const createDipResponseSchema = z.object({
+  ok: z.literal(true),
+  dipId: z.string(),
+  quoteCode: z.string(),
+  shareUrl: z.string(),
+  expiresAt: z.string(),
+  validityHours: z.number(),
+});
+export type CreateDipResponse = z.infer<typeof createDipResponseSchema>;
+
+/** POST /api/online-dip/{dipId}/expiry: a new expiry, by default 30 days from now. */
+export const dipExpiryBodySchema = z
+  .object({
+    expiresAt: z.iso.datetime({ offset: true, error: 'expiresAt must be a date and time' }).optional(),
+  })
+  .strip();
+
+/** The DIP as its owner sees it (spec §3 'DIP (owner view)'), plus what the modal and PDF show. */
+export interface DipOwnerView {
+  id: string;
+  reference: string;
+  quoteCode: string;
+  status: 'active' | 'expired' | 'revoked';
+  expires_at: string;
+  created_at: string;
+  shareSlug: string | null;
+  shareUrl: string | null;
+  validityHours: number;
+  shared: { sharedOn: string | null };
+  borrower: { name: string; entity: string };
+  loan: {
+    lenderName: string;
+    productName: string;
+    productType: string;
+    netLoanAmount: number;
+    grossLoan: number;
+    fees: number;
+    ratePercent: number;
+    termMonths: number;
+    ltvPercent: number;
+    monthlyPayment: number;
+  };
+  property: {
+    addressLine1: string;
+    addressLine2: string | null;
+    city: string | null;
+    county: string | null;
+    postcode: string | null;
+    propertyType: string;
+    currentValue: number;
+  };
+  financial: { depositRequired: number; purchasePrice: number; projectCost: number; buildCost: number };
+}
+
+/** The online DIP page (spec §3 'Online DIP view'). */
+export interface OnlineDipView {
+  quoteCode: string;
+  generatedOn: string;
+  expiresAt: string;
+  productType: string;
+  regulated: boolean;
+  borrowerSalutation: string | null;
+  borrowerName: string;
+  projectCity: string;
+  validityHours: number;
+  promoEligibleZeroBrokerFee: boolean;
+  lenderName: string;
+  loan: {
+    netLoan: number;
+    monthlyPayment: number;
+    interestRatePct: number;
+    arrangementFeePct: number;
+    depositRequired: number;
+    ltvPct: number;
+    mortgageTermYears: number | null;
+  };
+  project: {
+    location: string;
+    propertyType: string;
+    propertyValue: number;
+    ownerOccupied: boolean | null;
+    borrowingEntity: string;
+    mortgageTermYears: number | null;
+  };
+}
+
+/** One DIP of the dashboard's list (spec §3 'DIP (dashboard list item)'). */
+export interface DipListItem {
+  id: string;
+  quoteCode: string;
+  isExpired: boolean;
+  status: 'active' | 'expired' | 'revoked';
+  createdAt: string;
+  expiresAt: string;
+  shareUrl: string | null;
+  snapshot: {
+    propertyAddress: string;
+    projectName: string | null;
+    searchData: Record<string, unknown>;
+    netLoan: number;
+    grossLoan: number;
+    interestRate: number;
+    lenderName: string;
+    loanType: (typeof LOAN_TYPES)[number];
+  };
+}
+
+// ---------------------------------------------------------------- applications
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const boundedText = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+const optionalText = (max: number) =>
+  z.preprocess((v) => (v === null || v === '' ? undefined : v), boundedText(max).optional());
+
+/** A decimal given as a number or as text ('250,000'); absent when blank. */
+const optionalDecimal = (label: string) =>
+  z.preprocess(
+    coerceNumericText,
+    z
+      .number({ error: `${label} must be a number` })
+      .min(0, `${label} cannot be negative`)
+      .max(1_000_000_000, `${label} must be at most 1,000,000,000`)
+      .optional(),
+  );
+
+export const LOAN_PURPOSES = ['purchase', 'refinance', 'development', 'bridging', 'investment'] as const;
+export const EXIT_STRATEGIES = ['sale', 'refinance', 'rental', 'other'] as const;
+export const EXIT_STRATEGY_LABELS: Record<(typeof EXIT_STRATEGIES)[number], string> = {
+  sale: 'Sale',
+  refinance: 'Refinance to term loan',
+  rental: 'Hold as rental',
+  other: 'Other',
+};
+export const APPLICATION_PROPERTY_TYPES = [
+  'residential',
+  'commercial',
+  'mixed',
+  'land',
+  'industrial',
+] as const;
+export const CREDIT_SCORE_RANGES = ['excellent', 'very-good', 'good', 'fair', 'poor'] as const;
+export const CREDIT_SCORE_LABELS: Record<(typeof CREDIT_SCORE_RANGES)[number], string> = {
+  excellent: 'Excellent (781-850)',
+  'very-good': 'Very good (661-780)',
+  good: 'Good (601-660)',
+  fair: 'Fair (501-600)',
+  poor: 'Poor (300-500)',
+};
+export const APPLICATION_STATUSES = ['submitted', 'under_review', 'approved', 'declined'] as const;
+
+/** POST /api/dip-applications: the wizard, checked at submit with the spec's §5 messages. */
+export const dipApplicationBodySchema = z
+  .object({
+    userId: optionalText(100),
+    searchId: optionalText(100),
+    loanType: z.enum(LOAN_TYPES, { error: 'Loan type must be bridging, commercial or development' }),
+    loanData: z.record(z.string(), z.unknown()).optional(),
+    fullName: z.string({ error: 'Full name is required' }).trim().min(1, 'Full name is required').max(200),
+    email: z
+      .string({ error: 'Valid email is required' })
+      .trim()
+      .superRefine((value, ctx) => {
+        if (value.length > 254 || !EMAIL_PATTERN.test(value))
+          ctx.addIssue({ code: 'custom', message: 'Valid email is required' });
+      }),
+    phone: z
+      .string({ error: 'Valid phone number is required' })
+      .trim()
+      .min(10, 'Valid phone number is required')
+      .max(40, 'Valid phone number is required'),
+    companyName: optionalText(200),
+    companyNumber: optionalText(40),
+    propertyAddress: z
+      .string({ error: 'Property address is required' })
+      .trim()
+      .min(1, 'Property address is required')
+      .max(500),
+    propertyType: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.enum(APPLICATION_PROPERTY_TYPES, { error: 'Choose a property type' }).optional(),
+    ),
+    propertyValue: optionalDecimal('Property value'),
+    loanAmount: z.preprocess(
+      (v) => (typeof v === 'number' ? String(v) : v),
+      z.string({ error: 'Loan amount is required' }).trim().min(1, 'Loan amount is required').max(40),
+    ),
+    loanTerm: z.preprocess(
+      (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number.parseInt(v, 10)) : v),
+      z
+        .number({ error: 'Loan term is required' })
+        .int('Loan term is required')
+        .min(1, 'Loan term is required')
+        .max(600, 'Loan term must be at most 600 months'),
+    ),
+    loanPurpose: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.enum(LOAN_PURPOSES, { error: 'Choose a loan purpose' }).optional(),
+    ),
+    exitStrategy: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.enum(EXIT_STRATEGIES, { error: 'Choose an exit strategy' }).optional(),
+    ),
+    annualIncome: optionalDecimal('Annual income'),
+    existingDebt: optionalDecimal('Existing debt'),
+    creditScore: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.enum(CREDIT_SCORE_RANGES, { error: 'Choose a credit score range' }).optional(),
+    ),
+    additionalInfo: optionalText(5000),
+  })
+  .strip();
+export type DipApplicationBody = z.infer<typeof dipApplicationBodySchema>;
+
+/** POST /api/applications ('Continue application'): the stored loan_applications fields. */
+export const loanApplicationBodySchema = z
+  .object({
+    userId: optionalText(100),
+    searchId: optionalText(100),
+    loanType: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.enum(LOAN_TYPES, { error: 'Loan type must be bridging, commercial or development' }).optional(),
+    ),
+    companyName: optionalText(200),
+    ltdName: optionalText(200),
+    companyNumber: optionalText(40),
+    purchaseInLtd: z.boolean().optional(),
+    propertyAddress: z
+      .string({ error: 'Property address is required' })
+      .trim()
+      .min(1, 'Property address is required')
+      .max(500),
+    purchasePrice: optionalDecimal('Purchase price'),
+    buildCosts: optionalDecimal('Build costs'),
+    gdv: optionalDecimal('GDV'),
+    loanAmount: optionalDecimal('Loan amount'),
+    term: z.preprocess(
+      (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number.parseInt(v, 10)) : v),
+      z.number({ error: 'Term must be a number of months' }).int().min(1).max(600).optional(),
+    ),
+    exitStrategy: optionalText(200),
+    creditStatus: optionalText(200),
+    brokerFee: optionalDecimal('Broker fee'),
+    additionalNotes: optionalText(5000),
+    selectedLoan: z.record(z.string(), z.unknown()).optional(),
+    searchData: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strip();
+export type LoanApplicationBody = z.infer<typeof loanApplicationBodySchema>;
+
+/** One application on the dashboard (spec §3 'Application (dashboard)'). */
+export interface ApplicationListItem {
+  id: string;
+  kind: 'dip-application' | 'loan-application';
+  property_address: string;
+  loan_amount: number | null;
+  loan_type: (typeof LOAN_TYPES)[number] | null;
+  status: string;
+  created_at: string;
+}
