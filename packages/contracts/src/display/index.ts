@@ -4,3 +4,4 @@ export * from './offer';
 export * from './results';
 export * from './history';
 export * from './lendability';
+export * from './labels';
