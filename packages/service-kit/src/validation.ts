@@ -16,3 +16,11 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const first = result.error.issues[0];
   throw badRequest(first?.message ?? 'Invalid request', { fields });
 }
+
+/** A JSON object body, or none (an empty object); an array, a string or a number is a clear 400. */
+export function requireJsonObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}

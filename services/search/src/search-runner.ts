@@ -10,7 +10,7 @@ import {
   leadFormSchema,
   searchPayloadSchemas,
 } from '@lsp/contracts';
-import { type CallerIdentity, badRequest, forbidden, parseInput } from '@lsp/service-kit';
+import { type CallerIdentity, forbidden, parseInput, requireJsonObject } from '@lsp/service-kit';
 import { z } from 'zod';
 import {
   type LendabilityScore,
@@ -71,13 +71,6 @@ export interface SearchRunRequest {
 }
 
 const leadEnvelopeSchema = z.object({ lead: leadFormSchema });
-
-export function requireJsonObject(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body))
-    throw badRequest('The request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
 
 /**
  * The user a search is recorded for. An anonymous caller's claimed id is ignored (the spec attaches the

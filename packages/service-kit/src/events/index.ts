@@ -11,3 +11,4 @@ export {
 } from './create-event-bus';
 export { Outbox, OutboxRelay, type OutboxEntry, type OutboxOptions, type OutboxRelayOptions } from './outbox';
 export { ProcessedEvents, type ProcessedEvent, type ProcessedEventsOptions } from './processed-events';
+export { isDuplicateKey } from './mongo-errors';

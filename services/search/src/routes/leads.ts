@@ -1,10 +1,10 @@
 import { leadBodySchema, searchPayloadSchemas } from '@lsp/contracts';
-import { HttpError, badRequest, parseInput } from '@lsp/service-kit';
+import { badRequest, HttpError, parseInput, requireJsonObject } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { computeLendabilityScore, lendabilityDealFor, searchPanel } from '../engine';
 import type { PanelStore } from '../panel-store';
 import type { LeadRepository } from '../repositories/leads';
-import { leadCapturedEventFor, newLeadDocument, requireJsonObject } from '../search-runner';
+import { leadCapturedEventFor, newLeadDocument } from '../search-runner';
 
 export interface LeadRouteDeps {
   panels: PanelStore;

@@ -6,13 +6,19 @@ import {
   projectNameBodySchema,
   saveSearchBodySchema,
 } from '@lsp/contracts';
-import { HttpError, forbidden, notFound, parseInput, requireCaller } from '@lsp/service-kit';
+import {
+  HttpError,
+  forbidden,
+  notFound,
+  parseInput,
+  requireCaller,
+  requireJsonObject,
+} from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { searchSavedEvent } from '../events';
 import type { SavedSearchDocument } from '../models/saved-searches';
 import type { SavedSearchRepository } from '../repositories/saved-searches';
 import type { SearchRunRepository } from '../repositories/search-runs';
-import { requireJsonObject } from '../search-runner';
 
 export interface SavedSearchRouteDeps {
   savedSearches: SavedSearchRepository;

@@ -1,0 +1,156 @@
+import type {
+  LoanOffer,
+  LoanType,
+  SearchSavedEvent,
+  SharePermissions,
+  ShareCreatedEvent,
+  ShareViewedEvent,
+} from '@lsp/contracts';
+import type { ClientSession, Connection } from 'mongoose';
+
+/**
+ * What dip knows of other services, kept from their events so that no call to them is needed (DIP
+ * creation works while search is down; access checks while sharing is down).
+ */
+
+export interface ProjectedSearch {
+  _id: string;
+  userId: string;
+  loanType: LoanType;
+  projectName: string | null;
+  offers: LoanOffer[];
+  searchData: Record<string, unknown>;
+  savedAt: Date;
+}
+
+export class SavedSearchProjection {
+  constructor(private readonly connection: Connection) {}
+
+  private collection() {
+    return this.connection.collection<ProjectedSearch>('saved_searches');
+  }
+
+  /** A saved search never changes its offers; a redelivered event finds it there and changes nothing. */
+  async record(event: SearchSavedEvent, session: ClientSession): Promise<void> {
+    await this.collection().updateOne(
+      { _id: event.searchId },
+      {
+        $setOnInsert: {
+          userId: event.userId,
+          loanType: event.loanType,
+          projectName: event.projectName ?? null,
+          offers: event.offers,
+          searchData: event.searchData,
+          savedAt: new Date(event.savedAt),
+        },
+      },
+      { upsert: true, session },
+    );
+  }
+
+  async find(searchId: string): Promise<ProjectedSearch | null> {
+    return this.collection().findOne({ _id: searchId });
+  }
+}
+
+/** One way in to a DIP for someone other than its owner: a targeted share, or a person who opened an open link. */
+export interface Access {
+  _id: string;
+  shareId: string;
+  dipId: string;
+  /** The slug the share's link carried: a regenerated or revoked link ends the access at once. */
+  shareSlug: string | null;
+  inviteType: 'targeted' | 'open';
+  recipientEmail: string | null;
+  recipientUserId: string | null;
+  permissions: SharePermissions;
+  expiresAt: Date;
+  revoked: boolean;
+}
+
+/** The slug in a share link `/shared/{slug}?e=…&sig=…` (or `/dip/{slug}`). */
+export function slugInShareUrl(url: string): string | null {
+  try {
+    const match = new URL(url).pathname.match(/^\/(?:shared|dip)\/([A-Za-z0-9_-]+)$/);
+    return match?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export class AccessProjection {
+  constructor(private readonly connection: Connection) {}
+
+  private collection() {
+    return this.connection.collection<Access>('dip_access');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.collection().createIndex({ dipId: 1, recipientEmail: 1 }, { name: 'dip_email' });
+    await this.collection().createIndex({ dipId: 1, recipientUserId: 1 }, { name: 'dip_user' });
+    await this.collection().createIndex({ shareId: 1 }, { name: 'share' });
+  }
+
+  async shareCreated(event: ShareCreatedEvent, session: ClientSession): Promise<void> {
+    await this.collection().updateOne(
+      { _id: event.shareId },
+      {
+        $setOnInsert: {
+          shareId: event.shareId,
+          dipId: event.dipId,
+          shareSlug: slugInShareUrl(event.shareUrl),
+          inviteType: event.inviteType,
+          recipientEmail: event.recipientEmail?.toLowerCase() ?? null,
+          recipientUserId: null,
+          permissions: event.permissions,
+          expiresAt: new Date(event.expiresAt),
+          revoked: false,
+        },
+      },
+      { upsert: true, session },
+    );
+  }
+
+  /** Whoever opens an open link becomes a recipient of that share (targeted shares already name theirs). */
+  async shareViewed(event: ShareViewedEvent, session: ClientSession): Promise<void> {
+    const share = await this.collection().findOne({ _id: event.shareId }, { session });
+    if (!share || share.inviteType !== 'open') return;
+    await this.collection().updateOne(
+      { _id: `${event.shareId}:${event.recipientUserId}` },
+      {
+        $setOnInsert: {
+          ...share,
+          _id: `${event.shareId}:${event.recipientUserId}`,
+          recipientEmail: event.recipientEmail.toLowerCase(),
+          recipientUserId: event.recipientUserId,
+        },
+      },
+      { upsert: true, session },
+    );
+  }
+
+  async shareRevoked(shareId: string, session: ClientSession): Promise<void> {
+    await this.collection().updateMany({ shareId }, { $set: { revoked: true } }, { session });
+  }
+
+  /**
+   * The ways in that still hold for this caller: not revoked, not expired, for the DIP's current slug,
+   * naming the caller's email or user id.
+   */
+  async grantsFor(
+    dip: { id: string; shareSlug: string | null },
+    caller: { userId: string; email: string },
+    now: Date,
+  ): Promise<Access[]> {
+    if (!dip.shareSlug) return [];
+    return this.collection()
+      .find({
+        dipId: dip.id,
+        shareSlug: dip.shareSlug,
+        revoked: false,
+        expiresAt: { $gt: now },
+        $or: [{ recipientEmail: caller.email.toLowerCase() }, { recipientUserId: caller.userId }],
+      })
+      .toArray();
+  }
+}

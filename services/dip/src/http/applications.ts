@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { DIP_MESSAGES, dipApplicationBodySchema, loanApplicationBodySchema } from '@lsp/contracts';
+import { forbidden, parseInput, requireJsonObject } from '@lsp/service-kit';
+import type { FastifyInstance } from 'fastify';
+import {
+  type ApplicationRepository,
+  dipApplicationDocument,
+  loanApplicationDocument,
+} from '../data/applications';
+import type { Clock } from '../domain/clock';
+import { applicationSubmittedEvent } from '../events/published';
+import { signedIn } from './dips';
+
+export interface ApplicationRouteDeps {
+  applications: ApplicationRepository;
+  clock: Clock;
+}
+
+/** A user id in the body, where the page sends one, must be the caller's own. */
+function checkUserId(body: { userId?: string }, callerId: string) {
+  if (body.userId !== undefined && body.userId !== callerId)
+    throw forbidden('The user id does not match the signed-in user');
+}
+
+export function registerApplicationRoutes(app: FastifyInstance, deps: ApplicationRouteDeps) {
+  const { applications, clock } = deps;
+
+  /** The DIP application wizard; validated at submit with the spec's messages. */
+  app.post('/api/dip-applications', async (request, reply) => {
+    const caller = signedIn(request);
+    const body = parseInput(dipApplicationBodySchema, requireJsonObject(request.body));
+    checkUserId(body, caller.userId);
+    const doc = dipApplicationDocument(randomUUID(), caller.userId, body, clock.now());
+    await applications.insertDipApplication(doc, [
+      applicationSubmittedEvent(
+        doc._id,
+        {
+          applicationId: doc._id,
+          kind: 'dip-application',
+          userId: caller.userId,
+          searchId: doc.searchId,
+          loanType: doc.loanType,
+          loanAmount: doc.loanAmountValue === null ? null : Number(doc.loanAmountValue.toString()),
+          status: doc.status,
+          submittedAt: doc.submittedAt.toISOString(),
+        },
+        request.id,
+      ),
+    ]);
+    return reply.status(201).send({ success: true, id: doc._id, status: doc.status });
+  });
+
+  /** 'Continue application' (/application): a loan application, status 'DIP Submitted'. */
+  app.post('/api/applications', async (request, reply) => {
+    const caller = signedIn(request);
+    const body = parseInput(loanApplicationBodySchema, requireJsonObject(request.body));
+    checkUserId(body, caller.userId);
+    const doc = loanApplicationDocument(randomUUID(), caller.userId, body, clock.now());
+    await applications.insertLoanApplication(doc, [
+      applicationSubmittedEvent(
+        doc._id,
+        {
+          applicationId: doc._id,
+          kind: 'loan-application',
+          userId: caller.userId,
+          searchId: doc.searchId,
+          loanType: doc.loanType,
+          loanAmount: doc.loanAmount === null ? null : Number(doc.loanAmount.toString()),
+          status: doc.status,
+          submittedAt: doc.submittedAt.toISOString(),
+        },
+        request.id,
+      ),
+    ]);
+    return reply.status(201).send({ success: true, id: doc._id, status: doc.status });
+  });
+
+  app.get<{ Params: { userId: string } }>('/api/applications/:userId', async (request) => {
+    const caller = signedIn(request);
+    if (request.params.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
+    return { success: true, applications: await applications.listForUser(caller.userId) };
+  });
+}

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionRecord, sessionKey } from '@lsp/contracts';
+import {
+  type CallerIdentity,
+  type EventBus,
+  Outbox,
+  OutboxRelay,
+  ProcessedEvents,
+  RedisStreamsEventBus,
+  ServiceMetrics,
+} from '@lsp/service-kit';
+import {
+  CookieClient,
+  type Listening,
+  TEST_SECRETS,
+  type TestGateway,
+  type TestMongo,
+  type TestRedis,
+  leaseRedisDb,
+  listen,
+  silentLogger,
+  startTestGateway,
+  startTestMongo,
+} from '@lsp/testing';
+import type { Connection } from 'mongoose';
+import {
+  buildApp as buildSearchApp,
+  createRepositories as createSearchRepositories,
+  ensureIndexes as ensureSearchIndexes,
+} from '../../search/src/app';
+import { searchConfigSchema } from '../../search/src/config';
+import { subscribeToApplications } from '../../search/src/consumers';
+import { loadDefaultPanel } from '../../search/src/panel';
+import { PanelStore } from '../../search/src/panel-store';
+import { DEVELOPMENT_PAYLOAD } from '../../search/test/search-harness';
+import { buildApp, createRepositories, ensureIndexes } from '../src/app';
+import { dipConfigSchema } from '../src/config';
+import type { Clock } from '../src/domain/clock';
+import { subscribeToProjections } from '../src/events/consumed';
+import type { DipPdfs } from '../src/pdf';
+
+/** A clock the tests move: expiry is tested without waiting. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now() {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+}
+
+export interface DipHarness {
+  clock: TestClock;
+  dipDb: Connection;
+  searchDb: Connection;
+  gateway: TestGateway;
+  redis: TestRedis;
+  /** The dip service's bus: tests publish other services' events (sharing's) on it. */
+  bus: EventBus;
+  client(): CookieClient;
+  signedIn(user?: Partial<CallerIdentity>): Promise<{ client: CookieClient; user: CallerIdentity }>;
+  /** Runs a development search, saves it, and waits until the dip service has it: its id. */
+  savedSearch(client: CookieClient, userId: string): Promise<string>;
+  /** Waits for a condition the events bring about (polls; fails after 10 s). */
+  until<T>(read: () => Promise<T | null | undefined | false>, what: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const HOUR = 3600_000;
+
+/**
+ * The search and dip services in-process behind the real gateway, on the embedded MongoDB (a database
+ * each) and a leased Redis database carrying their events through the Redis Streams bus, outbox relays
+ * and consumers included: what a saved search, a DIP and an application do across services is real.
+ */
+export async function startDipHarness(opts: { pdfs?: Pick<DipPdfs, 'get'> } = {}): Promise<DipHarness> {
+  const testMongo: TestMongo = await startTestMongo();
+  const redis = await leaseRedisDb();
+  const closers: Array<() => Promise<unknown>> = [];
+  try {
+    const logger = silentLogger();
+    const prefix = `events-${randomBytes(4).toString('hex')}:`;
+    const newBus = () =>
+      new RedisStreamsEventBus({ redisUrl: redis.url, prefix, blockMs: 100, claimIntervalMs: 500 });
+
+    const searchDb = await testMongo.database('search');
+    const searchOutbox = await Outbox.open(searchDb);
+    const panels = new PanelStore(searchDb, logger);
+    await panels.load(loadDefaultPanel);
+    const searchRepositories = createSearchRepositories(searchDb, searchOutbox);
+    await ensureSearchIndexes(searchRepositories);
+    const searchConfig = searchConfigSchema.parse({
+      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
+      MONGO_URL: testMongo.url,
+      REDIS_URL: redis.url,
+    });
+    const searchApp = buildSearchApp({
+      config: searchConfig,
+      logger,
+      metrics: new ServiceMetrics('search'),
+      healthChecks: [],
+      panels,
+      ...searchRepositories,
+    });
+    const searchBus = newBus();
+    subscribeToApplications(
+      searchBus,
+      await ProcessedEvents.open(searchDb),
+      searchRepositories.savedSearches,
+    );
+
+    const dipDb = await testMongo.database('dip');
+    const dipOutbox = await Outbox.open(dipDb);
+    const repositories = createRepositories(dipDb, dipOutbox);
+    await ensureIndexes(repositories);
+    const dipBus = newBus();
+    subscribeToProjections(dipBus, {
+      processed: await ProcessedEvents.open(dipDb),
+      savedSearches: repositories.savedSearches,
+      access: repositories.access,
+      dips: repositories.dips,
+    });
+    const clock = new TestClock();
+    const config = dipConfigSchema.parse({
+      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
+      MONGO_URL: testMongo.url,
+      REDIS_URL: redis.url,
+      PUBLIC_URL: 'http://localhost:8080',
+    });
+    const pdfs = opts.pdfs ?? {
+      get: async () => {
+        throw new Error('no PDF renderer in this harness');
+      },
+    };
+    const dipApp = buildApp({
+      config,
+      logger,
+      metrics: new ServiceMetrics('dip'),
+      healthChecks: [],
+      clock,
+      pdfs,
+      ...repositories,
+    });
+
+    const relays = [
+      new OutboxRelay({ outbox: searchOutbox, bus: searchBus, pollIntervalMs: 50 }),
+      new OutboxRelay({ outbox: dipOutbox, bus: dipBus, pollIntervalMs: 50 }),
+    ];
+    for (const relay of relays) relay.start();
+    await searchBus.start();
+    await dipBus.start();
+    closers.push(async () => {
+      for (const relay of relays) await relay.stop();
+      await searchBus.close();
+      await dipBus.close();
+    });
+
+    const searchServer: Listening = await listen(searchApp);
+    closers.push(() => searchServer.close());
+    const dipServer: Listening = await listen(dipApp);
+    closers.push(() => dipServer.close());
+    const gateway = await startTestGateway({
+      redisUrl: redis.url,
+      upstreams: { search: searchServer.url, dip: dipServer.url },
+      env: { RATE_LIMIT_MAX: '100000' },
+    });
+    closers.push(() => gateway.close());
+
+    const until = async <T>(read: () => Promise<T | null | undefined | false>, what: string): Promise<T> => {
+      const deadline = Date.now() + 10000;
+      for (;;) {
+        const value = await read();
+        if (value) return value;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+
+    return {
+      clock,
+      dipDb,
+      searchDb,
+      gateway,
+      redis,
+      bus: dipBus,
+      until,
+      client: () => new CookieClient(gateway.url),
+      async signedIn(overrides = {}) {
+        const user: CallerIdentity = {
+          userId: `user-${randomBytes(6).toString('hex')}`,
+          email: `${randomBytes(4).toString('hex')}@example.co.uk`,
+          name: 'Alex Investor',
+          verified: true,
+          ...overrides,
+        };
+        const sessionId = randomBytes(24).toString('base64url');
+        const record: SessionRecord = { ...user, createdAt: new Date().toISOString() };
+        await redis.redis.set(sessionKey(sessionId), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
+        const client = new CookieClient(gateway.url);
+        client.setCookie(SESSION_COOKIE, encodeURIComponent(gateway.app.signCookie(sessionId)));
+        return { client, user };
+      },
+      async savedSearch(client, userId) {
+        const run = await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId });
+        if (run.status !== 200) throw new Error(`search failed: ${run.status} ${run.text}`);
+        const saved = await client.post('/api/search', {
+          userId,
+          loanType: 'development',
+          searchData: { ...DEVELOPMENT_PAYLOAD, propertyAddress: '12 Mill Lane, Leeds' },
+          apiResponse: run.json(),
+        });
+        if (saved.status !== 201) throw new Error(`save failed: ${saved.status} ${saved.text}`);
+        const id = saved.json().search.id as string;
+        await until(() => repositories.savedSearches.find(id), 'the saved search to reach the dip service');
+        return id;
+      },
+      async close() {
+        for (const close of closers.reverse()) await close().catch(() => undefined);
+        await redis.release();
+        await testMongo.stop();
+      },
+    };
+  } catch (err) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await redis.release().catch(() => undefined);
+    await testMongo.stop().catch(() => undefined);
+    throw err;
+  }
+}
