@@ -22,6 +22,8 @@ export const API_ROUTES: ReadonlyArray<{ prefix: string; upstream: UpstreamName 
   { prefix: '/api/user-searches', upstream: 'search' },
   // dip: online DIPs, PDFs, DIP and loan applications
   { prefix: '/api/online-dip', upstream: 'dip' },
+  // sharing inside the DIP paths: the recipients' signed-link view
+  { prefix: '/api/online-dip/shared', upstream: 'sharing' },
   { prefix: '/api/dip-applications', upstream: 'dip' },
   { prefix: '/api/applications', upstream: 'dip' },
   // sharing: shares, shared deals, referrals, share-funnel telemetry
@@ -33,9 +35,13 @@ export const API_ROUTES: ReadonlyArray<{ prefix: string; upstream: UpstreamName 
   { prefix: '/api/ops', upstream: 'notifications' },
 ];
 
+/** Sharing a DIP (`/api/online-dip/{dipId}/share`) is sharing's, though the rest of the DIP's paths are dip's. */
+const DIP_SHARE_PATH = /^\/api\/online-dip\/[^/]+\/share\/?$/;
+
 /** The owning service of a path, matching whole segments only (`/api/search` is not `/api/searches`). */
 export function upstreamFor(path: string): UpstreamName | null {
   const pathname = path.split('?')[0] ?? '';
+  if (DIP_SHARE_PATH.test(pathname)) return 'sharing';
   let best: { prefix: string; upstream: UpstreamName } | null = null;
   for (const route of API_ROUTES) {
     const matches = pathname === route.prefix || pathname.startsWith(`${route.prefix}/`);

@@ -15,6 +15,12 @@ describe('the gateway routing table', () => {
     ['/api/shared/unread-count', 'sharing'],
     ['/api/shared-deal/tok/viewed', 'sharing'],
     ['/api/referrals/deal-share', 'sharing'],
+    ['/api/online-dip/3f1c2a8e-0000-4000-8000-000000000001/share', 'sharing'],
+    ['/api/online-dip/shared/Zx9slug?e=YQ&sig=s', 'sharing'],
+    ['/api/online-dip/3f1c2a8e-0000-4000-8000-000000000001', 'dip'],
+    ['/api/online-dip/3f1c2a8e-0000-4000-8000-000000000001/regenerate-link', 'dip'],
+    ['/api/online-dip/sharedslug', 'dip'],
+    ['/api/online-dip/a/share/more', 'dip'],
   ])('routes %s to %s', (path, upstream) => {
     expect(upstreamFor(path)).toBe(upstream);
   });
