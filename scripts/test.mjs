@@ -4,7 +4,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM, ROOT, ensureChromium, ensureDependencies, ensureRedis, say } from './lib/bootstrap.mjs';
+import {
+  CHROMIUM,
+  ROOT,
+  aptInstall,
+  ensureChromium,
+  ensureDependencies,
+  ensureRedis,
+  say,
+} from './lib/bootstrap.mjs';
 
 const RESULTS = path.join(ROOT, 'test-results');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
@@ -74,8 +82,14 @@ async function main() {
   const stages = wanted.length ? wanted : Object.keys(STAGES);
   ensureDependencies();
   const redis = await ensureRedis();
-  if (stages.includes('browser') && !ensureChromium()) {
-    throw new Error(`Chromium is needed at ${CHROMIUM} for the browser tests: apt-get install -y chromium`);
+  // Chromium renders DIP PDFs (integration) and runs the browser tests; poppler reads the PDFs back.
+  if ((stages.includes('browser') || stages.includes('integration')) && !ensureChromium()) {
+    throw new Error(
+      `Chromium is needed at ${CHROMIUM} for the PDF and browser tests: apt-get install -y chromium`,
+    );
+  }
+  if (stages.includes('integration') && !aptInstall('poppler-utils', 'pdftotext')) {
+    throw new Error('pdftotext is needed to read the DIP PDFs back: apt-get install -y poppler-utils');
   }
   mkdirSync(RESULTS, { recursive: true });
   // Only this run's summaries are cleared; screenshots and traces of other runs may still be in use.

@@ -20,6 +20,9 @@ export const pdfWorkerConfigSchema = dipConfigSchema.extend({
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   /** Pages rendering at once in the one browser of a worker. */
   PDF_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** A render whose worker stops renewing its lock this long is taken over by another worker. */
+  PDF_JOB_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  PDF_STALLED_CHECK_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
 });
 
 export type PdfWorkerConfig = z.infer<typeof pdfWorkerConfigSchema>;

@@ -29,6 +29,8 @@ serveService({
       redisUrl: config.REDIS_URL,
       prefix: config.QUEUE_PREFIX,
       concurrency: config.PDF_CONCURRENCY,
+      lockDuration: config.PDF_JOB_LOCK_MS,
+      stalledInterval: config.PDF_STALLED_CHECK_MS,
       logger,
     });
     // Closed in this order: no new jobs, renders in progress finish, then Chromium goes.

@@ -90,6 +90,8 @@ export function startPdfWorker(deps: {
   redisUrl: string;
   prefix: string;
   concurrency: number;
+  lockDuration?: number;
+  stalledInterval?: number;
   logger: Logger;
 }): Worker<PdfJob> {
   const store = new PdfStore(deps.mongo);
@@ -127,5 +129,7 @@ export function startPdfWorker(deps: {
   return createWorker<PdfJob>(PDF_QUEUE, processor, deps.redisUrl, deps.logger, {
     prefix: deps.prefix,
     concurrency: deps.concurrency,
+    ...(deps.lockDuration ? { lockDuration: deps.lockDuration } : {}),
+    ...(deps.stalledInterval ? { stalledInterval: deps.stalledInterval } : {}),
   });
 }

@@ -35,7 +35,7 @@ export class PdfRenderer {
           if (this.browser === launching) this.browser = null;
           if (!this.closed) this.opts.logger.warn('Chromium went away; the next render starts a new one');
         });
-        this.opts.logger.info({ pid: browser.process()?.pid }, 'Chromium started');
+        this.opts.logger.info({ chromiumPid: browser.process()?.pid }, 'Chromium started');
         return browser;
       });
     launching.catch(() => {

@@ -1,0 +1,281 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { LoanOffer } from '@lsp/contracts';
+import { Outbox, createQueue, createRedis } from '@lsp/service-kit';
+import { TEST_SECRETS, type TestMongo, type TestRedis, leaseRedisDb, silentLogger, startTestMongo } from '@lsp/testing';
+import { QueueEvents, type Worker } from 'bullmq';
+import mongoose, { type Connection } from 'mongoose';
+import { buildSnapshot } from '../src/domain/snapshot';
+import {
+  DipPdfs,
+  PDF_QUEUE,
+  type PdfDip,
+  PdfRenderer,
+  PdfStore,
+  PdfUnavailableError,
+  renderDipHtml,
+  startPdfWorker,
+} from '../src/pdf';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const RESULTS = path.join(ROOT, 'test-results');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const OFFER: LoanOffer = {
+  LenderName: 'Ember Lane Credit',
+  LenderId: 'ember-lane-credit',
+  ProductId: 'ember-dev-70',
+  ProductName: 'Development 70',
+  LoanType: 'development',
+  GrossLoan: 2262869,
+  NetLoan: 1934999,
+  InterestRate: 0.1125,
+  TrueMonthlyCost: 0.0131,
+  ProfitForecast: 402000,
+  DepositRequired: 360001,
+  MonthlyPayment: 0,
+  ArrangementFee: 45257,
+  ArrangementFeePercOfValue: 1.41,
+  LenderExitFee: 22629,
+  OtherLenderCosts: 1500,
+  LoanInterest: 268312,
+  TotalLenderCosts: 337698,
+  LoanToValue: 70.71,
+  LoanToValueNet: 60.47,
+  LoanTerm: 18,
+  InterestTreatment: 'rolled',
+  PurchasePrice: 1200000,
+  BuildCost: 900000,
+  TotalProjectCost: 2160000,
+  qualifiesBecause: ['Loan to GDV within 70%'],
+  closeToLimits: [],
+};
+
+function pdfDip(id: string, version = 1, projectName = 'Riverside <Mews> & Co'): PdfDip {
+  return {
+    id,
+    ownerUserId: 'user-1',
+    version,
+    quoteCode: 'K7MQ-X9PA',
+    snapshot: buildSnapshot(
+      'development',
+      OFFER,
+      { projectName, propertyLocation: 'SouthEast', propertyClass: 'Residential', gdv: 3200000 },
+      { name: 'Alex Investor', email: 'alex@example.co.uk' },
+      true,
+    ),
+    createdAt: '2026-03-02T10:00:00.000Z',
+    expiresAt: '2026-03-04T10:00:00.000Z',
+    validityHours: 48,
+  };
+}
+
+const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the DIP PDF', () => {
+  let testMongo: TestMongo;
+  let redis: TestRedis;
+  let mongo: Connection;
+  let dir: string;
+
+  beforeAll(async () => {
+    testMongo = await startTestMongo();
+    redis = await leaseRedisDb();
+    mongo = mongoose.createConnection(testMongo.url, { dbName: 'dip' });
+    await mongo.asPromise();
+    await new PdfStore(mongo).ensureIndexes();
+    dir = mkdtempSync(path.join(tmpdir(), 'dip-pdf-'));
+    mkdirSync(RESULTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await mongo?.close();
+    await redis?.release();
+    await testMongo?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads back as a lender’s document: every section, the figures as the spec formats them, text not markup', async () => {
+    const renderer = new PdfRenderer({ executablePath: CHROMIUM, concurrency: 1, logger: silentLogger() });
+    try {
+      const pdf = await renderer.render(renderDipHtml(pdfDip('7d0b6a54-2a3c-4f57-9a55-3d2f0a7b8c11')));
+      const file = path.join(dir, 'dip.pdf');
+      writeFileSync(file, pdf);
+      const text = pdfText(file);
+      for (const expected of [
+        'Decision in Principle',
+        'K7MQ-X9PA',
+        'Ember Lane Credit',
+        '£1,934,999',
+        '11.25% a year',
+        '70.7%',
+        'Borrower',
+        'Property',
+        'Loan Details',
+        'Financial Summary',
+        'Important Notice',
+        'subject to underwriting,',
+        '2 March 2026',
+        'Riverside <Mews> & Co',
+        'zero broker fees for 6 months',
+      ])
+        expect(text).toContain(expected);
+      const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
+      expect(info).toMatch(/Page size:\s+595\.\d+ x 841\.\d+ pts \(A4\)/);
+      const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' });
+      expect(fonts).toMatch(/Liberation|DejaVu/);
+      // A picture of page 1 for a person to look at.
+      execFileSync('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', '-singlefile', file, path.join(RESULTS, 'dip-pdf-page1')]);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  describe('through the pdf queue', () => {
+    let queue: ReturnType<typeof createQueue>;
+    let events: QueueEvents;
+    let renderer: PdfRenderer;
+    let worker: Worker;
+    let renders = 0;
+    const prefix = `bull-${Date.now()}`;
+
+    beforeAll(async () => {
+      queue = createQueue(PDF_QUEUE, redis.url, prefix);
+      events = new QueueEvents(PDF_QUEUE, { connection: createRedis(redis.url, 'worker'), prefix });
+      await events.waitUntilReady();
+      renderer = new PdfRenderer({ executablePath: CHROMIUM, concurrency: 2, logger: silentLogger() });
+      const counting = Object.assign(Object.create(renderer), {
+        render: (html: string) => {
+          renders += 1;
+          return renderer.render(html);
+        },
+      }) as PdfRenderer;
+      worker = startPdfWorker({
+        mongo,
+        outbox: await Outbox.open(mongo),
+        renderer: counting,
+        redisUrl: redis.url,
+        prefix,
+        concurrency: 2,
+        logger: silentLogger(),
+      });
+      await worker.waitUntilReady();
+    });
+
+    afterAll(async () => {
+      await worker?.close();
+      const pid = await renderer?.chromiumPid();
+      await renderer?.close();
+      await events?.close();
+      await queue?.close();
+      // No Chromium outlives the worker that started it.
+      if (pid) expect(alive(pid)).toBe(false);
+    });
+
+    it('renders once per DIP version: concurrent requests share the render, the next one is a GridFS hit', async () => {
+      const pdfs = new DipPdfs(new PdfStore(mongo), queue as never, events, 20000);
+      const dip = pdfDip('0b9a3c2e-1d4f-4e6a-8b7c-9d0e1f2a3b4c');
+      renders = 0;
+      const results = await Promise.all(Array.from({ length: 5 }, () => pdfs.get(dip)));
+      expect(results.every((r) => r.subarray(0, 5).toString() === '%PDF-')).toBe(true);
+      expect(renders).toBe(1);
+      const again = await pdfs.get(dip);
+      expect(again.equals(results[0])).toBe(true);
+      expect(renders).toBe(1);
+      const next = await pdfs.get({ ...dip, version: 2 });
+      expect(next.equals(results[0])).toBe(false);
+      expect(renders).toBe(2);
+      const outbox = await mongo.collection('outbox').find({ type: 'dip.pdf.rendered', subject: dip.id }).toArray();
+      expect(outbox.map((e) => JSON.parse(e.payload).data.version).sort()).toEqual([1, 2]);
+    });
+
+    it('answers a clear 503 when no worker finishes in time', async () => {
+      const idleQueue = createQueue(PDF_QUEUE, redis.url, `${prefix}-idle`);
+      const idleEvents = new QueueEvents(PDF_QUEUE, { connection: createRedis(redis.url, 'worker'), prefix: `${prefix}-idle` });
+      try {
+        const pdfs = new DipPdfs(new PdfStore(mongo), idleQueue as never, idleEvents, 1000);
+        const err = await pdfs.get(pdfDip('5f6e7d8c-9b0a-4c1d-8e2f-3a4b5c6d7e8f')).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(PdfUnavailableError);
+        expect((err as PdfUnavailableError).statusCode).toBe(503);
+        expect((err as Error).message).toMatch(/try again/i);
+      } finally {
+        await idleEvents.close();
+        await idleQueue.close();
+      }
+    });
+  });
+
+  it('survives a SIGKILL of the worker mid-render: the next worker finishes the job and leaves no Chromium behind', async () => {
+    const prefix = `bull-kill-${Date.now()}`;
+    const env = {
+      ...process.env,
+      ...TEST_SECRETS,
+      MONGO_URL: testMongo.url,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: prefix,
+      EVENT_STREAM_PREFIX: `${prefix}:`,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      PDF_JOB_LOCK_MS: '2000',
+      PDF_STALLED_CHECK_MS: '1000',
+    };
+    const chromiumPids: number[] = [];
+    const startWorker = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'services/dip/src/worker.ts'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const ready = new Promise<void>((resolve, reject) => {
+        readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line.includes('PDF worker ready')) resolve();
+          const pid = /"chromiumPid":(\d+)/.exec(line)?.[1];
+          if (pid) chromiumPids.push(Number(pid));
+        });
+        child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+      });
+      return { child, ready };
+    };
+    const queue = createQueue(PDF_QUEUE, redis.url, prefix);
+    const events = new QueueEvents(PDF_QUEUE, { connection: createRedis(redis.url, 'worker'), prefix });
+    let second: ChildProcess | undefined;
+    try {
+      const first = startWorker();
+      await first.ready;
+      const pdfs = new DipPdfs(new PdfStore(mongo), queue as never, events, 60000);
+      const dip = pdfDip('9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d');
+      const pending = pdfs.get(dip);
+      // Killed as soon as the job is taken: the render is under way or about to start.
+      for (let i = 0; i < 200 && (await queue.getActiveCount()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      first.child.kill('SIGKILL');
+      await new Promise((resolve) => first.child.once('exit', resolve));
+      const next = startWorker();
+      second = next.child;
+      await next.ready;
+      const pdf = await pending;
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(await new DipPdfs(new PdfStore(mongo), queue as never, events, 5000).get(dip)).toEqual(pdf);
+      second.kill('SIGTERM');
+      await new Promise((resolve) => second!.once('exit', resolve));
+      // A Chromium whose worker was killed outright goes with its pipe; the stopped worker closed its own.
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const pid of chromiumPids) expect(alive(pid)).toBe(false);
+    } finally {
+      if (second && second.exitCode === null) second.kill('SIGKILL');
+      await events.close();
+      await queue.close();
+    }
+  });
+});
