@@ -34,12 +34,16 @@ const LEVELS = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 
 /** Secrets made once per data directory, so sessions and signed links survive restarts. */
 function loadSecrets(dataDir) {
   const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = {
-    INTERNAL_SECRET: randomBytes(24).toString('hex'),
-    COOKIE_SECRET: randomBytes(32).toString('hex'),
-    SHARE_LINK_SECRET: randomBytes(32).toString('hex'),
+  const stored = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const fresh = {
+    INTERNAL_SECRET: () => randomBytes(24).toString('hex'),
+    COOKIE_SECRET: () => randomBytes(32).toString('hex'),
+    SHARE_LINK_SECRET: () => randomBytes(32).toString('hex'),
   };
+  // A data directory from before a secret existed gets only the missing one; the others are kept.
+  const missing = Object.keys(fresh).filter((name) => !stored[name]);
+  if (missing.length === 0) return stored;
+  const secrets = { ...stored, ...Object.fromEntries(missing.map((name) => [name, fresh[name]()])) };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { LOAN_TYPES } from '../common/enums';
+
+/** The spec's wording (§5, §6, §8) for the sharing calls; ours where the spec names no words. */
+export const SHARING_MESSAGES = {
+  linkMissingParameters: 'Invalid share link - missing parameters',
+  authRequired: 'Authentication Required',
+  accessDenied: "You don't have access to this DIP. Please contact the person who shared it with you.",
+  wrongAccount:
+    'This DIP was shared with a different email address. Sign out, then sign in with the email address it was sent to.',
+  notFound: 'DIP not found or may have been removed',
+  expired: 'This DIP has expired and is no longer available',
+  expiredCannotShare: 'This DIP has expired and can no longer be shared',
+  noEmails: 'No Email Addresses',
+  invalidEmails: 'Invalid Email Format',
+  emailUnavailable: 'Email Service Unavailable - Please use the Copy Link feature to share this DIP.',
+  shareNotFound: 'Share not found',
+  dealNotFound: 'Deal not found',
+  referralMissing: 'Missing Information: Please fill in your name and referral email address',
+  referralInvalidEmail: 'Invalid Email: Please enter a valid email address',
+  referrerMismatch: 'The referrer id does not match the signed-in user',
+  tooManyInvitations: 'Too many invitations sent. Please wait a while and try again.',
+} as const;
+
+/** Most recipients one share request may name. */
+export const MAX_SHARE_RECIPIENTS = 20;
+/** Largest loan data (one lender offer as JSON) a deal share may carry. */
+export const MAX_DEAL_LOAN_DATA_BYTES = 20_000;
+/** The spec's email format: text, an @, then a dotted domain with no spaces. */
+export const SIMPLE_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max, `Must be at most ${max} characters`)
+    .nullish()
+    .transform((value) => (value && value.trim() ? value.trim() : null));
+
+/** POST /api/online-dip/{dipId}/share with recipients: targeted shares, one signed link emailed to each. */
+export const targetedShareBodySchema = z.object({
+  inviteType: z.literal('targeted').optional(),
+  recipients: z
+    .array(z.string().max(254))
+    .max(MAX_SHARE_RECIPIENTS, `At most ${MAX_SHARE_RECIPIENTS} recipients`),
+  message: optionalText(2000),
+});
+export type TargetedShareBody = z.infer<typeof targetedShareBodySchema>;
+
+/** POST /api/online-dip/{dipId}/share with inviteType 'open': the owner's signed link. */
+export const openShareBodySchema = z.object({
+  inviteType: z.literal('open'),
+  expiresAt: z.string().datetime({ offset: true, error: 'expiresAt must be a date and time' }).optional(),
+});
+export type OpenShareBody = z.infer<typeof openShareBodySchema>;
+
+export const shareRecipientResultSchema = z.object({
+  email: z.string(),
+  success: z.boolean(),
+  shareId: z.string().optional(),
+  error: z.string().optional(),
+});
+
+export const targetedShareResponseSchema = z.object({
+  success: z.literal(true),
+  results: z.array(shareRecipientResultSchema),
+  sent: z.number().int(),
+  failed: z.number().int(),
+});
+export const openShareResponseSchema = z.object({
+  success: z.literal(true),
+  url: z.string(),
+  expiresAt: z.string(),
+});
+/** When the share could not be recorded (and so no email queued): the owner copies the DIP's link instead. */
+export const shareFallbackResponseSchema = z.object({
+  success: z.literal(false),
+  fallback: z.literal(true),
+  shareUrl: z.string(),
+  userMessage: z.string(),
+  error: z.string(),
+});
+
+/** The lean snapshot list items carry (spec §3 'DIP (dashboard list item)'). */
+export const sharedSnapshotSummarySchema = z.object({
+  propertyAddress: z.string(),
+  searchData: z.record(z.string(), z.unknown()),
+  netLoan: z.number(),
+  grossLoan: z.number(),
+  interestRate: z.number(),
+  lenderName: z.string(),
+  loanType: z.enum(LOAN_TYPES),
+});
+
+/** GET /api/shared: one DIP shared with the caller (spec §3 'Shared item'). */
+export const sharedItemSchema = z.object({
+  shareId: z.string(),
+  shareSlug: z.string().nullable(),
+  dipId: z.string(),
+  isViewed: z.boolean(),
+  isExpired: z.boolean(),
+  expiresAt: z.string(),
+  sharedBy: z.string(),
+  sharedAt: z.string(),
+  message: z.string().nullable(),
+  quoteCode: z.string(),
+  snapshot: sharedSnapshotSummarySchema,
+  id: z.string(),
+  share_slug: z.string().nullable(),
+  quote_code: z.string(),
+  status: z.enum(['new', 'viewed']),
+  from: z.object({ name: z.string(), email: z.string() }),
+  expires_at: z.string(),
+});
+export type SharedItem = z.infer<typeof sharedItemSchema>;
+export const sharedListResponseSchema = z.object({
+  success: z.literal(true),
+  items: z.array(sharedItemSchema),
+});
+export const unreadCountResponseSchema = z.object({ success: z.literal(true), count: z.number().int() });
+
+export const ACCESS_METHODS = ['signed-link', 'open-link', 'recipient'] as const;
+
+/** GET /api/online-dip/shared/{slug} and GET /api/shared/dips/{id}. */
+export const sharedDipResponseSchema = z.object({
+  success: z.literal(true),
+  dip: z.record(z.string(), z.unknown()),
+  shareInfo: z.object({
+    shareId: z.string(),
+    shared_by: z.string(),
+    shared_at: z.string(),
+    message: z.string().nullable(),
+  }),
+  permissions: z.object({ readOnly: z.literal(true), view: z.boolean(), downloadPdf: z.boolean() }),
+  accessMethod: z.enum(ACCESS_METHODS),
+});
+
+/** POST /api/referrals/deal-share (spec §3 'Deal-share payload'). */
+export const dealShareBodySchema = z.object({
+  referralEmail: z
+    .string({ error: 'Email Required' })
+    .trim()
+    .max(254)
+    .regex(SIMPLE_EMAIL_PATTERN, 'Invalid Email Addresses'),
+  referrerId: z.string({ error: 'referrerId is required' }).min(1, 'referrerId is required').max(100),
+  loanData: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'loanData is required' }),
+  loanType: z.enum(LOAN_TYPES, { error: 'loanType must be bridging, commercial or development' }),
+  note: optionalText(1000),
+});
+export type DealShareBody = z.infer<typeof dealShareBodySchema>;
+
+/** POST /api/referrals (spec §3 'Referral payload', §5 'Referral'). */
+export const referralBodySchema = z.object({
+  referrerName: z
+    .string({ error: SHARING_MESSAGES.referralMissing })
+    .trim()
+    .min(1, SHARING_MESSAGES.referralMissing)
+    .max(200),
+  referralEmail: z
+    .string({ error: SHARING_MESSAGES.referralMissing })
+    .trim()
+    .min(1, SHARING_MESSAGES.referralMissing)
+    .max(254)
+    .regex(SIMPLE_EMAIL_PATTERN, SHARING_MESSAGES.referralInvalidEmail),
+  message: optionalText(2000),
+});
+export type ReferralBody = z.infer<typeof referralBodySchema>;
+
+/**
+ * Share-funnel event names: the spec's five, plus its 'DIP view and PDF events', which it does not
+ * name (ours: dip_viewed, dip_pdf_downloaded).
+ */
+export const SHARE_FUNNEL_EVENTS = [
+  'share_link_created',
+  'share_link_copied',
+  'share_link_opened',
+  'share_accepted',
+  'shared_dip_viewed',
+  'dip_viewed',
+  'dip_pdf_downloaded',
+] as const;
+
+/** POST /api/telemetry/share-funnel. */
+export const shareFunnelBodySchema = z.object({
+  event: z.enum(SHARE_FUNNEL_EVENTS),
+  dipId: z.string().max(100).nullish(),
+  shareId: z.string().max(100).nullish(),
+  context: z.enum(['shared', 'owner']).nullish(),
+  duration: z.number().finite().nonnegative().max(86_400_000).nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  timestamp: z.union([z.string().max(40), z.number()]).nullish(),
+  sessionId: z.string().max(100).nullish(),
+  correlationId: z.string().max(100).nullish(),
+});
+export type ShareFunnelBody = z.infer<typeof shareFunnelBodySchema>;

@@ -1,0 +1,176 @@
+import {
+  DIP_EVENT_TYPES,
+  type EventEnvelope,
+  IDENTITY_EVENT_TYPES,
+  type ShareRevokedEvent,
+  dipCreatedEventSchema,
+  dipExpiryChangedEventSchema,
+  dipLinkRegeneratedEventSchema,
+  dipRevokedEventSchema,
+  userRegisteredEventSchema,
+} from '@lsp/contracts';
+import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
+import type { ClientSession } from 'mongoose';
+import { type EventOutbox, shareRevokedEvent } from './events';
+import type { SharingCollections } from './models';
+
+export const CONSUMER = 'sharing';
+
+/**
+ * Revokes every link and recipient entry of a DIP (its slug changed or was withdrawn) and tells the
+ * dip service, one share.revoked per recipient, in the caller's transaction.
+ */
+async function revokeSharesOf(
+  c: SharingCollections,
+  outbox: EventOutbox,
+  dipId: string,
+  reason: ShareRevokedEvent['reason'],
+  at: Date,
+  session: ClientSession,
+) {
+  const entries = await c.recipientShares.find({ dipId, status: 'active' }, { session }).toArray();
+  await c.dipShares.updateMany({ dipId, status: 'active' }, { $set: { status: 'revoked' } }, { session });
+  await c.recipientShares.updateMany(
+    { dipId, status: 'active' },
+    { $set: { status: 'revoked' } },
+    { session },
+  );
+  await outbox.add(
+    entries.map((entry) =>
+      shareRevokedEvent({
+        shareId: entry._id,
+        dipId,
+        recipientEmail: entry.email,
+        reason,
+        revokedAt: at.toISOString(),
+      }),
+    ),
+    session,
+  );
+}
+
+/** Applies an update only when the event's version is newer than the projection's. */
+async function applyNewer(
+  c: SharingCollections,
+  dipId: string,
+  version: number,
+  set: Record<string, unknown>,
+  session: ClientSession,
+): Promise<boolean> {
+  const result = await c.dips.updateOne(
+    { _id: dipId, version: { $lt: version } },
+    { $set: { ...set, version } },
+    { session },
+  );
+  return result.modifiedCount === 1;
+}
+
+export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
+  return async (envelope: EventEnvelope, session: ClientSession): Promise<void> => {
+    switch (envelope.type) {
+      case DIP_EVENT_TYPES.created: {
+        const d = dipCreatedEventSchema.parse(envelope.data);
+        const doc = {
+          ownerUserId: d.ownerUserId,
+          ownerName: d.ownerName,
+          ownerEmail: d.ownerEmail,
+          quoteCode: d.quoteCode,
+          shareSlug: d.shareSlug,
+          shareUrl: d.shareUrl,
+          status: 'active' as const,
+          expiresAt: new Date(d.expiresAt),
+          createdAt: new Date(d.createdAt),
+          snapshot: d.snapshot,
+        };
+        const existing = await c.dips.findOne({ _id: d.dipId }, { session });
+        if (!existing) await c.dips.insertOne({ _id: d.dipId, ...doc, version: d.version }, { session });
+        else await applyNewer(c, d.dipId, d.version, doc, session);
+        return;
+      }
+      case DIP_EVENT_TYPES.linkRegenerated: {
+        const d = dipLinkRegeneratedEventSchema.parse(envelope.data);
+        const changed = await applyNewer(
+          c,
+          d.dipId,
+          d.version,
+          { shareSlug: d.shareSlug, shareUrl: d.shareUrl, status: 'active' },
+          session,
+        );
+        if (changed)
+          await revokeSharesOf(c, outbox, d.dipId, 'link-regenerated', new Date(d.regeneratedAt), session);
+        return;
+      }
+      case DIP_EVENT_TYPES.expiryChanged: {
+        const d = dipExpiryChangedEventSchema.parse(envelope.data);
+        const expiresAt = new Date(d.expiresAt);
+        if (await applyNewer(c, d.dipId, d.version, { expiresAt }, session))
+          await c.recipientShares.updateMany(
+            { dipId: d.dipId },
+            { $set: { dipExpiresAt: expiresAt } },
+            { session },
+          );
+        return;
+      }
+      case DIP_EVENT_TYPES.revoked: {
+        const d = dipRevokedEventSchema.parse(envelope.data);
+        const changed = await applyNewer(
+          c,
+          d.dipId,
+          d.version,
+          { shareSlug: null, shareUrl: null, status: 'revoked' },
+          session,
+        );
+        if (changed) await revokeSharesOf(c, outbox, d.dipId, 'dip-revoked', new Date(d.revokedAt), session);
+        return;
+      }
+      default:
+    }
+  };
+}
+
+/** A person who registered from a shared deal (refDealId: the deal's token or id) is linked to it. */
+export function handleUserRegistered(c: SharingCollections) {
+  return async (envelope: EventEnvelope, session: ClientSession): Promise<void> => {
+    const d = userRegisteredEventSchema.parse(envelope.data);
+    if (!d.refDealId) return;
+    await c.sharedDeals.updateOne(
+      { $or: [{ signupToken: d.refDealId }, { _id: d.refDealId }], linkedUserId: null },
+      { $set: { linkedUserId: d.userId } },
+      { session },
+    );
+  };
+}
+
+const DIP_TYPES = [
+  DIP_EVENT_TYPES.created,
+  DIP_EVENT_TYPES.linkRegenerated,
+  DIP_EVENT_TYPES.expiryChanged,
+  DIP_EVENT_TYPES.revoked,
+];
+
+/** What sharing learns from other services; each event changes state once (marker in the same transaction). */
+export function subscribeSharing(
+  bus: EventBus,
+  processed: ProcessedEvents,
+  c: SharingCollections,
+  outbox: EventOutbox,
+) {
+  const onDip = handleDipEvent(c, outbox);
+  bus.subscribe({
+    consumerGroup: CONSUMER,
+    types: DIP_TYPES,
+    handler: async (envelope) => {
+      await processed.handleOnce(`${CONSUMER}:dips`, envelope, (session) => onDip(envelope, session));
+    },
+  });
+  const onRegistered = handleUserRegistered(c);
+  bus.subscribe({
+    consumerGroup: CONSUMER,
+    types: [IDENTITY_EVENT_TYPES.registered],
+    handler: async (envelope) => {
+      await processed.handleOnce(`${CONSUMER}:registrations`, envelope, (session) =>
+        onRegistered(envelope, session),
+      );
+    },
+  });
+}

@@ -1,0 +1,253 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  MAX_DEAL_LOAN_DATA_BYTES,
+  SHARING_MESSAGES,
+  dealShareBodySchema,
+  referralBodySchema,
+  shareFunnelBodySchema,
+} from '@lsp/contracts';
+import {
+  type Logger,
+  badRequest,
+  forbidden,
+  notFound,
+  parseInput,
+  readCallerIdentity,
+  requireJsonObject,
+  tooManyRequests,
+  unauthorized,
+} from '@lsp/service-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Connection } from 'mongoose';
+import { createHash } from 'node:crypto';
+import type { SharingConfig } from '../config';
+import { type EventOutbox, dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../events';
+import type { SharedDeal, SharingCollections } from '../models';
+import { withinAllowance } from '../rate-limit';
+
+export interface DealRouteDeps {
+  config: Pick<
+    SharingConfig,
+    'INTERNAL_SECRET' | 'PUBLIC_URL' | 'INVITATIONS_PER_HOUR' | 'TELEMETRY_PER_MINUTE'
+  >;
+  logger: Pick<Logger, 'warn' | 'error'>;
+  mongo: Connection;
+  redis: Redis;
+  collections: SharingCollections;
+  outbox: EventOutbox;
+  now: () => Date;
+}
+
+const HOUR_MS = 3600_000;
+/** The same share-funnel event from the same visitor within this window is recorded once. */
+export const TELEMETRY_DEDUPE_SECONDS = 30;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
+
+export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
+  const c = deps.collections;
+
+  function signedInCaller(request: FastifyRequest) {
+    const caller = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
+    if (!caller) throw unauthorized(SHARING_MESSAGES.authRequired);
+    return caller;
+  }
+
+  /** Deal shares and referrals together: one allowance per user, so nobody can spam through the platform. */
+  async function spendInvitation(userId: string) {
+    const { allowed, retryAfterSeconds } = await withinAllowance(
+      deps.redis,
+      deps.logger,
+      `sharing:invitations:${userId}`,
+      deps.config.INVITATIONS_PER_HOUR,
+      HOUR_MS,
+    );
+    if (!allowed) throw tooManyRequests(SHARING_MESSAGES.tooManyInvitations, { retryAfterSeconds });
+  }
+
+  app.post('/api/referrals/deal-share', async (request, reply) => {
+    const caller = signedInCaller(request);
+    const input = parseInput(dealShareBodySchema, requireJsonObject(request.body));
+    if (input.referrerId !== caller.userId) throw forbidden(SHARING_MESSAGES.referrerMismatch);
+    const loanData = typeof input.loanData === 'string' ? input.loanData : JSON.stringify(input.loanData);
+    if (Buffer.byteLength(loanData) > MAX_DEAL_LOAN_DATA_BYTES)
+      throw badRequest(`loanData must be at most ${MAX_DEAL_LOAN_DATA_BYTES} bytes`);
+    let offer: Record<string, unknown>;
+    try {
+      offer = JSON.parse(loanData) as Record<string, unknown>;
+    } catch {
+      throw badRequest('loanData must be a loan result (JSON)');
+    }
+    if (!offer || typeof offer !== 'object' || Array.isArray(offer))
+      throw badRequest('loanData must be a loan result (JSON)');
+    await spendInvitation(caller.userId);
+    const now = deps.now();
+    const deal: SharedDeal = {
+      _id: randomUUID(),
+      referralEmail: input.referralEmail.toLowerCase(),
+      referrerId: caller.userId,
+      referrerName: caller.name,
+      loanType: input.loanType,
+      loanData,
+      // 256 random bits: the token is the only key to the deal page.
+      signupToken: randomBytes(32).toString('base64url'),
+      note: input.note,
+      viewed: false,
+      viewedAt: null,
+      linkedUserId: null,
+      createdAt: now,
+    };
+    const lenderName = typeof offer.LenderName === 'string' ? offer.LenderName.slice(0, 2000) : null;
+    await deps.mongo.transaction(async (session) => {
+      await c.sharedDeals.insertOne(deal, { session });
+      await deps.outbox.add(
+        [
+          dealSharedEvent({
+            dealId: deal._id,
+            referrerId: deal.referrerId,
+            referrerName: deal.referrerName,
+            referralEmail: deal.referralEmail,
+            loanType: deal.loanType,
+            lenderName,
+            note: deal.note,
+            dealUrl: new URL(`/shared-deal/${deal.signupToken}`, deps.config.PUBLIC_URL).toString(),
+            createdAt: now.toISOString(),
+          }),
+        ],
+        session,
+      );
+    });
+    return reply.code(201).send({ success: true, signupToken: deal.signupToken });
+  });
+
+  async function dealByToken(token: string) {
+    const deal = TOKEN_PATTERN.test(token) ? await c.sharedDeals.findOne({ signupToken: token }) : null;
+    if (!deal) throw notFound(SHARING_MESSAGES.dealNotFound);
+    return deal;
+  }
+
+  app.get<{ Params: { token: string } }>('/api/shared-deal/:token', async (request) => {
+    const deal = await dealByToken(request.params.token);
+    return {
+      success: true,
+      loan_data: deal.loanData,
+      loan_type: deal.loanType,
+      referrer_name: deal.referrerName,
+      note: deal.note,
+      viewed: deal.viewed,
+      created_at: deal.createdAt.toISOString(),
+    };
+  });
+
+  app.post<{ Params: { token: string } }>('/api/shared-deal/:token/viewed', async (request) => {
+    const deal = await dealByToken(request.params.token);
+    const viewer = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
+    const now = deps.now();
+    await deps.mongo.transaction(async (session) => {
+      const result = await c.sharedDeals.updateOne(
+        { _id: deal._id, viewed: false },
+        { $set: { viewed: true, viewedAt: now } },
+        { session },
+      );
+      if (result.modifiedCount !== 1) return;
+      await deps.outbox.add(
+        [
+          dealViewedEvent({
+            dealId: deal._id,
+            referrerId: deal.referrerId,
+            viewerUserId: viewer?.userId ?? null,
+            viewedAt: now.toISOString(),
+          }),
+        ],
+        session,
+      );
+    });
+    return { success: true, viewed: true };
+  });
+
+  app.post('/api/referrals', async (request, reply) => {
+    const caller = signedInCaller(request);
+    const input = parseInput(referralBodySchema, requireJsonObject(request.body));
+    await spendInvitation(caller.userId);
+    const now = deps.now();
+    const referral = {
+      _id: randomUUID(),
+      referrerUserId: caller.userId,
+      referrerName: input.referrerName,
+      referralEmail: input.referralEmail.toLowerCase(),
+      message: input.message,
+      createdAt: now,
+    };
+    await deps.mongo.transaction(async (session) => {
+      await c.referrals.insertOne(referral, { session });
+      await deps.outbox.add(
+        [
+          referralCreatedEvent({
+            referralId: referral._id,
+            referrerUserId: referral.referrerUserId,
+            referrerName: referral.referrerName,
+            referralEmail: referral.referralEmail,
+            message: referral.message,
+            inviteUrl: new URL('/register', deps.config.PUBLIC_URL).toString(),
+            createdAt: now.toISOString(),
+          }),
+        ],
+        session,
+      );
+    });
+    return reply.code(201).send({ success: true, referralId: referral._id });
+  });
+
+  /**
+   * Share-funnel telemetry answers 204 whatever happens: the page ignores failures and must never wait
+   * on, or break because of, a measurement.
+   */
+  app.post('/api/telemetry/share-funnel', async (request, reply) => {
+    try {
+      const parsed = shareFunnelBodySchema.safeParse(request.body ?? {});
+      if (!parsed.success) return reply.code(204).send();
+      const input = parsed.data;
+      const caller = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
+      const who = caller
+        ? `u:${caller.userId}`
+        : input.sessionId
+          ? `s:${input.sessionId}`
+          : `a:${request.ip}`;
+      const { allowed } = await withinAllowance(
+        deps.redis,
+        deps.logger,
+        `sharing:telemetry:${who}`,
+        deps.config.TELEMETRY_PER_MINUTE,
+        60_000,
+      );
+      if (!allowed) return reply.code(204).send();
+      const fingerprint = createHash('sha256')
+        .update(
+          JSON.stringify([who, input.event, input.dipId ?? '', input.shareId ?? '', input.context ?? '']),
+        )
+        .digest('hex');
+      const first = await deps.redis
+        .set(`sharing:telemetry-seen:${fingerprint}`, '1', 'EX', TELEMETRY_DEDUPE_SECONDS, 'NX')
+        .catch(() => 'OK');
+      if (first !== 'OK') return reply.code(204).send();
+      await c.shareFunnel.insertOne({
+        _id: randomUUID(),
+        event: input.event,
+        dipId: input.dipId ?? null,
+        shareId: input.shareId ?? null,
+        context: input.context ?? null,
+        duration: input.duration ?? null,
+        metadata: input.metadata && JSON.stringify(input.metadata).length <= 4000 ? input.metadata : null,
+        clientTimestamp:
+          input.timestamp === undefined || input.timestamp === null ? null : String(input.timestamp),
+        sessionId: input.sessionId ?? null,
+        correlationId: input.correlationId ?? null,
+        userId: caller?.userId ?? null,
+        createdAt: deps.now(),
+      });
+    } catch (err) {
+      deps.logger.warn({ err }, 'share-funnel event not recorded');
+    }
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,440 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_SHARE_PERMISSIONS,
+  SHARING_MESSAGES,
+  SIMPLE_EMAIL_PATTERN,
+  openShareBodySchema,
+  targetedShareBodySchema,
+} from '@lsp/contracts';
+import {
+  HttpError,
+  type Logger,
+  badRequest,
+  forbidden,
+  gone,
+  notFound,
+  parseInput,
+  readCallerIdentity,
+  requireJsonObject,
+  unauthorized,
+} from '@lsp/service-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ClientSession, Connection } from 'mongoose';
+import type { SharingConfig } from '../config';
+import { type EventOutbox, shareCreatedEvent, shareViewedEvent } from '../events';
+import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../models';
+import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../signed-links';
+
+export interface ShareRouteDeps {
+  config: Pick<SharingConfig, 'INTERNAL_SECRET'>;
+  logger: Pick<Logger, 'warn' | 'error'>;
+  mongo: Connection;
+  collections: SharingCollections;
+  outbox: EventOutbox;
+  signer: ShareLinkSigner;
+  now: () => Date;
+}
+
+/** Most entries the 'Shared with me' list answers at once. */
+export const SHARED_LIST_LIMIT = 1000;
+
+const isExpired = (expiresAt: Date, now: Date) => expiresAt.getTime() <= now.getTime();
+
+function callerOf(deps: ShareRouteDeps, request: FastifyRequest) {
+  const caller = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
+  if (!caller) throw unauthorized(SHARING_MESSAGES.authRequired);
+  return { ...caller, email: caller.email.trim().toLowerCase() };
+}
+
+function summaryOf(dip: DipProjection): RecipientShare['summary'] {
+  const s = dip.snapshot;
+  return {
+    propertyAddress: s.propertyAddress,
+    searchData: s.searchData,
+    netLoan: s.loan.netLoan,
+    grossLoan: s.loan.grossLoan,
+    interestRate: s.loan.interestRate,
+    lenderName: s.lenderName,
+    loanType: s.loanType,
+  };
+}
+
+/** The DIP as a recipient reads it: the snapshot and its reference, never the owner's link. */
+function dipForRecipient(dip: DipProjection, now: Date) {
+  const expiresAt = dip.expiresAt.toISOString();
+  return {
+    id: dip._id,
+    reference: dip.quoteCode,
+    quoteCode: dip.quoteCode,
+    quote_code: dip.quoteCode,
+    status: isExpired(dip.expiresAt, now) ? 'expired' : 'active',
+    expiresAt,
+    expires_at: expiresAt,
+    createdAt: dip.createdAt.toISOString(),
+    shareSlug: dip.shareSlug,
+    share_slug: dip.shareSlug,
+    snapshot: dip.snapshot,
+  };
+}
+
+function sharedDipBody(
+  dip: DipProjection,
+  entry: RecipientShare,
+  accessMethod: 'signed-link' | 'open-link' | 'recipient',
+  now: Date,
+) {
+  return {
+    success: true as const,
+    dip: dipForRecipient(dip, now),
+    shareInfo: {
+      shareId: entry._id,
+      shared_by: entry.sharedBy,
+      shared_at: entry.sharedAt.toISOString(),
+      message: entry.message,
+    },
+    permissions: { readOnly: true as const, ...entry.permissions },
+    accessMethod,
+  };
+}
+
+export function sharedItemOf(entry: RecipientShare, shareSlug: string | null, now: Date) {
+  const expiresAt = entry.dipExpiresAt.toISOString();
+  const sharedAt = entry.sharedAt.toISOString();
+  return {
+    shareId: entry._id,
+    shareSlug,
+    dipId: entry.dipId,
+    isViewed: entry.viewedAt !== null,
+    isExpired: isExpired(entry.dipExpiresAt, now),
+    expiresAt,
+    sharedBy: entry.sharedBy,
+    sharedAt,
+    message: entry.message,
+    quoteCode: entry.quoteCode,
+    snapshot: entry.summary,
+    id: entry._id,
+    share_slug: shareSlug,
+    quote_code: entry.quoteCode,
+    status: entry.viewedAt === null ? ('new' as const) : ('viewed' as const),
+    from: { name: entry.sharedBy, email: entry.sharedByEmail },
+    expires_at: expiresAt,
+  };
+}
+
+/** Sets viewedAt and publishes share.viewed, once: only the call that changes it writes the event. */
+async function markViewed(deps: ShareRouteDeps, entry: RecipientShare, recipientUserId: string, now: Date) {
+  if (entry.viewedAt && entry.recipientUserId) return;
+  await deps.mongo.transaction(async (session) => {
+    const result = await deps.collections.recipientShares.updateOne(
+      { _id: entry._id, viewedAt: null },
+      { $set: { viewedAt: now, recipientUserId } },
+      { session },
+    );
+    if (result.modifiedCount !== 1) return;
+    await deps.collections.dipShares.updateOne(
+      { _id: entry.linkId, inviteType: 'targeted' },
+      { $set: { recipientUserId, status: 'claimed' } },
+      { session },
+    );
+    await deps.outbox.add(
+      [
+        shareViewedEvent({
+          shareId: entry._id,
+          dipId: entry.dipId,
+          ownerUserId: entry.ownerUserId,
+          recipientUserId,
+          recipientEmail: entry.email,
+          viewedAt: now.toISOString(),
+        }),
+      ],
+      session,
+    );
+  });
+}
+
+export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) {
+  const c = deps.collections;
+
+  /** The DIP if the caller owns it and it can still be shared. */
+  async function shareableDip(dipId: string, userId: string, now: Date): Promise<DipProjection> {
+    const dip = await c.dips.findOne({ _id: dipId });
+    if (!dip) throw notFound(SHARING_MESSAGES.notFound);
+    if (dip.ownerUserId !== userId) throw forbidden(SHARING_MESSAGES.accessDenied);
+    if (dip.status !== 'active' || !dip.shareSlug) throw notFound(SHARING_MESSAGES.notFound);
+    if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expiredCannotShare);
+    return dip;
+  }
+
+  app.post<{ Params: { dipId: string } }>('/api/online-dip/:dipId/share', async (request, reply) => {
+    const owner = callerOf(deps, request);
+    const body = requireJsonObject(request.body);
+    const now = deps.now();
+    const dip = await shareableDip(request.params.dipId, owner.userId, now);
+    const slug = dip.shareSlug as string;
+
+    if (body.inviteType === 'open') {
+      const input = parseInput(openShareBodySchema, body);
+      const asked = input.expiresAt ? new Date(input.expiresAt) : dip.expiresAt;
+      if (asked.getTime() <= now.getTime()) throw badRequest('expiresAt must be in the future');
+      // A link never outlives its DIP.
+      const expiresAt = asked.getTime() < dip.expiresAt.getTime() ? asked : dip.expiresAt;
+      const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, expiresAt);
+      await c.dipShares.updateOne(
+        { dipId: dip._id, inviteType: 'open', recipientEmail: null },
+        {
+          $set: {
+            shareSlug: slug,
+            ownerUserId: dip.ownerUserId,
+            status: 'active',
+            tokenHash: link.tokenHash,
+            tokenSalt: link.tokenSalt,
+            permissions: DEFAULT_SHARE_PERMISSIONS,
+            expiresAt,
+          },
+          $setOnInsert: {
+            _id: randomUUID(),
+            recipientUserId: null,
+            message: null,
+            createdAt: now,
+            lastAccessAt: null,
+          },
+        },
+        { upsert: true },
+      );
+      return { success: true, url: link.url, expiresAt: expiresAt.toISOString() };
+    }
+
+    const input = parseInput(targetedShareBodySchema, body);
+    const emails = [...new Set(input.recipients.map((email) => email.trim().toLowerCase()).filter(Boolean))];
+    if (emails.length === 0) throw badRequest(SHARING_MESSAGES.noEmails);
+    const invalid = emails.filter((email) => !SIMPLE_EMAIL_PATTERN.test(email));
+    if (invalid.length > 0)
+      throw badRequest(`${SHARING_MESSAGES.invalidEmails}: ${invalid.join(', ')}`, { invalid });
+
+    const results: Array<{ email: string; success: boolean; shareId: string }> = [];
+    try {
+      // The shares and their share.created events (which the email is sent from) commit together:
+      // a share exists if and only if its email was queued for delivery.
+      await deps.mongo.transaction(async (session) => {
+        results.length = 0;
+        const events = [];
+        for (const email of emails) {
+          const link = deps.signer.issue(slug, email, dip.expiresAt);
+          const existing = await c.dipShares.findOne(
+            { dipId: dip._id, inviteType: 'targeted', recipientEmail: email },
+            { session },
+          );
+          const shareId = existing?._id ?? randomUUID();
+          const share: DipShare = {
+            _id: shareId,
+            dipId: dip._id,
+            shareSlug: slug,
+            ownerUserId: dip.ownerUserId,
+            recipientUserId: existing?.recipientUserId ?? null,
+            recipientEmail: email,
+            status: 'active',
+            tokenHash: link.tokenHash,
+            tokenSalt: link.tokenSalt,
+            inviteType: 'targeted',
+            permissions: DEFAULT_SHARE_PERMISSIONS,
+            message: input.message,
+            createdAt: existing?.createdAt ?? now,
+            expiresAt: dip.expiresAt,
+            lastAccessAt: existing?.lastAccessAt ?? null,
+          };
+          await c.dipShares.replaceOne({ _id: shareId }, share, { upsert: true, session });
+          await upsertRecipientEntry(
+            c,
+            dip,
+            { linkId: shareId, email, inviteType: 'targeted', message: input.message, now },
+            session,
+          );
+          events.push(
+            shareCreatedEvent({
+              shareId,
+              dipId: dip._id,
+              ownerUserId: dip.ownerUserId,
+              sharedByName: owner.name || dip.ownerName,
+              inviteType: 'targeted',
+              recipientEmail: email,
+              permissions: DEFAULT_SHARE_PERMISSIONS,
+              message: input.message,
+              quoteCode: dip.quoteCode,
+              shareUrl: link.url,
+              expiresAt: dip.expiresAt.toISOString(),
+              createdAt: now.toISOString(),
+            }),
+          );
+          results.push({ email, success: true, shareId });
+        }
+        await deps.outbox.add(events, session);
+      });
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      deps.logger.error(
+        { err, dipId: dip._id },
+        'share could not be recorded; offering the copy-link fallback',
+      );
+      return reply.code(503).send({
+        success: false,
+        fallback: true,
+        shareUrl: dip.shareUrl,
+        userMessage: SHARING_MESSAGES.emailUnavailable,
+        error: SHARING_MESSAGES.emailUnavailable,
+      });
+    }
+    return reply.code(201).send({ success: true, results, sent: results.length, failed: 0 });
+  });
+
+  app.get<{ Params: { slug: string }; Querystring: { e?: string; sig?: string } }>(
+    '/api/online-dip/shared/:slug',
+    async (request) => {
+      const { e, sig } = request.query;
+      if (!e || !sig) throw badRequest(SHARING_MESSAGES.linkMissingParameters);
+      const caller = callerOf(deps, request);
+      const now = deps.now();
+      const recipient = decodeRecipient(e);
+      const dip = await c.dips.findOne({ shareSlug: request.params.slug, status: 'active' });
+      if (!dip || !recipient) throw notFound(SHARING_MESSAGES.notFound);
+      const open = recipient === OPEN_LINK_RECIPIENT;
+      const link = await c.dipShares.findOne({
+        dipId: dip._id,
+        inviteType: open ? 'open' : 'targeted',
+        recipientEmail: open ? null : recipient,
+      });
+      const signed =
+        link !== null &&
+        link.shareSlug === dip.shareSlug &&
+        deps.signer.verify(sig, { slug: link.shareSlug, email: recipient, ...link }, now);
+      if (!link || !signed) throw notFound(SHARING_MESSAGES.notFound);
+      if (link.status === 'revoked') throw notFound(SHARING_MESSAGES.notFound);
+      if (!open && recipient !== caller.email)
+        throw new HttpError(403, SHARING_MESSAGES.wrongAccount, { canSignOut: true });
+      if (isExpired(link.expiresAt, now) || isExpired(dip.expiresAt, now))
+        throw gone(SHARING_MESSAGES.expired);
+
+      let entry: RecipientShare | null;
+      if (open) {
+        entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+        if (!entry || entry.status !== 'active') {
+          await upsertRecipientEntry(c, dip, {
+            linkId: link._id,
+            email: caller.email,
+            inviteType: 'open',
+            message: null,
+            now,
+          });
+          entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+        }
+      } else {
+        entry = await c.recipientShares.findOne({ dipId: dip._id, email: recipient, status: 'active' });
+      }
+      if (!entry) throw notFound(SHARING_MESSAGES.notFound);
+      await c.dipShares.updateOne({ _id: link._id }, { $set: { lastAccessAt: now } });
+      await markViewed(deps, entry, caller.userId, now);
+      return sharedDipBody(dip, entry, open ? 'open-link' : 'signed-link', now);
+    },
+  );
+
+  app.get('/api/shared', async (request) => {
+    const caller = callerOf(deps, request);
+    const now = deps.now();
+    const entries = await c.recipientShares
+      .find({ email: caller.email, status: 'active' })
+      .sort({ sharedAt: -1 })
+      .limit(SHARED_LIST_LIMIT)
+      .toArray();
+    const dipIds = [...new Set(entries.map((entry) => entry.dipId))];
+    const slugs = new Map(
+      (await c.dips.find({ _id: { $in: dipIds } }, { projection: { shareSlug: 1 } }).toArray()).map((d) => [
+        d._id,
+        d.shareSlug,
+      ]),
+    );
+    return {
+      success: true,
+      items: entries.map((entry) => sharedItemOf(entry, slugs.get(entry.dipId) ?? null, now)),
+    };
+  });
+
+  app.get('/api/shared/unread-count', async (request) => {
+    const caller = callerOf(deps, request);
+    const count = await c.recipientShares.countDocuments({
+      email: caller.email,
+      status: 'active',
+      viewedAt: null,
+      dipExpiresAt: { $gt: deps.now() },
+    });
+    return { success: true, count };
+  });
+
+  /** The caller's own entry: 404 for an unknown id, 403 for someone else's. */
+  async function ownEntry(shareId: string, email: string) {
+    const entry = await c.recipientShares.findOne({ _id: shareId });
+    if (!entry || entry.status !== 'active') throw notFound(SHARING_MESSAGES.shareNotFound);
+    if (entry.email !== email) throw forbidden(SHARING_MESSAGES.accessDenied);
+    return entry;
+  }
+
+  app.post<{ Params: { shareId: string } }>('/api/shared/:shareId/mark-viewed', async (request) => {
+    const caller = callerOf(deps, request);
+    const entry = await ownEntry(request.params.shareId, caller.email);
+    await markViewed(deps, entry, caller.userId, deps.now());
+    return { success: true, shareId: entry._id, isViewed: true };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/shared/dips/:id', async (request) => {
+    const caller = callerOf(deps, request);
+    const now = deps.now();
+    const dip = await c.dips.findOne({ _id: request.params.id });
+    if (!dip) throw notFound(SHARING_MESSAGES.notFound);
+    const entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+    if (!entry) throw forbidden(SHARING_MESSAGES.accessDenied);
+    if (entry.status !== 'active' || dip.status !== 'active') throw notFound(SHARING_MESSAGES.notFound);
+    if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expired);
+    return sharedDipBody(dip, entry, 'recipient', now);
+  });
+}
+
+/** One 'Shared with me' entry per DIP and email; sharing again re-activates and refreshes it. */
+async function upsertRecipientEntry(
+  c: SharingCollections,
+  dip: DipProjection,
+  entry: {
+    linkId: string;
+    email: string;
+    inviteType: 'targeted' | 'open';
+    message: string | null;
+    now: Date;
+  },
+  session?: ClientSession,
+) {
+  const existing = await c.recipientShares.findOne({ dipId: dip._id, email: entry.email }, { session });
+  const wasActive = existing?.status === 'active';
+  await c.recipientShares.updateOne(
+    { dipId: dip._id, email: entry.email },
+    {
+      $set: {
+        linkId: entry.linkId,
+        inviteType: entry.inviteType,
+        status: 'active',
+        sharedBy: dip.ownerName,
+        sharedByEmail: dip.ownerEmail,
+        ownerUserId: dip.ownerUserId,
+        message: entry.message,
+        quoteCode: dip.quoteCode,
+        dipExpiresAt: dip.expiresAt,
+        permissions: DEFAULT_SHARE_PERMISSIONS,
+        summary: summaryOf(dip),
+        // A share made again after its revocation is new to the recipient again.
+        ...(wasActive ? {} : { sharedAt: entry.now, viewedAt: null }),
+      },
+      // A targeted entry shares its link's id; each person who opens the open link gets their own.
+      $setOnInsert: {
+        _id: entry.inviteType === 'targeted' ? entry.linkId : randomUUID(),
+        recipientUserId: null,
+      },
+    },
+    { upsert: true, session },
+  );
+}

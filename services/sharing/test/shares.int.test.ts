@@ -1,0 +1,368 @@
+import { DIP_EVENT_TYPES, SHARING_MESSAGES } from '@lsp/contracts';
+import { ShareLinkSigner } from '../src/signed-links';
+import {
+  PREVIOUS_SHARE_LINK_SECRET,
+  type SharingHarness,
+  dipEvent,
+  startSharingHarness,
+} from './sharing-harness';
+
+// Processes and databases start for real: allow for a busy machine.
+jest.setTimeout(60_000);
+
+describe('DIP shares through the gateway', () => {
+  let h: SharingHarness;
+
+  beforeAll(async () => {
+    h = await startSharingHarness({
+      SHARE_LINK_PREVIOUS_SECRET: PREVIOUS_SHARE_LINK_SECRET,
+      SHARE_LINK_PREVIOUS_SECRET_UNTIL: new Date(Date.now() + 3600_000).toISOString(),
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => {
+    h.clock.now = new Date();
+  });
+
+  /** Owner, DIP and one targeted share; answers the link from share.created (the emailed one). */
+  async function sharedTo(email: string, message = 'Have a look') {
+    const owner = await h.signedIn({ name: 'Olivia Owner' });
+    const dip = await h.createDip(owner.user);
+    const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+      recipients: [email],
+      message,
+    });
+    expect(res.status).toBe(201);
+    const shareId = res.json().results[0].shareId as string;
+    const created = (await h.outboxEvents('share.created')).filter((e) => e.data.shareId === shareId).at(-1);
+    const link = new URL(created!.data.shareUrl as string);
+    return {
+      owner,
+      dip,
+      shareId,
+      link,
+      path: `/api/online-dip/shared/${link.pathname.split('/').at(-1)}${link.search}`,
+    };
+  }
+
+  describe('POST /api/online-dip/{dipId}/share', () => {
+    it('creates a targeted share per recipient and writes share.created with a signed link', async () => {
+      const owner = await h.signedIn({ name: 'Olivia Owner' });
+      const dip = await h.createDip(owner.user);
+      const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        recipients: ['Ann@Example.co.uk', 'bob@example.co.uk', 'ann@example.co.uk'],
+        message: 'For your review',
+      });
+      expect(res.status).toBe(201);
+      expect(res.json()).toMatchObject({ success: true, sent: 2, failed: 0 });
+      const events = (await h.outboxEvents('share.created')).filter((e) => e.data.dipId === dip.dipId);
+      expect(events.map((e) => e.data.recipientEmail).sort()).toEqual([
+        'ann@example.co.uk',
+        'bob@example.co.uk',
+      ]);
+      const url = new URL(events[0].data.shareUrl as string);
+      expect(url.pathname).toBe(`/shared/${dip.shareSlug}`);
+      expect(Buffer.from(url.searchParams.get('e')!, 'base64url').toString()).toBe(
+        events[0].data.recipientEmail,
+      );
+      expect(events[0].data).toMatchObject({
+        sharedByName: 'Olivia Owner',
+        message: 'For your review',
+        inviteType: 'targeted',
+      });
+      const stored = await h.collections.dipShares.find({ dipId: dip.dipId }).toArray();
+      expect(stored).toHaveLength(2);
+      const sig = url.searchParams.get('sig')!;
+      // Only a salted hash is kept: the signature appears nowhere in the stored shares.
+      expect(JSON.stringify(stored)).not.toContain(sig);
+      expect(stored.every((s) => s.tokenSalt.length === 32 && s.tokenHash.length === 64)).toBe(true);
+    });
+
+    it('refuses no recipients, a bad email, another user, an anonymous caller, an unknown and an expired DIP', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      const path = `/api/online-dip/${dip.dipId}/share`;
+      expect((await owner.client.post(path, { recipients: [] })).json().error).toBe(
+        SHARING_MESSAGES.noEmails,
+      );
+      const bad = await owner.client.post(path, { recipients: ['good@example.co.uk', 'not an email'] });
+      expect(bad.status).toBe(400);
+      expect(bad.json().error).toBe(`${SHARING_MESSAGES.invalidEmails}: not an email`);
+      const other = await h.signedIn();
+      expect((await other.client.post(path, { recipients: ['x@example.co.uk'] })).status).toBe(403);
+      expect((await h.client().post(path, { recipients: ['x@example.co.uk'] })).status).toBe(401);
+      const unknown = await owner.client.post('/api/online-dip/3f1c2a8e-0000-4000-8000-000000000001/share', {
+        recipients: ['x@example.co.uk'],
+      });
+      expect(unknown.status).toBe(404);
+      h.clock.now = new Date(Date.now() + 49 * 3600_000);
+      const expired = await owner.client.post(path, { recipients: ['x@example.co.uk'] });
+      expect(expired.status).toBe(410);
+      expect(await h.collections.dipShares.countDocuments({ dipId: dip.dipId })).toBe(0);
+    });
+
+    it('answers the open link for the owner, which any signed-in user may open', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, { inviteType: 'open' });
+      expect(res.status).toBe(200);
+      const url = new URL(res.json().url);
+      expect(url.pathname).toBe(`/shared/${dip.shareSlug}`);
+      const opener = await h.signedIn();
+      const opened = await opener.client.get(`/api/online-dip/shared/${dip.shareSlug}${url.search}`);
+      expect(opened.status).toBe(200);
+      expect(opened.json()).toMatchObject({
+        accessMethod: 'open-link',
+        permissions: { readOnly: true, view: true, downloadPdf: true },
+      });
+      const viewed = (await h.outboxEvents('share.viewed')).filter((e) => e.data.dipId === dip.dipId);
+      expect(viewed).toHaveLength(1);
+      expect(viewed[0].data).toMatchObject({
+        recipientUserId: opener.user.userId,
+        recipientEmail: opener.user.email,
+      });
+      const list = (await opener.client.get('/api/shared')).json().items;
+      expect(list.map((i: { dipId: string }) => i.dipId)).toEqual([dip.dipId]);
+    });
+
+    it('falls back to the copy link when the share cannot be recorded', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      const add = h.outbox.add.bind(h.outbox);
+      h.outbox.add = async () => {
+        throw new Error('outbox unavailable');
+      };
+      try {
+        const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+          recipients: ['z@example.co.uk'],
+        });
+        expect(res.status).toBe(503);
+        expect(res.json()).toEqual({
+          success: false,
+          fallback: true,
+          shareUrl: dip.shareUrl,
+          userMessage: SHARING_MESSAGES.emailUnavailable,
+          error: SHARING_MESSAGES.emailUnavailable,
+        });
+      } finally {
+        h.outbox.add = add;
+      }
+      expect(await h.collections.dipShares.countDocuments({ dipId: dip.dipId })).toBe(0);
+    });
+  });
+
+  describe('GET /api/online-dip/shared/{slug}', () => {
+    it('shows the DIP to the recipient, read-only, and marks it viewed once', async () => {
+      const { dip, shareId, path } = await sharedTo('rita@example.co.uk');
+      const recipient = await h.signedIn({ email: 'Rita@example.co.uk' });
+      const res = await recipient.client.get(path);
+      expect(res.status).toBe(200);
+      expect(res.json()).toMatchObject({
+        success: true,
+        dip: { id: dip.dipId, quote_code: dip.quoteCode, expires_at: dip.expiresAt },
+        shareInfo: { shareId, shared_by: 'Olivia Owner', message: 'Have a look' },
+        permissions: { readOnly: true, view: true, downloadPdf: true },
+        accessMethod: 'signed-link',
+      });
+      await recipient.client.get(path);
+      expect((await h.outboxEvents('share.viewed')).filter((e) => e.data.shareId === shareId)).toHaveLength(
+        1,
+      );
+    });
+
+    it('answers 400 without e or sig, 401 signed out, 403 with a sign-out offer for another email', async () => {
+      const { path, link } = await sharedTo('tom@example.co.uk');
+      const slugPath = path.split('?')[0];
+      const someone = await h.signedIn();
+      for (const query of ['', `?e=${link.searchParams.get('e')}`, `?sig=${link.searchParams.get('sig')}`]) {
+        const res = await someone.client.get(`${slugPath}${query}`);
+        expect(res.status).toBe(400);
+        expect(res.json().error).toBe(SHARING_MESSAGES.linkMissingParameters);
+      }
+      expect((await h.client().get(path)).status).toBe(401);
+      const wrong = await someone.client.get(path);
+      expect(wrong.status).toBe(403);
+      expect(wrong.json()).toMatchObject({ error: SHARING_MESSAGES.wrongAccount, canSignOut: true });
+    });
+
+    it('refuses a tampered sig, e or expiry', async () => {
+      const { path, link, shareId } = await sharedTo('tamper@example.co.uk');
+      const slugPath = path.split('?')[0];
+      const recipient = await h.signedIn({ email: 'tamper@example.co.uk' });
+      const e = link.searchParams.get('e')!;
+      const sig = link.searchParams.get('sig')!;
+      const flipped = `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`;
+      expect((await recipient.client.get(`${slugPath}?e=${e}&sig=${flipped}`)).status).toBe(404);
+      const other = await h.signedIn({ email: 'other@example.co.uk' });
+      const otherE = Buffer.from('other@example.co.uk').toString('base64url');
+      expect((await other.client.get(`${slugPath}?e=${otherE}&sig=${sig}`)).status).toBe(404);
+      // The expiry is part of what is signed: a stored expiry moved by anyone but the signer breaks it.
+      const share = await h.collections.dipShares.findOne({ _id: shareId });
+      await h.collections.dipShares.updateOne(
+        { _id: shareId },
+        { $set: { expiresAt: new Date(share!.expiresAt.getTime() + 86_400_000) } },
+      );
+      expect((await recipient.client.get(path)).status).toBe(404);
+    });
+
+    it('answers 404 after the link is regenerated or revoked, and 410 after expiry', async () => {
+      const regen = await sharedTo('regen@example.co.uk');
+      const recipient = await h.signedIn({ email: 'regen@example.co.uk' });
+      expect((await recipient.client.get(regen.path)).status).toBe(200);
+      await h.deliver(
+        dipEvent(DIP_EVENT_TYPES.linkRegenerated, {
+          dipId: regen.dip.dipId,
+          ownerUserId: regen.owner.user.userId,
+          version: 2,
+          shareSlug: 'a-new-slug-0123456789abcdef',
+          shareUrl: 'http://localhost:8080/dip/a-new-slug-0123456789abcdef',
+          previousShareSlug: regen.dip.shareSlug,
+          regeneratedAt: new Date().toISOString(),
+        }),
+      );
+      const gone = await recipient.client.get(regen.path);
+      expect(gone.status).toBe(404);
+      expect(gone.json().error).toBe(SHARING_MESSAGES.notFound);
+      const revoked = (await h.outboxEvents('share.revoked')).filter((e) => e.data.dipId === regen.dip.dipId);
+      expect(revoked.map((e) => e.data.reason)).toEqual(['link-regenerated']);
+      expect((await recipient.client.get('/api/shared')).json().items).toEqual([]);
+
+      const rev = await sharedTo('revoked@example.co.uk');
+      const revRecipient = await h.signedIn({ email: 'revoked@example.co.uk' });
+      await h.deliver(
+        dipEvent(DIP_EVENT_TYPES.revoked, {
+          dipId: rev.dip.dipId,
+          ownerUserId: rev.owner.user.userId,
+          version: 2,
+          previousShareSlug: rev.dip.shareSlug,
+          revokedAt: new Date().toISOString(),
+        }),
+      );
+      expect((await revRecipient.client.get(rev.path)).status).toBe(404);
+
+      const exp = await sharedTo('expires@example.co.uk');
+      const expRecipient = await h.signedIn({ email: 'expires@example.co.uk' });
+      h.clock.now = new Date(Date.now() + 49 * 3600_000);
+      const expired = await expRecipient.client.get(exp.path);
+      expect(expired.status).toBe(410);
+      expect(expired.json().error).toBe(SHARING_MESSAGES.expired);
+    });
+
+    it('accepts a link signed with the previous secret during its grace period', async () => {
+      const { path, link, shareId } = await sharedTo('rotate@example.co.uk');
+      const recipient = await h.signedIn({ email: 'rotate@example.co.uk' });
+      // Re-sign the stored link as the previous secret would have, as before a rotation.
+      const old = new ShareLinkSigner({
+        PUBLIC_URL: 'http://localhost:8080',
+        SHARE_LINK_SECRET: PREVIOUS_SHARE_LINK_SECRET,
+      });
+      const share = await h.collections.dipShares.findOne({ _id: shareId });
+      const issued = old.issue(share!.shareSlug, 'rotate@example.co.uk', share!.expiresAt);
+      await h.collections.dipShares.updateOne(
+        { _id: shareId },
+        { $set: { tokenHash: issued.tokenHash, tokenSalt: issued.tokenSalt } },
+      );
+      const oldUrl = new URL(issued.url);
+      expect((await recipient.client.get(`${path.split('?')[0]}${oldUrl.search}`)).status).toBe(200);
+      expect(link.search).not.toBe(oldUrl.search);
+    });
+  });
+
+  describe('the recipient list', () => {
+    it('lists shares newest first, counts unread, and mark-viewed is idempotent with one share.viewed', async () => {
+      const email = `list-${Date.now()}@example.co.uk`;
+      const first = await sharedTo(email, 'first');
+      h.clock.now = new Date(Date.now() + 1000);
+      const second = await sharedTo(email, 'second');
+      const recipient = await h.signedIn({ email });
+      const list = await recipient.client.get('/api/shared');
+      expect(list.status).toBe(200);
+      const items = list.json().items;
+      expect(items.map((i: { shareId: string }) => i.shareId)).toEqual([second.shareId, first.shareId]);
+      expect(items[0]).toMatchObject({
+        dipId: second.dip.dipId,
+        isViewed: false,
+        isExpired: false,
+        status: 'new',
+        sharedBy: 'Olivia Owner',
+        message: 'second',
+        quoteCode: second.dip.quoteCode,
+        quote_code: second.dip.quoteCode,
+        share_slug: second.dip.shareSlug,
+        from: { name: 'Olivia Owner' },
+        snapshot: {
+          lenderName: 'Harbour Bridging',
+          netLoan: 350000,
+          interestRate: 0.102,
+          loanType: 'bridging',
+        },
+      });
+      expect((await recipient.client.get('/api/shared/unread-count')).json().count).toBe(2);
+      for (let i = 0; i < 2; i += 1) {
+        const marked = await recipient.client.post(`/api/shared/${first.shareId}/mark-viewed`);
+        expect(marked.status).toBe(200);
+      }
+      expect(
+        (await h.outboxEvents('share.viewed')).filter((e) => e.data.shareId === first.shareId),
+      ).toHaveLength(1);
+      expect((await recipient.client.get('/api/shared/unread-count')).json().count).toBe(1);
+      const detail = await recipient.client.get(`/api/shared/dips/${first.dip.dipId}`);
+      expect(detail.status).toBe(200);
+      expect(detail.json()).toMatchObject({
+        accessMethod: 'recipient',
+        shareInfo: { shareId: first.shareId },
+      });
+    });
+
+    it('never shows one recipient another recipient’s shares (every id-taking call)', async () => {
+      const mine = await sharedTo('mine@example.co.uk');
+      const intruder = await h.signedIn({ email: 'intruder@example.co.uk' });
+      expect((await intruder.client.get('/api/shared')).json().items).toEqual([]);
+      expect((await intruder.client.get('/api/shared/unread-count')).json().count).toBe(0);
+      expect((await intruder.client.post(`/api/shared/${mine.shareId}/mark-viewed`)).status).toBe(403);
+      expect((await intruder.client.get(`/api/shared/dips/${mine.dip.dipId}`)).status).toBe(403);
+      expect((await intruder.client.get(mine.path)).status).toBe(403);
+      expect(
+        (await intruder.client.post(`/api/online-dip/${mine.dip.dipId}/share`, { inviteType: 'open' }))
+          .status,
+      ).toBe(403);
+      expect((await intruder.client.post('/api/shared/no-such-share/mark-viewed')).status).toBe(404);
+      expect((await h.client().get('/api/shared')).status).toBe(401);
+      expect((await h.client().get('/api/shared/unread-count')).status).toBe(401);
+      const entry = await h.collections.recipientShares.findOne({ _id: mine.shareId });
+      expect(entry?.viewedAt).toBeNull();
+    });
+  });
+
+  describe('the DIP projection', () => {
+    it('applies an event once and never rolls back to an older version', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
+      const change = dipEvent(DIP_EVENT_TYPES.expiryChanged, {
+        dipId: dip.dipId,
+        ownerUserId: owner.user.userId,
+        version: 3,
+        expiresAt: later,
+        previousExpiresAt: dip.expiresAt,
+        changedAt: new Date().toISOString(),
+      });
+      expect(await h.deliver(change)).toBe(true);
+      expect(await h.deliver(change)).toBe(false);
+      await h.deliver(
+        dipEvent(DIP_EVENT_TYPES.expiryChanged, {
+          dipId: dip.dipId,
+          ownerUserId: owner.user.userId,
+          version: 2,
+          expiresAt: dip.expiresAt,
+          previousExpiresAt: dip.expiresAt,
+          changedAt: new Date().toISOString(),
+        }),
+      );
+      const stored = await h.collections.dips.findOne({ _id: dip.dipId });
+      expect(stored).toMatchObject({ version: 3, expiresAt: new Date(later) });
+    });
+  });
+});

@@ -1,0 +1,242 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  DIP_EVENT_TYPES,
+  type DipCreatedEvent,
+  type EventEnvelope,
+  SESSION_COOKIE,
+  SESSION_TTL_SECONDS,
+  type SessionRecord,
+  createEnvelope,
+  dipCreatedEventSchema,
+  sessionKey,
+} from '@lsp/contracts';
+import {
+  type CallerIdentity,
+  Outbox,
+  type OutboxEntry,
+  ProcessedEvents,
+  ServiceMetrics,
+} from '@lsp/service-kit';
+import {
+  CookieClient,
+  type Listening,
+  TEST_SECRETS,
+  type TestGateway,
+  type TestMongo,
+  type TestRedis,
+  leaseRedisDb,
+  listen,
+  silentLogger,
+  startTestGateway,
+  startTestMongo,
+} from '@lsp/testing';
+import type { Connection } from 'mongoose';
+import { buildApp } from '../src/app';
+import { sharingConfigSchema } from '../src/config';
+import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/models';
+import { CONSUMER, handleDipEvent } from '../src/projection';
+
+export const SHARE_LINK_SECRET = 'current-share-link-secret-0123456789abcdef';
+export const PREVIOUS_SHARE_LINK_SECRET = 'previous-share-link-secret-0123456789abcdef';
+
+/**
+ * The sharing service in-process behind the real gateway, with a clock the test moves. DIPs reach it
+ * as dip.* events the test publishes through the same idempotent handler the bus drives.
+ */
+export interface SharingHarness {
+  mongo: Connection;
+  outbox: Outbox;
+  collections: SharingCollections;
+  gateway: TestGateway;
+  redisUrl: string;
+  clock: { now: Date };
+  client(): CookieClient;
+  signedIn(user?: Partial<CallerIdentity>): Promise<{ client: CookieClient; user: CallerIdentity }>;
+  /** Delivers a dip.* event as the bus would (once per event id). Resolves true when it changed state. */
+  deliver(envelope: EventEnvelope): Promise<boolean>;
+  /** A DIP owned by the user, known to sharing through dip.created. */
+  createDip(owner: CallerIdentity, overrides?: Partial<DipCreatedEvent>): Promise<DipCreatedEvent>;
+  outboxEvents(type?: string): Promise<Array<{ id: string; type: string; data: Record<string, unknown> }>>;
+  close(): Promise<void>;
+}
+
+export function dipEvent(type: string, data: { dipId: string } & Record<string, unknown>) {
+  return createEnvelope('dip', { type, subject: data.dipId, data });
+}
+
+export const SNAPSHOT: DipCreatedEvent['snapshot'] = {
+  loanType: 'bridging',
+  lenderName: 'Harbour Bridging',
+  lenderId: 'harbour',
+  productId: 'harbour-12',
+  productName: 'Harbour 12-month bridge',
+  projectName: 'Chapel Street refinance',
+  propertyAddress: '14 Chapel Street, Leeds',
+  borrower: { name: 'Alex Owner', email: 'owner@example.co.uk', salutation: null, entity: 'Individual' },
+  property: {
+    addressLine1: '14 Chapel Street',
+    addressLine2: null,
+    city: 'Leeds',
+    county: null,
+    postcode: 'LS1 1AA',
+    location: 'North',
+    propertyType: 'Residential',
+    currentValue: 650000,
+    ownerOccupied: null,
+  },
+  loan: {
+    productType: 'Bridging',
+    regulated: false,
+    netLoan: 350000,
+    grossLoan: 372000,
+    fees: 9000,
+    interestRate: 0.102,
+    termMonths: 12,
+    ltvPercent: 57.2,
+    monthlyPayment: 0,
+    arrangementFeePercent: 2,
+    mortgageTermYears: null,
+  },
+  financial: { depositRequired: 275000, purchasePrice: 600000, projectCost: 625000, buildCost: 0, gdv: null },
+  promoEligibleZeroBrokerFee: true,
+  searchData: { propertyLocation: 'North', loanTerm: 12 },
+  offer: {
+    LenderName: 'Harbour Bridging',
+    LenderId: 'harbour',
+    ProductId: 'harbour-12',
+    ProductName: 'Harbour 12-month bridge',
+    LoanType: 'bridging',
+    GrossLoan: 372000,
+    NetLoan: 350000,
+    InterestRate: 0.102,
+    TrueMonthlyCost: 0.011,
+    ProfitForecast: 0,
+    DepositRequired: 275000,
+    MonthlyPayment: 0,
+    ArrangementFee: 7440,
+    ArrangementFeePercOfValue: 1.1,
+    LenderExitFee: 1560,
+    OtherLenderCosts: 0,
+    LoanInterest: 37944,
+    TotalLenderCosts: 9000,
+    LoanToValue: 57.2,
+    LoanToValueNet: 53.8,
+    LoanTerm: 12,
+    InterestTreatment: 'retained',
+    qualifiesBecause: [],
+    closeToLimits: [],
+  },
+};
+
+export async function startSharingHarness(
+  configOverrides: Record<string, string> = {},
+): Promise<SharingHarness> {
+  const testMongo: TestMongo = await startTestMongo();
+  let redis: TestRedis | undefined;
+  let sharingListening: Listening | undefined;
+  let gateway: TestGateway | undefined;
+  try {
+    const mongo = await testMongo.database('sharing');
+    redis = await leaseRedisDb();
+    const outbox = await Outbox.open(mongo);
+    const processed = await ProcessedEvents.open(mongo);
+    const collections = sharingCollections(mongo);
+    await ensureSharingIndexes(collections);
+    const config = sharingConfigSchema.parse({
+      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
+      MONGO_URL: testMongo.url,
+      REDIS_URL: redis.url,
+      SHARE_LINK_SECRET,
+      INVITATIONS_PER_HOUR: '5',
+      TELEMETRY_PER_MINUTE: '20',
+      ...configOverrides,
+    });
+    const clock = { now: new Date() };
+    const app = buildApp({
+      config,
+      logger: silentLogger(),
+      metrics: new ServiceMetrics('sharing'),
+      healthChecks: [],
+      mongo,
+      redis: redis.redis,
+      collections,
+      outbox,
+      now: () => clock.now,
+    });
+    sharingListening = await listen(app);
+    gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { sharing: sharingListening.url } });
+    const gw = gateway;
+    const leased = redis;
+    const server = sharingListening;
+    const onDip = handleDipEvent(collections, outbox);
+    const harness: SharingHarness = {
+      mongo,
+      outbox,
+      collections,
+      gateway: gw,
+      redisUrl: leased.url,
+      clock,
+      client: () => new CookieClient(gw.url),
+      async signedIn(overrides = {}) {
+        const user: CallerIdentity = {
+          userId: `user-${randomBytes(6).toString('hex')}`,
+          email: `person-${randomBytes(4).toString('hex')}@example.co.uk`,
+          name: 'Sam Person',
+          verified: true,
+          ...overrides,
+        };
+        const sessionId = randomBytes(24).toString('base64url');
+        const record: SessionRecord = { ...user, createdAt: new Date().toISOString() };
+        await leased.redis.set(sessionKey(sessionId), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
+        const client = new CookieClient(gw.url);
+        client.setCookie(SESSION_COOKIE, encodeURIComponent(gw.app.signCookie(sessionId)));
+        return { client, user };
+      },
+      deliver: (envelope) =>
+        processed.handleOnce(`${CONSUMER}:dips`, envelope, (session) => onDip(envelope, session)),
+      async createDip(owner, overrides = {}) {
+        const now = clock.now;
+        const data = dipCreatedEventSchema.parse({
+          dipId: randomUUID(),
+          ownerUserId: owner.userId,
+          version: 1,
+          ownerName: owner.name,
+          ownerEmail: owner.email,
+          searchId: randomUUID(),
+          loanIndex: 0,
+          quoteCode: `DIP-${randomBytes(4).toString('hex').toUpperCase()}`,
+          shareSlug: randomBytes(16).toString('base64url'),
+          shareUrl: 'http://localhost:8080/dip/placeholder-slug',
+          validityHours: 48,
+          expiresAt: new Date(now.getTime() + 48 * 3600_000).toISOString(),
+          createdAt: now.toISOString(),
+          snapshot: SNAPSHOT,
+          ...overrides,
+        });
+        await harness.deliver(dipEvent(DIP_EVENT_TYPES.created, data));
+        return data;
+      },
+      async outboxEvents(type) {
+        const entries: OutboxEntry[] = await outbox
+          .collection()
+          .find(type ? { type } : {})
+          .sort({ _id: 1 })
+          .toArray();
+        return entries.map((entry) => JSON.parse(entry.payload));
+      },
+      async close() {
+        await gw.close();
+        await server.close();
+        await leased.release();
+        await testMongo.stop();
+      },
+    };
+    return harness;
+  } catch (err) {
+    await gateway?.close().catch(() => undefined);
+    await sharingListening?.close().catch(() => undefined);
+    await redis?.release().catch(() => undefined);
+    await testMongo.stop().catch(() => undefined);
+    throw err;
+  }
+}
