@@ -11,67 +11,12 @@ import {
   lenderOrder,
   waitForResults,
 } from './support/search-helpers';
+import { verificationLinkFor } from './support/mail-helpers';
 
 test.skip(
   process.env.E2E_STACK === 'frontends',
   'the journey needs the real services, not the frontend harness',
 );
-
-/**
- * Where caught mail is listed: E2E_MAIL_URL, the gateway's /dev/mail (when it routes it), or the
- * notifications service itself on its port (default offset as the test set-up starts the stack).
- */
-function mailUrls(): string[] {
-  if (process.env.E2E_MAIL_URL) return [process.env.E2E_MAIL_URL];
-  const offset = Number(process.env.E2E_PORT_OFFSET ?? 10000);
-  return [
-    `${process.env.E2E_BASE_URL}/dev/mail/messages`,
-    `http://127.0.0.1:${4005 + offset}/dev/mail/messages`,
-  ];
-}
-
-async function caughtMail(): Promise<{ messages: CaughtMail[] } | string> {
-  const problems: string[] = [];
-  for (const url of mailUrls()) {
-    try {
-      const res = await fetch(url);
-      const body = (await res.json().catch(() => null)) as { messages?: CaughtMail[] } | null;
-      if (res.ok && Array.isArray(body?.messages)) return { messages: body.messages };
-      problems.push(`${url}: ${res.status}`);
-    } catch (err) {
-      problems.push(`${url}: ${(err as Error).message}`);
-    }
-  }
-  return `${problems.join('; ')} (is MAIL_CATCHER_ENABLED=true set for the stack?)`;
-}
-
-interface CaughtMail {
-  to: string | string[];
-  subject: string;
-  text?: string;
-  links?: string[];
-}
-
-async function verificationLinkFor(email: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  let last = '';
-  while (Date.now() < deadline) {
-    const caught = await caughtMail();
-    if (typeof caught === 'string') last = caught;
-    else {
-      const mail = caught.messages.find((m) =>
-        JSON.stringify(m.to).toLowerCase().includes(email.toLowerCase()),
-      );
-      const link =
-        mail?.links?.find((href) => href.includes('/verify-email')) ??
-        mail?.text?.match(/https?:\/\/\S+\/verify-email\?token=[\w-]+/)?.[0];
-      if (link) return link;
-      last = `${caught.messages.length} messages, none with a verification link for ${email}`;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`No verification email for ${email}: ${last}`);
-}
 
 const FORMS = {
   development: {

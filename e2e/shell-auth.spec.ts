@@ -1,6 +1,11 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { TEST_USER, expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
+import {
+  TEST_USER,
+  answerDashboardListsEmpty,
+  expectNoAxeViolations,
+  screenshotBothWidths,
+} from './support/shell-helpers';
 
 const json = (status: number, body: unknown) => ({
   status,
@@ -51,13 +56,14 @@ test.describe('shell sign-in pages', () => {
       signedIn = true;
       return route.fulfill(json(200, { user: TEST_USER }));
     });
+    await answerDashboardListsEmpty(page, TEST_USER.id);
     await page.goto(`/login?next=${encodeURIComponent('/dashboard?tab=dips')}`);
     await expect(page.getByText('Shared Deal Access Required')).toBeVisible();
     await page.getByLabel('Email address').fill(TEST_USER.email);
     await page.getByLabel('Password', { exact: true }).fill('a-good-password');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/dashboard\?tab=dips$/);
-    await expect(page.getByRole('heading', { name: 'Welcome back, Morgan' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome back, Alex' })).toBeVisible();
   });
 
   test('login shows the shared DIP banner and a register link that keeps the context', async ({ page }) => {

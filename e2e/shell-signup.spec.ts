@@ -57,7 +57,7 @@ test('a visitor registers, verifies from the email, signs in to the dashboard an
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole('heading', { name: 'Welcome back, Taylor' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome back, Sam' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Welcome, Sam Taylor');
 
   await page.evaluate(() => window.localStorage.setItem('authToken', 'left-over'));

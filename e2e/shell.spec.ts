@@ -19,7 +19,7 @@ test.describe('shell host', () => {
   test('renders the dashboard remote for a signed-in user, with the header greeting', async ({ page }) => {
     await signInAs(page);
     await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Welcome back, Morgan' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Welcome back, Alex' })).toBeVisible();
     await expect(page.getByRole('banner')).toContainText(`Welcome, ${TEST_USER.name}`);
     await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Start New Search' })).toBeVisible();

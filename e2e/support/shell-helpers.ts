@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from '@playwright/test';
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -11,11 +11,26 @@ export const TEST_USER = {
   verified: true,
 };
 
-/** Makes the session check answer as a signed-in user, whatever the server knows. */
+/**
+ * Makes the session check answer as a signed-in user, whatever the server knows; the dashboard's
+ * lists answer empty (the server would refuse them, and a refused list sends the browser to login).
+ */
 export async function signInAs(page: Page, user = TEST_USER) {
   await page.route('**/api/auth/me', (route) =>
     route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ user }) }),
   );
+  await answerDashboardListsEmpty(page, user.id);
+}
+
+/** The dashboard's five list calls answer empty for a user the server does not know. */
+export async function answerDashboardListsEmpty(page: Page, userId: string) {
+  const empty = (body: unknown) => (route: Route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+  await page.route(`**/api/user-searches/${userId}`, empty([]));
+  await page.route(`**/api/applications/${userId}`, empty([]));
+  await page.route(`**/api/online-dip/user/${userId}`, empty([]));
+  await page.route('**/api/shared', empty([]));
+  await page.route('**/api/shared/unread-count', empty({ count: 0 }));
 }
 
 /** Fails when axe finds any WCAG 2.1 A/AA violation on the page as it stands. */

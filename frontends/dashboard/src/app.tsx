@@ -2,7 +2,8 @@
 // /share, /shared-with-me, /shared-deal, /refer and /operations here; paths are matched in full.
 import { NotFoundPage, RequireSession } from '@lsp/ui';
 import { Route, Routes } from 'react-router-dom';
-import { DashboardHome } from './dashboard-home';
+import { DashboardPage } from './dashboard/dashboard-page';
+import './dashboard/dashboard.css';
 import { UnavailablePage } from './unavailable-page';
 
 export default function App() {
@@ -12,7 +13,7 @@ export default function App() {
         path="/dashboard"
         element={
           <RequireSession>
-            <DashboardHome />
+            <DashboardPage />
           </RequireSession>
         }
       />

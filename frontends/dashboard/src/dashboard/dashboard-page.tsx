@@ -1,0 +1,281 @@
+// /dashboard (spec §2): header, greeting, Start New Search / Refer a Friend / Refresh Searches, the
+// total number of searches and four tabs with counts (the shared tab with its unread badge). ?tab=
+// selects a tab; a pending DIP slug (left by a shared link opened before signing in) moves to the
+// shared tab. View DIP opens the owner or shared modal through the URL (dipId, modal=1, context=owner
+// or shared=1), so back/forward re-open and close it.
+import {
+  Badge,
+  Button,
+  STORAGE_KEYS,
+  Spinner,
+  Tabs,
+  apiSend,
+  buttonClass,
+  clearLegacySessionKeys,
+  useSession,
+  useToast,
+} from '@lsp/ui';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { ApplicationsTab } from './applications-tab';
+import { DipModal } from './dip-modal';
+import { DipsTab } from './dips-tab';
+import { useApplications, useDips, useSearches, useShared, useUnreadCount } from './queries';
+import { ReferFriendDialog } from './refer-friend-dialog';
+import { SearchHistory } from './search-history';
+import { SharedTab } from './shared-tab';
+
+export const TABS = ['history', 'applications', 'dips', 'shared'] as const;
+export type DashboardTab = (typeof TABS)[number];
+/** Opening a DIP again within this window is ignored (a double click opens it once). */
+export const MODAL_OPEN_THROTTLE_MS = 500;
+/** The URL query is cleared this long after a modal closes, so its closing animation runs first. */
+export const MODAL_CLEAR_DELAY_MS = 100;
+
+/**
+ * The first name: the first word, or the second when the first is a title (Mr, Mrs, Dr...). The spec
+ * says 'the second word', which only holds for names written with a title (see docs/decisions.md).
+ */
+const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady', 'rev']);
+export function greetingName(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '';
+  if (words.length > 1 && TITLES.has(words[0].toLowerCase().replace(/\.$/, ''))) return words[1];
+  return words[0];
+}
+
+function tabFrom(value: string | null): DashboardTab {
+  if (value === 'searches' || value === 'search-history') return 'history';
+  return (TABS as readonly string[]).includes(value ?? '') ? (value as DashboardTab) : 'history';
+}
+
+function Count({ value, loading }: { value: number | undefined; loading: boolean }) {
+  return <span className="dash-count">{loading ? '…' : (value ?? 0)}</span>;
+}
+
+export function DashboardPage() {
+  const { user } = useSession();
+  const { toast } = useToast();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [signingOut, setSigningOut] = useState(false);
+  const [referOpen, setReferOpen] = useState(false);
+  const [modalClosing, setModalClosing] = useState(false);
+  const lastOpen = useRef(0);
+  const userId = user?.id ?? '';
+
+  const searches = useSearches(userId);
+  const applications = useApplications(userId);
+  const dips = useDips(userId);
+  const shared = useShared();
+  const unread = useUnreadCount();
+
+  const tab = tabFrom(params.get('tab'));
+  const dipId = params.get('dipId');
+  const modalContext = params.get('shared') === '1' ? 'shared' : 'owner';
+  const modalOpen = Boolean(dipId) && params.get('modal') === '1' && !modalClosing;
+
+  // A shared link opened before signing in leaves its slug behind: show the shared tab.
+  useEffect(() => {
+    if (localStorage.getItem(STORAGE_KEYS.pendingDipSlug) && params.get('tab') !== 'shared') {
+      localStorage.removeItem(STORAGE_KEYS.pendingDipSlug);
+      setParams(
+        (p) => {
+          p.set('tab', 'shared');
+          return p;
+        },
+        { replace: true },
+      );
+    }
+  }, [params, setParams]);
+
+  if (!user) return null;
+
+  const selectTab = (next: string) =>
+    setParams(
+      (p) => {
+        if (next === 'history') p.delete('tab');
+        else p.set('tab', next);
+        return p;
+      },
+      { replace: true },
+    );
+
+  const openDip = (id: string, context: 'owner' | 'shared') => {
+    const now = Date.now();
+    if (now - lastOpen.current < MODAL_OPEN_THROTTLE_MS) return;
+    lastOpen.current = now;
+    setModalClosing(false);
+    setParams((p) => {
+      p.set('dipId', id);
+      p.set('modal', '1');
+      if (context === 'owner') {
+        p.set('context', 'owner');
+        p.delete('shared');
+      } else {
+        p.set('shared', '1');
+        p.delete('context');
+      }
+      return p;
+    });
+  };
+
+  const closeDip = () => {
+    setModalClosing(true);
+    setTimeout(() => {
+      setParams(
+        (p) => {
+          for (const key of ['dipId', 'modal', 'context', 'shared']) p.delete(key);
+          return p;
+        },
+        { replace: true },
+      );
+      setModalClosing(false);
+    }, MODAL_CLEAR_DELAY_MS);
+  };
+
+  const refreshSearches = async () => {
+    await queryClient.invalidateQueries({ queryKey: ['/api/user-searches', userId] });
+  };
+
+  const logout = async () => {
+    setSigningOut(true);
+    try {
+      const { ok, data } = await apiSend<{ error?: string }>('POST', '/api/logout');
+      if (!ok) {
+        toast({
+          title: 'Logout Error',
+          description: data?.error ?? 'Failed to log out properly',
+          variant: 'error',
+        });
+        return;
+      }
+      clearLegacySessionKeys();
+      // A full page load: the signed-in pages must not stay mounted while the session re-check runs.
+      window.location.assign('/');
+    } catch {
+      toast({ title: 'Logout Error', description: 'Network error', variant: 'error' });
+    } finally {
+      setSigningOut(false);
+    }
+  };
+
+  const listState = (
+    query: { isPending: boolean; isError: boolean; refetch: () => unknown },
+    what: string,
+  ) => {
+    if (query.isPending)
+      return (
+        <div className="ui-row" role="status">
+          <Spinner /> <span>Loading {what}...</span>
+        </div>
+      );
+    if (query.isError)
+      return (
+        <div role="alert" className="ui-stack">
+          <p>Failed to load {what}. Please try again.</p>
+          <Button size="sm" variant="secondary" onClick={() => void query.refetch()}>
+            Try Again
+          </Button>
+        </div>
+      );
+    return null;
+  };
+
+  const totalSearches = searches.data?.length ?? 0;
+  const unreadCount = unread.data ?? 0;
+
+  return (
+    <div className="ui-container dash-page">
+      <header className="dash-header">
+        <div>
+          <p className="dash-header__product">LoanSearch UK</p>
+          <h1>Welcome back, {greetingName(user.name || user.email)}</h1>
+          <p className="ui-muted">
+            Signed in as {user.name} ({user.email})
+          </p>
+        </div>
+        <Button variant="secondary" onClick={logout} loading={signingOut} loadingText="Signing out...">
+          Logout
+        </Button>
+      </header>
+
+      <div className="dash-toolbar">
+        <Link to="/" className={buttonClass('primary')}>
+          Start New Search
+        </Link>
+        <Button variant="secondary" onClick={() => setReferOpen(true)}>
+          Refer a Friend
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={() => void refreshSearches()}
+          loading={searches.isFetching}
+          loadingText="Refreshing..."
+        >
+          Refresh Searches
+        </Button>
+        <p className="dash-total">
+          Total searches: <strong>{searches.isPending ? '…' : totalSearches}</strong>
+        </p>
+      </div>
+
+      <Tabs
+        label="Your account"
+        value={tab}
+        onValueChange={selectTab}
+        items={[
+          {
+            value: 'history',
+            label: 'Search History',
+            adornment: <Count value={searches.data?.length} loading={searches.isPending} />,
+            content: listState(searches, 'your searches') ?? (
+              <SearchHistory userId={userId} searches={searches.data ?? []} />
+            ),
+          },
+          {
+            value: 'applications',
+            label: 'Applications',
+            adornment: <Count value={applications.data?.length} loading={applications.isPending} />,
+            content: listState(applications, 'your applications') ?? (
+              <ApplicationsTab applications={applications.data ?? []} />
+            ),
+          },
+          {
+            value: 'dips',
+            label: 'DIPs',
+            adornment: <Count value={dips.data?.length} loading={dips.isPending} />,
+            content: listState(dips, 'your DIPs') ?? (
+              <DipsTab userId={userId} dips={dips.data ?? []} onView={(id) => openDip(id, 'owner')} />
+            ),
+          },
+          {
+            value: 'shared',
+            label: 'Shared with me',
+            adornment: (
+              <>
+                <Count value={shared.data?.length} loading={shared.isPending} />
+                {unreadCount > 0 && (
+                  <Badge variant="danger" className="dash-unread" aria-label={`${unreadCount} unread`}>
+                    {unreadCount}
+                  </Badge>
+                )}
+              </>
+            ),
+            content: (
+              <SharedTab
+                highlightDipId={params.get('highlightDip')}
+                onView={(item) => openDip(item.dipId, 'shared')}
+              />
+            ),
+          },
+        ]}
+      />
+
+      <DipModal dipId={dipId} context={modalContext} open={modalOpen} onClose={closeDip} />
+      <ReferFriendDialog open={referOpen} onClose={() => setReferOpen(false)} userName={user.name} />
+    </div>
+  );
+}

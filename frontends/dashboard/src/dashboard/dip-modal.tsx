@@ -1,0 +1,240 @@
+// The owner and shared DIP modals (spec §2): 'Decision in Principle' with Borrower, Property, Loan
+// Details, Financial Summary and Important Notice; Close and Download PDF; a skeleton while loading;
+// error panels Login Required, Access Denied, DIP Not Found, DIP Expired and Loading Failed (with
+// Try Again), each with a short correlation id.
+import { Alert, ApiError, Button, Dialog, loginUrlFor, useToast } from '@lsp/ui';
+import { useMemo } from 'react';
+import { formatDate, formatGbp } from '../format';
+import { shortCorrelationId, useDipDetail } from './dip-query';
+import { downloadDipPdf } from './pdf';
+
+type Context = 'owner' | 'shared';
+
+interface DipDetail {
+  id?: string;
+  reference?: string;
+  quoteCode?: string;
+  quote_code?: string;
+  expires_at?: string;
+  borrower?: { name?: string; entity?: string };
+  loan?: {
+    lenderName?: string;
+    productType?: string;
+    netLoanAmount?: number;
+    grossLoan?: number;
+    fees?: number;
+    ratePercent?: number;
+    termMonths?: number;
+    ltvPercent?: number;
+  };
+  property?: {
+    addressLine1?: string;
+    addressLine2?: string | null;
+    city?: string | null;
+    county?: string | null;
+    postcode?: string | null;
+    propertyType?: string;
+    currentValue?: number;
+  };
+  financial?: { depositRequired?: number; purchasePrice?: number; projectCost?: number; buildCost?: number };
+}
+
+const MESSAGES: Record<number, { title: string; text: string }> = {
+  401: { title: 'Login Required', text: 'Please log in to view this DIP.' },
+  403: {
+    title: 'Access Denied',
+    text: "You don't have access to this DIP. Please contact the person who shared it with you.",
+  },
+  404: { title: 'DIP Not Found', text: 'DIP not found or may have been removed' },
+  410: { title: 'DIP Expired', text: 'This DIP has expired and is no longer available' },
+};
+
+function unwrap(body: unknown): DipDetail | null {
+  if (!body || typeof body !== 'object') return null;
+  const b = body as { dip?: DipDetail };
+  return b.dip && typeof b.dip === 'object' ? { ...b.dip } : (body as DipDetail);
+}
+
+export function DipModal({
+  dipId,
+  context,
+  open,
+  onClose,
+}: {
+  dipId: string | null;
+  context: Context;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { toast } = useToast();
+  const path = dipId
+    ? context === 'shared'
+      ? `/api/shared/dips/${dipId}`
+      : `/api/online-dip/${dipId}`
+    : null;
+  const query = useDipDetail<unknown>(open ? path : null);
+  const correlationId = useMemo(() => shortCorrelationId(), [query.errorUpdatedAt]);
+  const dip = unwrap(query.data);
+  const quoteCode = dip?.quoteCode ?? dip?.quote_code ?? dip?.reference;
+
+  const download = async () => {
+    if (!quoteCode) {
+      toast({
+        title: 'Download Error',
+        description: 'Cannot download PDF - DIP information not available',
+        variant: 'error',
+      });
+      return;
+    }
+    const outcome = await downloadDipPdf(quoteCode, quoteCode);
+    if (outcome === 'ok') toast({ title: 'Download Started', variant: 'success' });
+    else if (outcome === 'auth')
+      toast({
+        title: 'Authentication Required',
+        description: 'Please log in to download PDFs.',
+        variant: 'error',
+      });
+    else
+      toast({
+        title: 'Download Error',
+        description: "We couldn't download the PDF. Please try again.",
+        variant: 'error',
+      });
+  };
+
+  let body;
+  if (query.isPending) {
+    body = (
+      <div className="dip-skeleton" role="status" aria-label="Loading DIP">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="dip-skeleton__block" />
+        ))}
+      </div>
+    );
+  } else if (query.isError) {
+    const status = query.error instanceof ApiError ? query.error.status : 0;
+    const known = MESSAGES[status];
+    const title = known?.title ?? 'Loading Failed';
+    const text =
+      known?.text ??
+      (context === 'shared'
+        ? `Unable to load shared DIP. Please try again later. (Error ${status})`
+        : `Unable to load DIP. Please try again later. (Error ${status})`);
+    body = (
+      <Alert variant="danger" title={title}>
+        <p>{text}</p>
+        <p className="ui-muted">Reference: {correlationId}</p>
+        {status === 401 && (
+          <a className="ui-link" href={loginUrlFor()}>
+            Log in
+          </a>
+        )}
+        {!known && (
+          <Button size="sm" variant="secondary" onClick={() => void query.refetch()}>
+            Try Again
+          </Button>
+        )}
+      </Alert>
+    );
+  } else if (dip) {
+    const address = [
+      dip.property?.addressLine1,
+      dip.property?.addressLine2,
+      dip.property?.city,
+      dip.property?.county,
+      dip.property?.postcode,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    body = (
+      <div className="dip-sections">
+        <p className="ui-muted">
+          Quote code {quoteCode} · valid until {formatDate(dip.expires_at)}
+        </p>
+        <section>
+          <h3>Borrower</h3>
+          <dl className="dash-facts">
+            <Fact label="Name" value={dip.borrower?.name} />
+            <Fact label="Borrowing entity" value={dip.borrower?.entity} />
+          </dl>
+        </section>
+        <section>
+          <h3>Property</h3>
+          <dl className="dash-facts">
+            <Fact label="Address" value={address} />
+            <Fact label="Property type" value={dip.property?.propertyType} />
+            <Fact label="Current value" value={formatGbp(dip.property?.currentValue)} />
+          </dl>
+        </section>
+        <section>
+          <h3>Loan Details</h3>
+          <dl className="dash-facts">
+            <Fact label="Lender" value={dip.loan?.lenderName} />
+            <Fact label="Product" value={dip.loan?.productType} />
+            <Fact label="Net loan" value={formatGbp(dip.loan?.netLoanAmount)} />
+            <Fact label="Gross loan" value={formatGbp(dip.loan?.grossLoan)} />
+            <Fact label="Fees" value={formatGbp(dip.loan?.fees)} />
+            <Fact
+              label="Interest rate"
+              value={dip.loan?.ratePercent != null ? `${dip.loan.ratePercent.toFixed(2)}%` : undefined}
+            />
+            <Fact
+              label="Term"
+              value={dip.loan?.termMonths != null ? `${dip.loan.termMonths} months` : undefined}
+            />
+            <Fact
+              label="LTV"
+              value={dip.loan?.ltvPercent != null ? `${dip.loan.ltvPercent.toFixed(1)}%` : undefined}
+            />
+          </dl>
+        </section>
+        <section>
+          <h3>Financial Summary</h3>
+          <dl className="dash-facts">
+            <Fact label="Purchase price" value={formatGbp(dip.financial?.purchasePrice)} />
+            <Fact label="Deposit required" value={formatGbp(dip.financial?.depositRequired)} />
+            <Fact label="Project cost" value={formatGbp(dip.financial?.projectCost)} />
+            <Fact label="Build cost" value={formatGbp(dip.financial?.buildCost)} />
+          </dl>
+        </section>
+        <section>
+          <h3>Important Notice</h3>
+          <p>
+            These terms are indicative and non-binding, and subject to underwriting, valuation, legal due
+            diligence and lender approval.
+          </p>
+        </section>
+      </div>
+    );
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title="Decision in Principle"
+      size="lg"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+          <Button onClick={() => void download()} disabled={!dip}>
+            Download PDF
+          </Button>
+        </>
+      }
+    >
+      {body}
+    </Dialog>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{value || '—'}</dd>
+    </div>
+  );
+}

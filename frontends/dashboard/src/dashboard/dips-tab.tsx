@@ -1,0 +1,269 @@
+// The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
+// date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
+// Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired.
+import { Badge, Button, Card, apiSend, useToast } from '@lsp/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { formatDate, formatFractionRate, formatGbp } from '../format';
+import { dipsKey } from './queries';
+import type { DashboardDip } from './queries';
+import { copyText } from './clipboard';
+
+export const EXPIRY_SHORTCUT_DAYS = 30;
+
+export function DipsTab({
+  userId,
+  dips,
+  onView,
+}: {
+  userId: string;
+  dips: DashboardDip[];
+  onView: (dipId: string) => void;
+}) {
+  if (dips.length === 0) {
+    return (
+      <Card title="No Decisions in Principle yet" headingLevel={3}>
+        <p>Choose Get DIP on one of your search results to create a Decision in Principle.</p>
+      </Card>
+    );
+  }
+  return (
+    <ul className="dash-list">
+      {dips.map((dip) => (
+        <DipItem key={dip.id} userId={userId} dip={dip} onView={onView} />
+      ))}
+    </ul>
+  );
+}
+
+function DipItem({
+  userId,
+  dip,
+  onView,
+}: {
+  userId: string;
+  dip: DashboardDip;
+  onView: (id: string) => void;
+}) {
+  const { toast } = useToast();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<'copy' | 'regenerate' | 'expiry' | null>(null);
+  const title = dip.snapshot.projectName || dip.snapshot.propertyAddress || 'Decision in Principle';
+  const refresh = () => queryClient.invalidateQueries({ queryKey: dipsKey(userId) });
+
+  const copyLink = async () => {
+    setBusy('copy');
+    try {
+      const { ok, data } = await apiSend<{ url?: string; error?: string }>(
+        'POST',
+        `/api/online-dip/${dip.id}/share`,
+        { inviteType: 'open' },
+      );
+      if (!ok || !data?.url) {
+        toast({
+          title: 'Share creation failed',
+          description: data?.error ?? 'Something went wrong',
+          variant: 'error',
+        });
+        return;
+      }
+      if (await copyText(data.url)) toast({ title: 'DIP link copied', variant: 'success' });
+      else toast({ title: 'Copy failed', description: 'Could not copy link to clipboard', variant: 'error' });
+    } catch {
+      toast({ title: 'Share creation failed', description: 'Something went wrong', variant: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const regenerate = async () => {
+    setBusy('regenerate');
+    try {
+      const { ok, data } = await apiSend<{ error?: string }>(
+        'POST',
+        `/api/online-dip/${dip.id}/regenerate-link`,
+      );
+      if (!ok) {
+        toast({
+          title: 'Regenerate failed',
+          description: data?.error ?? 'Something went wrong',
+          variant: 'error',
+        });
+        return;
+      }
+      toast({ title: 'New link generated', description: 'Previous link is now invalid', variant: 'success' });
+      await refresh();
+    } catch {
+      toast({ title: 'Regenerate failed', description: 'Something went wrong', variant: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const setExpiry = async () => {
+    setBusy('expiry');
+    const expiresAt = new Date(Date.now() + EXPIRY_SHORTCUT_DAYS * 24 * 3600_000).toISOString();
+    try {
+      const { ok, data } = await apiSend<{ expiresAt?: string; error?: string }>(
+        'POST',
+        `/api/online-dip/${dip.id}/expiry`,
+        { expiresAt },
+      );
+      if (!ok) {
+        toast({
+          title: 'Extend failed',
+          description: data?.error ?? 'Something went wrong',
+          variant: 'error',
+        });
+        return;
+      }
+      toast({
+        title: 'Expiry updated',
+        description: `This DIP now expires on ${formatDate(data?.expiresAt ?? expiresAt)}`,
+        variant: 'success',
+      });
+      await refresh();
+    } catch {
+      toast({ title: 'Extend failed', description: 'Something went wrong', variant: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <li className="dash-item" data-dip-id={dip.id}>
+      <div className="dash-item__body">
+        <div className="ui-row dash-item__title-row">
+          <h3 className="dash-item__title">{dip.quoteCode}</h3>
+          {dip.isExpired ? <Badge variant="danger">Expired</Badge> : <Badge variant="success">Valid</Badge>}
+        </div>
+        <p className="dash-item__subtitle">{title}</p>
+        <dl className="dash-facts">
+          <div>
+            <dt>Net loan</dt>
+            <dd>{formatGbp(dip.snapshot.netLoan)}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>{formatDate(dip.createdAt)}</dd>
+          </div>
+          <div>
+            <dt>Lender</dt>
+            <dd>{dip.snapshot.lenderName || '—'}</dd>
+          </div>
+          <div>
+            <dt>Rate</dt>
+            <dd>{formatFractionRate(dip.snapshot.interestRate)}</dd>
+          </div>
+          <div>
+            <dt>Expires</dt>
+            <dd>{formatDate(dip.expiresAt)}</dd>
+          </div>
+        </dl>
+      </div>
+      <div className="dash-item__actions">
+        <Button size="sm" onClick={() => onView(dip.id)} aria-label={`View DIP ${dip.quoteCode}`}>
+          View DIP
+        </Button>
+        <Button
+          size="sm"
+          variant="secondary"
+          disabled={dip.isExpired}
+          loading={busy === 'copy'}
+          loadingText="Copying..."
+          onClick={() => void copyLink()}
+          aria-label={`Copy Link for ${dip.quoteCode}`}
+        >
+          Copy Link
+        </Button>
+        <ActionsMenu
+          label={`More actions for ${dip.quoteCode}`}
+          disabled={dip.isExpired || busy !== null}
+          actions={[
+            { label: 'Regenerate Link', run: () => void regenerate() },
+            { label: `Set Expiry (${EXPIRY_SHORTCUT_DAYS} days)`, run: () => void setExpiry() },
+          ]}
+        />
+      </div>
+    </li>
+  );
+}
+
+/** A small menu button (WAI-ARIA menu button: arrows move, Escape closes and returns focus). */
+function ActionsMenu({
+  label,
+  disabled,
+  actions,
+}: {
+  label: string;
+  disabled: boolean;
+  actions: Array<{ label: string; run: () => void }>;
+}) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const trigger = useRef<HTMLButtonElement>(null);
+  const items = useRef<Array<HTMLButtonElement | null>>([]);
+
+  useEffect(() => {
+    if (open) items.current[0]?.focus();
+  }, [open]);
+  useEffect(() => {
+    if (disabled) setOpen(false);
+  }, [disabled]);
+
+  const close = () => {
+    setOpen(false);
+    trigger.current?.focus();
+  };
+  const onKeyDown = (event: React.KeyboardEvent, index: number) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const next = (index + (event.key === 'ArrowDown' ? 1 : -1) + actions.length) % actions.length;
+      items.current[next]?.focus();
+    } else if (event.key === 'Tab') setOpen(false);
+  };
+
+  return (
+    <div className="dash-menu">
+      <Button
+        ref={trigger}
+        size="sm"
+        variant="ghost"
+        disabled={disabled}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        aria-label={label}
+        onClick={() => setOpen((v) => !v)}
+      >
+        More
+      </Button>
+      {open && (
+        <div id={menuId} role="menu" aria-label={label} className="dash-menu__list">
+          {actions.map((action, index) => (
+            <button
+              key={action.label}
+              ref={(el) => {
+                items.current[index] = el;
+              }}
+              type="button"
+              role="menuitem"
+              className="dash-menu__item"
+              tabIndex={-1}
+              onKeyDown={(e) => onKeyDown(e, index)}
+              onClick={() => {
+                close();
+                action.run();
+              }}
+            >
+              {action.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

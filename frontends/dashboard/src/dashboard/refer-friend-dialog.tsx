@@ -1,0 +1,127 @@
+// Refer a Friend (spec §2, §7, §9): the user's name prefilled, the friend's email, a default message;
+// POST /api/referrals; 'Invitation Sent!' then the dialog closes after 2 seconds.
+import { Button, Dialog, TextField, apiSend, useToast } from '@lsp/ui';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+
+export const REFERRAL_CLOSE_MS = 2000;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface ReferralForm {
+  referrerName: string;
+  referralEmail: string;
+  message: string;
+}
+
+export function defaultReferralMessage(name: string): string {
+  return `Hi, ${name || 'a friend'} thinks you'd find this useful: compare UK property finance from dozens of lenders in seconds and get a Decision in Principle online.`;
+}
+
+export function ReferFriendDialog({
+  open,
+  onClose,
+  userName,
+}: {
+  open: boolean;
+  onClose: () => void;
+  userName: string;
+}) {
+  const { toast } = useToast();
+  const [sent, setSent] = useState(false);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const blank = { referrerName: userName, referralEmail: '', message: defaultReferralMessage(userName) };
+  const { register, handleSubmit, formState, reset } = useForm<ReferralForm>({ defaultValues: blank });
+  const { errors, isSubmitting } = formState;
+
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+
+  const close = () => {
+    clearTimeout(closeTimer.current);
+    setSent(false);
+    reset(blank);
+    onClose();
+  };
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      const { ok } = await apiSend('POST', '/api/referrals', {
+        referrerName: values.referrerName.trim(),
+        referralEmail: values.referralEmail.trim(),
+        message: values.message.trim(),
+      });
+      if (!ok) throw new Error('referral refused');
+      setSent(true);
+      toast({
+        title: 'Invitation Sent!',
+        description: `We've emailed ${values.referralEmail.trim()}.`,
+        variant: 'success',
+      });
+      closeTimer.current = setTimeout(close, REFERRAL_CLOSE_MS);
+    } catch {
+      toast({ title: 'Error', description: 'Failed to send referral. Please try again.', variant: 'error' });
+    }
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && close()}
+      title="Refer a Friend"
+      description="Invite a friend to compare property finance."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            form="refer-friend-form"
+            loading={isSubmitting}
+            loadingText="Sending..."
+            disabled={sent}
+          >
+            Send Invitation
+          </Button>
+        </>
+      }
+    >
+      <form id="refer-friend-form" noValidate onSubmit={submit} className="ui-stack">
+        <TextField
+          label="Your name"
+          autoComplete="name"
+          {...register('referrerName', { validate: (v) => v.trim().length >= 2 || 'Please enter your name' })}
+          error={errors.referrerName?.message}
+        />
+        <TextField
+          label="Friend's email"
+          type="email"
+          required
+          {...register('referralEmail', {
+            validate: (v) =>
+              !v.trim()
+                ? 'Email Required'
+                : EMAIL_PATTERN.test(v.trim()) || 'Please enter a valid email address',
+          })}
+          error={errors.referralEmail?.message}
+        />
+        <div className="ui-field">
+          <label className="ui-label" htmlFor="refer-friend-message">
+            Message
+          </label>
+          <textarea
+            id="refer-friend-message"
+            className="ui-input"
+            rows={4}
+            maxLength={1000}
+            {...register('message')}
+          />
+        </div>
+        {sent && (
+          <p role="status" className="ui-muted">
+            Invitation Sent!
+          </p>
+        )}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,134 @@
+// The Shared with me tab (spec §2): DIP badge, address, quote code, New/Viewed, Expired, net loan,
+// rate, 'Shared by' (default 'Partner'), share date and message; View DIP (disabled when expired,
+// marks the share viewed) and Download PDF (hidden when expired); loading, error with Try Again, empty.
+import { Alert, Badge, Button, Card, Spinner, apiSend, useToast } from '@lsp/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { formatDate, formatFractionRate, formatGbp } from '../format';
+import { downloadDipPdf } from './pdf';
+import { sharedKey, unreadKey, useShared } from './queries';
+import type { SharedItem } from './queries';
+
+export function SharedTab({
+  highlightDipId,
+  onView,
+}: {
+  highlightDipId?: string | null;
+  onView: (item: SharedItem) => void;
+}) {
+  const shared = useShared();
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+
+  if (shared.isPending) {
+    return (
+      <div className="ui-row" role="status">
+        <Spinner /> <span>Loading shared DIPs...</span>
+      </div>
+    );
+  }
+  if (shared.isError) {
+    return (
+      <Alert variant="danger" title="Could not load shared deals">
+        <p>Failed to load shared DIPs. Please try again.</p>
+        <Button size="sm" variant="secondary" onClick={() => void shared.refetch()}>
+          Try Again
+        </Button>
+      </Alert>
+    );
+  }
+  const items = shared.data ?? [];
+  if (items.length === 0) {
+    return (
+      <Card title="Nothing shared with you yet" headingLevel={3}>
+        <p>When someone shares a Decision in Principle with your email address it appears here.</p>
+      </Card>
+    );
+  }
+
+  const view = async (item: SharedItem) => {
+    onView(item);
+    if (!item.isViewed) {
+      await apiSend('POST', `/api/shared/${item.shareId}/mark-viewed`).catch(() => undefined);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: sharedKey }),
+        queryClient.invalidateQueries({ queryKey: unreadKey }),
+      ]);
+    }
+  };
+  const download = async (item: SharedItem) => {
+    const outcome = await downloadDipPdf(item.quoteCode, item.quoteCode);
+    if (outcome === 'ok') toast({ title: 'Download Started', variant: 'success' });
+    else if (outcome === 'auth') toast({ title: 'Authentication Required', variant: 'error' });
+    else
+      toast({
+        title: 'Download Error',
+        description: 'Failed to download PDF. Please try again.',
+        variant: 'error',
+      });
+  };
+
+  return (
+    <ul className="dash-list">
+      {items.map((item) => (
+        <li
+          key={item.shareId}
+          className="dash-item"
+          data-highlighted={highlightDipId && highlightDipId === item.dipId ? 'true' : undefined}
+        >
+          <div className="dash-item__body">
+            <div className="ui-row dash-item__title-row">
+              <Badge variant="brand">DIP</Badge>
+              <h3 className="dash-item__title">
+                {item.snapshot?.propertyAddress || 'Decision in Principle'}
+              </h3>
+            </div>
+            <p className="ui-muted dash-item__meta">
+              <span>{item.quoteCode}</span>
+              {item.isViewed ? <Badge>Viewed</Badge> : <Badge variant="info">New</Badge>}
+              {item.isExpired && <Badge variant="danger">Expired</Badge>}
+            </p>
+            <dl className="dash-facts">
+              <div>
+                <dt>Net loan</dt>
+                <dd>{formatGbp(item.snapshot?.netLoan)}</dd>
+              </div>
+              <div>
+                <dt>Rate</dt>
+                <dd>{formatFractionRate(item.snapshot?.interestRate)}</dd>
+              </div>
+              <div>
+                <dt>Shared by</dt>
+                <dd>{item.sharedBy || 'Partner'}</dd>
+              </div>
+              <div>
+                <dt>Shared on</dt>
+                <dd>{formatDate(item.sharedAt)}</dd>
+              </div>
+            </dl>
+            {item.message && <p className="dash-item__message">“{item.message}”</p>}
+          </div>
+          <div className="dash-item__actions">
+            <Button
+              size="sm"
+              disabled={item.isExpired}
+              onClick={() => void view(item)}
+              aria-label={`View DIP ${item.quoteCode}`}
+            >
+              View DIP
+            </Button>
+            {!item.isExpired && (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => void download(item)}
+                aria-label={`Download PDF of ${item.quoteCode}`}
+              >
+                Download PDF
+              </Button>
+            )}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
