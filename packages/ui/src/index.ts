@@ -42,7 +42,13 @@ export { Tabs } from './components/tabs';
 export type { TabItem, TabsProps } from './components/tabs';
 export { Tooltip } from './components/tooltip';
 export type { TooltipProps } from './components/tooltip';
-export { ToastProvider, useToast, TOAST_DURATION_MS } from './components/toast';
+export {
+  ToastProvider,
+  useToast,
+  TOAST_DURATION_MS,
+  TOAST_ERROR_DURATION_MS,
+  TOAST_DURATIONS_MS,
+} from './components/toast';
 export type { ToastOptions, ToastVariant } from './components/toast';
 
 export { apiRequest, apiSend, getQueryFn, loginUrlFor, redirectToLogin, ApiError } from './app/api';

@@ -1,4 +1,5 @@
-// Toasts: one at a time (a new one replaces the current), gone after 3.5 s, closable, announced
+// Toasts: one at a time (a new one replaces the current), gone after 3 s (errors and warnings 4 s,
+// spec §9: 3000 or 4000 ms), closable, announced
 // politely (errors assertively). useToast() works in the shell and in both remotes because the
 // provider lives in the shell and @lsp/ui is a shared singleton.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
@@ -12,13 +13,25 @@ export interface ToastOptions {
   title: string;
   description?: string;
   variant?: ToastVariant;
+  /** How long it stays: 3000 ms by default, 4000 ms for errors and warnings (spec §9). */
+  duration?: (typeof TOAST_DURATIONS_MS)[number];
 }
 
 interface ActiveToast extends ToastOptions {
   id: number;
 }
 
-export const TOAST_DURATION_MS = 3500;
+export const TOAST_DURATIONS_MS = [3000, 4000] as const;
+/** The default: 3000 ms; errors and warnings stay 4000 ms, long enough to read a reason. */
+export const TOAST_DURATION_MS = 3000;
+export const TOAST_ERROR_DURATION_MS = 4000;
+
+export function toastDurationOf(toast: ToastOptions): number {
+  if (toast.duration) return toast.duration;
+  return toast.variant === 'error' || toast.variant === 'warning'
+    ? TOAST_ERROR_DURATION_MS
+    : TOAST_DURATION_MS;
+}
 
 interface ToastApi {
   toast: (options: ToastOptions) => void;
@@ -36,7 +49,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!current) return;
-    const timer = setTimeout(() => setCurrent(null), TOAST_DURATION_MS);
+    const timer = setTimeout(() => setCurrent(null), toastDurationOf(current));
     return () => clearTimeout(timer);
   }, [current]);
 
