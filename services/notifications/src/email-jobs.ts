@@ -3,12 +3,15 @@ import { enqueue } from '@lsp/service-kit';
 import type { EventBus } from '@lsp/service-kit';
 import type { ProcessedEvents } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
+import type { SharingEmailJob } from './sharing-email-jobs';
 
 export const EMAIL_QUEUE = 'email';
 export const CONSUMER = 'notifications';
 
 /** One email to send. The job id is the id of the event that asked for it. */
-export interface EmailJob {
+export type EmailJob = VerificationEmailJob | SharingEmailJob;
+
+export interface VerificationEmailJob {
   eventId: string;
   template: 'verify-email';
   to: string;

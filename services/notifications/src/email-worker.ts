@@ -4,6 +4,8 @@ import type { Connection } from 'mongoose';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { type NotificationsConfig, smtpUrlFor } from './config';
 import { EMAIL_QUEUE, type EmailJob } from './email-jobs';
+import { isSharingEmailJob } from './sharing-email-jobs';
+import { sharingEmail } from './sharing-templates';
 import { verificationEmail } from './templates';
 
 /** What was sent, one document per job (= event id): the worker's own record against sending twice. */
@@ -50,7 +52,7 @@ export function startEmailWorker({ config, logger, mongo, transport }: EmailWork
       logger.info({ jobId: id }, 'email already sent; not sending again');
       return { skipped: true };
     }
-    const email = verificationEmail(job.data);
+    const email = isSharingEmailJob(job.data) ? sharingEmail(job.data) : verificationEmail(job.data);
     const messageId = `<${job.data.eventId}@notifications.loansearch.local>`;
     const info = await transport.sendMail({
       from: config.MAIL_FROM,

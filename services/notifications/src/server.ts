@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { notificationsConfigSchema } from './config';
 import { EMAIL_QUEUE, type EmailJob, subscribeToIdentityEvents } from './email-jobs';
 import { startMailCatcher } from './mail-catcher';
+import { subscribeToSharingEvents } from './sharing-email-jobs';
 
 /** The notifications API process: consumes events into the `email` queue; runs the mail catcher when enabled. */
 serveService({
@@ -18,6 +19,7 @@ serveService({
     runtime.addCloser({ name: 'email-queue', close: () => queue.close() });
     watchQueueDepth(metrics, queue);
     subscribeToIdentityEvents(bus, processed, queue);
+    subscribeToSharingEvents(bus, processed, queue);
     if (config.MAIL_CATCHER_ENABLED) {
       const catcher = await startMailCatcher({
         port: config.MAIL_CATCHER_SMTP_PORT,

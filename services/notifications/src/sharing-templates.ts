@@ -1,0 +1,90 @@
+import { type RenderedEmail, escapeHtml } from './templates';
+
+/** The emails a person receives because someone shared with or invited them. */
+export type SharingEmailTemplate = 'dip-shared' | 'deal-shared' | 'referral-invitation';
+
+export interface SharingEmailInput {
+  template: SharingEmailTemplate;
+  senderName: string;
+  message: string | null;
+  link: string;
+  /** DIP shares: the quote code and when the DIP expires; deal shares: the lender. */
+  quoteCode?: string | null;
+  lenderName?: string | null;
+  expiresAt?: string | null;
+}
+
+const sender = (name: string) => name.trim() || 'Someone';
+
+function expiryText(expiresAt: string | null | undefined): string | null {
+  if (!expiresAt) return null;
+  const date = new Date(expiresAt);
+  if (Number.isNaN(date.getTime())) return null;
+  return date.toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/London' });
+}
+
+function content(input: SharingEmailInput) {
+  const from = sender(input.senderName);
+  switch (input.template) {
+    case 'dip-shared': {
+      const until = expiryText(input.expiresAt);
+      return {
+        subject: `${from} shared a Decision in Principle with you`,
+        heading: 'A Decision in Principle has been shared with you',
+        intro: `${from} has shared a Decision in Principle${input.quoteCode ? ` (quote code ${input.quoteCode})` : ''} with you. Sign in with this email address to view it.`,
+        button: 'View the DIP',
+        footer: `${until ? `The link works until ${until}. ` : ''}It opens only for this email address. If you were not expecting it, you can ignore this email.`,
+      };
+    }
+    case 'deal-shared':
+      return {
+        subject: `${from} sent you a loan deal`,
+        heading: 'A loan deal has been shared with you',
+        intro: `${from} thought you would be interested in this ${input.lenderName ? `${input.lenderName} ` : ''}loan offer.`,
+        button: 'View the deal',
+        footer:
+          'Create a free account from the deal page to run your own search. If you were not expecting this, you can ignore this email.',
+      };
+    case 'referral-invitation':
+      return {
+        subject: `${from} invited you to LoanSearch UK`,
+        heading: `${from} invited you to LoanSearch UK`,
+        intro: `${from} uses LoanSearch UK to compare development, bridging and commercial loans from a panel of UK lenders, and thinks you would find it useful.`,
+        button: 'Create your free account',
+        footer: 'If you were not expecting this invitation, you can ignore this email.',
+      };
+    default:
+      throw new Error(`unknown sharing email template ${String(input.template)}`);
+  }
+}
+
+/** Plain text and HTML with the sender's name, their message and the link; every value is escaped. */
+export function sharingEmail(input: SharingEmailInput): RenderedEmail {
+  const c = content(input);
+  const message = input.message?.trim() || null;
+  const text = [
+    c.intro,
+    ...(message ? ['', `Message from ${sender(input.senderName)}:`, message] : []),
+    '',
+    `${c.button}: ${input.link}`,
+    '',
+    c.footer,
+  ].join('\n');
+  const url = escapeHtml(input.link);
+  const quote = message
+    ? `<p style="font-size:14px;color:#5b6b82;margin:20px 0 4px">Message from ${escapeHtml(sender(input.senderName))}:</p>
+<blockquote style="margin:0;padding:12px 16px;border-left:4px solid #1d4ed8;background:#f4f6fa;font-size:16px;line-height:1.5;white-space:pre-wrap">${escapeHtml(message)}</blockquote>`
+    : '';
+  const html = `<!doctype html>
+<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(c.heading)}</h1>
+<p style="font-size:16px;line-height:1.5">${escapeHtml(c.intro)}</p>
+${quote}
+<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(c.button)}</a></p>
+<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></p>
+<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(c.footer)}</p>
+</td></tr></table></body></html>`;
+  return { subject: c.subject, html, text };
+}
