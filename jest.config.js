@@ -16,7 +16,7 @@ const common = {
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
   roots,
   testEnvironment: 'node',
-  transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie|@platformatic)/)'],
 };
 
 module.exports = {

@@ -91,6 +91,11 @@ async function main() {
   if (stages.includes('integration') && !aptInstall('poppler-utils', 'pdftotext')) {
     throw new Error('pdftotext is needed to read the DIP PDFs back: apt-get install -y poppler-utils');
   }
+  if (stages.includes('integration') && !process.env.KAFKA_BROKERS && !aptInstall('kcat', 'kcat')) {
+    throw new Error(
+      'kcat is needed for the Kafka contract suite (or set KAFKA_BROKERS): apt-get install -y kcat',
+    );
+  }
   mkdirSync(RESULTS, { recursive: true });
   // Only this run's summaries are cleared; screenshots and traces of other runs may still be in use.
   for (const file of ['jest-unit.json', 'jest-integration.json', 'playwright.json'])

@@ -1,4 +1,5 @@
-// Bootstrap steps shared by `npm start` and `npm test`: dependencies, Redis, Chromium.
+// Bootstrap steps shared by `npm start` and `npm test`: dependencies, Redis, Chromium (and, through
+// aptInstall, the Debian tools the tests need: poppler-utils, kcat for the Kafka mock cluster).
 // Plain Node (no dependencies) because it runs before the dependencies are installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';

@@ -19,6 +19,8 @@ export const baseConfigSchema = z.object({
     .default('redis://127.0.0.1:6379'),
   EVENT_BUS: z.enum(['redis', 'kafka']).default('redis'),
   KAFKA_BROKERS: z.string().optional(),
+  /** The Kafka client library when EVENT_BUS=kafka (docs/decisions.md: "Kafka client: ..."). */
+  KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('kafkajs'),
   EVENT_STREAM_PREFIX: z.string().default('events:'),
   /** Shared secret proving that identity headers were set by the gateway, not by a client. */
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters'),

@@ -1,6 +1,7 @@
 import { createEnvelope } from '@lsp/contracts';
 import {
   KafkaEventBus,
+  PlatformaticKafkaEventBus,
   RedisStreamsEventBus,
   backoffDelay,
   createEventBus,
@@ -85,10 +86,29 @@ describe('choosing the adapter', () => {
 
   it('uses Kafka with the service name as client id when EVENT_BUS=kafka', async () => {
     const config = eventBusConfigFromEnv({ ...base, EVENT_BUS: 'kafka', KAFKA_BROKERS: 'k1:9092, k2:9092' });
-    expect(config).toEqual({ kind: 'kafka', brokers: ['k1:9092', 'k2:9092'], clientId: 'sharing' });
+    expect(config).toEqual({
+      kind: 'kafka',
+      client: 'kafkajs',
+      brokers: ['k1:9092', 'k2:9092'],
+      clientId: 'sharing',
+    });
     const bus = createEventBus(config);
     expect(bus.kind).toBe('kafka');
     expect(bus).toBeInstanceOf(KafkaEventBus);
+    await bus.close();
+  });
+
+  it('uses @platformatic/kafka behind the same port when KAFKA_CLIENT=platformatic', async () => {
+    const config = eventBusConfigFromEnv({
+      ...base,
+      EVENT_BUS: 'kafka',
+      KAFKA_BROKERS: 'k1:9092',
+      KAFKA_CLIENT: 'platformatic',
+    });
+    expect(config).toMatchObject({ kind: 'kafka', client: 'platformatic', brokers: ['k1:9092'] });
+    const bus = createEventBus(config);
+    expect(bus.kind).toBe('kafka');
+    expect(bus).toBeInstanceOf(PlatformaticKafkaEventBus);
     await bus.close();
   });
 

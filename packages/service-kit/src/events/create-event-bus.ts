@@ -1,4 +1,5 @@
 import { KafkaEventBus, type KafkaBusOptions } from './kafka-bus';
+import { PlatformaticKafkaEventBus, type PlatformaticKafkaBusOptions } from './platformatic-kafka-bus';
 import { RedisStreamsEventBus, type RedisStreamsBusOptions } from './redis-streams-bus';
 import type { EventBus, EventBusOptions } from './types';
 
@@ -7,7 +8,17 @@ export type EventBusConfig =
       RedisStreamsBusOptions,
       'redisUrl' | 'prefix'
     >)
-  | ({ kind: 'kafka'; brokers: string[]; clientId: string } & Omit<KafkaBusOptions, 'brokers' | 'clientId'>);
+  | ({ kind: 'kafka'; client?: 'kafkajs'; brokers: string[]; clientId: string } & Omit<
+      KafkaBusOptions,
+      'brokers' | 'clientId'
+    >)
+  | ({ kind: 'kafka'; client: 'platformatic'; brokers: string[]; clientId: string } & Omit<
+      PlatformaticKafkaBusOptions,
+      'brokers' | 'clientId'
+    >);
+
+/** The Kafka client library behind the Kafka adapter (KAFKA_CLIENT); both pass the same contract suite. */
+export type KafkaClient = 'kafkajs' | 'platformatic';
 
 /** Picks the adapter from config: Redis Streams on a single machine, Kafka in a cluster. */
 export function createEventBus(config: EventBusConfig): EventBus {
@@ -15,7 +26,11 @@ export function createEventBus(config: EventBusConfig): EventBus {
     const { kind: _kind, ...options } = config;
     return new RedisStreamsEventBus(options);
   }
-  const { kind: _kind, ...options } = config;
+  if (config.client === 'platformatic') {
+    const { kind: _kind, client: _client, ...options } = config;
+    return new PlatformaticKafkaEventBus(options);
+  }
+  const { kind: _kind, client: _client, ...options } = config;
   return new KafkaEventBus(options);
 }
 
@@ -26,6 +41,7 @@ export function eventBusConfigFromEnv(
     EVENT_BUS: 'redis' | 'kafka';
     REDIS_URL: string;
     KAFKA_BROKERS?: string;
+    KAFKA_CLIENT?: KafkaClient;
     EVENT_STREAM_PREFIX: string;
   },
   options: EventBusOptions = {},
@@ -35,7 +51,10 @@ export function eventBusConfigFromEnv(
       .split(',')
       .map((b) => b.trim())
       .filter(Boolean);
-    return { kind: 'kafka', brokers, clientId: config.SERVICE_NAME, ...options };
+    const base = { kind: 'kafka' as const, brokers, clientId: config.SERVICE_NAME, ...options };
+    return config.KAFKA_CLIENT === 'platformatic'
+      ? { ...base, client: 'platformatic' }
+      : { ...base, client: 'kafkajs' };
   }
   return { kind: 'redis', redisUrl: config.REDIS_URL, prefix: config.EVENT_STREAM_PREFIX, ...options };
 }

@@ -25,7 +25,9 @@ export default async function integrationGlobalSetup(): Promise<void> {
       process.env.MONGO_URL
         ? `MongoDB at MONGO_URL; Redis at ${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}`
         : "no Docker engine: embedded MongoDB and the machine's Redis" +
-            (process.env.KAFKA_BROKERS ? `; Kafka at ${process.env.KAFKA_BROKERS}` : '; Kafka tests skipped'),
+            (process.env.KAFKA_BROKERS
+              ? `; Kafka at ${process.env.KAFKA_BROKERS}`
+              : '; Kafka contract on the librdkafka mock cluster (kcat)'),
     );
     return;
   }

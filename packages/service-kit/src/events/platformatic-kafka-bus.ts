@@ -1,0 +1,280 @@
+import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
+import {
+  Admin,
+  Consumer,
+  type Message,
+  type MessagesStream,
+  ProduceAcks,
+  Producer,
+  stringSerializers,
+} from '@platformatic/kafka';
+import {
+  deadLetterHeaders,
+  envelopeToKafkaRecord,
+  kafkaRecordToEnvelope,
+  readDeadLetterHeaders,
+} from './kafka-codec';
+import { backoffDelay, errorMessage, settlesWithin, sleep } from './retry';
+import {
+  DEFAULT_RETRY,
+  type EventBus,
+  type EventBusOptions,
+  type EventLogger,
+  type RetryPolicy,
+  type Subscription,
+} from './types';
+
+/** Consumer-group timings (milliseconds); the library's defaults when left out. */
+export interface KafkaGroupTimings {
+  sessionTimeout?: number;
+  rebalanceTimeout?: number;
+  heartbeatInterval?: number;
+  /** Longest a fetch waits on the broker for new records. */
+  maxWaitTime?: number;
+}
+
+export interface PlatformaticKafkaBusOptions extends EventBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Create the subscribed topics and their `.dlq` topics at start (broker defaults for partitions). */
+  createTopics?: boolean;
+  groupTimings?: KafkaGroupTimings;
+}
+
+const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
+/** How long a consumer whose fetch stream failed waits before it joins its group again. */
+const RESUBSCRIBE_DELAY_MS = 1000;
+
+class ConsumerStopping extends Error {}
+
+type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
+
+interface RunningConsumer {
+  consumer: Consumer<Buffer, Buffer, Buffer, Buffer>;
+  stream?: MessagesStream<Buffer, Buffer, Buffer, Buffer>;
+  /** The message being handled, if any: close waits for it. */
+  inFlight?: Promise<void>;
+  loop: Promise<void>;
+}
+
+/**
+ * Kafka adapter on `@platformatic/kafka`, the same behaviour as the kafkajs adapter (the contract suite
+ * runs on both): acks=all; one consumer group per subscription; an offset is committed only after the
+ * handler resolved or the message went to `<type>.dlq`; retries in place, so one partition (and so one
+ * aggregate) stays in order.
+ */
+export class PlatformaticKafkaEventBus implements EventBus {
+  readonly kind = 'kafka' as const;
+  private readonly producer: Producer<string, string, string, string>;
+  private readonly admin: Admin;
+  private readonly logger: EventLogger;
+  private readonly retry: RetryPolicy;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly running: RunningConsumer[] = [];
+  private started = false;
+  private stopping = false;
+
+  constructor(private readonly options: PlatformaticKafkaBusOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    const base = { clientId: options.clientId, bootstrapBrokers: options.brokers };
+    this.producer = new Producer({ ...base, serializers: stringSerializers, acks: ProduceAcks.ALL });
+    this.admin = new Admin(base);
+  }
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    const valid = eventEnvelopeSchema.parse(envelope) as EventEnvelope;
+    await this.producer.send({ messages: [{ topic: valid.type, ...envelopeToKafkaRecord(valid) }] });
+    this.options.metrics?.onPublished(valid.type);
+  }
+
+  subscribe(subscription: Subscription): void {
+    if (this.started) throw new Error('subscribe before start()');
+    if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
+    this.subscriptions.push(subscription);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (this.subscriptions.length === 0) return;
+    if (this.options.createTopics ?? true) await this.createMissingTopics();
+    for (const subscription of this.subscriptions) {
+      const consumer = new Consumer({
+        clientId: this.options.clientId,
+        bootstrapBrokers: this.options.brokers,
+        groupId: subscription.consumerGroup,
+        ...this.options.groupTimings,
+      });
+      const running: RunningConsumer = { consumer, loop: Promise.resolve() };
+      this.running.push(running);
+      running.stream = await this.openStream(running, subscription);
+      running.loop = this.consume(running, subscription);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    const closeTimeoutMs = this.options.closeTimeoutMs ?? 10_000;
+    const handling = Promise.all(this.running.map((r) => r.inFlight?.catch(() => undefined)));
+    if (!(await settlesWithin(handling, closeTimeoutMs))) {
+      this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
+    }
+    await Promise.all(
+      this.running.map(async (r) => {
+        await r.stream?.close().catch(() => undefined);
+        // force: leave the group even if a stream is still open.
+        await new Promise<void>((resolve) => r.consumer.close(true, () => resolve()));
+        await settlesWithin(r.loop, closeTimeoutMs);
+      }),
+    );
+    await this.producer.close().catch(() => undefined);
+    await this.admin.close().catch(() => undefined);
+  }
+
+  async ping(): Promise<void> {
+    await this.admin.metadata({ topics: [] });
+  }
+
+  private async createMissingTopics(): Promise<void> {
+    const wanted = new Set(
+      this.subscriptions.flatMap((s) => s.types.flatMap((t) => [t, deadLetterTopic(t)])),
+    );
+    try {
+      const existing = new Set(await this.admin.listTopics());
+      const missing = [...wanted].filter((topic) => !existing.has(topic));
+      // -1: the broker's default partitions and replication factor, as the kafkajs adapter does.
+      if (missing.length) await this.admin.createTopics({ topics: missing, partitions: -1, replicas: -1 });
+    } catch (err) {
+      // Not fatal: brokers that auto-create topics still work, and operations may own topic creation.
+      this.logger.warn(
+        { err, topics: [...wanted] },
+        'event bus: could not create topics; relying on the broker',
+      );
+    }
+  }
+
+  private openStream(running: RunningConsumer, subscription: Subscription) {
+    // A new group reads the retained topic from the start, as the Redis adapter does.
+    return running.consumer.consume({
+      topics: subscription.types,
+      mode: 'committed',
+      fallbackMode: 'earliest',
+      autocommit: false,
+      ...this.options.groupTimings,
+    });
+  }
+
+  /** One message at a time per subscription: the next is read only once this one is committed. */
+  private async consume(running: RunningConsumer, subscription: Subscription): Promise<void> {
+    while (!this.stopping) {
+      try {
+        running.stream ??= await this.openStream(running, subscription);
+        for await (const message of running.stream as AsyncIterable<BufferMessage>) {
+          if (this.stopping) return;
+          running.inFlight = this.handleMessage(subscription, message);
+          try {
+            await running.inFlight;
+          } finally {
+            running.inFlight = undefined;
+          }
+        }
+      } catch (err) {
+        if (this.stopping || err instanceof ConsumerStopping) return;
+        this.logger.error(
+          { err, group: subscription.consumerGroup },
+          'event bus: consumer stream failed; joining the group again',
+        );
+      }
+      await running.stream?.close().catch(() => undefined);
+      running.stream = undefined;
+      if (!this.stopping) await sleep(RESUBSCRIBE_DELAY_MS);
+    }
+  }
+
+  private async handleMessage(subscription: Subscription, message: BufferMessage): Promise<void> {
+    await this.deliverWithRetries(subscription, message);
+    await message.commit();
+  }
+
+  private async deliverWithRetries(subscription: Subscription, message: BufferMessage): Promise<void> {
+    const { topic } = message;
+    const headers = headerRecord(message);
+    let envelope: EventEnvelope;
+    try {
+      envelope = kafkaRecordToEnvelope({ key: message.key, value: message.value, headers });
+    } catch (err) {
+      await this.deadLetter(subscription, message, 0, `unreadable envelope: ${errorMessage(err)}`);
+      return;
+    }
+    const deadLetter = readDeadLetterHeaders(headers);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await subscription.handler(envelope, { attempt, deadLetter });
+        this.options.metrics?.onConsumed(topic);
+        return;
+      } catch (err) {
+        this.options.metrics?.onFailed(topic);
+        this.logger.warn(
+          { err, type: topic, eventId: envelope.id, attempt, group: subscription.consumerGroup },
+          'event handler failed',
+        );
+        if (attempt >= this.retry.maxAttempts) {
+          await this.deadLetter(subscription, message, attempt, errorMessage(err));
+          return;
+        }
+      }
+      await this.backoff(backoffDelay(this.retry, attempt));
+    }
+  }
+
+  /** The group's heartbeats run in the background here; a close cuts the wait short without committing. */
+  private async backoff(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (this.stopping) throw new ConsumerStopping('consumer stopping; the message will be redelivered');
+      await sleep(Math.min(250, until - Date.now()));
+    }
+  }
+
+  private async deadLetter(
+    subscription: Subscription,
+    message: BufferMessage,
+    attempts: number,
+    error: string,
+  ) {
+    const { topic } = message;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headerRecord(message))) headers[name] = value.toString();
+    Object.assign(
+      headers,
+      deadLetterHeaders({
+        consumerGroup: subscription.consumerGroup,
+        attempts,
+        error,
+        failedAt: new Date().toISOString(),
+      }),
+    );
+    await this.producer.send({
+      messages: [
+        {
+          topic: deadLetterTopic(topic),
+          key: message.key?.toString() ?? '',
+          value: message.value?.toString() ?? '',
+          headers,
+        },
+      ],
+    });
+    this.options.metrics?.onDeadLettered(topic);
+    this.logger.error(
+      { type: topic, offset: message.offset.toString(), attempts, error },
+      'event dead-lettered',
+    );
+  }
+}
+
+function headerRecord(message: BufferMessage): Record<string, Buffer> {
+  const headers: Record<string, Buffer> = {};
+  for (const [name, value] of message.headers ?? []) headers[name.toString()] = value;
+  return headers;
+}
