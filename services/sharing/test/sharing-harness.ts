@@ -130,6 +130,7 @@ export const SNAPSHOT: DipCreatedEvent['snapshot'] = {
 
 export async function startSharingHarness(
   configOverrides: Record<string, string> = {},
+  gatewayEnv: Record<string, string> = {},
 ): Promise<SharingHarness> {
   const testMongo: TestMongo = await startTestMongo();
   let redis: TestRedis | undefined;
@@ -164,7 +165,11 @@ export async function startSharingHarness(
       now: () => clock.now,
     });
     sharingListening = await listen(app);
-    gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { sharing: sharingListening.url } });
+    gateway = await startTestGateway({
+      redisUrl: redis.url,
+      upstreams: { sharing: sharingListening.url },
+      env: gatewayEnv,
+    });
     const gw = gateway;
     const leased = redis;
     const server = sharingListening;
