@@ -185,7 +185,18 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
       };
       launch(proc.name, [...tsx, proc.entry], childEnv, COLOURS[i % COLOURS.length]);
     });
-    await waitFor(`http://127.0.0.1:${gatewayPort}/health`, 120000, () => supervisor.anyGivenUp());
+    // The gateway's readiness is its own; the API services behind it are awaited one by one.
+    await Promise.all(
+      PROCESSES.filter(
+        (proc) => proc.entry.endsWith('/src/server.ts') && existsSync(path.join(ROOT, proc.entry)),
+      )
+        .map((proc) =>
+          proc.name === 'gateway'
+            ? `http://127.0.0.1:${gatewayPort}/health`
+            : `http://127.0.0.1:${port(proc.port)}/alive`,
+        )
+        .map((url) => waitFor(url, 120000, () => supervisor.anyGivenUp())),
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -18,6 +18,10 @@ import { createRateLimiter } from './rate-limit';
 import { type UpstreamName, upstreamFor } from './routes-table';
 import { securityHeaders } from './security-headers';
 import { resolveSession } from './session';
+import { startUpstreamProbes } from './upstream-health';
+
+/** How often the upstream gauges (gateway_upstream_up) are refreshed. */
+const UPSTREAM_PROBE_INTERVAL_MS = 10_000;
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -80,17 +84,11 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     metrics,
     bodyLimit: config.BODY_LIMIT_BYTES,
     fastify: { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS },
-    healthChecks: [
-      redisHealthCheck(redis),
-      ...Object.entries(upstreams).map(([name, base]) => ({
-        name,
-        check: async () => {
-          const res = await fetch(`${base}/alive`, { signal: AbortSignal.timeout(1500) });
-          if (!res.ok) throw new Error(`answered ${res.status}`);
-        },
-      })),
-    ],
+    // Readiness is the gateway's own (and its Redis'): upstream state is a metric, not a reason to leave rotation.
+    healthChecks: [redisHealthCheck(redis)],
   });
+  const upstreamProbes = startUpstreamProbes({ metrics, upstreams, intervalMs: UPSTREAM_PROBE_INTERVAL_MS });
+  app.addHook('onClose', () => upstreamProbes.stop());
 
   app.register(cookie, { secret: config.COOKIE_SECRET });
   app.register(replyFrom, {

@@ -1,0 +1,93 @@
+import { ServiceMetrics, createLogger } from '@lsp/service-kit';
+import { type TestRedis, leaseRedisDb } from '@lsp/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { buildGateway } from '../src/app';
+import { gatewayConfigSchema } from '../src/config';
+
+/** The gauge lines of the gateway's /metrics, e.g. { identity: 1, dip: 0 }. */
+async function upstreamGauges(gateway: FastifyInstance): Promise<Record<string, number>> {
+  const text = (await gateway.inject({ method: 'GET', url: '/metrics' })).body;
+  const gauges: Record<string, number> = {};
+  for (const match of text.matchAll(/^gateway_upstream_up\{[^}]*upstream="([a-z]+)"[^}]*\} (\d)$/gm)) {
+    gauges[match[1]] = Number(match[2]);
+  }
+  return gauges;
+}
+
+describe('gateway readiness and upstream state', () => {
+  let upstream: FastifyInstance;
+  let testRedis: TestRedis;
+  let gateway: FastifyInstance;
+
+  beforeAll(async () => {
+    upstream = Fastify();
+    upstream.get('/alive', async () => ({ status: 'ok' }));
+    await upstream.listen({ host: '127.0.0.1', port: 0 });
+    const alive = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
+    testRedis = await leaseRedisDb();
+    const config = gatewayConfigSchema.parse({
+      INTERNAL_SECRET: 'test-internal-secret-0123456789',
+      COOKIE_SECRET: 'c'.repeat(32),
+      IDENTITY_URL: alive,
+      SEARCH_URL: alive,
+      SHARING_URL: alive,
+      NOTIFICATIONS_URL: alive,
+      // nothing listens on port 9 of loopback: the DIP service is down
+      DIP_URL: 'http://127.0.0.1:9',
+    });
+    gateway = buildGateway({
+      config,
+      logger: createLogger('gateway', 'silent'),
+      metrics: new ServiceMetrics('gateway'),
+      redis: testRedis.redis,
+    });
+    await gateway.ready();
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+    await testRedis.release();
+  });
+
+  it('stays ready while an upstream service is down, checking only itself and its Redis', async () => {
+    const res = await gateway.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', service: 'gateway', checks: { redis: { status: 'ok' } } });
+  });
+
+  it('publishes each upstream as gateway_upstream_up: 1 when it answers, 0 when it is down', async () => {
+    let gauges: Record<string, number> = {};
+    // The first probe starts with the gateway; its answers arrive within the probe timeout.
+    const deadline = Date.now() + 10_000;
+    while (Object.keys(gauges).length < 5 && Date.now() < deadline) {
+      gauges = await upstreamGauges(gateway);
+      if (Object.keys(gauges).length < 5) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(gauges).toEqual({ identity: 1, search: 1, dip: 0, sharing: 1, notifications: 1 });
+  });
+
+  it('is not ready when its own Redis is gone', async () => {
+    const lost = await leaseRedisDb();
+    const config = gatewayConfigSchema.parse({
+      INTERNAL_SECRET: 'test-internal-secret-0123456789',
+      COOKIE_SECRET: 'c'.repeat(32),
+    });
+    const orphan = buildGateway({
+      config,
+      logger: createLogger('gateway', 'silent'),
+      metrics: new ServiceMetrics('gateway'),
+      redis: lost.redis,
+    });
+    await orphan.ready();
+    await lost.release();
+    try {
+      const res = await orphan.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().checks.redis.status).toBe('down');
+    } finally {
+      await orphan.close();
+    }
+  });
+});
