@@ -1,0 +1,210 @@
+import { SESSION_COOKIE } from '@lsp/contracts';
+import {
+  OutboxRelay,
+  ProcessedEvents,
+  RedisStreamsEventBus,
+  ServiceMetrics,
+  createQueue,
+  Outbox,
+} from '@lsp/service-kit';
+import {
+  CookieClient,
+  type Listening,
+  TEST_SECRETS,
+  type TestGateway,
+  type TestMongo,
+  type TestSmtp,
+  connectedRedis,
+  listen,
+  silentLogger,
+  startTestGateway,
+  startTestMongo,
+  startTestSmtp,
+} from '@lsp/testing';
+import type { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Transporter } from 'nodemailer';
+import { type DipHarness, startDipHarness } from '../../dip/test/dip-harness';
+import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
+import { notificationsConfigSchema } from '../../notifications/src/config';
+import { EMAIL_QUEUE, type EmailJob, subscribeToIdentityEvents } from '../../notifications/src/email-jobs';
+import { createMailTransport, startEmailWorker } from '../../notifications/src/email-worker';
+import { subscribeToSharingEvents } from '../../notifications/src/sharing-email-jobs';
+import { buildApp } from '../src/app';
+import { sharingConfigSchema } from '../src/config';
+import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/models';
+import { subscribeSharing } from '../src/projection';
+import { SHARE_LINK_SECRET } from './sharing-harness';
+
+jest.setTimeout(120_000);
+
+/**
+ * The whole journey across services, each in-process on one Redis database and its own MongoDB
+ * database, events on the Redis Streams bus: the owner makes a DIP (search, dip), shares it (sharing),
+ * the email arrives over SMTP (notifications), the recipient registers, verifies and signs in
+ * (identity), opens the link, and the dip service consumes share.viewed.
+ */
+describe('sharing a DIP, end to end', () => {
+  let dip: DipHarness;
+  let identity: IdentityStack;
+  let mongo: TestMongo;
+  let smtp: TestSmtp;
+  let gateway: TestGateway;
+  let sharingServer: Listening;
+  let sharingRedis: Redis;
+  let collections: SharingCollections;
+  let sharingOutbox: Outbox;
+  let queue: Queue<EmailJob>;
+  let worker: Worker<EmailJob>;
+  let transport: Transporter;
+  const buses: RedisStreamsEventBus[] = [];
+  const relays: OutboxRelay[] = [];
+
+  beforeAll(async () => {
+    dip = await startDipHarness();
+    const redisUrl = dip.redis.url;
+    // The dip harness's streams prefix: every service here must publish and consume on it.
+    const prefix = (dip.bus as unknown as { prefix: string }).prefix;
+    const newBus = () => {
+      const bus = new RedisStreamsEventBus({ redisUrl, prefix, blockMs: 100, claimIntervalMs: 500 });
+      buses.push(bus);
+      return bus;
+    };
+    identity = await startIdentityStack({ redis: dip.redis, relayTo: dip.bus });
+    mongo = await startTestMongo();
+    smtp = await startTestSmtp();
+
+    const sharingDb = await mongo.database('sharing');
+    const outbox = await Outbox.open(sharingDb);
+    sharingOutbox = outbox;
+    collections = sharingCollections(sharingDb);
+    await ensureSharingIndexes(collections);
+    const sharingBus = newBus();
+    subscribeSharing(sharingBus, await ProcessedEvents.open(sharingDb), collections, outbox);
+    sharingRedis = await connectedRedis(redisUrl);
+    const sharingApp = buildApp({
+      config: sharingConfigSchema.parse({
+        INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
+        MONGO_URL: mongo.url,
+        REDIS_URL: redisUrl,
+        SHARE_LINK_SECRET,
+      }),
+      logger: silentLogger(),
+      metrics: new ServiceMetrics('sharing'),
+      healthChecks: [],
+      mongo: sharingDb,
+      redis: sharingRedis,
+      collections,
+      outbox,
+    });
+    sharingServer = await listen(sharingApp);
+    relays.push(new OutboxRelay({ outbox, bus: dip.bus, pollIntervalMs: 50 }));
+
+    const notificationsDb = await mongo.database('notifications');
+    const config = notificationsConfigSchema.parse({
+      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
+      MONGO_URL: mongo.url,
+      REDIS_URL: redisUrl,
+      SMTP_URL: smtp.url,
+      DB_NAME: notificationsDb.name,
+    });
+    queue = createQueue<EmailJob>(EMAIL_QUEUE, redisUrl);
+    const notificationsBus = newBus();
+    const processed = await ProcessedEvents.open(notificationsDb);
+    subscribeToIdentityEvents(notificationsBus, processed, queue);
+    subscribeToSharingEvents(notificationsBus, processed, queue);
+    transport = createMailTransport(config);
+    worker = startEmailWorker({ config, logger: silentLogger(), mongo: notificationsDb, transport });
+
+    for (const bus of buses) await bus.start();
+    for (const relay of relays) relay.start();
+    // One site, as the browser sees it: every service behind one gateway.
+    gateway = await startTestGateway({
+      redisUrl,
+      upstreams: {
+        identity: identity.identityUrl,
+        search: dip.gateway.config.SEARCH_URL,
+        dip: dip.gateway.config.DIP_URL,
+        sharing: sharingServer.url,
+      },
+      env: { RATE_LIMIT_MAX: '100000', RATE_LIMIT_AUTH_MAX: '100000' },
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    for (const relay of relays) await relay.stop();
+    await worker?.close();
+    transport?.close();
+    await queue?.close();
+    for (const bus of buses) await bus.close();
+    await sharingServer?.close();
+    await sharingRedis?.quit();
+    await smtp?.close();
+    await identity?.close();
+    await mongo?.stop();
+    await dip?.close();
+  });
+
+  it('creates, shares, emails, registers, opens the link and the dip service learns of the view', async () => {
+    // The owner: a session as the identity service would make it, used through the one gateway.
+    const ownerSession = await dip.signedIn({ name: 'Olivia Owner' });
+    const owner = new CookieClient(gateway.url);
+    owner.setCookie(SESSION_COOKIE, ownerSession.client.cookie(SESSION_COOKIE)!);
+    const searchId = await dip.savedSearch(owner, ownerSession.user.userId);
+    const created = await owner.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 });
+    expect(created.status).toBeLessThan(300);
+    const { dipId } = created.json();
+    await dip.until(() => collections.dips.findOne({ _id: dipId }), 'sharing to learn of the DIP');
+
+    const email = `recipient.${Date.now()}@example.co.uk`;
+    const shared = await owner.post(`/api/online-dip/${dipId}/share`, {
+      recipients: [email],
+      message: 'Here is the DIP we discussed',
+    });
+    expect(shared.status).toBe(201);
+    const mail = await smtp.waitForMessage(
+      (m) => m.to.includes(email) && m.subject.includes('Decision in Principle'),
+    );
+    expect(mail.text).toContain('Here is the DIP we discussed');
+    expect(mail.text).toContain('Olivia Owner');
+    const link = new URL(mail.text.match(/http:\/\/localhost:8080\/shared\/\S+/)![0]);
+
+    // The recipient has no account yet: register, verify from the emailed link, sign in.
+    const browser = new CookieClient(gateway.url);
+    const password = 'correct horse battery';
+    expect(
+      (await browser.post('/api/auth/register', { name: 'Rita Recipient', email, password })).status,
+    ).toBe(201);
+    const verifyMail = await smtp.waitForMessage(
+      (m) => m.to.includes(email) && m.subject.startsWith('Verify'),
+    );
+    const token = new URL(
+      verifyMail.text.match(/http:\/\/localhost:8080\/verify-email\?token=\S+/)![0],
+    ).searchParams.get('token')!;
+    expect((await browser.get(`/api/verify-email?token=${encodeURIComponent(token)}`)).status).toBe(200);
+    expect((await browser.post('/api/login', { email, password })).status).toBe(200);
+
+    const opened = await browser.get(
+      `/api/online-dip/shared/${link.pathname.split('/').at(-1)}${link.search}`,
+    );
+    expect(opened.status).toBe(200);
+    expect(opened.json()).toMatchObject({
+      dip: { id: dipId },
+      permissions: { readOnly: true },
+      accessMethod: 'signed-link',
+    });
+    const viewed = await dip.until(async () => {
+      const entries = await collections.recipientShares.findOne({ dipId, email });
+      return entries?.viewedAt ? entries : null;
+    }, 'the share to be viewed');
+    expect(viewed.recipientUserId).toBeTruthy();
+    // The dip service consumed share.viewed: its processed-event marker for sharing's event.
+    const entry = await sharingOutbox.collection().findOne({ type: 'share.viewed' });
+    expect(entry).not.toBeNull();
+    await dip.until(
+      () => dip.dipDb.collection('processed_events').findOne({ eventId: entry!.eventId }),
+      'the dip service to consume share.viewed',
+    );
+  });
+});
