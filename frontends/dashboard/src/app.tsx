@@ -1,28 +1,45 @@
 // The dashboard remote's route tree. The shell delegates /dashboard, /dip, /dips, /shared,
 // /share, /shared-with-me, /shared-deal, /refer and /operations here; paths are matched in full.
-import { NotFoundPage, RequireSession } from '@lsp/ui';
+// Pages other than the dashboard load on first visit, so the dashboard's first download stays small.
+import { NotFoundPage, PageLoading, RequireSession } from '@lsp/ui';
+import { Suspense, lazy } from 'react';
+import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { DashboardPage } from './dashboard/dashboard-page';
 import './dashboard/dashboard.css';
+import { DipViewRedirect, ShareLandingRedirect, SharedWithMeRedirect } from './pages/redirects';
 import { UnavailablePage } from './unavailable-page';
+
+const DipDeepLinkPage = lazy(() =>
+  import('./pages/dip-deep-link-page.js').then((m) => ({ default: m.DipDeepLinkPage })),
+);
+const OnlineDipPage = lazy(() =>
+  import('./pages/online-dip-page.js').then((m) => ({ default: m.OnlineDipPage })),
+);
+const SharedDipPage = lazy(() =>
+  import('./pages/shared-dip-page.js').then((m) => ({ default: m.SharedDipPage })),
+);
+const SharedDealPage = lazy(() =>
+  import('./pages/shared-deal-page.js').then((m) => ({ default: m.SharedDealPage })),
+);
+
+const page = (element: ReactNode) => <Suspense fallback={<PageLoading />}>{element}</Suspense>;
+const signedIn = (element: ReactNode) => <RequireSession>{page(element)}</RequireSession>;
 
 export default function App() {
   return (
     <Routes>
-      <Route
-        path="/dashboard"
-        element={
-          <RequireSession>
-            <DashboardPage />
-          </RequireSession>
-        }
-      />
-      <Route path="/dip/*" element={<UnavailablePage feature="Decisions in Principle" />} />
-      <Route path="/dips/*" element={<UnavailablePage feature="Decisions in Principle" />} />
-      <Route path="/shared/*" element={<UnavailablePage feature="Shared Decisions in Principle" />} />
-      <Route path="/share/*" element={<UnavailablePage feature="Shared Decisions in Principle" />} />
-      <Route path="/shared-with-me" element={<UnavailablePage feature="Shared with me" />} />
-      <Route path="/shared-deal/*" element={<UnavailablePage feature="Shared deals" />} />
+      <Route path="/dashboard" element={signedIn(<DashboardPage />)} />
+      <Route path="/dips/:id" element={signedIn(<DipDeepLinkPage />)} />
+      <Route path="/dip/view/:slug" element={<DipViewRedirect />} />
+      <Route path="/dip/:loanType/:id" element={<UnavailablePage feature="Decisions in Principle" />} />
+      <Route path="/dip/:slug" element={page(<OnlineDipPage />)} />
+      <Route path="/shared" element={<SharedWithMeRedirect />} />
+      <Route path="/shared/:slug" element={page(<SharedDipPage />)} />
+      <Route path="/shared-with-me" element={<SharedWithMeRedirect />} />
+      <Route path="/share/dip/:shareId" element={signedIn(<ShareLandingRedirect />)} />
+      <Route path="/shared-deal" element={page(<SharedDealPage />)} />
+      <Route path="/shared-deal/:token" element={page(<SharedDealPage />)} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -125,13 +125,11 @@ export function DashboardPage() {
   const closeDip = () => {
     setModalClosing(true);
     setTimeout(() => {
-      setParams(
-        (p) => {
-          for (const key of ['dipId', 'modal', 'context', 'shared']) p.delete(key);
-          return p;
-        },
-        { replace: true },
-      );
+      // A history entry of its own, so Back re-opens the DIP and Forward closes it again.
+      setParams((p) => {
+        for (const key of ['dipId', 'modal', 'context', 'shared']) p.delete(key);
+        return p;
+      });
       setModalClosing(false);
     }, MODAL_CLEAR_DELAY_MS);
   };

@@ -10,7 +10,7 @@ import { downloadDipPdf } from './pdf';
 
 type Context = 'owner' | 'shared';
 
-interface DipDetail {
+export interface DipDetail {
   id?: string;
   reference?: string;
   quoteCode?: string;
@@ -49,10 +49,50 @@ const MESSAGES: Record<number, { title: string; text: string }> = {
   410: { title: 'DIP Expired', text: 'This DIP has expired and is no longer available' },
 };
 
-function unwrap(body: unknown): DipDetail | null {
+interface SnapshotCarrier {
+  snapshot?: {
+    lenderName?: string;
+    borrower?: { name?: string; entity?: string };
+    property?: DipDetail['property'];
+    loan?: {
+      productType?: string;
+      netLoan?: number;
+      grossLoan?: number;
+      fees?: number;
+      interestRate?: number;
+      termMonths?: number;
+      ltvPercent?: number;
+    };
+    financial?: DipDetail['financial'];
+  };
+}
+
+/**
+ * The owner view carries the sections already; the shared views carry the DIP's snapshot, read into
+ * the same sections (the snapshot's rate is a fraction).
+ */
+export function unwrapDip(body: unknown): DipDetail | null {
   if (!body || typeof body !== 'object') return null;
-  const b = body as { dip?: DipDetail };
-  return b.dip && typeof b.dip === 'object' ? { ...b.dip } : (body as DipDetail);
+  const b = body as { dip?: DipDetail & SnapshotCarrier };
+  const dip = (b.dip && typeof b.dip === 'object' ? b.dip : body) as DipDetail & SnapshotCarrier;
+  const snap = dip.snapshot;
+  if (dip.loan || !snap) return dip;
+  return {
+    ...dip,
+    borrower: snap.borrower,
+    property: snap.property,
+    financial: snap.financial,
+    loan: {
+      lenderName: snap.lenderName,
+      productType: snap.loan?.productType,
+      netLoanAmount: snap.loan?.netLoan,
+      grossLoan: snap.loan?.grossLoan,
+      fees: snap.loan?.fees,
+      ratePercent: snap.loan?.interestRate != null ? snap.loan.interestRate * 100 : undefined,
+      termMonths: snap.loan?.termMonths,
+      ltvPercent: snap.loan?.ltvPercent,
+    },
+  };
 }
 
 export function DipModal({
@@ -74,7 +114,7 @@ export function DipModal({
     : null;
   const query = useDipDetail<unknown>(open ? path : null);
   const correlationId = useMemo(() => shortCorrelationId(), [query.errorUpdatedAt]);
-  const dip = unwrap(query.data);
+  const dip = unwrapDip(query.data);
   const quoteCode = dip?.quoteCode ?? dip?.quote_code ?? dip?.reference;
 
   const download = async () => {
@@ -137,75 +177,7 @@ export function DipModal({
       </Alert>
     );
   } else if (dip) {
-    const address = [
-      dip.property?.addressLine1,
-      dip.property?.addressLine2,
-      dip.property?.city,
-      dip.property?.county,
-      dip.property?.postcode,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    body = (
-      <div className="dip-sections">
-        <p className="ui-muted">
-          Quote code {quoteCode} · valid until {formatDate(dip.expires_at)}
-        </p>
-        <section>
-          <h3>Borrower</h3>
-          <dl className="dash-facts">
-            <Fact label="Name" value={dip.borrower?.name} />
-            <Fact label="Borrowing entity" value={dip.borrower?.entity} />
-          </dl>
-        </section>
-        <section>
-          <h3>Property</h3>
-          <dl className="dash-facts">
-            <Fact label="Address" value={address} />
-            <Fact label="Property type" value={dip.property?.propertyType} />
-            <Fact label="Current value" value={formatGbp(dip.property?.currentValue)} />
-          </dl>
-        </section>
-        <section>
-          <h3>Loan Details</h3>
-          <dl className="dash-facts">
-            <Fact label="Lender" value={dip.loan?.lenderName} />
-            <Fact label="Product" value={dip.loan?.productType} />
-            <Fact label="Net loan" value={formatGbp(dip.loan?.netLoanAmount)} />
-            <Fact label="Gross loan" value={formatGbp(dip.loan?.grossLoan)} />
-            <Fact label="Fees" value={formatGbp(dip.loan?.fees)} />
-            <Fact
-              label="Interest rate"
-              value={dip.loan?.ratePercent != null ? `${dip.loan.ratePercent.toFixed(2)}%` : undefined}
-            />
-            <Fact
-              label="Term"
-              value={dip.loan?.termMonths != null ? `${dip.loan.termMonths} months` : undefined}
-            />
-            <Fact
-              label="LTV"
-              value={dip.loan?.ltvPercent != null ? `${dip.loan.ltvPercent.toFixed(1)}%` : undefined}
-            />
-          </dl>
-        </section>
-        <section>
-          <h3>Financial Summary</h3>
-          <dl className="dash-facts">
-            <Fact label="Purchase price" value={formatGbp(dip.financial?.purchasePrice)} />
-            <Fact label="Deposit required" value={formatGbp(dip.financial?.depositRequired)} />
-            <Fact label="Project cost" value={formatGbp(dip.financial?.projectCost)} />
-            <Fact label="Build cost" value={formatGbp(dip.financial?.buildCost)} />
-          </dl>
-        </section>
-        <section>
-          <h3>Important Notice</h3>
-          <p>
-            These terms are indicative and non-binding, and subject to underwriting, valuation, legal due
-            diligence and lender approval.
-          </p>
-        </section>
-      </div>
-    );
+    body = <DipDetailSections dip={dip} />;
   }
 
   return (
@@ -235,6 +207,80 @@ function Fact({ label, value }: { label: string; value: string | null | undefine
     <div>
       <dt>{label}</dt>
       <dd>{value || '—'}</dd>
+    </div>
+  );
+}
+
+/** The five sections of a DIP: Borrower, Property, Loan Details, Financial Summary, Important Notice. */
+export function DipDetailSections({ dip }: { dip: DipDetail }) {
+  const quoteCode = dip.quoteCode ?? dip.quote_code ?? dip.reference;
+  const address = [
+    dip.property?.addressLine1,
+    dip.property?.addressLine2,
+    dip.property?.city,
+    dip.property?.county,
+    dip.property?.postcode,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <div className="dip-sections">
+      <p className="ui-muted">
+        Quote code {quoteCode} · valid until {formatDate(dip.expires_at)}
+      </p>
+      <section>
+        <h3>Borrower</h3>
+        <dl className="dash-facts">
+          <Fact label="Name" value={dip.borrower?.name} />
+          <Fact label="Borrowing entity" value={dip.borrower?.entity} />
+        </dl>
+      </section>
+      <section>
+        <h3>Property</h3>
+        <dl className="dash-facts">
+          <Fact label="Address" value={address} />
+          <Fact label="Property type" value={dip.property?.propertyType} />
+          <Fact label="Current value" value={formatGbp(dip.property?.currentValue)} />
+        </dl>
+      </section>
+      <section>
+        <h3>Loan Details</h3>
+        <dl className="dash-facts">
+          <Fact label="Lender" value={dip.loan?.lenderName} />
+          <Fact label="Product" value={dip.loan?.productType} />
+          <Fact label="Net loan" value={formatGbp(dip.loan?.netLoanAmount)} />
+          <Fact label="Gross loan" value={formatGbp(dip.loan?.grossLoan)} />
+          <Fact label="Fees" value={formatGbp(dip.loan?.fees)} />
+          <Fact
+            label="Interest rate"
+            value={dip.loan?.ratePercent != null ? `${dip.loan.ratePercent.toFixed(2)}%` : undefined}
+          />
+          <Fact
+            label="Term"
+            value={dip.loan?.termMonths != null ? `${dip.loan.termMonths} months` : undefined}
+          />
+          <Fact
+            label="LTV"
+            value={dip.loan?.ltvPercent != null ? `${dip.loan.ltvPercent.toFixed(1)}%` : undefined}
+          />
+        </dl>
+      </section>
+      <section>
+        <h3>Financial Summary</h3>
+        <dl className="dash-facts">
+          <Fact label="Purchase price" value={formatGbp(dip.financial?.purchasePrice)} />
+          <Fact label="Deposit required" value={formatGbp(dip.financial?.depositRequired)} />
+          <Fact label="Project cost" value={formatGbp(dip.financial?.projectCost)} />
+          <Fact label="Build cost" value={formatGbp(dip.financial?.buildCost)} />
+        </dl>
+      </section>
+      <section>
+        <h3>Important Notice</h3>
+        <p>
+          These terms are indicative and non-binding, and subject to underwriting, valuation, legal due
+          diligence and lender approval.
+        </p>
+      </section>
     </div>
   );
 }

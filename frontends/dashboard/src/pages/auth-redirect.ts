@@ -1,0 +1,14 @@
+// Auth errors in DIP views (spec §4): the current path is kept as the post-auth redirect and the
+// browser goes to /login; for /dip/ paths the login's next is the dashboard's shared tab.
+import { STORAGE_KEYS } from '@lsp/ui';
+
+export function sendToLogin(): void {
+  const here = window.location.pathname + window.location.search;
+  try {
+    localStorage.setItem(STORAGE_KEYS.postAuthRedirect, here);
+  } catch {
+    // storage refused: the login's next still brings the user back
+  }
+  const next = window.location.pathname.startsWith('/dip/') ? '/dashboard?tab=shared&shared=1' : here;
+  window.location.assign(`/login?next=${encodeURIComponent(next)}`);
+}

@@ -1,0 +1,225 @@
+// /dip/{slug} (spec §2 'Online DIP page'): 'Indicative Terms – DIP' with Copy Quote Code, Back and
+// Download PDF; greeting; chips; key figures; Loan Details and Project Details cards; the Special
+// Offer banner; the disclaimer; a skeleton while loading; the not-found text with Return to Dashboard.
+import {
+  Alert,
+  ApiError,
+  Badge,
+  Button,
+  Card,
+  STORAGE_KEYS,
+  buttonClass,
+  useSession,
+  useToast,
+} from '@lsp/ui';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { copyText } from '../dashboard/clipboard';
+import { useDipDetail } from '../dashboard/dip-query';
+import { downloadDipPdf } from '../dashboard/pdf';
+import { formatDate, formatGbp } from '../format';
+import { sendToLogin } from './auth-redirect';
+
+interface OnlineDip {
+  quoteCode: string;
+  generatedOn: string;
+  productType: string;
+  regulated: boolean;
+  borrowerSalutation: string | null;
+  borrowerName: string | null;
+  projectCity: string;
+  validityHours: number;
+  promoEligibleZeroBrokerFee: boolean;
+  loan: {
+    netLoan: number;
+    monthlyPayment: number;
+    interestRatePct: number;
+    arrangementFeePct: number;
+    depositRequired: number;
+    ltvPct: number;
+    mortgageTermYears: number | null;
+  };
+  project: {
+    location: string;
+    propertyType: string;
+    propertyValue: number;
+    ownerOccupied: boolean | null;
+    borrowingEntity: string;
+    mortgageTermYears: number | null;
+  };
+}
+
+const monthly = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'GBP',
+  minimumFractionDigits: 2,
+});
+const pct = (value: number | null | undefined, digits: number) =>
+  value == null || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)}%`;
+const years = (value: number | null | undefined) => (value == null ? '—' : `${value} years`);
+
+export function OnlineDipPage() {
+  const { slug = '' } = useParams();
+  const { status: session } = useSession();
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  const query = useDipDetail<OnlineDip>(session === 'authenticated' ? `/api/online-dip/${slug}` : null);
+  const status = query.error instanceof ApiError ? query.error.status : 0;
+
+  useEffect(() => {
+    if (session === 'anonymous' || status === 401) {
+      localStorage.setItem(STORAGE_KEYS.pendingDipSlug, slug);
+      sendToLogin();
+    }
+  }, [session, status, slug]);
+
+  if (session !== 'authenticated' || query.isPending) {
+    return (
+      <div className="ui-container dash-page" role="status" aria-label="Loading DIP">
+        <div className="dip-skeleton">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="dip-skeleton__block" />
+          ))}
+        </div>
+      </div>
+    );
+  }
+  if (query.isError || !query.data) {
+    const notFound = [403, 404, 410].includes(status);
+    return (
+      <div className="ui-container dash-page dash-narrow">
+        <h1>Indicative Terms – DIP</h1>
+        <Alert variant="danger" title={notFound ? 'DIP not found' : 'Unable to load DIP'}>
+          {notFound
+            ? "We couldn't find that DIP. It may be expired or you don't have access."
+            : `Unable to load DIP. Please try again later. (Error ${status})`}
+        </Alert>
+        <Link to="/dashboard" className={buttonClass('primary')}>
+          Return to Dashboard
+        </Link>
+      </div>
+    );
+  }
+
+  const dip = query.data;
+  const copyQuote = async () => {
+    if (await copyText(dip.quoteCode))
+      toast({ title: 'Copied', description: dip.quoteCode, variant: 'success' });
+    else toast({ title: 'Copy Failed', description: 'Unable to copy quote code', variant: 'error' });
+  };
+  const download = async () => {
+    const outcome = await downloadDipPdf(dip.quoteCode, dip.quoteCode);
+    if (outcome === 'ok') toast({ title: 'Download Started', variant: 'success' });
+    else if (outcome === 'auth')
+      toast({
+        title: 'Authentication Required',
+        description: 'Please log in to download PDFs.',
+        variant: 'error',
+      });
+    else
+      toast({
+        title: 'Download Error',
+        description: 'Failed to download PDF. Please try again.',
+        variant: 'error',
+      });
+  };
+
+  return (
+    <div className="ui-container dash-page online-dip">
+      <header className="dash-header">
+        <h1>Indicative Terms – DIP</h1>
+        <div className="dash-item__actions">
+          <Button variant="secondary" size="sm" onClick={() => void copyQuote()}>
+            Copy Quote Code
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => navigate(-1)}>
+            Back
+          </Button>
+          <Button size="sm" onClick={() => void download()}>
+            Download PDF
+          </Button>
+        </div>
+      </header>
+      <p className="online-dip__greeting">
+        Dear {[dip.borrowerSalutation, dip.borrowerName].filter(Boolean).join(' ') || 'Client'},
+      </p>
+      <ul className="online-dip__chips" aria-label="Summary">
+        <li>
+          <Badge>{dip.projectCity}</Badge>
+        </li>
+        <li>
+          <Badge variant="info">Valid for {dip.validityHours} hours</Badge>
+        </li>
+        <li>
+          <Badge variant="brand">{dip.quoteCode}</Badge>
+        </li>
+        <li>
+          <Badge>{dip.productType}</Badge>
+        </li>
+        {dip.regulated && (
+          <li>
+            <Badge variant="warning">Regulated</Badge>
+          </li>
+        )}
+      </ul>
+      <p className="ui-muted">Generated on {formatDate(dip.generatedOn)}</p>
+      {dip.promoEligibleZeroBrokerFee && (
+        <Alert variant="success" title="Special Offer">
+          Zero broker fees for 6 months on this deal.
+        </Alert>
+      )}
+      <div className="online-dip__figures">
+        <div>
+          <span className="ui-muted">Net loan</span>
+          <strong>{formatGbp(dip.loan.netLoan)}</strong>
+        </div>
+        <div>
+          <span className="ui-muted">Monthly payment</span>
+          <strong>
+            {Number.isFinite(dip.loan.monthlyPayment) ? monthly.format(dip.loan.monthlyPayment) : '—'}
+          </strong>
+        </div>
+        <div>
+          <span className="ui-muted">Interest rate</span>
+          <strong>{pct(dip.loan.interestRatePct, 2)}</strong>
+        </div>
+      </div>
+      <div className="online-dip__cards">
+        <Card title="Loan Details" headingLevel={2}>
+          <dl className="dash-facts">
+            <Fact label="Arrangement fee" value={pct(dip.loan.arrangementFeePct, 1)} />
+            <Fact label="Deposit required" value={formatGbp(dip.loan.depositRequired)} />
+            <Fact label="LTV" value={pct(dip.loan.ltvPct, 1)} />
+            <Fact label="Mortgage term" value={years(dip.loan.mortgageTermYears)} />
+          </dl>
+        </Card>
+        <Card title="Project Details" headingLevel={2}>
+          <dl className="dash-facts">
+            <Fact label="Location" value={dip.project.location} />
+            <Fact label="Property type" value={dip.project.propertyType} />
+            <Fact label="Property value" value={formatGbp(dip.project.propertyValue)} />
+            <Fact
+              label="Owner occupied"
+              value={dip.project.ownerOccupied == null ? '—' : dip.project.ownerOccupied ? 'Yes' : 'No'}
+            />
+            <Fact label="Borrowing entity" value={dip.project.borrowingEntity} />
+            <Fact label="Mortgage term" value={years(dip.project.mortgageTermYears)} />
+          </dl>
+        </Card>
+      </div>
+      <p className="ui-muted online-dip__disclaimer">
+        These terms are indicative and non-binding. They are subject to underwriting, valuation, legal due
+        diligence and lender approval.
+      </p>
+    </div>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{value || '—'}</dd>
+    </div>
+  );
+}

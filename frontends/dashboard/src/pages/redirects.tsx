@@ -1,0 +1,26 @@
+// The small forwarding routes of spec §2.
+import { useEffect } from 'react';
+import { Navigate, useParams, useSearchParams } from 'react-router-dom';
+
+/** /dip/view/{shareSlug}: a full-page redirect to /shared/{shareSlug} (the query goes along). */
+export function DipViewRedirect() {
+  const { slug = '' } = useParams();
+  useEffect(() => {
+    window.location.replace(`/shared/${encodeURIComponent(slug)}${window.location.search}`);
+  }, [slug]);
+  return null;
+}
+
+/** /shared-with-me?highlightDip={id} and /shared without a slug: the dashboard's shared tab. */
+export function SharedWithMeRedirect() {
+  const [params] = useSearchParams();
+  const target = new URLSearchParams({ tab: 'shared' });
+  const highlight = params.get('highlightDip');
+  if (highlight) target.set('highlightDip', highlight);
+  return <Navigate to={`/dashboard?${target.toString()}`} replace />;
+}
+
+/** /share/dip/{shareId}: the spec does not show its behaviour; it opens Shared with me. */
+export function ShareLandingRedirect() {
+  return <Navigate to="/dashboard?tab=shared" replace />;
+}

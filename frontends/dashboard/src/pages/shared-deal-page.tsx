@@ -1,0 +1,156 @@
+// /shared-deal/{token} (also ?token=): the deal someone sent with Send Deal (spec §2 'Shared deal
+// page'): sharer, note, lender, rate, gross and net loan, deposit, arrangement fee, and the profit
+// forecast or monthly payment. Opening it tells the server it was viewed. Start Application carries
+// the offer to /application; Compare More Loans goes home.
+import { Alert, ApiError, Card, STORAGE_KEYS, Spinner, buttonClass } from '@lsp/ui';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { fetchDipJson } from '../dashboard/dip-query';
+import { formatGbp } from '../format';
+
+interface SharedDeal {
+  loan_data: string | Record<string, unknown>;
+  loan_type: string;
+  referrer_name: string | null;
+  note: string | null;
+}
+
+function offerOf(deal: SharedDeal): Record<string, unknown> {
+  if (typeof deal.loan_data !== 'string') return deal.loan_data ?? {};
+  try {
+    const parsed: unknown = JSON.parse(deal.loan_data);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const num = (value: unknown): number | null => {
+  const n = typeof value === 'number' ? value : Number(String(value ?? '').replace(/[,£\s]/g, ''));
+  return Number.isFinite(n) && String(value ?? '') !== '' ? n : null;
+};
+
+export function SharedDealPage() {
+  const params = useParams();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const token = params.token ?? search.get('token') ?? '';
+  const query = useQuery({
+    queryKey: ['/api/shared-deal', token],
+    enabled: token !== '',
+    queryFn: ({ signal }) =>
+      fetchDipJson<SharedDeal>(`/api/shared-deal/${encodeURIComponent(token)}`, signal),
+    retry: false,
+    staleTime: Infinity,
+  });
+
+  useEffect(() => {
+    if (query.isSuccess)
+      void fetch(`/api/shared-deal/${encodeURIComponent(token)}/viewed`, {
+        method: 'POST',
+        credentials: 'include',
+      }).catch(() => undefined);
+  }, [query.isSuccess, token]);
+
+  if (!token) return <DealMissing text="No shared deal found" />;
+  if (query.isPending)
+    return (
+      <div className="ui-container dash-page ui-row" role="status">
+        <Spinner /> <span>Loading shared deal...</span>
+      </div>
+    );
+  if (query.isError) {
+    const status = query.error instanceof ApiError ? query.error.status : 0;
+    return <DealMissing text={status === 404 ? 'Deal not found' : 'Failed to load shared deal'} />;
+  }
+
+  const deal = query.data;
+  const offer = offerOf(deal);
+  const rate = num(offer.InterestRate);
+  const profit = num(offer.ProfitForecast);
+  const monthly = num(offer.MonthlyPayment);
+  const startApplication = () => {
+    localStorage.setItem(
+      STORAGE_KEYS.pendingApplication,
+      JSON.stringify({ formData: {}, selectedLoan: offer, loanType: deal.loan_type, timestamp: Date.now() }),
+    );
+    localStorage.setItem(STORAGE_KEYS.selectedLoan, JSON.stringify(offer));
+    navigate('/application');
+  };
+
+  return (
+    <div className="ui-container dash-page dash-narrow">
+      <h1>A deal shared with you</h1>
+      <p>
+        <strong>{deal.referrer_name || 'Someone'}</strong> shared this loan option with you.
+      </p>
+      {deal.note && (
+        <Alert variant="info" title="Personal note">
+          {deal.note}
+        </Alert>
+      )}
+      <Card title={String(offer.LenderName ?? offer.Lender ?? 'Lender')} headingLevel={2}>
+        <dl className="dash-facts">
+          <div>
+            <dt>Interest rate</dt>
+            <dd>{rate === null ? '—' : `${(rate < 1 ? rate * 100 : rate).toFixed(2)}%`}</dd>
+          </div>
+          <div>
+            <dt>Gross loan</dt>
+            <dd>{formatGbp(offer.GrossLoan)}</dd>
+          </div>
+          <div>
+            <dt>Net loan</dt>
+            <dd>{formatGbp(offer.NetLoan)}</dd>
+          </div>
+          <div>
+            <dt>Deposit</dt>
+            <dd>{formatGbp(offer.DepositRequired)}</dd>
+          </div>
+          <div>
+            <dt>Arrangement fee</dt>
+            <dd>{formatGbp(offer.ArrangementFee)}</dd>
+          </div>
+          {profit !== null && profit !== 0 ? (
+            <div>
+              <dt>Profit forecast</dt>
+              <dd>{formatGbp(profit)}</dd>
+            </div>
+          ) : (
+            <div>
+              <dt>Monthly payment</dt>
+              <dd>
+                {monthly === null
+                  ? '—'
+                  : new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(monthly)}
+              </dd>
+            </div>
+          )}
+        </dl>
+      </Card>
+      <div className="ui-row">
+        <button type="button" className={buttonClass('primary')} onClick={startApplication}>
+          Start Application
+        </button>
+        <Link to="/" className={buttonClass('secondary')}>
+          Compare More Loans
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function DealMissing({ text }: { text: string }) {
+  return (
+    <div className="ui-container dash-page dash-narrow">
+      <h1>Deal not found or expired</h1>
+      <Alert variant="danger" title={text}>
+        The link may be mistyped or the deal may have expired.
+      </Alert>
+      <Link to="/" className={buttonClass('primary')}>
+        Compare More Loans
+      </Link>
+    </div>
+  );
+}

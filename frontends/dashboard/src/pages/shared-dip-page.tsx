@@ -1,0 +1,135 @@
+// /shared/{slug}?e=&sig= (spec §2 'Shared DIP page'): one shared DIP, read only, for the signed-in
+// recipient. Signed out: the path is kept and the user signs in first. A link for another email
+// address shows the mismatch panel offering to sign out and back in with the right account.
+import {
+  Alert,
+  ApiError,
+  Button,
+  Spinner,
+  apiSend,
+  buttonClass,
+  clearLegacySessionKeys,
+  useSession,
+} from '@lsp/ui';
+import { useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
+import { useDipDetail } from '../dashboard/dip-query';
+import { formatDate } from '../format';
+import { sendToLogin } from './auth-redirect';
+
+export function sharedLinkErrorMessage(status: number, body: unknown): string {
+  if (status === 401 || status === 403) return "This link has expired or you don't have access to view it.";
+  if (status === 404) return 'The shared deal could not be found.';
+  if (status === 410) return 'This deal has expired.';
+  const serverError = (body as { error?: unknown } | null)?.error;
+  return typeof serverError === 'string' && serverError ? serverError : 'Failed to load shared deal';
+}
+
+interface SharedDipBody {
+  dip: Record<string, unknown>;
+  shareInfo?: { shared_by?: string; shared_at?: string; message?: string | null };
+}
+
+export function SharedDipPage() {
+  const { slug = '' } = useParams();
+  const [params] = useSearchParams();
+  const { status: session, user } = useSession();
+  const [signingOut, setSigningOut] = useState(false);
+  const e = params.get('e');
+  const sig = params.get('sig');
+  const path =
+    session === 'authenticated' && e && sig
+      ? `/api/online-dip/shared/${encodeURIComponent(slug)}?e=${encodeURIComponent(e)}&sig=${encodeURIComponent(sig)}`
+      : null;
+  const query = useDipDetail<SharedDipBody>(path);
+  const error = query.error instanceof ApiError ? query.error : null;
+
+  useEffect(() => {
+    if (session === 'anonymous' || error?.status === 401) sendToLogin();
+  }, [session, error?.status]);
+
+  if (!e || !sig) {
+    return (
+      <Panel title="Invalid share link">
+        <Alert variant="danger" title="Invalid share link">
+          Invalid share link - missing parameters
+        </Alert>
+      </Panel>
+    );
+  }
+  if (session !== 'authenticated' || query.isPending) {
+    return (
+      <div className="ui-container dash-page ui-row" role="status">
+        <Spinner /> <span>Loading shared DIP...</span>
+      </div>
+    );
+  }
+  if (query.isError) {
+    const mismatch = Boolean((error?.body as { canSignOut?: boolean } | null)?.canSignOut);
+    if (mismatch) {
+      const signOut = async () => {
+        setSigningOut(true);
+        await apiSend('POST', '/api/logout').catch(() => undefined);
+        clearLegacySessionKeys();
+        const here = window.location.pathname + window.location.search;
+        window.location.assign(`/login?next=${encodeURIComponent(here)}`);
+      };
+      return (
+        <Panel title="Shared with a different email address">
+          <Alert variant="warning" title="Signed in with a different account">
+            <p>
+              This DIP was shared with a different email address. Sign out, then sign in with the email
+              address it was sent to.
+            </p>
+            <p className="ui-muted">You are signed in as {user?.email}.</p>
+          </Alert>
+          <div className="ui-row">
+            <Button onClick={() => void signOut()} loading={signingOut} loadingText="Signing out...">
+              Sign out and switch account
+            </Button>
+            <Link to="/dashboard" className={buttonClass('secondary')}>
+              Return to Dashboard
+            </Link>
+          </div>
+        </Panel>
+      );
+    }
+    return (
+      <Panel title="Shared DIP">
+        <Alert variant="danger" title="Unable to open this link">
+          {error ? sharedLinkErrorMessage(error.status, error.body) : 'Failed to load shared deal'}
+        </Alert>
+        {!error && (
+          <Button variant="secondary" onClick={() => void query.refetch()}>
+            Try Again
+          </Button>
+        )}
+      </Panel>
+    );
+  }
+  const dip = unwrapDip(query.data);
+  const info = query.data?.shareInfo;
+  return (
+    <Panel title="Decision in Principle">
+      <Alert variant="info" title="Read-only view">
+        This Decision in Principle was shared with you{info?.shared_by ? ` by ${info.shared_by}` : ''}
+        {info?.shared_at ? ` on ${formatDate(info.shared_at)}` : ''}. You can view it but not change it.
+      </Alert>
+      {info?.message && <p className="dash-item__message">“{info.message}”</p>}
+      {dip && <DipDetailSections dip={dip} />}
+      <Link to="/dashboard?tab=shared" className={buttonClass('secondary')}>
+        Go to Shared with me
+      </Link>
+    </Panel>
+  );
+}
+
+function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div className="ui-container dash-page dash-narrow">
+      <h1>{title}</h1>
+      {children}
+    </div>
+  );
+}
