@@ -168,6 +168,7 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
         referralEmail: 'p9@example.co.uk',
       });
       expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(refused.json()).toMatchObject({
         error: SHARING_MESSAGES.tooManyInvitations,
         retryAfterSeconds: expect.any(Number),

@@ -17,7 +17,7 @@ import {
   tooManyRequests,
   unauthorized,
 } from '@lsp/service-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { createHash } from 'node:crypto';
@@ -54,7 +54,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   }
 
   /** Deal shares and referrals together: one allowance per user, so nobody can spam through the platform. */
-  async function spendInvitation(userId: string) {
+  async function spendInvitation(userId: string, reply: FastifyReply) {
     const { allowed, retryAfterSeconds } = await withinAllowance(
       deps.redis,
       deps.logger,
@@ -62,7 +62,10 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
       deps.config.INVITATIONS_PER_HOUR,
       HOUR_MS,
     );
-    if (!allowed) throw tooManyRequests(SHARING_MESSAGES.tooManyInvitations, { retryAfterSeconds });
+    if (!allowed) {
+      reply.header('retry-after', String(retryAfterSeconds));
+      throw tooManyRequests(SHARING_MESSAGES.tooManyInvitations, { retryAfterSeconds });
+    }
   }
 
   app.post('/api/referrals/deal-share', async (request, reply) => {
@@ -80,7 +83,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     }
     if (!offer || typeof offer !== 'object' || Array.isArray(offer))
       throw badRequest('loanData must be a loan result (JSON)');
-    await spendInvitation(caller.userId);
+    await spendInvitation(caller.userId, reply);
     const now = deps.now();
     const deal: SharedDeal = {
       _id: randomUUID(),
@@ -168,7 +171,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   app.post('/api/referrals', async (request, reply) => {
     const caller = signedInCaller(request);
     const input = parseInput(referralBodySchema, requireJsonObject(request.body));
-    await spendInvitation(caller.userId);
+    await spendInvitation(caller.userId, reply);
     const now = deps.now();
     const referral = {
       _id: randomUUID(),
