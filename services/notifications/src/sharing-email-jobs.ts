@@ -84,7 +84,8 @@ export async function handleSharingEvent(
 
 export function subscribeToSharingEvents(bus: EventBus, processed: ProcessedEvents, queue: Queue<EmailJob>) {
   bus.subscribe({
-    consumerGroup: CONSUMER,
+    // A group of its own, beside identity's: one Kafka consumer group per subscription.
+    consumerGroup: `${CONSUMER}-sharing`,
     types: [
       SHARING_EVENT_TYPES.shareCreated,
       SHARING_EVENT_TYPES.dealShared,

@@ -165,7 +165,8 @@ export function subscribeSharing(
   });
   const onRegistered = handleUserRegistered(c);
   bus.subscribe({
-    consumerGroup: CONSUMER,
+    // A group of its own: each group reads its own topics (one Kafka consumer group per subscription).
+    consumerGroup: `${CONSUMER}-registrations`,
     types: [IDENTITY_EVENT_TYPES.registered],
     handler: async (envelope) => {
       await processed.handleOnce(`${CONSUMER}:registrations`, envelope, (session) =>
