@@ -3,75 +3,31 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { LoanOffer } from '@lsp/contracts';
 import { Outbox, createQueue, createRedis } from '@lsp/service-kit';
-import { TEST_SECRETS, type TestMongo, type TestRedis, leaseRedisDb, silentLogger, startTestMongo } from '@lsp/testing';
+import {
+  TEST_SECRETS,
+  type TestMongo,
+  type TestRedis,
+  leaseRedisDb,
+  silentLogger,
+  startTestMongo,
+} from '@lsp/testing';
 import { QueueEvents, type Worker } from 'bullmq';
 import mongoose, { type Connection } from 'mongoose';
-import { buildSnapshot } from '../src/domain/snapshot';
 import {
   DipPdfs,
   PDF_QUEUE,
-  type PdfDip,
   PdfRenderer,
   PdfStore,
   PdfUnavailableError,
   renderDipHtml,
   startPdfWorker,
 } from '../src/pdf';
+import { pdfDip } from './fixtures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RESULTS = path.join(ROOT, 'test-results');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const OFFER: LoanOffer = {
-  LenderName: 'Ember Lane Credit',
-  LenderId: 'ember-lane-credit',
-  ProductId: 'ember-dev-70',
-  ProductName: 'Development 70',
-  LoanType: 'development',
-  GrossLoan: 2262869,
-  NetLoan: 1934999,
-  InterestRate: 0.1125,
-  TrueMonthlyCost: 0.0131,
-  ProfitForecast: 402000,
-  DepositRequired: 360001,
-  MonthlyPayment: 0,
-  ArrangementFee: 45257,
-  ArrangementFeePercOfValue: 1.41,
-  LenderExitFee: 22629,
-  OtherLenderCosts: 1500,
-  LoanInterest: 268312,
-  TotalLenderCosts: 337698,
-  LoanToValue: 70.71,
-  LoanToValueNet: 60.47,
-  LoanTerm: 18,
-  InterestTreatment: 'rolled',
-  PurchasePrice: 1200000,
-  BuildCost: 900000,
-  TotalProjectCost: 2160000,
-  qualifiesBecause: ['Loan to GDV within 70%'],
-  closeToLimits: [],
-};
-
-function pdfDip(id: string, version = 1, projectName = 'Riverside <Mews> & Co'): PdfDip {
-  return {
-    id,
-    ownerUserId: 'user-1',
-    version,
-    quoteCode: 'K7MQ-X9PA',
-    snapshot: buildSnapshot(
-      'development',
-      OFFER,
-      { projectName, propertyLocation: 'SouthEast', propertyClass: 'Residential', gdv: 3200000 },
-      { name: 'Alex Investor', email: 'alex@example.co.uk' },
-      true,
-    ),
-    createdAt: '2026-03-02T10:00:00.000Z',
-    expiresAt: '2026-03-04T10:00:00.000Z',
-    validityHours: 48,
-  };
-}
 
 const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 
@@ -137,7 +93,18 @@ describe('the DIP PDF', () => {
       const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' });
       expect(fonts).toMatch(/Liberation|DejaVu/);
       // A picture of page 1 for a person to look at.
-      execFileSync('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', '-singlefile', file, path.join(RESULTS, 'dip-pdf-page1')]);
+      execFileSync('pdftoppm', [
+        '-png',
+        '-r',
+        '80',
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-singlefile',
+        file,
+        path.join(RESULTS, 'dip-pdf-page1'),
+      ]);
     } finally {
       await renderer.close();
     }
@@ -197,13 +164,19 @@ describe('the DIP PDF', () => {
       const next = await pdfs.get({ ...dip, version: 2 });
       expect(next.equals(results[0])).toBe(false);
       expect(renders).toBe(2);
-      const outbox = await mongo.collection('outbox').find({ type: 'dip.pdf.rendered', subject: dip.id }).toArray();
+      const outbox = await mongo
+        .collection('outbox')
+        .find({ type: 'dip.pdf.rendered', subject: dip.id })
+        .toArray();
       expect(outbox.map((e) => JSON.parse(e.payload).data.version).sort()).toEqual([1, 2]);
     });
 
     it('answers a clear 503 when no worker finishes in time', async () => {
       const idleQueue = createQueue(PDF_QUEUE, redis.url, `${prefix}-idle`);
-      const idleEvents = new QueueEvents(PDF_QUEUE, { connection: createRedis(redis.url, 'worker'), prefix: `${prefix}-idle` });
+      const idleEvents = new QueueEvents(PDF_QUEUE, {
+        connection: createRedis(redis.url, 'worker'),
+        prefix: `${prefix}-idle`,
+      });
       try {
         const pdfs = new DipPdfs(new PdfStore(mongo), idleQueue as never, idleEvents, 1000);
         const err = await pdfs.get(pdfDip('5f6e7d8c-9b0a-4c1d-8e2f-3a4b5c6d7e8f')).catch((e: unknown) => e);
@@ -258,7 +231,8 @@ describe('the DIP PDF', () => {
       const dip = pdfDip('9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d');
       const pending = pdfs.get(dip);
       // Killed as soon as the job is taken: the render is under way or about to start.
-      for (let i = 0; i < 200 && (await queue.getActiveCount()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && (await queue.getActiveCount()) === 0; i++)
+        await new Promise((r) => setTimeout(r, 25));
       first.child.kill('SIGKILL');
       await new Promise((resolve) => first.child.once('exit', resolve));
       const next = startWorker();

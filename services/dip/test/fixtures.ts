@@ -1,0 +1,54 @@
+import type { LoanOffer } from '@lsp/contracts';
+import { buildSnapshot } from '../src/domain/snapshot';
+import type { PdfDip } from '../src/pdf';
+
+/** A development offer in the shape and scale the search service computes. */
+export const OFFER: LoanOffer = {
+  LenderName: 'Ember Lane Credit',
+  LenderId: 'ember-lane-credit',
+  ProductId: 'ember-dev-70',
+  ProductName: 'Development 70',
+  LoanType: 'development',
+  GrossLoan: 2262869,
+  NetLoan: 1934999,
+  InterestRate: 0.1125,
+  TrueMonthlyCost: 0.0131,
+  ProfitForecast: 402000,
+  DepositRequired: 360001,
+  MonthlyPayment: 0,
+  ArrangementFee: 45257,
+  ArrangementFeePercOfValue: 1.41,
+  LenderExitFee: 22629,
+  OtherLenderCosts: 1500,
+  LoanInterest: 268312,
+  TotalLenderCosts: 337698,
+  LoanToValue: 70.71,
+  LoanToValueNet: 60.47,
+  LoanTerm: 18,
+  InterestTreatment: 'rolled',
+  PurchasePrice: 1200000,
+  BuildCost: 900000,
+  TotalProjectCost: 2160000,
+  qualifiesBecause: ['Loan to GDV within 70%'],
+  closeToLimits: [],
+};
+
+/** A DIP to render: the snapshot built from OFFER, dates fixed so the text can be checked. */
+export function pdfDip(id: string, version = 1, projectName = 'Riverside <Mews> & Co'): PdfDip {
+  return {
+    id,
+    ownerUserId: 'user-1',
+    version,
+    quoteCode: 'K7MQ-X9PA',
+    snapshot: buildSnapshot(
+      'development',
+      OFFER,
+      { projectName, propertyLocation: 'SouthEast', propertyClass: 'Residential', gdv: 3200000 },
+      { name: 'Alex Investor', email: 'alex@example.co.uk' },
+      true,
+    ),
+    createdAt: '2026-03-02T10:00:00.000Z',
+    expiresAt: '2026-03-04T10:00:00.000Z',
+    validityHours: 48,
+  };
+}
