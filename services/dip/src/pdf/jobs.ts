@@ -40,7 +40,10 @@ export class DipPdfs {
     private readonly queue: Queue<PdfJob>,
     private readonly events: QueueEvents,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    // Every request waiting for a render listens on the queue's events until its job finishes.
+    events.setMaxListeners(1000);
+  }
 
   async get(dip: PdfDip): Promise<Buffer> {
     const cached = await this.store.find(dip.id, dip.version);
