@@ -41,8 +41,9 @@ export class DipPdfs {
     private readonly events: QueueEvents,
     private readonly timeoutMs: number,
   ) {
-    // Every request waiting for a render listens on the queue's events until its job finishes.
+    // Every request waiting for a render listens on the queue and its events until its job finishes.
     events.setMaxListeners(1000);
+    queue.setMaxListeners(1000);
   }
 
   async get(dip: PdfDip): Promise<Buffer> {
