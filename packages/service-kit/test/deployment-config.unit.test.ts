@@ -159,6 +159,8 @@ describe('docker-compose.yml', () => {
       });
       expect(service.build.dockerfile).toBe('deploy/Dockerfile');
       expect(existsSync(path.join(ROOT, service.build.args.ENTRY))).toBe(true);
+      // The file the process really starts from (for a worker, its own entry) is there too.
+      expect({ name, exists: existsSync(path.join(ROOT, entry)) }).toEqual({ name, exists: true });
       expect(service.build.args.WORKSPACE).toBe(entry.split('/').slice(0, 2).join('/'));
     }
     expect(compose.services.dip.build.args.APT_PACKAGES).toContain('chromium');
