@@ -393,7 +393,7 @@ test.describe('results panel', () => {
     await expect(page.getByRole('button', { name: 'Compare Dovecote Lending' })).toBeEnabled();
   });
 
-  test('the breakdown shows the loan details and the raw response, and Get DIP says it is not available yet', async ({
+  test('the breakdown shows the loan details and the raw response, and Get DIP opens its dialog', async ({
     page,
   }) => {
     await page.getByRole('button', { name: 'Details for Castlegate Finance' }).click();
@@ -406,7 +406,11 @@ test.describe('results panel', () => {
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Close' }).first().click();
     await page.getByRole('button', { name: 'Get DIP for Castlegate Finance' }).click();
-    await expect(page.getByText('Decision in Principle not available yet')).toBeVisible();
+    const getDip = page.getByRole('dialog', { name: 'Get a Decision in Principle' });
+    await expect(getDip.getByText('Castlegate Finance')).toBeVisible();
+    await expect(getDip.getByRole('button', { name: 'Create DIP' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(getDip).toBeHidden();
   });
 
   test('Compact hides the secondary figures and Expanded brings them back', async ({ page }) => {

@@ -281,7 +281,12 @@ export function HomePage() {
             </p>
           )}
           {!running && !pending && results && (
-            <ResultsPanel offers={offers} loanType={results.loanType} formData={results.formData} />
+            <ResultsPanel
+              offers={offers}
+              loanType={results.loanType}
+              formData={results.formData}
+              searchId={results.searchId}
+            />
           )}
         </div>
       </div>

@@ -81,7 +81,12 @@ function LoanResults() {
       >
         Share
       </Button>
-      <SendDealButton lender={lenderTitle(offer)} />
+      <SendDealButton
+        offer={offer}
+        lender={lenderTitle(offer)}
+        loanType={pending.loanType}
+        loanIndex={offers.indexOf(offer)}
+      />
     </>
   );
 

@@ -108,7 +108,13 @@ function SearchResult({ id }: { id: string }) {
           </Link>
         </Card>
       ) : (
-        <ResultsPanel offers={offers} loanType={loanType} formData={view.formData} title="Result options" />
+        <ResultsPanel
+          offers={offers}
+          loanType={loanType}
+          formData={view.formData}
+          searchId={view.id}
+          title="Result options"
+        />
       )}
       <Card title="Speak to an Advisor" subtitle="Talk a deal through with one of our finance specialists.">
         <Button

@@ -35,6 +35,8 @@ interface ResultsPanelProps {
   formData: Record<string, unknown>;
   /** Card actions besides Compare and Details; Get DIP and Send Deal unless a page says otherwise. */
   renderActions?: (offer: LoanOffer) => ReactNode;
+  /** The saved search these offers came from (Get DIP needs it). */
+  searchId?: string;
   /** What Details does; the breakdown modal unless a page says otherwise. */
   onDetails?: (offer: LoanOffer) => void;
   title?: string;
@@ -47,12 +49,16 @@ const directionWords: Record<'asc' | 'desc' | 'none', string> = {
   none: 'not sorted',
 };
 
-export function defaultOfferActions(offer: LoanOffer) {
-  const name = lenderTitle(offer);
+/** Get DIP and Send Deal, the card actions unless a page says otherwise. */
+export function defaultOfferActions(
+  offer: LoanOffer,
+  context: { loanType: LoanType; searchId?: string; loanIndex: number },
+) {
+  const lender = lenderTitle(offer);
   return (
     <>
-      <GetDipButton lender={name} />
-      <SendDealButton lender={name} />
+      <GetDipButton offer={offer} lender={lender} {...context} />
+      <SendDealButton offer={offer} lender={lender} {...context} />
     </>
   );
 }
@@ -62,7 +68,8 @@ export function ResultsPanel({
   offers,
   loanType,
   formData,
-  renderActions = defaultOfferActions,
+  renderActions,
+  searchId,
   onDetails,
   title = 'Search Results',
 }: ResultsPanelProps) {
@@ -224,7 +231,11 @@ export function ResultsPanel({
                 compareDisabled={isCompareDisabled(selected, offer)}
                 onToggleCompare={() => setSelected((current) => toggleCompare(current, offer))}
                 onDetails={() => (onDetails ? onDetails(offer) : setDetails(offer))}
-                actions={renderActions(offer)}
+                actions={
+                  renderActions
+                    ? renderActions(offer)
+                    : defaultOfferActions(offer, { loanType, searchId, loanIndex: offers.indexOf(offer) })
+                }
               />
             </li>
           ))}

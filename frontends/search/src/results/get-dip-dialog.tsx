@@ -1,0 +1,314 @@
+// Get DIP (spec §2, §4 'DIP creation'): the offer's summary → Create DIP → quote code and valid-until
+// → share with estate agents (emails and a message), Copy Link, Download PDF → congratulations.
+// The state resets each time the dialog opens. An email failure with a fallback link copies the link
+// and shows 'Link Copied' for 3 seconds.
+import { Alert, Button, Dialog, TextField, apiSend, useToast } from '@lsp/ui';
+import { formatCurrency } from '@lsp/contracts';
+import { useEffect, useRef, useState } from 'react';
+import type { LoanOffer } from '../lib/loan-offer';
+
+export const DIP_VALID_HOURS = 48;
+export const COPIED_STATE_MS = 3000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface Created {
+  dipId: string;
+  quoteCode: string;
+  shareUrl: string;
+  expiresAt: string;
+}
+
+export function splitEmails(text: string): string[] {
+  return text
+    .split(/[,;\s]+/)
+    .map((e) => e.trim())
+    .filter(Boolean);
+}
+
+/**
+ * POST /api/online-dip/{dipId}/share. Sharing learns of a new DIP from the dip.created event a moment
+ * after it is created, so a 404 straight after creation is asked again a few times before it counts.
+ */
+async function postShare<T>(
+  dipId: string,
+  body: unknown,
+): Promise<{ ok: boolean; status: number; data: T | null }> {
+  let answer = await apiSend<T>('POST', `/api/online-dip/${dipId}/share`, body);
+  for (let attempt = 1; answer.status === 404 && attempt <= SHARE_NOT_YET_KNOWN_RETRIES; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+    answer = await apiSend<T>('POST', `/api/online-dip/${dipId}/share`, body);
+  }
+  return answer;
+}
+const SHARE_NOT_YET_KNOWN_RETRIES = 5;
+
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function GetDipDialog({
+  open,
+  onClose,
+  offer,
+  lender,
+  searchId,
+  loanIndex,
+}: {
+  open: boolean;
+  onClose: () => void;
+  offer: LoanOffer;
+  lender: string;
+  searchId: string;
+  loanIndex: number;
+}) {
+  const { toast } = useToast();
+  const [created, setCreated] = useState<Created | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [emails, setEmails] = useState('');
+  const [message, setMessage] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState<string[] | null>(null);
+  const [fallback, setFallback] = useState<{ url: string; text: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const copiedTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(copiedTimer.current), []);
+
+  const showCopied = () => {
+    setCopied(true);
+    clearTimeout(copiedTimer.current);
+    copiedTimer.current = setTimeout(() => setCopied(false), COPIED_STATE_MS);
+  };
+
+  const create = async () => {
+    setCreating(true);
+    try {
+      const { ok, data } = await apiSend<Created & { error?: string }>(
+        'POST',
+        `/api/online-dip/create/${encodeURIComponent(searchId)}/${loanIndex}`,
+        { validHours: DIP_VALID_HOURS },
+      );
+      if (!ok || !data?.dipId) {
+        toast({
+          title: 'Error',
+          description: data?.error ?? 'Failed to create DIP. Please try again.',
+          variant: 'error',
+        });
+        return;
+      }
+      setCreated(data);
+      toast({
+        title: 'DIP Created Successfully',
+        description: `Quote Code: ${data.quoteCode}`,
+        variant: 'success',
+      });
+    } catch {
+      toast({ title: 'Error', description: 'Failed to create DIP. Please try again.', variant: 'error' });
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  const copyLink = async () => {
+    if (!created) return;
+    const { ok, data } = await postShare<{ url?: string; error?: string }>(created.dipId, {
+      inviteType: 'open',
+    }).catch(
+      () => ({ ok: false, data: null }) as { ok: boolean; data: { url?: string; error?: string } | null },
+    );
+    if (ok && data?.url && (await copy(data.url))) {
+      showCopied();
+      toast({ title: 'Link Copied', variant: 'success' });
+    } else toast({ title: 'Copy Failed', description: 'Could not copy link to clipboard', variant: 'error' });
+  };
+
+  const download = async () => {
+    if (!created) return;
+    try {
+      const res = await fetch(`/api/online-dip/pdf/${encodeURIComponent(created.quoteCode)}`, {
+        credentials: 'include',
+      });
+      if (res.status === 401) {
+        toast({
+          title: 'Authentication Required',
+          description: 'Please log in to download PDFs.',
+          variant: 'error',
+        });
+        return;
+      }
+      if (!res.ok) {
+        const body = (await res.json().catch(() => null)) as { error?: string } | null;
+        toast({
+          title: 'PDF Generation Failed',
+          description: body?.error ?? 'Could not generate PDF. Please try again.',
+          variant: 'error',
+        });
+        return;
+      }
+      const url = URL.createObjectURL(await res.blob());
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `DIP-${created.quoteCode}.pdf`;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      toast({ title: 'Download Started', variant: 'success' });
+    } catch {
+      toast({
+        title: 'Download Failed',
+        description: 'Could not generate PDF. Please check your connection and try again.',
+        variant: 'error',
+      });
+    }
+  };
+
+  const share = async () => {
+    if (!created) return;
+    const list = splitEmails(emails);
+    if (list.length === 0) return setEmailError('No Email Addresses');
+    const invalid = list.filter((e) => !EMAIL.test(e));
+    if (invalid.length) return setEmailError(`Invalid Email Format: ${invalid.join(', ')}`);
+    setEmailError(null);
+    setSending(true);
+    try {
+      const { ok, data } = await postShare<{
+        results?: Array<{ email: string; success: boolean }>;
+        fallback?: boolean;
+        shareUrl?: string;
+        userMessage?: string;
+        error?: string;
+      }>(created.dipId, {
+        recipients: list,
+        message: message.trim() || undefined,
+      });
+      if (data?.fallback && data.shareUrl) {
+        setFallback({ url: data.shareUrl, text: data.userMessage ?? data.error ?? '' });
+        if (await copy(data.shareUrl)) showCopied();
+        return;
+      }
+      if (!ok) {
+        toast({
+          title: 'Share creation failed',
+          description: data?.error ?? 'Something went wrong',
+          variant: 'error',
+        });
+        return;
+      }
+      setSent((data?.results ?? []).filter((r) => r.success).map((r) => r.email));
+    } catch {
+      toast({ title: 'Share creation failed', description: 'Something went wrong', variant: 'error' });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const title = sent
+    ? 'Congratulations!'
+    : created
+      ? 'Your Decision in Principle'
+      : 'Get a Decision in Principle';
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={title}
+      size="lg"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
+      {!created && (
+        <div className="ui-stack">
+          <dl className="sr-summary">
+            <div>
+              <dt>Lender</dt>
+              <dd>{lender}</dd>
+            </div>
+            <div>
+              <dt>Net loan</dt>
+              <dd>{formatCurrency(offer.netLoan)}</dd>
+            </div>
+            <div>
+              <dt>Gross loan</dt>
+              <dd>{formatCurrency(offer.grossLoan)}</dd>
+            </div>
+            <div>
+              <dt>Interest rate</dt>
+              <dd>{offer.interestRate === null ? '—' : `${(offer.interestRate * 100).toFixed(2)}%`}</dd>
+            </div>
+          </dl>
+          <p className="ui-muted">
+            Your Decision in Principle is valid for {DIP_VALID_HOURS} hours. You can share it with estate
+            agents to show you can proceed.
+          </p>
+          <Button onClick={() => void create()} loading={creating} loadingText="Creating DIP...">
+            Create DIP
+          </Button>
+        </div>
+      )}
+      {created && !sent && (
+        <div className="ui-stack">
+          <Alert variant="success" title={`Quote Code: ${created.quoteCode}`}>
+            Valid until {new Date(created.expiresAt).toLocaleString('en-GB')}
+          </Alert>
+          <div className="ui-row">
+            <Button variant="secondary" onClick={() => void copyLink()}>
+              {copied ? 'Link Copied' : 'Copy Link'}
+            </Button>
+            <Button variant="secondary" onClick={() => void download()}>
+              Download PDF
+            </Button>
+          </div>
+          <h3 className="sr-section-title">Share with estate agents</h3>
+          <TextField
+            label="Email addresses"
+            hint="Separate several addresses with commas"
+            value={emails}
+            onChange={(e) => setEmails(e.target.value)}
+            error={emailError ?? undefined}
+          />
+          <div className="ui-field">
+            <label className="ui-label" htmlFor="get-dip-message">
+              Message (optional)
+            </label>
+            <textarea
+              id="get-dip-message"
+              className="ui-input"
+              rows={3}
+              maxLength={2000}
+              value={message}
+              onChange={(e) => setMessage(e.target.value)}
+            />
+          </div>
+          {fallback && (
+            <Alert variant="warning" title="Email Service Unavailable">
+              <p>{fallback.text}</p>
+              <p>
+                <a href={fallback.url}>{fallback.url}</a>
+              </p>
+            </Alert>
+          )}
+          <Button onClick={() => void share()} loading={sending} loadingText="Sending...">
+            Share DIP
+          </Button>
+        </div>
+      )}
+      {sent && created && (
+        <div className="ui-stack">
+          <p>
+            Your Decision in Principle {created.quoteCode} was shared with{' '}
+            {sent.join(', ') || 'your recipients'}. They will receive an email with a secure link.
+          </p>
+        </div>
+      )}
+    </Dialog>
+  );
+}

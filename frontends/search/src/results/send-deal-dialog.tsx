@@ -1,0 +1,120 @@
+// Send Deal (spec §2, §4, §8): comma-separated emails, an optional note; one deal-share per
+// recipient; 'Deal Sent Successfully!' with the counts, or 'Failed to Send Deal' when all fail; the
+// result per recipient is listed and the dialog closes 3 seconds after at least one success.
+import { Button, Dialog, TextField, apiSend, useSession, useToast } from '@lsp/ui';
+import type { LoanType } from '../lib/loan-type';
+import { useEffect, useRef, useState } from 'react';
+import type { LoanOffer } from '../lib/loan-offer';
+import { splitEmails } from './get-dip-dialog';
+
+export const SEND_DEAL_CLOSE_MS = 3000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function SendDealDialog({
+  open,
+  onClose,
+  offer,
+  lender,
+  loanType,
+}: {
+  open: boolean;
+  onClose: () => void;
+  offer: LoanOffer;
+  lender: string;
+  loanType: LoanType;
+}) {
+  const { user } = useSession();
+  const { toast } = useToast();
+  const [emails, setEmails] = useState('');
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [results, setResults] = useState<Array<{ email: string; ok: boolean }> | null>(null);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+
+  const send = async () => {
+    const list = splitEmails(emails);
+    if (list.length === 0) return setError('Email Required');
+    const invalid = list.filter((e) => !EMAIL.test(e));
+    if (invalid.length) return setError(`Invalid Email Addresses - Please check: ${invalid.join(', ')}`);
+    setError(null);
+    setSending(true);
+    const outcome: Array<{ email: string; ok: boolean }> = [];
+    for (const email of list) {
+      const answer = await apiSend('POST', '/api/referrals/deal-share', {
+        referralEmail: email,
+        referrerId: user?.id,
+        loanData: JSON.stringify(offer.raw),
+        loanType,
+        note: note.trim() || undefined,
+      }).catch(() => ({ ok: false }));
+      outcome.push({ email, ok: answer.ok });
+    }
+    setSending(false);
+    setResults(outcome);
+    const sent = outcome.filter((r) => r.ok).length;
+    const failed = outcome.length - sent;
+    if (sent === 0) {
+      toast({ title: 'Failed to Send Deal', description: 'All emails failed to send', variant: 'error' });
+      return;
+    }
+    toast({
+      title: 'Deal Sent Successfully!',
+      description: `Loan details shared with ${sent} recipient(s)${failed ? `, ${failed} failed` : ''}`,
+      variant: 'success',
+    });
+    closeTimer.current = setTimeout(onClose, SEND_DEAL_CLOSE_MS);
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title="Send Deal"
+      description={`Email the ${lender} offer to someone.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => void send()} loading={sending} loadingText="Sending...">
+            Send Deal
+          </Button>
+        </>
+      }
+    >
+      <div className="ui-stack">
+        <TextField
+          label="Email addresses"
+          hint="Separate several addresses with commas"
+          value={emails}
+          onChange={(e) => setEmails(e.target.value)}
+          error={error ?? undefined}
+        />
+        <div className="ui-field">
+          <label className="ui-label" htmlFor="send-deal-note">
+            Note (optional)
+          </label>
+          <textarea
+            id="send-deal-note"
+            className="ui-input"
+            rows={3}
+            maxLength={1000}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
+        </div>
+        {results && (
+          <ul aria-label="Results per recipient" className="sr-send-results">
+            {results.map((r) => (
+              <li key={r.email}>
+                {r.email}: {r.ok ? 'Sent' : 'Failed'}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </Dialog>
+  );
+}
