@@ -1,10 +1,13 @@
 /**
- * Event bus figures on this machine: `npx tsx packages/service-kit/test/events-bench.ts`.
- * Uses the machine's Redis (REDIS_URL) under a throwaway prefix and an embedded MongoDB (or MONGO_URL).
+ * Event bus figures on this machine: `npx tsx packages/service-kit/bench/events-bench.ts`.
+ * Uses the machine's Redis (REDIS_URL) under a throwaway prefix and an embedded MongoDB (or MONGO_URL);
+ * Kafka on KAFKA_BROKERS, else on librdkafka's mock cluster (kcat), with each client KAFKA_CLIENT offers
+ * that can talk to it (@platformatic/kafka needs a real broker >= 3.5 and Node >= 22.19).
  */
 import { createEnvelope } from '@lsp/contracts';
-import { Outbox, OutboxRelay, RedisStreamsEventBus } from '../src/events';
+import { type KafkaClient, Outbox, OutboxRelay, RedisStreamsEventBus, createEventBus } from '../src/events';
 import { REDIS_URL, deleteKeysWithPrefix, openTestMongo, uniqueId, waitFor } from '../test/events-helpers';
+import { type KafkaMockCluster, kcatInstalled, startKafkaMockCluster } from '../test/kafka-mock-cluster';
 
 const COUNT = Number(process.env.BENCH_EVENTS ?? 5000);
 const prefix = `bench:events:${uniqueId()}:`;
@@ -46,6 +49,68 @@ async function busFigures() {
   await publisher.close();
 }
 
+const KAFKA_COUNT = Number(process.env.BENCH_KAFKA_EVENTS ?? 1000);
+
+async function kafkaFigures(client: KafkaClient, brokers: string[], where: string) {
+  const label = `kafka (${client}, ${where})`;
+  const type = `bench.${uniqueId()}.event`;
+  const latencies: number[] = [];
+  const make = () =>
+    createEventBus(
+      client === 'platformatic'
+        ? { kind: 'kafka', client, brokers, clientId: 'bench', groupTimings: { maxWaitTime: 100 } }
+        : { kind: 'kafka', client, brokers, clientId: 'bench', consumerConfig: { maxWaitTimeInMs: 100 } },
+    );
+  const consumer = make();
+  consumer.subscribe({
+    consumerGroup: `bench-${uniqueId()}`,
+    types: [type],
+    handler: async (envelope) => void latencies.push(Date.now() - Date.parse(envelope.time)),
+  });
+  await consumer.start();
+  const publisher = make();
+  const started = Date.now();
+  for (let i = 0; i < KAFKA_COUNT; i++) {
+    await publisher.publish(createEnvelope('bench', { type, subject: `s-${i % 50}`, data: { i } }));
+  }
+  const published = Date.now();
+  await waitFor(() => latencies.length === KAFKA_COUNT, 'every Kafka event', 180_000);
+  const consumed = Date.now();
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `${label}: ${KAFKA_COUNT} events published one by one (acks=all) in ${published - started} ms (${rate(KAFKA_COUNT, published - started)}/s)`,
+  );
+  console.log(
+    `${label}: all consumed ${consumed - started} ms after the first publish (${rate(KAFKA_COUNT, consumed - started)}/s end to end), group join included`,
+  );
+  console.log(
+    `${label}: publish-to-handler latency p50 ${percentile(latencies, 0.5)} ms, p99 ${percentile(latencies, 0.99)} ms`,
+  );
+  await consumer.close();
+  await publisher.close();
+}
+
+async function kafkaBench() {
+  const real = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+  let mock: KafkaMockCluster | undefined;
+  if (real.length === 0 && !kcatInstalled()) {
+    console.log('kafka: skipped (no KAFKA_BROKERS and no kcat for the mock cluster)');
+    return;
+  }
+  if (real.length === 0) mock = await startKafkaMockCluster();
+  const brokers = real.length ? real : mock!.brokers;
+  const where = real.length ? `broker at ${brokers.join(',')}` : 'librdkafka mock cluster';
+  try {
+    await kafkaFigures('kafkajs', brokers, where);
+    const [major, minor] = process.versions.node.split('.').map(Number);
+    if (!mock && (major > 22 || (major === 22 && minor >= 19)))
+      await kafkaFigures('platformatic', brokers, where);
+    else console.log('kafka (platformatic): not measured (needs a real Kafka >= 3.5 and Node >= 22.19)');
+  } finally {
+    await mock?.stop();
+  }
+}
+
 async function outboxFigures() {
   const mongo = await openTestMongo();
   const outbox = await Outbox.open(mongo.connection);
@@ -76,6 +141,7 @@ async function outboxFigures() {
 async function main() {
   try {
     await busFigures();
+    await kafkaBench();
     await outboxFigures();
   } finally {
     await deleteKeysWithPrefix(REDIS_URL, prefix);
