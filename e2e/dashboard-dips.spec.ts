@@ -70,7 +70,15 @@ test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link t
   await expect(more).toBeFocused();
 
   // View DIP: the owner modal, its URL, Close, Back re-opens, Forward closes.
+  const viewed = page.waitForRequest(
+    (req) => req.url().endsWith('/api/telemetry/share-funnel') && req.postDataJSON()?.event === 'dip_viewed',
+  );
   await item.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
+  expect((await viewed).postDataJSON()).toMatchObject({
+    event: 'dip_viewed',
+    dipId: dip.dipId,
+    context: 'owner',
+  });
   const modal = page.getByRole('dialog', { name: 'Decision in Principle' });
   await expect(modal).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`dipId=${dip.dipId}`));

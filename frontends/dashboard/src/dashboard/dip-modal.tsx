@@ -3,10 +3,11 @@
 // error panels Login Required, Access Denied, DIP Not Found, DIP Expired and Loading Failed (with
 // Try Again), each with a short correlation id.
 import { Alert, ApiError, Button, Dialog, loginUrlFor, useToast } from '@lsp/ui';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
 import { shortCorrelationId, useDipDetail } from './dip-query';
 import { downloadDipPdf } from './pdf';
+import { trackShareFunnel } from './telemetry';
 
 type Context = 'owner' | 'shared';
 
@@ -115,6 +116,18 @@ export function DipModal({
   const query = useDipDetail<unknown>(open ? path : null);
   const correlationId = useMemo(() => shortCorrelationId(), [query.errorUpdatedAt]);
   const dip = unwrapDip(query.data);
+  const openedAt = useRef(0);
+  useEffect(() => {
+    if (open) openedAt.current = performance.now();
+  }, [open, dipId]);
+  useEffect(() => {
+    if (!open || !query.isSuccess || !dipId) return;
+    trackShareFunnel(context === 'shared' ? 'shared_dip_viewed' : 'dip_viewed', {
+      dipId,
+      context,
+      duration: Math.round(performance.now() - openedAt.current),
+    });
+  }, [open, query.isSuccess, dipId, context]);
   const quoteCode = dip?.quoteCode ?? dip?.quote_code ?? dip?.reference;
 
   const download = async () => {
@@ -127,8 +140,10 @@ export function DipModal({
       return;
     }
     const outcome = await downloadDipPdf(quoteCode, quoteCode);
-    if (outcome === 'ok') toast({ title: 'Download Started', variant: 'success' });
-    else if (outcome === 'auth')
+    if (outcome === 'ok') {
+      toast({ title: 'Download Started', variant: 'success' });
+      trackShareFunnel('dip_pdf_downloaded', { dipId, context });
+    } else if (outcome === 'auth')
       toast({
         title: 'Authentication Required',
         description: 'Please log in to download PDFs.',

@@ -8,6 +8,7 @@ import { formatDate, formatFractionRate, formatGbp } from '../format';
 import { dipsKey } from './queries';
 import type { DashboardDip } from './queries';
 import { copyText } from './clipboard';
+import { trackShareFunnel } from './telemetry';
 
 export const EXPIRY_SHORTCUT_DAYS = 30;
 
@@ -67,8 +68,11 @@ function DipItem({
         });
         return;
       }
-      if (await copyText(data.url)) toast({ title: 'DIP link copied', variant: 'success' });
-      else toast({ title: 'Copy failed', description: 'Could not copy link to clipboard', variant: 'error' });
+      if (await copyText(data.url)) {
+        toast({ title: 'DIP link copied', variant: 'success' });
+        trackShareFunnel('share_link_copied', { dipId: dip.id, context: 'owner' });
+      } else
+        toast({ title: 'Copy failed', description: 'Could not copy link to clipboard', variant: 'error' });
     } catch {
       toast({ title: 'Share creation failed', description: 'Something went wrong', variant: 'error' });
     } finally {

@@ -17,6 +17,7 @@ import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
 import { useDipDetail } from '../dashboard/dip-query';
 import { formatDate } from '../format';
 import { sendToLogin } from './auth-redirect';
+import { trackShareFunnel } from '../dashboard/telemetry';
 
 export function sharedLinkErrorMessage(status: number, body: unknown): string {
   if (status === 401 || status === 403) return "This link has expired or you don't have access to view it.";
@@ -28,7 +29,7 @@ export function sharedLinkErrorMessage(status: number, body: unknown): string {
 
 interface SharedDipBody {
   dip: Record<string, unknown>;
-  shareInfo?: { shared_by?: string; shared_at?: string; message?: string | null };
+  shareInfo?: { shareId?: string; shared_by?: string; shared_at?: string; message?: string | null };
 }
 
 export function SharedDipPage() {
@@ -48,6 +49,12 @@ export function SharedDipPage() {
   useEffect(() => {
     if (session === 'anonymous' || error?.status === 401) sendToLogin();
   }, [session, error?.status]);
+  const shareId =
+    query.data?.shareInfo && 'shareId' in query.data.shareInfo ? String(query.data.shareInfo.shareId) : null;
+  const dipId = typeof query.data?.dip?.id === 'string' ? query.data.dip.id : null;
+  useEffect(() => {
+    if (query.isSuccess) trackShareFunnel('share_link_opened', { dipId, shareId, context: 'shared' });
+  }, [query.isSuccess, dipId, shareId]);
 
   if (!e || !sig) {
     return (
