@@ -1,6 +1,7 @@
 import { DIP_EVENT_TYPES, IDENTITY_EVENT_TYPES } from '@lsp/contracts';
 import { type TestRedis, freeStackPortOffset, leaseRedisDb } from '@lsp/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SEARCH_PAYLOADS, sameOrigin, signUpVerified } from '../../../scripts/lib/journeys';
@@ -49,6 +50,18 @@ describe(`the whole system on EVENT_BUS=kafka (${target})`, () => {
     console.info(
       `Kafka smoke: the whole system on ${realBrokers ? 'a real broker' : 'the mock cluster'} at ${brokers}`,
     );
+    // The stack runs the frontend servers too, and they refuse to start without a build (a fresh clone
+    // reaches the integration stage before the browser stage builds them).
+    const unbuilt = ['shell', 'search', 'dashboard'].some(
+      (app) => !existsSync(path.join(ROOT, 'frontends', app, 'dist', 'index.html')),
+    );
+    if (unbuilt) {
+      const build = spawnSync(process.execPath, ['scripts/build-frontends.mjs'], {
+        cwd: ROOT,
+        stdio: 'inherit',
+      });
+      if (build.status !== 0) throw new Error('the frontends did not build');
+    }
     redis = await leaseRedisDb();
     portOffset = await freeStackPortOffset(20000);
     const { startStack } = (await import(path.join(ROOT, 'scripts/lib/stack.mjs'))) as {
