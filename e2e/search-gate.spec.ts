@@ -74,6 +74,29 @@ test.describe('results gate and loan results', () => {
     await expectNoAxeViolations(page);
     await screenshotBothWidths(page, 'search-loan-results');
 
+    // Share: the three sharing pages, by keyboard; Escape closes and focus returns.
+    const share = page.getByRole('button', { name: 'Share Castlegate Finance' });
+    await share.focus();
+    await page.keyboard.press('Enter');
+    const shareDialog = page.getByRole('dialog', { name: 'Share this offer' });
+    await expect(shareDialog.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
+      'href',
+      /^https:\/\/wa\.me\/\?text=/,
+    );
+    await expect(shareDialog.getByRole('link', { name: 'Facebook' })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.facebook\.com\/sharer\/sharer\.php\?u=/,
+    );
+    await expect(shareDialog.getByRole('link', { name: 'LinkedIn' })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?url=/,
+    );
+    await expectNoAxeViolations(page);
+    await screenshotBothWidths(page, 'loan-results-share');
+    await page.keyboard.press('Escape');
+    await expect(shareDialog).toBeHidden();
+    await expect(share).toBeFocused();
+
     await page.getByRole('button', { name: 'Apply now with Castlegate Finance' }).click();
     await expect(page).toHaveURL(/\/dip\/development\/1$/);
     const application = await page.evaluate(() =>

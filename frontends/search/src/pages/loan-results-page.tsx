@@ -9,6 +9,7 @@ import { clearPendingResults, readPendingResults } from '../lib/pending-results'
 import { searchSummary } from '../lib/saved-search';
 import { browserStorage } from '../lib/storage-keys';
 import { SendDealButton } from '../results/offer-actions';
+import { ShareOfferDialog } from '../results/share-offer-dialog';
 import { lenderTitle } from '../results/offer-format';
 import { ResultsPanel } from '../results/results-panel';
 
@@ -45,6 +46,7 @@ function LoanResults() {
   }, [pending, leadCaptured, navigate, toast]);
 
   const offers = useMemo(() => (pending ? readLoanOffers(pending.results, pending.formData) : []), [pending]);
+  const [sharing, setSharing] = useState<LoanOffer | null>(null);
   if (!pending || !leadCaptured) return null;
   const summary = searchSummary(pending.formData);
 
@@ -71,13 +73,7 @@ function LoanResults() {
         size="sm"
         variant="secondary"
         aria-label={`Share ${lenderTitle(offer)}`}
-        onClick={() =>
-          toast({
-            title: 'Sharing not available yet',
-            description: 'Sharing offers is not open yet. You can compare offers or apply now.',
-            variant: 'info',
-          })
-        }
+        onClick={() => setSharing(offer)}
       >
         Share
       </Button>
@@ -120,6 +116,14 @@ function LoanResults() {
         }}
         title="Lender Offers"
       />
+      {sharing && (
+        <ShareOfferDialog
+          open
+          onClose={() => setSharing(null)}
+          offer={sharing}
+          lender={lenderTitle(sharing)}
+        />
+      )}
       <Card
         title="Ready to Apply?"
         subtitle="Pick an offer and press Apply Now to start your Decision in Principle, or start a new search to compare other scenarios."
