@@ -3,7 +3,7 @@
 // refused), the four tabs with counts and ?tab=, the Refer a Friend dialog by keyboard, axe and
 // screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
-import { registerVerifyAndSignIn } from './support/mail-helpers';
+import { caughtMail, registerVerifyAndSignIn } from './support/mail-helpers';
 import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
 
@@ -117,4 +117,23 @@ test('dashboard: greeting, search history with rename, tabs with counts and ?tab
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(refer).toBeFocused();
+
+  // Sent for real: 'Invitation Sent!', the dialog closes after 2 s and the friend gets the email.
+  const friend = `friend-${Date.now()}@example.com`;
+  await refer.click();
+  await dialog.getByLabel("Friend's email").fill(friend);
+  await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+  await expect(page.getByRole('status').getByText('Invitation Sent!').first()).toBeVisible();
+  await expect(dialog).toBeHidden({ timeout: 5000 });
+  await expect
+    .poll(
+      async () => {
+        const caught = await caughtMail();
+        return typeof caught === 'string'
+          ? caught
+          : caught.messages.some((m) => JSON.stringify(m.to).includes(friend));
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
 });
