@@ -1,6 +1,7 @@
 // Get DIP and Send Deal on a search result against the real system: create the DIP, copy its link,
 // share it by email (the mail arrives with a signed /shared/ link), and send a deal whose email
-// leads to /shared-deal/{token}. Keyboard use, axe, screenshots at 1280 and 375 px.
+// leads to /shared-deal/{token}; the recipient registers and sees New and the unread count, then
+// Viewed; a third user on the same link sees the email-mismatch panel. Keyboard, axe, screenshots.
 import { expect, test } from '@playwright/test';
 import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
 import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
@@ -58,6 +59,46 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(firstGetDip).toBeFocused();
+
+  // The recipient registers with that address: New and the unread count, then Viewed after opening.
+  const agentPage = await (await browser.newContext()).newPage();
+  await registerVerifyAndSignIn(agentPage.request, {
+    name: 'Alan Agent',
+    email: agent,
+    password: 'correct-horse-42',
+  });
+  await agentPage.goto('/dashboard?tab=shared');
+  const sharedTab = agentPage.getByRole('tab', { name: /Shared with me/ });
+  await expect(sharedTab.getByLabel('1 unread')).toBeVisible();
+  const entry = agentPage.getByRole('listitem').filter({ hasText: 'Grace Getdip' });
+  await expect(entry.getByText('New', { exact: true })).toBeVisible();
+  await expect(entry).toContainText('Here is my DIP.');
+  await entry.getByRole('button', { name: /^View DIP/ }).click();
+  await expect(
+    agentPage
+      .getByRole('dialog', { name: 'Decision in Principle' })
+      .getByRole('heading', { name: 'Borrower' }),
+  ).toBeVisible();
+  await agentPage.keyboard.press('Escape');
+  await expect(entry.getByText('Viewed', { exact: true })).toBeVisible();
+  await expect(sharedTab.getByLabel('1 unread')).toHaveCount(0);
+  await agentPage.goto(new URL(sharedLink).pathname + new URL(sharedLink).search);
+  await expect(agentPage.getByText('Read-only view')).toBeVisible();
+
+  // A third user on the same signed link: the email-mismatch panel offering to sign out.
+  const otherPage = await (await browser.newContext()).newPage();
+  await registerVerifyAndSignIn(otherPage.request, {
+    name: 'Oscar Other',
+    email: `oscar-${stamp}@example.com`,
+    password: 'correct-horse-42',
+  });
+  await otherPage.goto(new URL(sharedLink).pathname + new URL(sharedLink).search);
+  await expect(otherPage.getByText('Signed in with a different account')).toBeVisible();
+  await expect(otherPage.getByRole('button', { name: 'Sign out and switch account' })).toBeVisible();
+  await expectNoAxeViolations(otherPage);
+  await screenshotBothWidths(otherPage, 'shared-dip-email-mismatch');
+  await otherPage.getByRole('button', { name: 'Sign out and switch account' }).click();
+  await expect(otherPage).toHaveURL(/\/login\?next=%2Fshared%2F/);
 
   // Send Deal.
   await page
