@@ -1,6 +1,8 @@
 import {
   createAccountFormSchema,
+  leadInfoSchema,
   loginBodySchema,
+  registerBodySchema,
   registerFormSchema,
   resendVerificationBodySchema,
 } from '../src/identity';
@@ -83,6 +85,20 @@ describe('identity form contracts', () => {
   it('asks for an email before resending verification', () => {
     expect(messages(resendVerificationBodySchema.safeParse({ email: '  ' }))).toEqual({
       email: 'Please enter your email address to resend verification.',
+    });
+  });
+});
+
+describe('optional fields sent as null', () => {
+  it('treats null as absent, as browsers send it for a missing referral (URLSearchParams.get)', () => {
+    const body = { name: 'Alex Investor', email: 'alex@example.co.uk', password: 'a-long-password' };
+    const parsed = registerBodySchema.parse({ ...body, refDealId: null, fromSharedLink: null });
+    expect(parsed).toEqual(body);
+    expect(registerBodySchema.safeParse({ ...body, refDealId: '' }).success).toBe(false);
+    expect(
+      leadInfoSchema.parse({ propertiesOwned: '0', fullName: null, phone: null, consent: null }),
+    ).toMatchObject({
+      propertiesOwned: '0',
     });
   });
 });

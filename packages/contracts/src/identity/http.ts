@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_PREFERENCES, DEFAULT_CONTACT_PREFERENCE, PROPERTIES_OWNED } from '../common/enums';
+import { optionalOrNull } from '../common/optional';
 
 /**
  * Identity HTTP contracts: request bodies with the exact messages the forms show, and the response
@@ -46,8 +47,8 @@ export const registerBodySchema = z.object({
   name: z.string().trim().min(REGISTER_NAME_MIN_LENGTH, IDENTITY_MESSAGES.registerName),
   email,
   password: z.string().min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.registerPassword),
-  refDealId: z.string().min(1).optional(),
-  fromSharedLink: z.boolean().optional(),
+  refDealId: optionalOrNull(z.string().min(1).max(200)),
+  fromSharedLink: optionalOrNull(z.boolean()),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
@@ -160,16 +161,16 @@ export const resendVerificationResponseSchema = z.object({
  * `userId`, when sent, must be the caller's own id.
  */
 export const leadInfoSchema = z.object({
-  fullName: z.string().trim().optional(),
-  email: z.string().trim().optional(),
-  phone: z.string().trim().optional(),
+  fullName: optionalOrNull(z.string().trim().max(200)),
+  email: optionalOrNull(z.string().trim().max(254)),
+  phone: optionalOrNull(z.string().trim().max(40)),
   propertiesOwned: z.enum(PROPERTIES_OWNED, { error: 'Please select number of properties' }),
   contactPreference: z
     .enum(CONTACT_PREFERENCES, {
       error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}`,
     })
     .default(DEFAULT_CONTACT_PREFERENCE),
-  consent: z.boolean().optional(),
+  consent: optionalOrNull(z.boolean()),
   hasViewedProperty: z.boolean().default(false),
   ownsProperty: z.boolean().default(false),
   agreedPurchasePrice: z.boolean().default(false),
