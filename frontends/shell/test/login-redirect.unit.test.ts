@@ -36,6 +36,24 @@ describe('login redirect order', () => {
     expect(target('')).toEqual({ to: '/dashboard', hard: false });
   });
 
+  it('refuses every disguise of another origin: tabs, newlines, encoded slashes, backslashes', () => {
+    for (const next of ['/%09/evil.example', '/%0a/evil.example', '/%5c/evil.example', '/\\evil.example']) {
+      const params = new URLSearchParams(`next=${next}`);
+      expect(isSafeLocalPath(params.get('next'))).toBe(false);
+      expect(loginRedirectTarget(params, null).to).toBe('/dashboard');
+    }
+    for (const raw of [
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/\r//evil.example',
+      '/\u0000x',
+      'javascript:alert(1)',
+    ])
+      expect(isSafeLocalPath(raw)).toBe(false);
+    expect(isSafeLocalPath('/dashboard?tab=shared')).toBe(true);
+    expect(isSafeLocalPath('/shared/abc?e=x&sig=y')).toBe(true);
+  });
+
   it('ignores next and redirect values that leave the site', () => {
     expect(isSafeLocalPath('//evil.example/x')).toBe(false);
     expect(isSafeLocalPath('https://evil.example')).toBe(false);

@@ -6,11 +6,25 @@ export interface LoginRedirect {
   hard: boolean;
 }
 
-/** Only paths on this site: no scheme, no protocol-relative `//host`, no backslash tricks. */
+const PROBE_ORIGIN = 'https://this-site.invalid';
+// Tabs, newlines and other control characters are dropped by browsers from URLs, which turns
+// '/<tab>/evil.example' into '//evil.example': another site.
+// eslint-disable-next-line no-control-regex -- the control characters are what is refused
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Only paths on this site: resolved against an origin, the result must stay on that origin, and the
+ * text itself must be a plain path (no scheme, no `//host`, no backslashes, no control characters).
+ */
 export function isSafeLocalPath(value: string | null | undefined): value is string {
-  return (
-    typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')
-  );
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//')) return false;
+  if (value.includes('\\') || CONTROL_CHARACTERS.test(value)) return false;
+  try {
+    const url = new URL(value, PROBE_ORIGIN);
+    return url.origin === PROBE_ORIGIN && !url.pathname.startsWith('//');
+  } catch {
+    return false;
+  }
 }
 
 const isDashboardPath = (path: string) =>
