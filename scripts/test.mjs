@@ -1,5 +1,5 @@
 // `npm test`: bootstraps like `npm start` (dependencies, Redis, Chromium from Debian), then runs
-// type-check, lint, unit, integration and browser tests, and ends with one summary line.
+// type-check, lint, unit, integration, browser tests and the short chaos run, and ends with one summary line.
 // `npm test -- unit integration` runs only the named stages.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -74,6 +74,13 @@ const STAGES = {
     const out = path.join(RESULTS, 'playwright.json');
     const ok = run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     return { ok, counts: playwrightCounts(out) };
+  },
+  // The short chaos run: the whole platform under SIGKILLs and a Redis restart, reconciled (one test).
+  chaos: () => {
+    const ok =
+      run(process.execPath, ['scripts/build-frontends.mjs']) &&
+      run(process.execPath, ['--import', 'tsx', 'scripts/chaos/run.ts', '--short']);
+    return { ok, counts: { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 } };
   },
 };
 

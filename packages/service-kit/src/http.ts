@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -7,7 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { HttpError, unauthorized } from './errors';
-import { type CallerIdentity, readCallerIdentity } from './identity-headers';
+import { type CallerIdentity, fromGateway, readCallerIdentity } from './identity-headers';
 import type { ServiceMetrics } from './metrics';
 
 export interface HealthCheck {
@@ -33,10 +34,24 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in caller, as forwarded by the gateway; null when anonymous. */
     caller: CallerIdentity | null;
+    /**
+     * The client's address: the one the gateway judged and forwarded (X-Forwarded-For) when the
+     * request carries the gateway's secret, else the connecting peer. Whoever reaches a service port
+     * directly cannot choose the address that rate limits and sign-in throttles count.
+     */
+    clientAddress: string;
   }
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
+/** A request id a client may bring: it flows into logs and event correlation ids, so only plain tokens. */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/** The incoming x-request-id when it is well formed; otherwise a new one is made here. */
+export function requestIdFor(headers: IncomingHttpHeaders): string {
+  const given = headers[REQUEST_ID_HEADER];
+  return typeof given === 'string' && WELL_FORMED_REQUEST_ID.test(given) ? given : randomUUID();
+}
 const HEALTH_TIMEOUT_MS = 2000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -55,17 +70,24 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   const { logger, metrics, internalSecret } = options;
   const app = Fastify({
     loggerInstance: logger,
-    requestIdHeader: REQUEST_ID_HEADER,
-    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    genReqId: (req) => requestIdFor(req.headers),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    trustProxy: true,
+    trustProxy: false,
     ...options.fastify,
   }) as unknown as FastifyInstance;
 
   app.decorateRequest('caller', null);
+  app.decorateRequest('clientAddress', '');
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     request.caller = internalSecret ? readCallerIdentity(request.headers, internalSecret) : null;
+    const forwarded = request.headers['x-forwarded-for'];
+    const viaGateway = internalSecret !== undefined && fromGateway(request.headers, internalSecret);
+    request.clientAddress =
+      viaGateway && typeof forwarded === 'string' && forwarded.trim()
+        ? (forwarded.split(',')[0] ?? '').trim()
+        : request.ip;
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

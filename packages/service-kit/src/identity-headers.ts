@@ -23,6 +23,12 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Whether the request carries the gateway's internal secret (compared in constant time). */
+export function fromGateway(headers: IncomingHttpHeaders, internalSecret: string): boolean {
+  const secret = headers[IDENTITY_HEADERS.secret];
+  return typeof secret === 'string' && sameSecret(secret, internalSecret);
+}
+
 /**
  * Identity headers count only when the request carries the gateway's internal secret; otherwise a
  * client could claim any user id by setting `x-user-id` itself.

@@ -87,7 +87,7 @@ export function buildApp(deps: IdentityDeps) {
   app.post('/api/login', async (request, reply) => {
     const body = parseInput(loginBodySchema, request.body);
     const email = normaliseEmail(body.email);
-    await throttle.beforeAttempt(email, request.ip).catch((err) => withRetryAfter(reply, err));
+    await throttle.beforeAttempt(email, request.clientAddress).catch((err) => withRetryAfter(reply, err));
     const user = await users.findOne({ email });
     // Unknown emails are checked against a throwaway hash so they take as long as a wrong password.
     const valid = user
@@ -96,10 +96,10 @@ export function buildApp(deps: IdentityDeps) {
           () => false,
         );
     if (!user || !valid) {
-      await throttle.recordFailure(email, request.ip);
+      await throttle.recordFailure(email, request.clientAddress);
       throw unauthorized(INVALID_CREDENTIALS);
     }
-    await throttle.recordSuccess(email, request.ip);
+    await throttle.recordSuccess(email, request.clientAddress);
     // A session the browser held before signing in is ended, never promoted (no fixation).
     const previous = sessionIdOf(request);
     if (previous) await sessions.destroy(previous);

@@ -215,7 +215,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         ? `u:${caller.userId}`
         : input.sessionId
           ? `s:${input.sessionId}`
-          : `a:${request.ip}`;
+          : `a:${request.clientAddress}`;
       const { allowed } = await withinAllowance(
         deps.redis,
         deps.logger,
