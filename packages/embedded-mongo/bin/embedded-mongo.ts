@@ -1,5 +1,5 @@
-#!/usr/bin/env -S npx tsx
-// CLI: embedded-mongo --port 27017 --dbpath .data/mongo [--replset rs0] [--fsync interval]
+#!/usr/bin/env node
+// CLI: embedded-mongo --port 27017 --dbpath .data/mongo [--replset rs0] [--fsync interval] [--maxConns 1000]
 import { startEmbeddedMongo } from '../src';
 import { FsyncPolicy } from '../src/storage/journal';
 
@@ -22,6 +22,9 @@ async function main(): Promise<void> {
   if (!['always', 'interval', 'never'].includes(fsync))
     throw new Error('--fsync must be always, interval or never');
   const log = (msg: string) => console.log(`[embedded-mongo] ${msg}`);
+  // Faults (disk full, damaged journal, data folder created or deleted) go to stderr, which
+  // `npm start` shows beside stdout, so they stand out from routine lines.
+  const warn = (msg: string) => console.error(`[embedded-mongo] ${msg}`);
   const started = Date.now();
   const server = await startEmbeddedMongo({
     port: args.port === undefined ? 27017 : Number(args.port),
@@ -29,7 +32,10 @@ async function main(): Promise<void> {
     dbPath: args.dbpath,
     replSet: args.replset,
     fsync,
+    // mongod's flag name; the server's default (1,000) applies when it is omitted.
+    maxConnections: args.maxconns === undefined ? undefined : Number(args.maxconns),
     log,
+    warn,
   });
   log(
     `listening on ${server.uri} (${args.dbpath ? `data in ${args.dbpath}` : 'in memory'}, ready in ${Date.now() - started} ms)`,

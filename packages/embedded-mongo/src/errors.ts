@@ -83,6 +83,12 @@ export const errors = {
       `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and 16793600(16MB)`,
     ),
   indexNotAllowed: (msg: string) => new MongoServerError(67, 'CannotCreateIndex', msg),
+  // MongoDB's code for writes refused while the disk is full; other disk faults are InternalError.
+  // Neither is retryable, so drivers hand the error to the application instead of spinning on it.
+  diskFault: (msg: string, space: boolean) =>
+    space
+      ? new MongoServerError(14031, 'OutOfDiskSpace', msg)
+      : new MongoServerError(1, 'InternalError', msg),
   location: (code: number, msg: string) => new MongoServerError(code, `Location${code}`, msg),
 };
 

@@ -6,12 +6,19 @@ import { Doc } from './query/values';
 import { Engine } from './storage/engine';
 import { FsyncPolicy } from './storage/journal';
 import { serveConnection } from './wire/connection';
+import { MAX_MESSAGE_SIZE } from './wire/messages';
 
 // MongoDB's default transactionLifetimeLimitSeconds: an abandoned transaction must not pin
 // old document versions (or write locks) forever.
 const TRANSACTION_LIFETIME_MS = 60_000;
 // MongoDB's default cursorTimeoutMillis: cursors a client never exhausts or kills are freed.
 const CURSOR_IDLE_MS = 10 * 60_000;
+// Far more than the services of one machine open (service-kit's pools hold at most 20 each), and
+// few enough that the server's memory and file descriptors survive a client that opens sockets
+// in a loop.
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+// MongoDB's own floor: one maximum-size document (16 MiB) plus 16 KiB of command envelope.
+const MIN_MESSAGE_SIZE_LIMIT = 16 * 1024 * 1024 + 16 * 1024;
 
 export interface EmbeddedMongoOptions {
   /** TCP port; 0 picks a free one. */
@@ -25,7 +32,19 @@ export interface EmbeddedMongoOptions {
   fsyncIntervalMs?: number;
   compactBytes?: number;
   ttlIntervalMs?: number;
+  /** Open connections beyond which new ones are closed at once (default 1,000). */
+  maxConnections?: number;
+  /**
+   * Largest message a client may send, in bytes (default MongoDB's 48,000,000); a connection that
+   * announces more is closed. Advertised to drivers in hello as maxMessageSizeBytes.
+   */
+  maxMessageSizeBytes?: number;
   log?: (msg: string) => void;
+  /**
+   * Faults the person running the server must act on or know about (disk full, damaged journal,
+   * data folder created or deleted); defaults to `log`. The CLI writes these to stderr.
+   */
+  warn?: (msg: string) => void;
 }
 
 export interface EmbeddedMongo {
@@ -38,12 +57,20 @@ export interface EmbeddedMongo {
 export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const maxMessageSizeBytes = options.maxMessageSizeBytes ?? MAX_MESSAGE_SIZE;
+  if (!Number.isInteger(maxConnections) || maxConnections < 1)
+    throw new Error(`maxConnections must be a positive integer, not ${maxConnections}`);
+  // A message must fit at least one maximum-size document plus its envelope, or drivers fail.
+  if (!Number.isInteger(maxMessageSizeBytes) || maxMessageSizeBytes < MIN_MESSAGE_SIZE_LIMIT)
+    throw new Error(`maxMessageSizeBytes must be an integer of at least ${MIN_MESSAGE_SIZE_LIMIT}`);
   const engine = new Engine({
     dbPath: options.dbPath,
     fsync: options.fsync,
     fsyncIntervalMs: options.fsyncIntervalMs,
     compactBytes: options.compactBytes,
     log,
+    warn: options.warn,
   });
   const opened = engine.open();
   if (opened.replayed > 0) log(`recovered ${opened.replayed} journal records`);
@@ -58,11 +85,21 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     cursors: new Map(),
     sessions: new Map(),
     nextCursorId: BigInt(Date.now()) * 1000n,
+    maxMessageSizeBytes,
   };
 
   const sockets = new Set<net.Socket>();
   let connectionIds = 0;
+  // Logged once per period at the limit, not once per refused socket (a flood would flood the log).
+  let atLimit = false;
   const server = net.createServer((socket) => {
+    if (sockets.size >= maxConnections) {
+      if (!atLimit) log(`refusing connections: ${maxConnections} already open (maxConnections)`);
+      atLimit = true;
+      socket.destroy();
+      return;
+    }
+    atLimit = false;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     serveConnection(
@@ -70,6 +107,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       ++connectionIds,
       (cmd, db, id) => runCommand(state, cmd as Doc, db, id),
       (err) => log(`connection error: ${String(err)}`),
+      { maxMessageSizeBytes },
     );
   });
 
@@ -90,13 +128,15 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
 
   const ttl = setInterval(() => {
     try {
+      engine.checkDataDir();
       sweepExpired(state);
       engine.expireTransactions(TRANSACTION_LIFETIME_MS);
       const idleSince = Date.now() - CURSOR_IDLE_MS;
       for (const [id, cursor] of state.cursors) if (cursor.lastUsed < idleSince) state.cursors.delete(id);
     } catch (err) {
-      // Housekeeping must never take the server down; the next tick tries again.
-      log(`housekeeping failed: ${err instanceof Error ? err.message : String(err)}`);
+      // Housekeeping must never take the server down; the next tick tries again. A disk fault
+      // was already reported once by the engine, and would otherwise be repeated every second.
+      if (!engine.diskFault) log(`housekeeping failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }, options.ttlIntervalMs ?? 1000);
   ttl.unref();

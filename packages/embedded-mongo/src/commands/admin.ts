@@ -3,7 +3,7 @@
 import { BSON } from 'bson';
 import { errors } from '../errors';
 import { matchDocument } from '../query/match';
-import { Doc, isPlainObject, valueKey } from '../query/values';
+import { Doc, isPlainObject, setField, valueKey } from '../query/values';
 import { IndexSpec } from '../storage/index-def';
 import { Handler, collectionName, cursorReply, existing } from './context';
 
@@ -26,7 +26,7 @@ const create: Handler = (ctx) => {
       ].includes(k)
     )
       continue;
-    options[k] = v;
+    setField(options, k, v);
   }
   ctx.state.engine.createCollection(ctx.db, name, options);
   return { ok: 1 };

@@ -29,6 +29,8 @@ export interface ServerState {
   cursors: Map<bigint, CursorState>;
   sessions: Map<string, SessionState>;
   nextCursorId: bigint;
+  /** Largest message a client may send; advertised in hello. */
+  maxMessageSizeBytes: number;
 }
 
 export interface CommandContext {

@@ -13,7 +13,7 @@ export function helloReply(ctx: CommandContext, legacy: boolean): Doc {
     isWritablePrimary: true,
     ismaster: true,
     maxBsonObjectSize: 16777216,
-    maxMessageSizeBytes: 48000000,
+    maxMessageSizeBytes: state.maxMessageSizeBytes,
     maxWriteBatchSize: 100000,
     localTime: new Date(),
     logicalSessionTimeoutMinutes: 30,
@@ -64,7 +64,8 @@ const getParameter: Handler = (ctx) => {
     transactionLifetimeLimitSeconds: 60,
   };
   const out: Doc = {};
-  for (const k of Object.keys(ctx.cmd)) if (k in known) out[k] = known[k];
+  // Own keys only: `k in known` would also answer `constructor`, `toString`... from the prototype.
+  for (const k of Object.keys(ctx.cmd)) if (Object.hasOwn(known, k)) out[k] = known[k];
   if (ctx.cmd.getParameter === '*') Object.assign(out, known);
   return { ...out, ok: 1 };
 };

@@ -8,8 +8,12 @@ import { CommandContext, Handler, ServerState, SessionState } from './context';
 import { crudCommands } from './crud';
 import { handshakeCommands, sessionKeyOf } from './handshake';
 
-const handlers: Record<string, Handler> = { ...handshakeCommands, ...adminCommands, ...crudCommands };
-const lowerCase = new Map(Object.keys(handlers).map((k) => [k.toLowerCase(), handlers[k]]));
+// A Map, not a plain object: the command name is whatever the client sent, and indexing an object
+// with it would also find inherited members (`constructor`, `toString`, `__proto__`...) and call them.
+const handlers = new Map<string, Handler>(
+  Object.entries({ ...handshakeCommands, ...adminCommands, ...crudCommands }),
+);
+const lowerCase = new Map([...handlers].map(([k, h]) => [k.toLowerCase(), h]));
 
 // Commands that may not run inside a multi-document transaction.
 const NOT_IN_TXN = new Set([
@@ -36,7 +40,7 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
   const ctx: CommandContext = { state, db, cmd, connectionId };
   try {
     if (!name) throw errors.failedToParse('empty command');
-    const handler = handlers[name] ?? lowerCase.get(name.toLowerCase());
+    const handler = handlers.get(name) ?? lowerCase.get(name.toLowerCase());
     const txnNumber = txnNumberOf(cmd.txnNumber);
     const inTxn = txnNumber !== undefined && cmd.autocommit === false;
     if (name === 'commitTransaction' || name === 'abortTransaction')
@@ -54,10 +58,12 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
     if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber)
       return retryable.lastRetryable.reply;
     const reply = handler(ctx);
-    if (retryable && txnNumber !== undefined) retryable.lastRetryable = { txnNumber, reply };
     if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0)
       state.engine.abort(ctx.txn);
     state.engine.flush();
+    // Remembered only once journaled: a retry of a write refused for a full disk must run again,
+    // not be answered with a success that never reached the disk.
+    if (retryable && txnNumber !== undefined) retryable.lastRetryable = { txnNumber, reply };
     return reply;
   } catch (err) {
     if (ctx.txn) state.engine.abort(ctx.txn);

@@ -6,7 +6,7 @@ import { evaluate, mingoPipeline } from './expression';
 import { NumericSum } from './arith';
 import { leavesOf, matchDocument } from './match';
 import { sortBy, sortDocuments } from './sort';
-import { Doc, cloneValue, compareValues, isPlainObject, valueKey } from './values';
+import { Doc, cloneValue, compareValues, getField, isPlainObject, setField, valueKey } from './values';
 
 export type CollectionResolver = (name: string) => Doc[];
 
@@ -112,7 +112,7 @@ function group(docs: Doc[], spec: Doc): Doc[] {
   }
   return [...groups.values()].map((g) => {
     const out: Doc = { _id: g.id };
-    fields.forEach(([name], i) => (out[name] = g.accs[i].result()));
+    fields.forEach(([name], i) => setField(out, name, g.accs[i].result()));
     return out;
   });
 }
@@ -128,14 +128,14 @@ function unwind(docs: Doc[], spec: unknown): Doc[] {
   const out: Doc[] = [];
   for (const doc of docs) {
     const parts = path.split('.');
-    const value = parts.reduce<unknown>((v, p) => (isPlainObject(v) ? v[p] : undefined), doc);
+    const value = parts.reduce<unknown>((v, p) => (isPlainObject(v) ? getField(v, p) : undefined), doc);
     const withValue = (v: unknown, idx: number | null): Doc => {
       const copy = cloneValue(doc);
       let cur: Doc = copy;
-      for (let i = 0; i < parts.length - 1; i++) cur = cur[parts[i]] as Doc;
+      for (let i = 0; i < parts.length - 1; i++) cur = getField(cur, parts[i]) as Doc;
       if (v === undefined) delete cur[parts[parts.length - 1]];
-      else cur[parts[parts.length - 1]] = v;
-      if (indexField) copy[indexField] = idx;
+      else setField(cur, parts[parts.length - 1], v);
+      if (indexField) setField(copy, indexField, idx);
       return copy;
     };
     if (Array.isArray(value)) {
@@ -172,7 +172,7 @@ function lookup(docs: Doc[], spec: Doc, resolve: CollectionResolver): Doc[] {
     const matched = new Set<Doc>();
     for (const k of keys) for (const f of byKey.get(k) ?? []) matched.add(f);
     const copy = cloneValue(doc);
-    copy[as] = [...matched].map(cloneValue);
+    setField(copy, as, [...matched].map(cloneValue));
     return copy;
   });
 }
@@ -221,7 +221,7 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
       case '$facet': {
         const out: Doc = {};
         for (const [field, sub] of Object.entries(spec as Doc))
-          out[field] = runPipeline(docs, sub as Doc[], resolve);
+          setField(out, field, runPipeline(docs, sub as Doc[], resolve));
         docs = [out];
         break;
       }

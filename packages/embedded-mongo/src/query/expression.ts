@@ -11,7 +11,7 @@ import * as accumulatorOps from 'mingo/operators/accumulator';
 import * as expressionOps from 'mingo/operators/expression';
 import { errors } from '../errors';
 import { NumericSum, addNumbers, multiplyNumbers, numKind } from './arith';
-import { compareValues, toNumber } from './values';
+import { compareValues, getField, toNumber } from './values';
 
 type Options = Parameters<typeof evalExpr>[2];
 
@@ -134,7 +134,7 @@ export function evaluate(doc: unknown, expr: unknown): unknown {
       for (const part of expr.slice(1).split('.')) {
         if (Array.isArray(cur)) return evalExpr(doc, expr, exprOptions as never);
         if (cur === null || typeof cur !== 'object') return undefined;
-        cur = (cur as Record<string, unknown>)[part];
+        cur = getField(cur, part);
       }
       return cur;
     }

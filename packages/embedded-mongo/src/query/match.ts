@@ -7,6 +7,7 @@ import {
   TYPE_NUMBERS,
   bsonType,
   compareValues,
+  getField,
   isPlainObject,
   toNumber,
   typeNames,
@@ -46,12 +47,12 @@ function resolveLeaves(
     }
     // Nested arrays are not traversed by a field name, as in MongoDB.
     value.forEach((el, idx) => {
-      if (isPlainObject(el)) resolveLeaves(el[part], parts, i + 1, pos ?? idx, out);
+      if (isPlainObject(el)) resolveLeaves(getField(el, part), parts, i + 1, pos ?? idx, out);
     });
     return;
   }
   if (isPlainObject(value)) {
-    resolveLeaves(value[part], parts, i + 1, pos, out);
+    resolveLeaves(getField(value, part), parts, i + 1, pos, out);
     return;
   }
   out.push({ value: undefined, pos, expanded: false });

@@ -3,9 +3,15 @@
 import { mingoPipeline } from './expression';
 import { errors } from '../errors';
 import { matchDocument } from './match';
-import { Doc, cloneValue, isPlainObject } from './values';
+import { Doc, cloneValue, getField, isPlainObject, setField } from './values';
 
 type Tree = { [k: string]: Tree | true };
+
+// Trees are keyed by the client's field names: without a prototype, `tree['constructor']` is not
+// Object and `tree['__proto__'] = {}` is an ordinary key, not a write to Object.prototype.
+function newTree(): Tree {
+  return Object.create(null) as Tree;
+}
 
 function isFlag(v: unknown): boolean {
   return (
@@ -20,7 +26,7 @@ function addPath(tree: Tree, parts: string[]): void {
   for (let i = 0; i < parts.length - 1; i++) {
     const next = cur[parts[i]];
     if (next === true) return;
-    if (!next) cur[parts[i]] = {};
+    if (!next) cur[parts[i]] = newTree();
     cur = cur[parts[i]] as Tree;
   }
   cur[parts[parts.length - 1]] = true;
@@ -34,10 +40,10 @@ function include(value: unknown, tree: Tree): unknown {
   for (const [k, v] of Object.entries(value)) {
     const sub = tree[k];
     if (sub === undefined) continue;
-    if (sub === true) out[k] = cloneValue(v);
+    if (sub === true) setField(out, k, cloneValue(v));
     else {
       const inner = include(v, sub);
-      if (inner !== undefined) out[k] = inner;
+      if (inner !== undefined) setField(out, k, inner);
     }
   }
   return out;
@@ -51,7 +57,7 @@ function exclude(value: unknown, tree: Tree): unknown {
   for (const [k, v] of Object.entries(value)) {
     const sub = tree[k];
     if (sub === true) continue;
-    out[k] = sub === undefined ? cloneValue(v) : exclude(v, sub);
+    setField(out, k, sub === undefined ? cloneValue(v) : exclude(v, sub));
   }
   return out;
 }
@@ -78,7 +84,7 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
   }
   const specials: [string, Doc][] = [];
   const positional: string[] = [];
-  const tree: Tree = {};
+  const tree = newTree();
   let inclusion: boolean | undefined;
   let includeId = true;
   for (const [path, v] of entries) {
@@ -119,16 +125,16 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
     out = exclude(doc, tree) as Doc;
   }
   for (const [path, v] of specials) {
-    const value = doc[path];
+    const value = getField(doc, path);
     if ('$slice' in v && Array.isArray(value)) {
-      out[path] = sliceArray(value, v.$slice);
+      setField(out, path, sliceArray(value, v.$slice));
     }
     if ('$elemMatch' in v) {
       const found = Array.isArray(value)
         ? value.find((el) => matchDocument({ x: el }, { x: { $elemMatch: v.$elemMatch } }))
         : undefined;
       if (found === undefined) delete out[path];
-      else out[path] = [cloneValue(found)];
+      else setField(out, path, [cloneValue(found)]);
     }
   }
   for (const path of positional) {
@@ -136,14 +142,14 @@ export function projectDocument(doc: Doc, projection: Doc | undefined, position?
     let src: unknown = doc;
     let dst: unknown = out;
     for (let i = 0; i < parts.length - 1 && isPlainObject(src) && isPlainObject(dst); i++) {
-      src = src[parts[i]];
-      dst = dst[parts[i]];
+      src = getField(src, parts[i]);
+      dst = getField(dst, parts[i]);
     }
     const last = parts[parts.length - 1];
     if (!isPlainObject(src) || !isPlainObject(dst)) continue;
-    const arr = src[last];
+    const arr = getField(src, last);
     if (Array.isArray(arr) && position !== undefined && position < arr.length)
-      dst[last] = [cloneValue(arr[position])];
+      setField(dst, last, [cloneValue(arr[position])]);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // Sorting with MongoDB's rules: cross-type order, missing sorts as null, arrays sort by their
 // smallest element ascending and largest element descending.
-import { Doc, compareValues, isPlainObject } from './values';
+import { Doc, compareValues, getField, isPlainObject } from './values';
 
 function sortKey(doc: Doc, path: string, dir: number): unknown {
   const values: unknown[] = [];
@@ -14,10 +14,10 @@ function sortKey(doc: Doc, path: string, dir: number): unknown {
     }
     if (Array.isArray(v)) {
       if (/^\d+$/.test(parts[i])) walk(v[Number(parts[i])], parts, i + 1);
-      else v.forEach((el) => walk(isPlainObject(el) ? el[parts[i]] : undefined, parts, i + 1));
+      else v.forEach((el) => walk(isPlainObject(el) ? getField(el, parts[i]) : undefined, parts, i + 1));
       return;
     }
-    walk(isPlainObject(v) ? v[parts[i]] : undefined, parts, i + 1);
+    walk(isPlainObject(v) ? getField(v, parts[i]) : undefined, parts, i + 1);
   };
   walk(doc, path.split('.'), 0);
   let best = values[0];

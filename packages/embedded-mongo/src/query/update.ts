@@ -6,7 +6,17 @@ import { MongoServerError, errors } from '../errors';
 import { addNumbers, multiplyNumbers, numKind } from './arith';
 import { matchDocument } from './match';
 import { sortDocuments } from './sort';
-import { Doc, cloneValue, compareValues, isPlainObject, typeNames, valueKey, valuesEqual } from './values';
+import {
+  Doc,
+  cloneValue,
+  compareValues,
+  getField,
+  isPlainObject,
+  setField,
+  typeNames,
+  valueKey,
+  valuesEqual,
+} from './values';
 
 export interface UpdateContext {
   position?: number;
@@ -114,7 +124,7 @@ function expandPath(doc: Doc, parts: string[], ctx: UpdateContext): string[][] {
         ? value[Number(part)]
         : undefined
       : isPlainObject(value)
-        ? value[part]
+        ? getField(value, part)
         : undefined;
     walk(next, i + 1, [...prefix, part]);
   };
@@ -162,11 +172,11 @@ function locate(doc: Doc, parts: string[], create: boolean): Slot | undefined {
         cur[Number(part)] = next;
       }
     } else if (isPlainObject(cur)) {
-      next = cur[part];
+      next = getField(cur, part);
       if (next === undefined) {
         if (!create) return undefined;
         next = {};
-        cur[part] = next;
+        setField(cur, part, next);
       }
     } else {
       if (!create) return undefined;
@@ -197,8 +207,8 @@ function locate(doc: Doc, parts: string[], create: boolean): Slot | undefined {
   return {
     parent: cur,
     key: last,
-    exists: Object.prototype.hasOwnProperty.call(cur, last),
-    value: cur[last],
+    exists: Object.hasOwn(cur, last),
+    value: getField(cur, last),
   };
 }
 
@@ -208,7 +218,7 @@ function assign(slot: Slot, value: unknown): void {
     while (slot.parent.length < idx) slot.parent.push(null);
     slot.parent[idx] = value;
   } else {
-    slot.parent[slot.key] = value;
+    setField(slot.parent, slot.key, value);
   }
 }
 
@@ -357,7 +367,7 @@ function ensureIdFirst(doc: Doc): Doc {
   const keys = Object.keys(doc);
   if (keys.length === 0 || keys[0] === '_id' || !('_id' in doc)) return doc;
   const out: Doc = { _id: doc._id };
-  for (const k of keys) if (k !== '_id') out[k] = doc[k];
+  for (const k of keys) if (k !== '_id') setField(out, k, doc[k]);
   return out;
 }
 
@@ -377,7 +387,7 @@ export function applyUpdate(doc: Doc, update: Doc | Doc[], ctx: UpdateContext = 
     )
       throw immutableId();
     const out: Doc = doc._id === undefined ? {} : { _id: doc._id };
-    for (const [k, v] of Object.entries(update)) if (k !== '_id') out[k] = cloneValue(v);
+    for (const [k, v] of Object.entries(update)) if (k !== '_id') setField(out, k, cloneValue(v));
     if (doc._id === undefined && '_id' in update) return ensureIdFirst({ _id: update._id, ...out });
     return out;
   }

@@ -22,6 +22,24 @@ export function isPlainObject(v: unknown): v is Doc {
   return true;
 }
 
+// Field names come from clients. Documents are plain objects, so `doc[name]` would also find what
+// every object inherits (`constructor`, `toString`, `__proto__` → Object.prototype), and
+// `doc[name] = v` with `__proto__` would replace the document's prototype, or, one level down
+// (`$set: { '__proto__.x': 1 }`), write into Object.prototype for the whole process. Every read
+// and write of a field named by a client goes through these two.
+
+/** The document's own field `name`; never an inherited member. */
+export function getField(doc: object, name: string): unknown {
+  return Object.hasOwn(doc, name) ? (doc as Doc)[name] : undefined;
+}
+
+/** Sets the own field `name`; `__proto__` is stored as an ordinary field, as MongoDB does. */
+export function setField(doc: object, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(doc, name, { value, writable: true, enumerable: true, configurable: true });
+  else (doc as Doc)[name] = value;
+}
+
 /** Canonical type rank from the BSON comparison order. */
 export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 1;
@@ -300,7 +318,7 @@ export function cloneValue<T>(v: T): T {
   if (Array.isArray(v)) return v.map(cloneValue) as T;
   if (isPlainObject(v)) {
     const out: Doc = {};
-    for (const k of Object.keys(v)) out[k] = cloneValue(v[k]);
+    for (const k of Object.keys(v)) setField(out, k, cloneValue(v[k]));
     return out as T;
   }
   if (v instanceof Date) return new Date(v.getTime()) as T;

@@ -1,7 +1,7 @@
 // One collection: documents in insertion order keyed by canonical _id, plus secondary indexes.
 // All unique checks happen before anything changes, so a failed write leaves no trace.
 import { duplicateKey, errors } from '../errors';
-import { Doc, isPlainObject, valueKey } from '../query/values';
+import { Doc, getField, isPlainObject, valueKey } from '../query/values';
 import { IndexSpec, SecondaryIndex } from './index-def';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -182,7 +182,7 @@ function indexPlan(spec: IndexSpec): Doc {
 
 /** Equality values a filter imposes on a top-level path (plain value, $eq or $in of scalars). */
 function equalityValue(filter: Doc, path: string): { found: boolean; values: unknown[] } {
-  const direct = filter[path];
+  const direct = getField(filter, path);
   if (direct !== undefined && scalarForLookup(direct)) return { found: true, values: [direct] };
   if (isPlainObject(direct)) {
     const keys = Object.keys(direct);
@@ -207,7 +207,7 @@ function equalityValue(filter: Doc, path: string): { found: boolean; values: unk
 }
 
 function isNullEquality(filter: Doc, path: string): boolean {
-  const direct = filter[path];
+  const direct = getField(filter, path);
   if (direct === null) return true;
   if (isPlainObject(direct) && Object.keys(direct).length === 1 && direct.$eq === null) return true;
   return (

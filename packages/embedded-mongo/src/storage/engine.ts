@@ -1,6 +1,8 @@
 // The storage engine: databases and collections in memory, every committed change journaled,
 // and single-node transactions kept as private overlays until commit (first writer wins).
-import fs from 'node:fs';
+// A command's changes are applied in memory, then journaled before the reply; if the journal
+// write fails (disk full, I/O error, data folder gone) they are undone, so memory never holds a
+// write that the client was told failed and that a restart would not find.
 import path from 'node:path';
 import { BSON, Document } from 'bson';
 import { MongoServerError, duplicateKey, errors } from '../errors';
@@ -8,7 +10,17 @@ import { MatchState, matchDocument } from '../query/match';
 import { Doc, valueKey } from '../query/values';
 import { Collection, idKeyOf } from './collection';
 import { IndexSpec } from './index-def';
-import { FsyncPolicy, Journal, acquireLock, newGeneration, readFramed } from './journal';
+import {
+  FsyncPolicy,
+  Journal,
+  acquireLock,
+  dataDirProblem,
+  isDiskError,
+  isSpaceError,
+  newGeneration,
+  readFramed,
+  secureDataDir,
+} from './journal';
 
 export const MAX_BSON_SIZE = 16 * 1024 * 1024;
 
@@ -19,7 +31,13 @@ export interface EngineOptions {
   /** Journal size that triggers a snapshot + truncate. */
   compactBytes?: number;
   log?: (msg: string) => void;
+  /** Faults the person running the server must see (stderr in the CLI); defaults to `log`. */
+  warn?: (msg: string) => void;
 }
+
+// After a snapshot fails (disk full), the journal keeps every write; the next try waits this long
+// so each write does not attempt (and fail) a full snapshot again.
+const COMPACT_RETRY_MS = 60_000;
 
 export class Transaction {
   readonly sessionKey: string;
@@ -53,84 +71,221 @@ export class Engine {
   private readonly activeTxns = new Set<Transaction>();
   private readonly locks = new Map<string, Transaction>();
   private pending: Document[] = [];
+  /** Undoes the current command's in-memory changes if they cannot be journaled. */
+  private undo: Array<() => void> = [];
   private journal: Journal | undefined;
   private releaseLock: (() => void) | undefined;
   private readonly compactBytes: number;
+  private compactRetryAt = 0;
   private readonly log: (msg: string) => void;
+  private readonly warn: (msg: string) => void;
+  /** Set while writes are refused: the line that was logged, so it is logged once, not per write. */
+  private fault: string | undefined;
+  /** The data folder was deleted while running: rewrite it from memory before the next append. */
+  private rescuePending = false;
 
   constructor(private readonly options: EngineOptions = {}) {
     this.compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.log = options.log ?? (() => undefined);
+    this.warn = options.warn ?? this.log;
+  }
+
+  /** Whether writes are currently refused because of a disk fault. */
+  get diskFault(): boolean {
+    return this.fault !== undefined;
   }
 
   /** Opens dbPath: lock, load snapshot, replay journal. */
   open(): { replayed: number; tornBytes: number } {
     const dir = this.options.dbPath;
     if (!dir) return { replayed: 0, tornBytes: 0 };
-    fs.mkdirSync(dir, { recursive: true });
-    this.releaseLock = acquireLock(dir);
+    const { created } = secureDataDir(dir);
+    if (created) this.warn(`data folder ${dir} did not exist: created it (mode 0700), starting with no data`);
     try {
-      let expected: string | undefined;
-      const snapshot = readFramed(path.join(dir, 'snapshot.bin'), (r) => {
-        if (r.op === 'snapshotStart') expected = r.journalGeneration;
-        else this.applyRecord(r);
-      });
-      // The journal applies only if it is the generation the snapshot was cut for; an older one
-      // (a crash between writing the snapshot and truncating the journal) is already inside it.
-      let stale = false;
-      let generation = expected ?? newGeneration();
-      const journal = readFramed(path.join(dir, 'journal.wal'), (r) => {
-        if (r.op === 'journalStart') {
-          stale = expected !== undefined && r.generation !== expected;
-          generation = r.generation;
-        } else if (!stale) this.applyRecord(r);
-      });
-      if (journal.tornBytes > 0) this.log(`journal: dropped a torn tail of ${journal.tornBytes} bytes`);
-      if (stale) {
-        this.log('journal: skipped a journal older than the snapshot');
-        generation = expected!;
-      }
-      this.journal = new Journal(
-        dir,
-        this.options.fsync ?? 'interval',
-        this.options.fsyncIntervalMs ?? 100,
-        stale ? 0 : journal.validLength,
-        generation,
-      );
-      return { replayed: snapshot.records + journal.records, tornBytes: journal.tornBytes };
+      this.releaseLock = acquireLock(dir);
+      return this.load(dir);
     } catch (err) {
-      this.releaseLock();
+      this.releaseLock?.();
+      this.releaseLock = undefined;
+      // A file that cannot be read or written (permissions, full disk) gets one actionable line.
+      if (isDiskError(err)) throw new Error(dataDirProblem(dir, err));
       throw err;
     }
   }
 
+  private load(dir: string): { replayed: number; tornBytes: number } {
+    let expected: string | undefined;
+    let complete = false;
+    const snapshotFile = path.join(dir, 'snapshot.bin');
+    const snapshot = readFramed(snapshotFile, (r) => {
+      if (r.op === 'snapshotStart') expected = r.journalGeneration;
+      else if (r.op === 'snapshotEnd') complete = true;
+      else this.applyRecord(r);
+    });
+    // A snapshot is renamed into place only once whole, so a damaged one is not a crash artefact:
+    // loading part of it would silently lose the rest.
+    if (snapshot.tornBytes > 0 || (snapshot.records > 0 && !complete))
+      throw new Error(
+        `snapshot ${snapshotFile} is damaged (${snapshot.tornBytes} unreadable bytes after byte ` +
+          `${snapshot.validLength}); it was not changed. ${restoreAdvice(dir)}.`,
+      );
+    // The journal applies only if it is the generation the snapshot was cut for; an older one
+    // (a crash between writing the snapshot and truncating the journal) is already inside it.
+    let stale = false;
+    let generation = expected ?? newGeneration();
+    const journalFile = path.join(dir, 'journal.wal');
+    const journal = readFramed(journalFile, (r) => {
+      if (r.op === 'journalStart') {
+        stale = expected !== undefined && r.generation !== expected;
+        generation = r.generation;
+      } else if (!stale) this.applyRecord(r);
+    });
+    if (stale) {
+      this.log('journal: skipped a journal older than the snapshot');
+      generation = expected!;
+    } else if (journal.laterRecords > 0) {
+      // Intact records after the damage mean it is not a write cut short by a crash: cutting the
+      // file there would silently drop acknowledged writes. Leave the file as it is for the person.
+      const off = journal.validLength;
+      throw new Error(
+        `journal ${journalFile} is damaged at byte ${off} of ${off + journal.tornBytes}, with ` +
+          `${journal.laterRecords} intact records after the damage; it was not changed and the server ` +
+          `will not start on it. Either ${restoreAdvice(dir)}, ` +
+          `or move the journal aside and keep the ${journal.records} records before the damage ` +
+          `(mv ${journalFile} ${journalFile}.damaged && head -c ${off} ${journalFile}.damaged > ${journalFile}); ` +
+          `the records after it are then lost.`,
+      );
+    } else if (journal.tornBytes > 0) {
+      this.warn(
+        `journal: dropped a torn last record (${journal.tornBytes} bytes after byte ${journal.validLength} ` +
+          `of ${journalFile}, a write cut short by a crash); the ${journal.records} records before it are kept`,
+      );
+    }
+    this.journal = new Journal(
+      dir,
+      this.options.fsync ?? 'interval',
+      this.options.fsyncIntervalMs ?? 100,
+      stale ? 0 : journal.validLength,
+      generation,
+      this.warn,
+    );
+    return { replayed: snapshot.records + journal.records, tornBytes: stale ? 0 : journal.tornBytes };
+  }
+
   close(): void {
-    this.flush();
-    this.journal?.close();
-    this.journal = undefined;
-    this.releaseLock?.();
-    this.releaseLock = undefined;
+    try {
+      this.flush();
+      this.journal?.close();
+    } finally {
+      this.journal = undefined;
+      this.releaseLock?.();
+      this.releaseLock = undefined;
+    }
   }
 
   // ---- journal ----
 
-  private record(r: Document): void {
-    if (this.journal) this.pending.push(r);
+  /** Queues a journal record for the current command, with how to take its change back. */
+  private record(r: Document, undo: () => void): void {
+    if (!this.journal) return;
+    this.pending.push(r);
+    this.undo.push(undo);
   }
 
-  /** Writes everything recorded by the current command before its reply goes out. */
+  /**
+   * Writes everything recorded by the current command before its reply goes out. If that fails,
+   * the command's changes are undone and a MongoDB error is thrown for the client instead.
+   */
   flush(): void {
     if (!this.journal || this.pending.length === 0) return;
     const records = this.pending;
+    const undo = this.undo;
     this.pending = [];
-    this.journal.append(records);
-    if (this.journal.bytes > this.compactBytes) this.compact();
+    this.undo = [];
+    try {
+      if (this.rescuePending || this.journal.detached()) {
+        // The new snapshot holds this command's changes too, so its records are not appended.
+        this.rescue();
+      } else this.journal.append(records);
+    } catch (err) {
+      for (const u of undo.reverse()) u();
+      throw this.refuse(err);
+    }
+    if (this.fault) {
+      this.fault = undefined;
+      this.warn('disk: a write succeeded again; writes are accepted');
+    }
+    if (this.journal.bytes > this.compactBytes && Date.now() >= this.compactRetryAt) this.compact();
+  }
+
+  /** Turns a failed journal write into the client's error, logging the cause once. */
+  private refuse(err: unknown): Error {
+    if (!isDiskError(err)) return err as Error;
+    const file = err.path ?? this.options.dbPath;
+    const line = isSpaceError(err)
+      ? `disk full: writes refused until space is freed (path ${file}, ${err.code})`
+      : `disk error: writes refused until the disk works again (path ${file}, ${err.code}: ${err.message})`;
+    if (this.fault !== line) this.warn(line);
+    this.fault = line;
+    return errors.diskFault(line, isSpaceError(err));
+  }
+
+  /** Between commands (housekeeping): notices a deleted data folder even when nothing writes. */
+  checkDataDir(): void {
+    if (!this.journal || !(this.rescuePending || this.journal.detached())) return;
+    try {
+      this.rescue();
+      if (this.fault) {
+        this.fault = undefined;
+        this.warn('disk: the data folder is writable again; writes are accepted');
+      }
+    } catch (err) {
+      this.refuse(err);
+    }
+  }
+
+  /**
+   * The data folder (or journal.wal) was deleted while the server ran: every write would now go to
+   * a file no restart can find. Memory still holds all the data, so recreate the folder from it.
+   */
+  private rescue(): void {
+    const dir = this.options.dbPath!;
+    const journal = this.journal!;
+    if (!this.rescuePending)
+      this.warn(
+        `data folder ${dir} (or its journal) was deleted while the server ran: recreating it from memory`,
+      );
+    this.rescuePending = true;
+    secureDataDir(dir);
+    this.releaseLock?.();
+    this.releaseLock = undefined;
+    this.releaseLock = acquireLock(dir);
+    journal.reopen();
+    journal.compact(this.snapshotRecords());
+    this.rescuePending = false;
+    this.warn(
+      `data folder ${dir} recreated with everything held in memory; nothing acknowledged was lost. ` +
+        'Stop the server before deleting its data folder if a fresh start was meant.',
+    );
   }
 
   compact(): void {
     if (!this.journal) return;
     const started = Date.now();
-    this.journal.compact(this.snapshotRecords());
+    try {
+      this.journal.compact(this.snapshotRecords());
+    } catch (err) {
+      // The write that triggered this is already in the journal, so it stays acknowledged; the
+      // journal just keeps growing until a snapshot fits.
+      this.compactRetryAt = Date.now() + COMPACT_RETRY_MS;
+      const e = err as NodeJS.ErrnoException;
+      this.warn(
+        `${isSpaceError(err) ? 'disk full' : 'disk error'}: could not write a snapshot ` +
+          `(path ${e.path ?? this.options.dbPath}, ${e.code ?? e.message}); the journal still holds ` +
+          `every write and grows until a snapshot fits; next try in ${COMPACT_RETRY_MS / 1000} s`,
+      );
+      return;
+    }
     this.log(`journal: compacted into a snapshot in ${Date.now() - started} ms`);
   }
 
@@ -221,9 +376,13 @@ export class Engine {
   createCollection(db: string, name: string, options: Doc = {}): Collection {
     validateName(db, name);
     if (this.getCollection(db, name)) throw errors.namespaceExists(`${db}.${name}`);
+    const hadDb = this.dbs.has(db);
     const coll = new Collection(db, name, options);
     this.collections(db).set(name, coll);
-    this.record({ op: 'create', db, coll: name, options });
+    this.record({ op: 'create', db, coll: name, options }, () => {
+      if (hadDb) this.dbs.get(db)?.delete(name);
+      else this.dbs.delete(db);
+    });
     return coll;
   }
 
@@ -233,16 +392,18 @@ export class Engine {
 
   dropCollection(db: string, name: string): boolean {
     const colls = this.dbs.get(db);
-    if (!colls?.has(name)) return false;
+    const coll = colls?.get(name);
+    if (!colls || !coll) return false;
     colls.delete(name);
-    this.record({ op: 'drop', db, coll: name });
+    this.record({ op: 'drop', db, coll: name }, () => this.collections(db).set(name, coll));
     return true;
   }
 
   dropDatabase(db: string): void {
-    if (!this.dbs.has(db)) return;
+    const colls = this.dbs.get(db);
+    if (!colls) return;
     this.dbs.delete(db);
-    this.record({ op: 'dropDatabase', db });
+    this.record({ op: 'dropDatabase', db }, () => this.dbs.set(db, colls));
   }
 
   renameCollection(db: string, from: string, to: string, dropTarget: boolean): void {
@@ -256,17 +417,24 @@ export class Engine {
     this.dbs.get(db)!.delete(from);
     coll.name = to;
     this.collections(db).set(to, coll);
-    this.record({ op: 'rename', db, from, to });
+    this.record({ op: 'rename', db, from, to }, () => {
+      this.dbs.get(db)?.delete(to);
+      coll.name = from;
+      this.collections(db).set(from, coll);
+    });
   }
 
   createIndex(coll: Collection, spec: IndexSpec): void {
     coll.addIndex(spec);
-    this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
+    this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec }, () => coll.dropIndex(spec.name));
   }
 
   dropIndex(coll: Collection, name: string): void {
+    const spec = coll.indexes.find((i) => i.spec.name === name)?.spec;
     coll.dropIndex(name);
-    this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name });
+    this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name }, () => {
+      if (spec) coll.addIndex(spec);
+    });
   }
 
   // ---- reads ----
@@ -309,8 +477,9 @@ export class Engine {
     checkSize(doc);
     if (txn) return this.txnWrite(coll, idKeyOf(doc), doc, txn);
     coll.insert(doc);
-    this.committed(coll, idKeyOf(doc), undefined);
-    this.record({ op: 'put', db: coll.db, coll: coll.name, doc });
+    const id = idKeyOf(doc);
+    this.committed(coll, id, undefined);
+    this.record({ op: 'put', db: coll.db, coll: coll.name, doc }, () => coll.remove(id));
   }
 
   replace(coll: Collection, next: Doc, txn?: Transaction): void {
@@ -320,7 +489,7 @@ export class Engine {
     const before = coll.docs.get(id);
     coll.replace(id, next);
     this.committed(coll, id, before);
-    this.record({ op: 'put', db: coll.db, coll: coll.name, doc: next });
+    this.record({ op: 'put', db: coll.db, coll: coll.name, doc: next }, () => restore(coll, id, before));
   }
 
   delete(coll: Collection, doc: Doc, txn?: Transaction): void {
@@ -328,7 +497,7 @@ export class Engine {
     if (txn) return this.txnWrite(coll, id, null, txn);
     const before = coll.remove(id);
     this.committed(coll, id, before);
-    this.record({ op: 'del', db: coll.db, coll: coll.name, id: doc._id });
+    this.record({ op: 'del', db: coll.db, coll: coll.name, id: doc._id }, () => restore(coll, id, before));
   }
 
   private committed(coll: Collection, id: string, before: Doc | undefined): void {
@@ -428,16 +597,19 @@ export class Engine {
         }
       }
     } catch (err) {
-      for (const [coll, id, before] of undo.reverse()) {
-        if (before) coll.put(before);
-        else coll.remove(id);
-      }
+      for (const [coll, id, before] of undo.reverse()) restore(coll, id, before);
       this.abort(txn);
       throw err;
     }
     this.finish(txn, 'committed');
     for (const [coll, id, before] of undo) this.committed(coll, id, before);
-    if (ops.length > 0) this.record({ op: 'tx', ops });
+    if (ops.length > 0)
+      this.record({ op: 'tx', ops }, () => {
+        // Not journaled: the commit did not happen, so a retried commitTransaction must not
+        // answer "committed".
+        for (const [coll, id, before] of [...undo].reverse()) restore(coll, id, before);
+        txn.state = 'aborted';
+      });
   }
 
   /** Aborts transactions older than the limit (MongoDB's transactionLifetimeLimitSeconds). */
@@ -463,6 +635,20 @@ export class Engine {
     if (this.activeTxns.size === 0)
       for (const colls of this.dbs.values()) for (const c of colls.values()) c.history.clear();
   }
+}
+
+/** How to get back to a good state from `npm run backup` output (scripts/restore.mjs). */
+function restoreAdvice(dir: string): string {
+  return (
+    `move the data folder aside (mv ${dir} ${dir}.damaged) and restore the latest backup into it ` +
+    `(npm run restore -- <backup folder, e.g. .data/backups/<time>> --dbpath ${dir})`
+  );
+}
+
+/** Puts back the committed version of a document (or its absence). */
+function restore(coll: Collection, id: string, before: Doc | undefined): void {
+  if (before) coll.put(before);
+  else coll.remove(id);
 }
 
 function validateName(db: string, name: string): void {

@@ -2,7 +2,7 @@
 // (the common point query) never scan. Multikey: each array element gets its own entry.
 import { errors } from '../errors';
 import { matchDocument } from '../query/match';
-import { Doc, isPlainObject, valueKey } from '../query/values';
+import { Doc, getField, isPlainObject, valueKey } from '../query/values';
 
 export interface IndexSpec {
   v: number;
@@ -18,7 +18,7 @@ export interface IndexSpec {
 function fieldValues(doc: Doc, path: string): unknown[] {
   if (!path.includes('.')) {
     // Fast path for the common top-level scalar field.
-    const v = doc[path];
+    const v = getField(doc, path);
     if (!Array.isArray(v)) return [v];
   }
   const out: unknown[] = [];
@@ -39,13 +39,13 @@ function fieldValues(doc: Doc, path: string): unknown[] {
       for (const el of v) {
         if (isPlainObject(el)) {
           any = true;
-          walk(el[parts[i]], parts, i + 1);
+          walk(getField(el, parts[i]), parts, i + 1);
         }
       }
       if (!any) out.push(undefined);
       return;
     }
-    walk(isPlainObject(v) ? v[parts[i]] : undefined, parts, i + 1);
+    walk(isPlainObject(v) ? getField(v, parts[i]) : undefined, parts, i + 1);
   };
   walk(doc, path.split('.'), 0);
   return out;

@@ -15,14 +15,32 @@ import {
 
 export type CommandRunner = (cmd: Document, defaultDb: string, connectionId: number) => Document;
 
+export interface ConnectionLimits {
+  /** Largest message a client may announce; MongoDB's maxMessageSizeBytes by default. */
+  maxMessageSizeBytes?: number;
+}
+
+// Smallest valid message: the 16-byte header alone.
+const HEADER_BYTES = 16;
+
 export function serveConnection(
   socket: net.Socket,
   connectionId: number,
   run: CommandRunner,
   onError: (err: unknown) => void,
+  limits: ConnectionLimits = {},
 ): void {
+  const maxMessageSize = limits.maxMessageSizeBytes ?? MAX_MESSAGE_SIZE;
+  // Bytes received but not yet handled, kept as the chunks they arrived in: concatenating on every
+  // chunk would copy a large message over and over (quadratic in its size). They are joined once,
+  // when a whole message is present. The announced length caps how much is held.
   let chunks: Buffer[] = [];
   let buffered = 0;
+  // Length announced by the header of the message being received; -1 until 4 bytes are in.
+  let expected = -1;
+  // Set while the socket's outgoing buffer is full: no further messages are handled (so no further
+  // replies pile up in memory) until the client has read what it was sent.
+  let waitingForDrain = false;
   socket.setNoDelay(true);
 
   const reply = (
@@ -47,7 +65,12 @@ export function serveConnection(
         codeName: 'BSONObjectTooLarge',
       });
     }
-    socket.write(out);
+    // write() returns false once the outgoing buffer passes its high-water mark: a client that
+    // pipelines commands without reading the replies must not make the server hold them all.
+    if (!socket.write(out)) {
+      waitingForDrain = true;
+      socket.pause();
+    }
   };
 
   const handle = (frame: Buffer) => {
@@ -77,30 +100,61 @@ export function serveConnection(
     reply(msg, header.requestId, OP_MSG, doc, msg.checksum);
   };
 
-  socket.on('data', (data: Buffer) => {
-    chunks.push(data);
-    buffered += data.length;
+  /** The little-endian int32 at the start of the buffered bytes (which may span several chunks). */
+  const peekLength = (): number => {
+    const first = chunks[0];
+    if (first.length >= 4) return first.readInt32LE(0);
+    const head = Buffer.alloc(4);
+    let filled = 0;
+    for (const c of chunks) {
+      filled += c.copy(head, filled, 0, Math.min(c.length, 4 - filled));
+      if (filled === 4) break;
+    }
+    return head.readInt32LE(0);
+  };
+
+  /** Handles every complete message buffered so far, unless replies are waiting to be read. */
+  const drainInput = () => {
     try {
-      while (buffered >= 4) {
-        let buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        chunks = [buf];
-        const length = buf.readInt32LE(0);
-        if (length < 16 || length > MAX_MESSAGE_SIZE) {
-          // The stream can no longer be framed; only this client is affected.
-          socket.destroy();
-          return;
+      while (!waitingForDrain && !socket.destroyed) {
+        if (expected < 0) {
+          if (buffered < 4) return;
+          expected = peekLength();
+          if (expected < HEADER_BYTES || expected > maxMessageSize) {
+            // Too short to be a message, or more than any client may send: the stream can no
+            // longer be framed (or is an attempt to make the server buffer without limit).
+            // Only this client is affected.
+            chunks = [];
+            buffered = 0;
+            socket.destroy();
+            return;
+          }
         }
-        if (buffered < length) return;
-        const frame = buf.subarray(0, length);
-        buf = buf.subarray(length);
-        chunks = buf.length > 0 ? [buf] : [];
-        buffered = buf.length;
+        if (buffered < expected) return;
+        const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, buffered);
+        const frame = all.subarray(0, expected);
+        const rest = all.subarray(expected);
+        chunks = rest.length > 0 ? [rest] : [];
+        buffered = rest.length;
+        expected = -1;
         handle(frame);
       }
     } catch (err) {
       onError(err);
       socket.destroy();
     }
+  };
+
+  socket.on('data', (data: Buffer) => {
+    chunks.push(data);
+    buffered += data.length;
+    drainInput();
+  });
+  socket.on('drain', () => {
+    if (!waitingForDrain) return;
+    waitingForDrain = false;
+    socket.resume();
+    drainInput();
   });
   socket.on('error', () => socket.destroy());
 }
