@@ -6,3 +6,5 @@ export * from './display';
 export * from './search';
 export * from './dip';
 export * from './sharing';
+export * from './ops';
+export * from './api';

@@ -91,3 +91,6 @@ export const LEGACY_STORAGE_KEYS = [
   'pendingDipSlug',
 ] as const;
 export const USER_SESSION_CHANGED_EVENT = 'userSessionChanged';
+
+/** The role that opens the operations console (granted at sign-in from OPS_EMAILS). */
+export const OPS_ROLE = 'ops';

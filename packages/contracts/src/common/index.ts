@@ -1,3 +1,5 @@
 export * from './enums';
 export * from './constants';
 export * from './optional';
+export * from './text';
+export * from './json';

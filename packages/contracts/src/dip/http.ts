@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LOAN_TYPES } from '../common/enums';
+import { jsonObject } from '../common/json';
+import { EMAIL_MAX_LENGTH, EMAIL_TEXT_PATTERN, isoDateTimeText } from '../common/text';
 import { coerceNumericText } from '../search/fields';
 
 /** The spec's wording (§6, §8) for every answer of the DIP calls. */
@@ -32,11 +34,15 @@ export const ZERO_BROKER_FEE_PROMO_MONTHS = 6;
 /** POST /api/online-dip/create/{searchId}/{loanIndex}. */
 export const createDipParamsSchema = z.object({
   searchId: z.string().min(1).max(100),
-  loanIndex: z.coerce
-    .number({ error: 'The offer index must be a whole number' })
-    .int('The offer index must be a whole number')
-    .min(0, 'The offer index must be a whole number')
-    .max(10_000, 'The offer index must be a whole number'),
+  // Digits only: z.coerce would read '' and whitespace as 0.
+  loanIndex: z.preprocess(
+    (v) => (typeof v === 'string' && v.length <= 6 && /^\d{1,6}$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: 'The offer index must be a whole number' })
+      .int('The offer index must be a whole number')
+      .min(0, 'The offer index must be a whole number')
+      .max(10_000, 'The offer index must be a whole number'),
+  ),
 });
 
 export const createDipBodySchema = z
@@ -66,7 +72,7 @@ export type CreateDipResponse = z.infer<typeof createDipResponseSchema>;
 /** POST /api/online-dip/{dipId}/expiry: a new expiry, by default 30 days from now. */
 export const dipExpiryBodySchema = z
   .object({
-    expiresAt: z.iso.datetime({ offset: true, error: 'expiresAt must be a date and time' }).optional(),
+    expiresAt: isoDateTimeText('expiresAt must be a date and time').optional(),
   })
   .strip();
 
@@ -162,8 +168,11 @@ export interface DipListItem {
 
 // ---------------------------------------------------------------- applications
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const boundedText = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+/** Length is checked before trimming: a megabyte of spaces is refused, not read as blank. */
+const boundedText = (max: number) => z.string().max(max, `Must be at most ${max} characters`).trim();
+/** Whole-number text as the wizard's inputs send it ('18'); longer text is left to be refused. */
+const wholeNumberText = (v: unknown) =>
+  typeof v !== 'string' || v.length > 20 ? v : v.trim() === '' ? undefined : Number.parseInt(v, 10);
 const optionalText = (max: number) =>
   z.preprocess((v) => (v === null || v === '' ? undefined : v), boundedText(max).optional());
 
@@ -209,13 +218,13 @@ export const dipApplicationBodySchema = z
     userId: optionalText(100),
     searchId: optionalText(100),
     loanType: z.enum(LOAN_TYPES, { error: 'Loan type must be bridging, commercial or development' }),
-    loanData: z.record(z.string(), z.unknown()).optional(),
+    loanData: jsonObject('loanData').optional(),
     fullName: z.string({ error: 'Full name is required' }).trim().min(1, 'Full name is required').max(200),
     email: z
       .string({ error: 'Valid email is required' })
       .trim()
       .superRefine((value, ctx) => {
-        if (value.length > 254 || !EMAIL_PATTERN.test(value))
+        if (value.length > EMAIL_MAX_LENGTH || !EMAIL_TEXT_PATTERN.test(value))
           ctx.addIssue({ code: 'custom', message: 'Valid email is required' });
       }),
     phone: z
@@ -240,7 +249,7 @@ export const dipApplicationBodySchema = z
       z.string({ error: 'Loan amount is required' }).trim().min(1, 'Loan amount is required').max(40),
     ),
     loanTerm: z.preprocess(
-      (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number.parseInt(v, 10)) : v),
+      wholeNumberText,
       z
         .number({ error: 'Loan term is required' })
         .int('Loan term is required')
@@ -289,15 +298,15 @@ export const loanApplicationBodySchema = z
     gdv: optionalDecimal('GDV'),
     loanAmount: optionalDecimal('Loan amount'),
     term: z.preprocess(
-      (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number.parseInt(v, 10)) : v),
+      wholeNumberText,
       z.number({ error: 'Term must be a number of months' }).int().min(1).max(600).optional(),
     ),
     exitStrategy: optionalText(200),
     creditStatus: optionalText(200),
     brokerFee: optionalDecimal('Broker fee'),
     additionalNotes: optionalText(5000),
-    selectedLoan: z.record(z.string(), z.unknown()).optional(),
-    searchData: z.record(z.string(), z.unknown()).optional(),
+    selectedLoan: jsonObject('selectedLoan').optional(),
+    searchData: jsonObject('searchData').optional(),
   })
   .strip();
 export type LoanApplicationBody = z.infer<typeof loanApplicationBodySchema>;

@@ -3,11 +3,13 @@
  * reads them goes through here so a missing, non-numeric or infinite value is treated the same way
  * everywhere: as empty.
  */
-const NUMERIC_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+/** Unambiguous, so linear (`\d+\.?\d*` was quadratic on a long run of digits); text is capped first. */
+const NUMERIC_TEXT = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
+const NUMERIC_TEXT_MAX_LENGTH = 64;
 
 export function parseNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value !== 'string') return null;
+  if (typeof value !== 'string' || value.length > NUMERIC_TEXT_MAX_LENGTH) return null;
   const cleaned = value.replace(/[£,\s]/g, '');
   if (!NUMERIC_TEXT.test(cleaned)) return null;
   const parsed = Number(cleaned);

@@ -4,6 +4,8 @@ export const IDENTITY_EVENT_TYPES = {
   registered: 'identity.user.registered',
   verificationRequested: 'identity.verification.requested',
   verified: 'identity.user.verified',
+  passwordResetRequested: 'identity.password-reset.requested',
+  passwordChanged: 'identity.password.changed',
 } as const;
 
 /** How the account came to be: the register page, or the create-account page after a search. */
@@ -40,3 +42,28 @@ export const userVerifiedEventSchema = z.object({
   verifiedAt: z.string().datetime(),
 });
 export type UserVerifiedEvent = z.infer<typeof userVerifiedEventSchema>;
+
+/**
+ * Asks for a password-reset email. Like the verification event it carries the link with the raw
+ * token (single-use, short-lived, stored hashed by identity); event streams are internal.
+ */
+export const passwordResetRequestedEventSchema = z.object({
+  userId: z.string().min(1),
+  email: z.string().min(1),
+  name: z.string(),
+  resetUrl: z.string().url(),
+  expiresAt: z.string().datetime(),
+});
+export type PasswordResetRequestedEvent = z.infer<typeof passwordResetRequestedEventSchema>;
+
+/** The password was changed (by a reset link or by the signed-in user): the owner is told by email. */
+export const passwordChangedEventSchema = z.object({
+  userId: z.string().min(1),
+  email: z.string().min(1),
+  name: z.string(),
+  changedAt: z.string().datetime(),
+  how: z.enum(['reset', 'change']),
+  /** Where the owner asks for a reset link if the change was not theirs. */
+  forgotPasswordUrl: z.string().url(),
+});
+export type PasswordChangedEvent = z.infer<typeof passwordChangedEventSchema>;

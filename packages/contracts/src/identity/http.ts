@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { CONTACT_PREFERENCES, DEFAULT_CONTACT_PREFERENCE, PROPERTIES_OWNED } from '../common/enums';
+import { jsonObject } from '../common/json';
 import { optionalOrNull } from '../common/optional';
+import { EMAIL_TEXT_PATTERN, PASSWORD_MAX_LENGTH, emailText } from '../common/text';
 
 /**
  * Identity HTTP contracts: request bodies with the exact messages the forms show, and the response
  * shapes the browser reads. The browser validates with the same schemas before it sends.
  */
 
-/** Something, an at sign, something, a dot and something, no whitespace. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Something, an at sign, something, a dot and something, no whitespace (linear: see common/text). */
+export const EMAIL_PATTERN = EMAIL_TEXT_PATTERN;
 
 export const IDENTITY_MESSAGES = {
   invalidEmail: 'Please enter a valid email address',
@@ -31,22 +33,39 @@ export const IDENTITY_MESSAGES = {
 export const PASSWORD_MIN_LENGTH = 8;
 export const REGISTER_NAME_MIN_LENGTH = 2;
 
-const email = z.string().trim().regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail);
+/** Longest name, phone and token taken: bounded so no field of a request is unbounded. */
+const NAME_MAX_LENGTH = 200;
+const PHONE_MAX_LENGTH = 40;
+const TOKEN_MAX_LENGTH = 200;
+
+const email = emailText({ invalid: IDENTITY_MESSAGES.invalidEmail });
+/** A password of any content, at most PASSWORD_MAX_LENGTH characters. */
+const password = (required: string) =>
+  z
+    .string()
+    .min(1, required)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 export const loginBodySchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, IDENTITY_MESSAGES.loginEmailRequired)
-    .regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
-  password: z.string().min(1, IDENTITY_MESSAGES.loginPasswordRequired),
+  email: emailText({
+    required: IDENTITY_MESSAGES.loginEmailRequired,
+    invalid: IDENTITY_MESSAGES.invalidEmail,
+  }),
+  password: password(IDENTITY_MESSAGES.loginPasswordRequired),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
 export const registerBodySchema = z.object({
-  name: z.string().trim().min(REGISTER_NAME_MIN_LENGTH, IDENTITY_MESSAGES.registerName),
+  name: z
+    .string()
+    .trim()
+    .min(REGISTER_NAME_MIN_LENGTH, IDENTITY_MESSAGES.registerName)
+    .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`),
   email,
-  password: z.string().min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.registerPassword),
+  password: password(IDENTITY_MESSAGES.registerPassword).min(
+    PASSWORD_MIN_LENGTH,
+    IDENTITY_MESSAGES.registerPassword,
+  ),
   refDealId: optionalOrNull(z.string().min(1).max(200)),
   fromSharedLink: optionalOrNull(z.boolean()),
 });
@@ -58,7 +77,7 @@ export const registerFormSchema = z
     name: registerBodySchema.shape.name,
     email,
     password: registerBodySchema.shape.password,
-    confirmPassword: z.string(),
+    confirmPassword: z.string().max(PASSWORD_MAX_LENGTH),
   })
   .refine((form) => form.password === form.confirmPassword, {
     message: IDENTITY_MESSAGES.registerMismatch,
@@ -67,18 +86,25 @@ export const registerFormSchema = z
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
 const createAccountFields = {
-  name: z.string().trim().min(1, IDENTITY_MESSAGES.createName),
-  email: z
+  name: z
     .string()
     .trim()
-    .min(1, IDENTITY_MESSAGES.createEmailRequired)
-    .regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
-  phone: z.string().trim().min(1, IDENTITY_MESSAGES.createPhone),
-  password: z
+    .min(1, IDENTITY_MESSAGES.createName)
+    .max(NAME_MAX_LENGTH, `Full name must be at most ${NAME_MAX_LENGTH} characters`),
+  email: emailText({
+    required: IDENTITY_MESSAGES.createEmailRequired,
+    invalid: IDENTITY_MESSAGES.invalidEmail,
+  }),
+  phone: z
     .string()
-    .min(1, IDENTITY_MESSAGES.createPasswordRequired)
-    .min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.createPassword),
-  confirmPassword: z.string(),
+    .trim()
+    .min(1, IDENTITY_MESSAGES.createPhone)
+    .max(PHONE_MAX_LENGTH, `Phone number must be at most ${PHONE_MAX_LENGTH} characters`),
+  password: password(IDENTITY_MESSAGES.createPasswordRequired).min(
+    PASSWORD_MIN_LENGTH,
+    IDENTITY_MESSAGES.createPassword,
+  ),
+  confirmPassword: z.string().max(PASSWORD_MAX_LENGTH),
 };
 const passwordsMatch = <T extends { password: string; confirmPassword: string }>(form: T) =>
   form.password === form.confirmPassword;
@@ -91,21 +117,24 @@ export type CreateAccountForm = z.infer<typeof createAccountFormSchema>;
 
 /** POST /api/create-account: the form plus the search that led here (kept with the account). */
 export const createAccountBodySchema = z
-  .object({ ...createAccountFields, searchData: z.unknown().optional() })
+  .object({ ...createAccountFields, searchData: optionalOrNull(jsonObject('searchData')) })
   .refine(passwordsMatch, { message: IDENTITY_MESSAGES.createMismatch, path: ['confirmPassword'] });
 export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
 
 export const resendVerificationBodySchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, IDENTITY_MESSAGES.resendEmailRequired)
-    .regex(EMAIL_PATTERN, IDENTITY_MESSAGES.invalidEmail),
+  email: emailText({
+    required: IDENTITY_MESSAGES.resendEmailRequired,
+    invalid: IDENTITY_MESSAGES.invalidEmail,
+  }),
 });
 export type ResendVerificationBody = z.infer<typeof resendVerificationBodySchema>;
 
 export const verifyEmailQuerySchema = z.object({
-  token: z.string({ error: IDENTITY_MESSAGES.noToken }).trim().min(1, IDENTITY_MESSAGES.noToken),
+  token: z
+    .string({ error: IDENTITY_MESSAGES.noToken })
+    .trim()
+    .min(1, IDENTITY_MESSAGES.noToken)
+    .max(TOKEN_MAX_LENGTH, IDENTITY_MESSAGES.noToken),
 });
 
 /** The signed-in user as the browser sees it. */
@@ -161,9 +190,9 @@ export const resendVerificationResponseSchema = z.object({
  * `userId`, when sent, must be the caller's own id.
  */
 export const leadInfoSchema = z.object({
-  fullName: optionalOrNull(z.string().trim().max(200)),
-  email: optionalOrNull(z.string().trim().max(254)),
-  phone: optionalOrNull(z.string().trim().max(40)),
+  fullName: optionalOrNull(z.string().max(200).trim()),
+  email: optionalOrNull(z.string().max(254).trim()),
+  phone: optionalOrNull(z.string().max(40).trim()),
   propertiesOwned: z.enum(PROPERTIES_OWNED, { error: 'Please select number of properties' }),
   contactPreference: z
     .enum(CONTACT_PREFERENCES, {
@@ -178,9 +207,9 @@ export const leadInfoSchema = z.object({
 export type LeadInfo = z.infer<typeof leadInfoSchema>;
 
 export const saveLeadInfoBodySchema = z.object({
-  userId: z.string().min(1).optional(),
+  userId: z.string().min(1).max(100).optional(),
   leadInfo: leadInfoSchema,
-  searchData: z.unknown().optional(),
+  searchData: optionalOrNull(jsonObject('searchData')),
 });
 export type SaveLeadInfoBody = z.infer<typeof saveLeadInfoBodySchema>;
 

@@ -1,2 +1,4 @@
 export * from './http';
 export * from './events';
+export * from './password-reset';
+export * from './routes';

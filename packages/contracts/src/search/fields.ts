@@ -1,19 +1,20 @@
 import { z } from 'zod';
 import { MAX_MONEY } from '../common/constants';
+import { NUMERIC_TEXT_MAX_LENGTH, NUMERIC_TEXT_PATTERN } from '../common/text';
 
 /**
  * Field builders shared by the three search payloads. Number inputs on the forms hold text with UK
  * thousands separators and an optional £ prefix, so numeric text is accepted and converted; anything
  * else that is not a number is refused with "<Field> must be a number" rather than zod's generic text.
  */
-const NUMERIC_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
-
 export function coerceNumericText(value: unknown): unknown {
   if (value === null) return undefined;
   if (typeof value !== 'string') return value;
+  // Longer text is no amount: left as it is, it is refused as '<Field> must be a number' unread.
+  if (value.length > NUMERIC_TEXT_MAX_LENGTH) return value;
   const cleaned = value.replace(/[£,\s]/g, '');
   if (cleaned === '') return undefined;
-  return NUMERIC_TEXT.test(cleaned) ? Number(cleaned) : value;
+  return NUMERIC_TEXT_PATTERN.test(cleaned) ? Number(cleaned) : value;
 }
 
 function numberType(label: string, requiredMessage?: string) {
@@ -90,16 +91,16 @@ export function flag(label: string, fallback = false) {
 export function requiredText(requiredMessage: string, max = 200) {
   return z
     .string({ error: requiredMessage })
+    .max(max, `Must be at most ${max} characters`)
     .trim()
-    .min(1, requiredMessage)
-    .max(max, `Must be at most ${max} characters`);
+    .min(1, requiredMessage);
 }
 
 export function optionalText(label: string, max = 500) {
   return z
     .string({ error: `${label} must be text` })
-    .trim()
     .max(max, `${label} must be at most ${max} characters`)
+    .trim()
     .optional();
 }
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { CONTACT_PREFERENCES, PROPERTIES_OWNED, loanTypeSchema } from '../common/enums';
 import { LEAD_NAME_MIN_LENGTH } from '../common/constants';
+import { jsonObject, jsonObjectOrArray } from '../common/json';
+import { EMAIL_TEXT_PATTERN, emailText } from '../common/text';
 import { loanOfferSchema } from './result';
 
-/** Something, an @, something, a dot and something, with no whitespace anywhere. */
-export const LEAD_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Something, an @, something, a dot and something, with no whitespace anywhere (linear: common/text). */
+export const LEAD_EMAIL_PATTERN = EMAIL_TEXT_PATTERN;
 
 export const LEAD_MESSAGES = {
   name: 'Please enter your full name',
@@ -13,7 +15,7 @@ export const LEAD_MESSAGES = {
   consent: 'You must agree to be contacted',
 } as const;
 
-const searchPayloadObject = z.record(z.string(), z.unknown(), { error: 'Search payload must be an object' });
+const searchPayloadObject = jsonObject('Search payload', 'Search payload must be an object');
 
 /** The lead dialog's own fields, used by the form before the search runs. */
 export const leadFormSchema = z.object({
@@ -22,15 +24,12 @@ export const leadFormSchema = z.object({
     .trim()
     .min(LEAD_NAME_MIN_LENGTH, LEAD_MESSAGES.name)
     .max(200, 'Name must be at most 200 characters'),
-  email: z
-    .string({ error: LEAD_MESSAGES.email })
-    .max(254, LEAD_MESSAGES.email)
-    .regex(LEAD_EMAIL_PATTERN, LEAD_MESSAGES.email),
+  email: emailText({ invalid: LEAD_MESSAGES.email }),
   // Not validated by the product beyond being text; bounded so a lead record stays small.
   phone: z
     .string({ error: 'Phone must be text' })
-    .trim()
     .max(40, 'Phone must be at most 40 characters')
+    .trim()
     .optional(),
   propertiesOwned: z.enum(PROPERTIES_OWNED, { error: LEAD_MESSAGES.propertiesOwned }),
   contactPreference: z
@@ -59,7 +58,7 @@ export const saveSearchBodySchema = z.object({
     .max(100, 'User id is too long'),
   loanType: loanTypeSchema,
   searchData: searchPayloadObject,
-  apiResponse: z.unknown(),
+  apiResponse: jsonObjectOrArray('apiResponse').nullish(),
 });
 export type SaveSearchBody = z.output<typeof saveSearchBodySchema>;
 

@@ -3,3 +3,4 @@ export * from './payloads';
 export * from './result';
 export * from './http';
 export * from './events';
+export * from './routes';

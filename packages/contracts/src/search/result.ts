@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { INTEREST_TREATMENTS, LOAN_TYPES } from '../common/enums';
 
 const money = z.number().finite().nonnegative();
+/** Offers come back from browsers (saved searches): every text is bounded like any request field. */
+const name = z.string().max(200);
+const reasons = z.array(z.string().max(500)).max(50);
 
 /**
  * One lender offer as the search service produces it. Field names are the spec's result fields.
@@ -10,10 +13,10 @@ const money = z.number().finite().nonnegative();
  * (70.0 = 70%); terms are months except MortgageTerm, which is years; money is whole pounds.
  */
 export const loanOfferSchema = z.object({
-  LenderName: z.string(),
-  LenderId: z.string(),
-  ProductId: z.string(),
-  ProductName: z.string(),
+  LenderName: name,
+  LenderId: name,
+  ProductId: name,
+  ProductName: name,
   LoanType: z.enum(LOAN_TYPES),
   GrossLoan: money,
   NetLoan: money,
@@ -42,9 +45,9 @@ export const loanOfferSchema = z.object({
   LoanToCost: z.number().finite().nonnegative().optional(),
   MortgageTerm: z.number().int().positive().optional(),
   /** Plain-English reasons this lender's criteria are met: brokers ask "why this lender?" first. */
-  qualifiesBecause: z.array(z.string()),
+  qualifiesBecause: reasons,
   /** Criteria within a few per cent of the lender's limit: the figures most likely to change at underwriting. */
-  closeToLimits: z.array(z.string()),
+  closeToLimits: reasons,
 });
 export type LoanOffer = z.infer<typeof loanOfferSchema>;
 

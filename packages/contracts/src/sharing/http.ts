@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LOAN_TYPES } from '../common/enums';
+import { jsonObject } from '../common/json';
+import { EMAIL_TEXT_PATTERN, emailText, isoDateTimeText } from '../common/text';
 
 /** The spec's wording (§5, §6, §8) for the sharing calls; ours where the spec names no words. */
 export const SHARING_MESSAGES = {
@@ -27,7 +29,7 @@ export const MAX_SHARE_RECIPIENTS = 20;
 /** Largest loan data (one lender offer as JSON) a deal share may carry. */
 export const MAX_DEAL_LOAN_DATA_BYTES = 20_000;
 /** The spec's email format: text, an @, then a dotted domain with no spaces. */
-export const SIMPLE_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const SIMPLE_EMAIL_PATTERN = EMAIL_TEXT_PATTERN;
 
 const optionalText = (max: number) =>
   z
@@ -49,7 +51,7 @@ export type TargetedShareBody = z.infer<typeof targetedShareBodySchema>;
 /** POST /api/online-dip/{dipId}/share with inviteType 'open': the owner's signed link. */
 export const openShareBodySchema = z.object({
   inviteType: z.literal('open'),
-  expiresAt: z.string().datetime({ offset: true, error: 'expiresAt must be a date and time' }).optional(),
+  expiresAt: isoDateTimeText('expiresAt must be a date and time').optional(),
 });
 export type OpenShareBody = z.infer<typeof openShareBodySchema>;
 
@@ -136,13 +138,15 @@ export const sharedDipResponseSchema = z.object({
 
 /** POST /api/referrals/deal-share (spec §3 'Deal-share payload'). */
 export const dealShareBodySchema = z.object({
-  referralEmail: z
-    .string({ error: 'Email Required' })
-    .trim()
-    .max(254)
-    .regex(SIMPLE_EMAIL_PATTERN, 'Invalid Email Addresses'),
+  referralEmail: emailText({ type: 'Email Required', invalid: 'Invalid Email Addresses' }),
   referrerId: z.string({ error: 'referrerId is required' }).min(1, 'referrerId is required').max(100),
-  loanData: z.union([z.string(), z.record(z.string(), z.unknown())], { error: 'loanData is required' }),
+  loanData: z.union(
+    [
+      z.string().max(MAX_DEAL_LOAN_DATA_BYTES, `loanData must be at most ${MAX_DEAL_LOAN_DATA_BYTES} bytes`),
+      jsonObject('loanData'),
+    ],
+    { error: 'loanData is required' },
+  ),
   loanType: z.enum(LOAN_TYPES, { error: 'loanType must be bridging, commercial or development' }),
   note: optionalText(1000),
 });
@@ -155,12 +159,10 @@ export const referralBodySchema = z.object({
     .trim()
     .min(1, SHARING_MESSAGES.referralMissing)
     .max(200),
-  referralEmail: z
-    .string({ error: SHARING_MESSAGES.referralMissing })
-    .trim()
-    .min(1, SHARING_MESSAGES.referralMissing)
-    .max(254)
-    .regex(SIMPLE_EMAIL_PATTERN, SHARING_MESSAGES.referralInvalidEmail),
+  referralEmail: emailText({
+    required: SHARING_MESSAGES.referralMissing,
+    invalid: SHARING_MESSAGES.referralInvalidEmail,
+  }),
   message: optionalText(2000),
 });
 export type ReferralBody = z.infer<typeof referralBodySchema>;
@@ -186,7 +188,7 @@ export const shareFunnelBodySchema = z.object({
   shareId: z.string().max(100).nullish(),
   context: z.enum(['shared', 'owner']).nullish(),
   duration: z.number().finite().nonnegative().max(86_400_000).nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  metadata: jsonObject('metadata').nullish(),
   timestamp: z.union([z.string().max(40), z.number()]).nullish(),
   sessionId: z.string().max(100).nullish(),
   correlationId: z.string().max(100).nullish(),

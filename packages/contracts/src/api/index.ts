@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { DIP_ROUTES } from '../dip/routes';
+import { IDENTITY_ROUTES } from '../identity/routes';
+import { OPS_ROUTES } from '../ops/routes';
+import { SEARCH_ROUTES } from '../search/routes';
+import { SHARING_ROUTES } from '../sharing/routes';
+import { type HttpMethod, type RouteContract, defineRoute } from './route';
+
+export * from './route';
+export * from './openapi';
+
+/** The gateway's own public routes: this API's documentation. */
+export const DOCS_ROUTES = [
+  defineRoute({
+    operationId: 'getOpenApiDocument',
+    method: 'GET',
+    path: '/api/docs/openapi.json',
+    service: 'gateway',
+    summary: 'This document: the public API as OpenAPI 3.1',
+    auth: 'public',
+    responses: {
+      200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) },
+    },
+  }),
+  defineRoute({
+    operationId: 'getApiDocsPage',
+    method: 'GET',
+    path: '/api/docs',
+    service: 'gateway',
+    summary: 'The public API as a readable page',
+    auth: 'public',
+    responses: { 200: { description: 'The page', contentType: 'text/html' } },
+  }),
+] as const;
+
+/** Every public /api route of the platform, each declared once. */
+export const PUBLIC_API_ROUTES: readonly RouteContract[] = [
+  ...IDENTITY_ROUTES,
+  ...SEARCH_ROUTES,
+  ...DIP_ROUTES,
+  ...SHARING_ROUTES,
+  ...OPS_ROUTES,
+  ...DOCS_ROUTES,
+];
+
+const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+const routesByKey = new Map(PUBLIC_API_ROUTES.map((route) => [routeKey(route.method, route.path), route]));
+
+/** The declared route for a method and a fastify route path (`/api/shared/:shareId/mark-viewed`). */
+export function findRouteContract(method: HttpMethod | string, path: string): RouteContract | undefined {
+  return routesByKey.get(routeKey(method, path));
+}

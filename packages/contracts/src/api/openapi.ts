@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { SESSION_COOKIE } from '../session';
+import { type RouteContract, openApiPathOf, pathParamNames } from './route';
+
+/**
+ * The OpenAPI 3.1 document of declared routes. JSON Schemas come from zod (`z.toJSONSchema`): request
+ * parts as the caller sends them (`io: 'input'`), answers as the service sends them (`io: 'output'`).
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  // Transforms and preprocessing have no JSON Schema; they document as "any value" on that side.
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return rest;
+}
+
+/** The properties of an object schema, with which of them are required (params and query). */
+function objectProperties(
+  schema: z.ZodType | undefined,
+): Array<{ name: string; schema: JsonSchema; required: boolean }> {
+  if (!schema) return [];
+  const json = jsonSchemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    schema: property,
+    required: required.has(name),
+  }));
+}
+
+const AUTH_TEXT: Record<RouteContract['auth'], string> = {
+  public: 'No sign-in needed.',
+  'session-optional': 'No sign-in needed; a signed-in caller is recognised by the session cookie.',
+  session: 'Needs a signed-in session (the session cookie).',
+  ops: 'Needs a signed-in session of an account with the ops role.',
+};
+
+function operationOf(route: RouteContract): JsonSchema {
+  const declaredPathParams = new Map(objectProperties(route.params).map((p) => [p.name, p]));
+  const parameters = [
+    // Every `:param` of the path is a required path parameter, declared in `params` or not.
+    ...pathParamNames(route.path).map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: declaredPathParams.get(name)?.schema ?? { type: 'string' },
+    })),
+    ...objectProperties(route.query).map((p) => ({
+      name: p.name,
+      in: 'query',
+      required: p.required,
+      schema: p.schema,
+    })),
+  ];
+  const responses = Object.fromEntries(
+    Object.entries(route.responses).map(([status, response]) => {
+      const content = response.schema
+        ? { 'application/json': { schema: jsonSchemaOf(response.schema, 'output') } }
+        : response.contentType
+          ? {
+              [response.contentType]: {
+                schema:
+                  response.contentType === 'application/pdf'
+                    ? { type: 'string', contentMediaType: 'application/pdf' }
+                    : { type: 'string' },
+              },
+            }
+          : undefined;
+      return [status, { description: response.description, ...(content ? { content } : {}) }];
+    }),
+  );
+  const needsSession = route.auth === 'session' || route.auth === 'ops';
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: [route.description, AUTH_TEXT[route.auth]].filter(Boolean).join('\n\n'),
+    tags: [route.service],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+    ...(needsSession
+      ? { security: [{ sessionCookie: [] }] }
+      : route.auth === 'public'
+        ? { security: [] }
+        : {}),
+    'x-auth': route.auth,
+  };
+}
+
+export function buildOpenApiDocument(routes: readonly RouteContract[], info: OpenApiInfo): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const path = openApiPathOf(route.path);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operationOf(route);
+  }
+  const tags = [...new Set(routes.map((route) => route.service))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info,
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            'Set by POST /api/login; sent back by the browser (or any HTTP client keeping cookies).',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * One public HTTP route, declared once: the services register it, the gateway routes by it, the
+ * OpenAPI document describes it, and integration tests check every answer against `responses`.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The process that answers the route: a service behind the gateway, or the gateway itself. */
+export type RouteOwner = 'identity' | 'search' | 'dip' | 'sharing' | 'notifications' | 'gateway';
+
+/**
+ * Who may call: `public` anyone; `session` a signed-in user (401 otherwise); `session-optional`
+ * anyone, with more for a signed-in caller; `ops` a signed-in user with the ops role (403 otherwise).
+ */
+export type RouteAuth = 'public' | 'session' | 'session-optional' | 'ops';
+
+export interface RouteResponse {
+  description: string;
+  /** The JSON body; absent when the answer has no body (204) or is not JSON (see `contentType`). */
+  schema?: z.ZodType;
+  /** Set for answers that are not JSON (a PDF, an event stream, an HTML page). */
+  contentType?: string;
+}
+
+export interface RouteContract {
+  /** Unique, camelCase: the OpenAPI operationId and the generated client's method name. */
+  operationId: string;
+  method: HttpMethod;
+  /** Fastify style, exactly as the service registers it: `/api/online-dip/:dipId/share`. */
+  path: string;
+  service: RouteOwner;
+  summary: string;
+  description?: string;
+  auth: RouteAuth;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Every status the route answers, by code. */
+  responses: Readonly<Record<number, RouteResponse>>;
+}
+
+/**
+ * Keeps the literal types of a declaration (the method, path and schemas). A route that takes a body
+ * also answers what fastify answers before any handler runs, unless the declaration says otherwise:
+ * 400 for a body that is not readable JSON, 413 for one over the size limit, 415 for one that is not
+ * JSON at all. Declaring them here keeps the OpenAPI document and the response checks truthful.
+ */
+export function defineRoute<const C extends RouteContract>(contract: C): C {
+  if (contract.method === 'GET' || contract.method === 'DELETE') return contract;
+  return { ...contract, responses: { ...BODY_REFUSALS, ...contract.responses } };
+}
+
+/** `/api/online-dip/:dipId/share` as OpenAPI writes it: `/api/online-dip/{dipId}/share`. */
+export function openApiPathOf(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** The `:param` names of a path, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] as string);
+}
+
+/**
+ * Every 4xx and 5xx a service answers (service-kit's error handler): `error` is the message to show;
+ * `fields` names each invalid field of a 400; other details (e.g. `retryAfterSeconds` of a 429,
+ * `requestId` of a 500) ride along.
+ */
+export const errorResponseSchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+  retryAfterSeconds: z.number().optional(),
+  requestId: z.string().optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** A declared error answer: `errorAnswer('Not signed in')`. */
+export function errorAnswer(description: string): RouteResponse {
+  return { description, schema: errorResponseSchema };
+}
+
+/** The 400 of a route whose params, query or body are validated with the declared schemas. */
+export const INVALID_REQUEST = errorAnswer(
+  'The request is invalid: `error` is the first problem, `fields` each',
+);
+export const NOT_SIGNED_IN = errorAnswer('Not signed in');
+export const FORBIDDEN = errorAnswer('Signed in, but not allowed');
+export const NOT_FOUND = errorAnswer('Not found');
+export const TOO_MANY = errorAnswer('Too many attempts: wait `retryAfterSeconds` (also in Retry-After)');
+
+/** What fastify answers for an unreadable, oversized or non-JSON body, before the route's handler. */
+const BODY_REFUSALS: Readonly<Record<number, RouteResponse>> = {
+  400: errorAnswer('The body is not readable JSON'),
+  413: errorAnswer('The body is larger than the service accepts'),
+  415: errorAnswer('The body is not JSON'),
+};

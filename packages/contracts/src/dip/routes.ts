@@ -1,0 +1,334 @@
+import { z } from 'zod';
+import {
+  FORBIDDEN,
+  INVALID_REQUEST,
+  NOT_SIGNED_IN,
+  defineRoute,
+  errorAnswer,
+  errorResponseSchema,
+} from '../api/route';
+import { LOAN_TYPES } from '../common/enums';
+import {
+  type ApplicationListItem,
+  type DipListItem,
+  type DipOwnerView,
+  type OnlineDipView,
+  createDipBodySchema,
+  createDipParamsSchema,
+  createDipResponseSchema,
+  dipApplicationBodySchema,
+  dipExpiryBodySchema,
+  loanApplicationBodySchema,
+} from './http';
+
+/** The dip service's public routes: online DIPs, their PDFs, DIP and loan applications. */
+
+const DIP_STATUSES = ['active', 'expired', 'revoked'] as const;
+
+/** The DIP as its owner sees it: {@link DipOwnerView}, which it must keep matching. */
+export const dipOwnerViewSchema = z.object({
+  id: z.string(),
+  reference: z.string(),
+  quoteCode: z.string(),
+  status: z.enum(DIP_STATUSES),
+  expires_at: z.string(),
+  created_at: z.string(),
+  shareSlug: z.string().nullable(),
+  shareUrl: z.string().nullable(),
+  validityHours: z.number(),
+  shared: z.object({ sharedOn: z.string().nullable() }),
+  borrower: z.object({ name: z.string(), entity: z.string() }),
+  loan: z.object({
+    lenderName: z.string(),
+    productName: z.string(),
+    productType: z.string(),
+    netLoanAmount: z.number(),
+    grossLoan: z.number(),
+    fees: z.number(),
+    ratePercent: z.number(),
+    termMonths: z.number(),
+    ltvPercent: z.number(),
+    monthlyPayment: z.number(),
+  }),
+  property: z.object({
+    addressLine1: z.string(),
+    addressLine2: z.string().nullable(),
+    city: z.string().nullable(),
+    county: z.string().nullable(),
+    postcode: z.string().nullable(),
+    propertyType: z.string(),
+    currentValue: z.number(),
+  }),
+  financial: z.object({
+    depositRequired: z.number(),
+    purchasePrice: z.number(),
+    projectCost: z.number(),
+    buildCost: z.number(),
+  }),
+}) satisfies z.ZodType<DipOwnerView>;
+
+/** The online DIP page: {@link OnlineDipView}. */
+export const onlineDipViewSchema = z.object({
+  quoteCode: z.string(),
+  generatedOn: z.string(),
+  expiresAt: z.string(),
+  productType: z.string(),
+  regulated: z.boolean(),
+  borrowerSalutation: z.string().nullable(),
+  borrowerName: z.string(),
+  projectCity: z.string(),
+  validityHours: z.number(),
+  promoEligibleZeroBrokerFee: z.boolean(),
+  lenderName: z.string(),
+  loan: z.object({
+    netLoan: z.number(),
+    monthlyPayment: z.number(),
+    interestRatePct: z.number(),
+    arrangementFeePct: z.number(),
+    depositRequired: z.number(),
+    ltvPct: z.number(),
+    mortgageTermYears: z.number().nullable(),
+  }),
+  project: z.object({
+    location: z.string(),
+    propertyType: z.string(),
+    propertyValue: z.number(),
+    ownerOccupied: z.boolean().nullable(),
+    borrowingEntity: z.string(),
+    mortgageTermYears: z.number().nullable(),
+  }),
+}) satisfies z.ZodType<OnlineDipView>;
+
+/** One DIP of the dashboard's list: {@link DipListItem}. */
+export const dipListItemSchema = z.object({
+  id: z.string(),
+  quoteCode: z.string(),
+  isExpired: z.boolean(),
+  status: z.enum(DIP_STATUSES),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  shareUrl: z.string().nullable(),
+  snapshot: z.object({
+    propertyAddress: z.string(),
+    projectName: z.string().nullable(),
+    searchData: z.record(z.string(), z.unknown()),
+    netLoan: z.number(),
+    grossLoan: z.number(),
+    interestRate: z.number(),
+    lenderName: z.string(),
+    loanType: z.enum(LOAN_TYPES),
+  }),
+}) satisfies z.ZodType<DipListItem>;
+
+/** One application on the dashboard: {@link ApplicationListItem}. */
+export const applicationListItemSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['dip-application', 'loan-application']),
+  property_address: z.string(),
+  loan_amount: z.number().nullable(),
+  loan_type: z.enum(LOAN_TYPES).nullable(),
+  status: z.string(),
+  created_at: z.string(),
+}) satisfies z.ZodType<ApplicationListItem>;
+
+const dipIdParams = z.object({ dipId: z.string() });
+const DIP_NOT_FOUND = errorAnswer('No such DIP');
+const DIP_EXPIRED = errorAnswer('The DIP has expired');
+const CHANGED_CONCURRENTLY = errorAnswer('The DIP changed at the same time; try again');
+const applicationSubmittedSchema = z.object({ success: z.literal(true), id: z.string(), status: z.string() });
+
+export const DIP_ROUTES = [
+  defineRoute({
+    operationId: 'createDip',
+    method: 'POST',
+    path: '/api/online-dip/create/:searchId/:loanIndex',
+    service: 'dip',
+    summary: 'Create a Decision in Principle from one offer of a saved search',
+    auth: 'session',
+    params: createDipParamsSchema,
+    body: createDipBodySchema,
+    responses: {
+      201: { description: 'Created', schema: createDipResponseSchema },
+      400: INVALID_REQUEST,
+      401: NOT_SIGNED_IN,
+      403: errorAnswer('The search is not the caller’s'),
+      404: errorAnswer('No such search, or no such offer in it'),
+    },
+  }),
+  defineRoute({
+    operationId: 'listUserDips',
+    method: 'GET',
+    path: '/api/online-dip/user/:userId',
+    service: 'dip',
+    summary: "The caller's DIPs for the dashboard",
+    auth: 'session',
+    params: z.object({ userId: z.string() }),
+    responses: {
+      200: {
+        description: 'The DIPs',
+        schema: z.object({ success: z.literal(true), dips: z.array(dipListItemSchema) }),
+      },
+      401: NOT_SIGNED_IN,
+      403: FORBIDDEN,
+    },
+  }),
+  defineRoute({
+    operationId: 'getDip',
+    method: 'GET',
+    path: '/api/online-dip/:reference',
+    service: 'dip',
+    summary: "A DIP: by id, the owner's view; by share slug, the online DIP page",
+    auth: 'session',
+    params: z.object({ reference: z.string() }),
+    responses: {
+      200: {
+        description: "The owner's view (by id) or the online DIP page (by share slug)",
+        schema: z.union([
+          z.object({
+            success: z.literal(true),
+            dip: dipOwnerViewSchema,
+            shareInfo: z.object({ shareId: z.null() }),
+          }),
+          onlineDipViewSchema.extend({ success: z.literal(true) }),
+        ]),
+      },
+      401: NOT_SIGNED_IN,
+      403: errorAnswer('Neither the owner nor someone it was shared with'),
+      404: DIP_NOT_FOUND,
+      410: DIP_EXPIRED,
+    },
+  }),
+  defineRoute({
+    operationId: 'regenerateDipLink',
+    method: 'POST',
+    path: '/api/online-dip/:dipId/regenerate-link',
+    service: 'dip',
+    summary: "Replace the DIP's share link (the old one stops working)",
+    auth: 'session',
+    params: dipIdParams,
+    responses: {
+      200: {
+        description: 'The new link',
+        schema: z.object({
+          ok: z.literal(true),
+          success: z.literal(true),
+          shareSlug: z.string(),
+          shareUrl: z.string(),
+          url: z.string(),
+        }),
+      },
+      401: NOT_SIGNED_IN,
+      403: FORBIDDEN,
+      404: DIP_NOT_FOUND,
+      409: CHANGED_CONCURRENTLY,
+      410: DIP_EXPIRED,
+    },
+  }),
+  defineRoute({
+    operationId: 'setDipExpiry',
+    method: 'POST',
+    path: '/api/online-dip/:dipId/expiry',
+    service: 'dip',
+    summary: 'Move the DIP’s expiry (by default 30 days from now)',
+    auth: 'session',
+    params: dipIdParams,
+    body: dipExpiryBodySchema,
+    responses: {
+      200: {
+        description: 'The new expiry',
+        schema: z.object({ ok: z.literal(true), success: z.literal(true), expiresAt: z.string() }),
+      },
+      400: INVALID_REQUEST,
+      401: NOT_SIGNED_IN,
+      403: FORBIDDEN,
+      404: DIP_NOT_FOUND,
+      409: CHANGED_CONCURRENTLY,
+      410: DIP_EXPIRED,
+    },
+  }),
+  defineRoute({
+    operationId: 'revokeDip',
+    method: 'POST',
+    path: '/api/online-dip/:dipId/revoke',
+    service: 'dip',
+    summary: "Revoke the DIP's share link",
+    auth: 'session',
+    params: dipIdParams,
+    responses: {
+      200: { description: 'Revoked', schema: z.object({ ok: z.literal(true), success: z.literal(true) }) },
+      401: NOT_SIGNED_IN,
+      403: FORBIDDEN,
+      404: DIP_NOT_FOUND,
+      409: CHANGED_CONCURRENTLY,
+      410: DIP_EXPIRED,
+    },
+  }),
+  defineRoute({
+    operationId: 'downloadDipPdf',
+    method: 'GET',
+    path: '/api/online-dip/pdf/:reference',
+    service: 'dip',
+    summary: 'The DIP as a PDF, by DIP id or quote code (the owner, or a recipient allowed to download)',
+    auth: 'session',
+    params: z.object({ reference: z.string() }),
+    responses: {
+      200: { description: 'The PDF (an attachment)', contentType: 'application/pdf' },
+      400: errorAnswer('Not a DIP id or quote code'),
+      401: NOT_SIGNED_IN,
+      403: errorAnswer('Not allowed to download this DIP'),
+      404: DIP_NOT_FOUND,
+      410: DIP_EXPIRED,
+      503: {
+        description: 'The PDF is not ready yet, or could not be made: try again',
+        schema: errorResponseSchema.extend({ title: z.string() }),
+      },
+    },
+  }),
+  defineRoute({
+    operationId: 'submitDipApplication',
+    method: 'POST',
+    path: '/api/dip-applications',
+    service: 'dip',
+    summary: 'Submit the DIP application wizard',
+    auth: 'session',
+    body: dipApplicationBodySchema,
+    responses: {
+      201: { description: 'Submitted', schema: applicationSubmittedSchema },
+      400: INVALID_REQUEST,
+      401: NOT_SIGNED_IN,
+      403: errorAnswer('`userId` is not the caller'),
+    },
+  }),
+  defineRoute({
+    operationId: 'submitLoanApplication',
+    method: 'POST',
+    path: '/api/applications',
+    service: 'dip',
+    summary: "Submit a loan application ('Continue application')",
+    auth: 'session',
+    body: loanApplicationBodySchema,
+    responses: {
+      201: { description: 'Submitted', schema: applicationSubmittedSchema },
+      400: INVALID_REQUEST,
+      401: NOT_SIGNED_IN,
+      403: errorAnswer('`userId` is not the caller'),
+    },
+  }),
+  defineRoute({
+    operationId: 'listUserApplications',
+    method: 'GET',
+    path: '/api/applications/:userId',
+    service: 'dip',
+    summary: "The caller's DIP and loan applications, newest first",
+    auth: 'session',
+    params: z.object({ userId: z.string() }),
+    responses: {
+      200: {
+        description: 'The applications',
+        schema: z.object({ success: z.literal(true), applications: z.array(applicationListItemSchema) }),
+      },
+      401: NOT_SIGNED_IN,
+      403: FORBIDDEN,
+    },
+  }),
+] as const;

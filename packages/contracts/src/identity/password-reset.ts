@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from '../common/text';
+import { IDENTITY_MESSAGES, loginBodySchema, registerBodySchema } from './http';
+
+/**
+ * Password reset, password change and signing out everywhere. The spec has no routes or wording for
+ * these; they are the product team's (docs/decisions.md). New passwords follow the registration rules
+ * (`registerBodySchema.shape.password`), so every form and the server agree.
+ */
+export const PASSWORD_MESSAGES = {
+  /** The same answer whether or not the address has an account. */
+  resetRequested:
+    'If an account exists for that email address, we have sent a link to reset your password. Please check your inbox.',
+  resetTooSoon:
+    'A password reset email was sent very recently. Please wait a minute before asking for another.',
+  resetTooMany: 'Too many password reset requests. Please try again later.',
+  noResetToken: 'No password reset token provided',
+  resetInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
+  resetDone: 'Your password has been reset. Please sign in with your new password.',
+  currentPasswordRequired: 'Current password is required',
+  currentPasswordWrong: 'Your current password is incorrect.',
+  changed: 'Your password has been changed. You have been signed out on your other devices.',
+  signedOutEverywhere: 'You have been signed out on every device.',
+} as const;
+
+const RESET_TOKEN_MAX_LENGTH = 200;
+const newPassword = registerBodySchema.shape.password;
+const confirmation = z.string().max(PASSWORD_MAX_LENGTH);
+const passwordsMatch = (form: { password: string; confirmPassword: string }) =>
+  form.password === form.confirmPassword;
+const mismatch = { message: IDENTITY_MESSAGES.registerMismatch, path: ['confirmPassword'] };
+
+/** POST /api/auth/forgot-password (and the forgot-password form). */
+export const forgotPasswordBodySchema = z.object({ email: loginBodySchema.shape.email });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+
+/** The reset page's form: the new password twice, with the registration rules. */
+export const resetPasswordFormSchema = z
+  .object({ password: newPassword, confirmPassword: confirmation })
+  .refine(passwordsMatch, mismatch);
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+
+/** POST /api/auth/reset-password: the emailed token plus the form. */
+export const resetPasswordBodySchema = z
+  .object({
+    token: z
+      .string({ error: PASSWORD_MESSAGES.noResetToken })
+      .trim()
+      .min(1, PASSWORD_MESSAGES.noResetToken)
+      .max(RESET_TOKEN_MAX_LENGTH, PASSWORD_MESSAGES.resetInvalid),
+    password: newPassword,
+    confirmPassword: confirmation,
+  })
+  .refine(passwordsMatch, mismatch);
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+/** POST /api/auth/change-password (signed in): the current password and the new one twice. */
+export const changePasswordBodySchema = z
+  .object({
+    currentPassword: z
+      .string()
+      .min(1, PASSWORD_MESSAGES.currentPasswordRequired)
+      .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.currentPasswordWrong),
+    password: newPassword,
+    confirmPassword: confirmation,
+  })
+  .refine(passwordsMatch, mismatch);
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+/** The answer of forgot-password, reset-password, change-password and logout-all. */
+export const passwordActionResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+});

@@ -1,0 +1,136 @@
+import {
+  DOCS_ROUTES,
+  PUBLIC_API_ROUTES,
+  buildOpenApiDocument,
+  findRouteContract,
+  openApiPathOf,
+  pathParamNames,
+} from '../src';
+
+type Json = Record<string, unknown>;
+
+describe('the declared public routes', () => {
+  it('declare each method and path once, with a unique operationId', () => {
+    const keys = PUBLIC_API_ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const ids = PUBLIC_API_ROUTES.map((r) => r.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it.each(PUBLIC_API_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s lives under /api, answers a success and declares its path parameters',
+    (_key, route) => {
+      expect(route.path.startsWith('/api/') || route.path === '/api').toBe(true);
+      expect(
+        Object.keys(route.responses).some((status) => Number(status) >= 200 && Number(status) < 300),
+      ).toBe(true);
+      const names = pathParamNames(route.path);
+      if (names.length > 0) {
+        expect(route.params).toBeDefined();
+        // Every path parameter is a string in the params schema (what a URL can carry).
+        expect(route.params!.safeParse(Object.fromEntries(names.map((n) => [n, '1']))).success).toBe(true);
+      } else {
+        expect(route.params).toBeUndefined();
+      }
+    },
+  );
+
+  it('are found by method and fastify path', () => {
+    expect(findRouteContract('GET', '/api/shared/dips/:id')?.operationId).toBe('getSharedDip');
+    expect(findRouteContract('get', '/api/auth/me')?.service).toBe('identity');
+    expect(findRouteContract('DELETE', '/api/auth/me')).toBeUndefined();
+  });
+
+  it('write paths in OpenAPI style on demand', () => {
+    expect(openApiPathOf('/api/online-dip/create/:searchId/:loanIndex')).toBe(
+      '/api/online-dip/create/{searchId}/{loanIndex}',
+    );
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const document = buildOpenApiDocument(PUBLIC_API_ROUTES, { title: 'API', version: '1.0.0' });
+  const paths = document.paths as Record<string, Record<string, Json>>;
+
+  it('is OpenAPI 3.1 with info, paths and the session cookie scheme, and survives JSON', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info).toEqual({ title: 'API', version: '1.0.0' });
+    expect(JSON.parse(JSON.stringify(document))).toEqual(document);
+    const schemes = (document.components as Json).securitySchemes as Json;
+    expect(schemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'sid' });
+  });
+
+  it('lists every declared route, and nothing else', () => {
+    const listed = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(listed.sort()).toEqual(
+      PUBLIC_API_ROUTES.map((r) => `${r.method} ${openApiPathOf(r.path)}`).sort(),
+    );
+  });
+
+  it.each(PUBLIC_API_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: operation, parameters, body and responses are well formed',
+    (_key, route) => {
+      const operation = paths[openApiPathOf(route.path)]![route.method.toLowerCase()]!;
+      expect(operation.operationId).toBe(route.operationId);
+      expect(operation.summary).toBe(route.summary);
+      const parameters = (operation.parameters ?? []) as Json[];
+      for (const parameter of parameters) {
+        expect(['path', 'query']).toContain(parameter.in);
+        expect(typeof parameter.name).toBe('string');
+        expect(typeof parameter.schema).toBe('object');
+        if (parameter.in === 'path') expect(parameter.required).toBe(true);
+      }
+      expect(parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(
+        pathParamNames(route.path),
+      );
+      if (route.body) {
+        const body = operation.requestBody as Json;
+        expect(((body.content as Json)['application/json'] as Json).schema).toEqual(expect.any(Object));
+      } else {
+        expect(operation.requestBody).toBeUndefined();
+      }
+      const responses = operation.responses as Record<string, Json>;
+      expect(Object.keys(responses).sort()).toEqual(Object.keys(route.responses).sort());
+      for (const [status, response] of Object.entries(responses)) {
+        expect(status).toMatch(/^[1-5]\d\d$/);
+        expect(typeof response.description).toBe('string');
+        const declared = route.responses[Number(status)]!;
+        if (declared.schema) {
+          const schema = ((response.content as Json)['application/json'] as Json).schema as Json;
+          expect(schema.$schema).toBeUndefined();
+          expect(schema.type ?? schema.anyOf ?? schema.allOf ?? schema.oneOf).toBeDefined();
+        }
+      }
+    },
+  );
+
+  it('documents an error answer with its fields', () => {
+    const login = paths['/api/login']!.post!;
+    const unauthorized = (login.responses as Record<string, Json>)['401']!;
+    const schema = ((unauthorized.content as Json)['application/json'] as Json).schema as Json;
+    expect(schema).toMatchObject({
+      type: 'object',
+      properties: { success: { const: false }, error: { type: 'string' } },
+      required: expect.arrayContaining(['success', 'error']),
+    });
+  });
+
+  it('documents request bodies as the caller sends them and query parameters one by one', () => {
+    const register = paths['/api/auth/register']!.post!;
+    const body = (((register.requestBody as Json).content as Json)['application/json'] as Json)
+      .schema as Json;
+    expect(Object.keys(body.properties as Json)).toEqual(
+      expect.arrayContaining(['name', 'email', 'password', 'refDealId', 'fromSharedLink']),
+    );
+    const verify = paths['/api/verify-email']!.get!;
+    expect(verify.parameters).toEqual([
+      expect.objectContaining({ name: 'token', in: 'query', required: true }),
+    ]);
+  });
+
+  it('includes the documentation routes themselves', () => {
+    for (const route of DOCS_ROUTES) expect(paths[route.path]?.get).toBeDefined();
+  });
+});
