@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import path from 'node:path';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -8,8 +10,22 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { HttpError, unauthorized } from './errors';
-import { type CallerIdentity, fromGateway, readCallerIdentity } from './identity-headers';
+import { type CallerIdentity, fromGateway, readCallerIdentity, sameSecret } from './identity-headers';
 import type { ServiceMetrics } from './metrics';
+import { enforceRouteContracts, responseChecksEnabled } from './route-contracts';
+
+/** The platform's release: the repository's `version`, shown in the details of every /health. */
+export const PLATFORM_VERSION = readPlatformVersion();
+
+function readPlatformVersion(): string {
+  try {
+    const root = path.resolve(__dirname, '../../../package.json');
+    const { version } = JSON.parse(readFileSync(root, 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export interface HealthCheck {
   name: string;
@@ -25,9 +41,20 @@ export interface ServiceAppOptions {
   /** When set, identity headers are honoured only with this secret (every service but the gateway). */
   internalSecret?: string;
   bodyLimit?: number;
+  /**
+   * For the public edge (the gateway): `/metrics` and the dependency details of `/health` are
+   * answered only to callers presenting this secret (`Authorization: Bearer …`, as Prometheus sends
+   * it, or `x-internal-secret`); everyone else gets a bare status. Services are not public and keep both open.
+   */
+  operationalSecret?: string;
   /** Replaces the JSON 404 (the gateway hands unknown paths to the shell instead). */
   notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   fastify?: Partial<FastifyServerOptions>;
+  /**
+   * Check every answer of a declared /api route against its contract (500 and a log line when it does
+   * not match). Default: on when RESPONSE_CONFORMANCE=strict, as the integration tests set it.
+   */
+  checkResponses?: boolean;
 }
 
 declare module 'fastify' {
@@ -62,6 +89,23 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A request slower than this is logged at info even when it succeeded. */
+export const SLOW_REQUEST_MS = 1000;
+
+/**
+ * One line per request, with what fastify's two lines held. A request that failed (4xx, 5xx) or took
+ * longer than SLOW_REQUEST_MS is logged at info; a quick success at debug, so LOG_LEVEL=debug brings
+ * back the full request log. At info, serialising and relaying a line per request cost more CPU than
+ * the search engine itself; the request rate and durations stay in /metrics either way.
+ */
+export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  const level = reply.statusCode >= 400 || reply.elapsedTime > SLOW_REQUEST_MS ? 'info' : 'debug';
+  request.log[level](
+    { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+    'request completed',
+  );
+}
+
 /**
  * The fastify instance every service starts from: request ids carried from the gateway, one error
  * handler (clear 4xx, masked 5xx), `/alive`, `/health`, `/metrics` and HTTP duration metrics.
@@ -74,9 +118,14 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     genReqId: (req) => requestIdFor(req.headers),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: false,
+    // Fastify logs two lines per request; the hook below logs one (see logRequest).
+    disableRequestLogging: true,
     ...options.fastify,
   }) as unknown as FastifyInstance;
 
+  enforceRouteContracts(app, options.name, {
+    checkResponses: options.checkResponses ?? responseChecksEnabled(),
+  });
   app.decorateRequest('caller', null);
   app.decorateRequest('clientAddress', '');
   app.addHook('onRequest', async (request, reply) => {
@@ -95,6 +144,7 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       { method: request.method, route, status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    logRequest(request, reply);
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
@@ -119,7 +169,16 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   // Probes hit these every few seconds; logging each would drown the request log.
   const quiet = { logLevel: 'silent' as const };
   app.get('/alive', quiet, async () => ({ status: 'ok', service: options.name }));
-  app.get('/health', quiet, async (_request, reply) => {
+  const { operationalSecret } = options;
+  const mayReadDetails = (headers: IncomingHttpHeaders) => {
+    if (!operationalSecret) return true;
+    const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+    return (
+      fromGateway(headers, operationalSecret) ||
+      (bearer !== undefined && sameSecret(bearer, operationalSecret))
+    );
+  };
+  app.get('/health', quiet, async (request, reply) => {
     const results = await Promise.all(
       (options.healthChecks ?? []).map(async ({ name, check }) => {
         try {
@@ -131,13 +190,18 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       }),
     );
     const healthy = results.every(([, r]) => r.status === 'ok');
+    if (!mayReadDetails(request.headers)) {
+      return reply.status(healthy ? 200 : 503).send({ status: healthy ? 'ok' : 'degraded' });
+    }
     return reply.status(healthy ? 200 : 503).send({
       status: healthy ? 'ok' : 'degraded',
       service: options.name,
+      version: PLATFORM_VERSION,
       checks: Object.fromEntries(results),
     });
   });
-  app.get('/metrics', quiet, async (_request, reply) => {
+  app.get('/metrics', quiet, async (request, reply) => {
+    if (!mayReadDetails(request.headers)) return sendRouteNotFound(request, reply);
     reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });

@@ -7,6 +7,8 @@ export interface CallerIdentity {
   email: string;
   name: string;
   verified: boolean;
+  /** Roles the session carries (`ops`); empty or absent for most people. */
+  roles?: string[];
 }
 
 export const IDENTITY_HEADERS = {
@@ -15,9 +17,12 @@ export const IDENTITY_HEADERS = {
   email: 'x-user-email',
   name: 'x-user-name',
   verified: 'x-user-verified',
+  /** Comma-separated roles of the session. */
+  roles: 'x-user-roles',
 } as const;
 
-function sameSecret(given: string, expected: string): boolean {
+/** Whether two secrets are equal, compared in constant time. */
+export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
@@ -50,6 +55,10 @@ export function readCallerIdentity(
     email: text(IDENTITY_HEADERS.email),
     name: text(IDENTITY_HEADERS.name),
     verified: headers[IDENTITY_HEADERS.verified] === 'true',
+    roles: text(IDENTITY_HEADERS.roles)
+      .split(',')
+      .map((role) => role.trim())
+      .filter(Boolean),
   };
 }
 
@@ -64,6 +73,8 @@ export function identityHeaders(
     headers[IDENTITY_HEADERS.email] = encodeURIComponent(identity.email);
     headers[IDENTITY_HEADERS.name] = encodeURIComponent(identity.name);
     headers[IDENTITY_HEADERS.verified] = String(identity.verified);
+    if (identity.roles?.length)
+      headers[IDENTITY_HEADERS.roles] = encodeURIComponent(identity.roles.join(','));
   }
   return headers;
 }

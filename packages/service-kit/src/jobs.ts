@@ -1,4 +1,4 @@
-import { type Job, type JobsOptions, Queue, Worker, type WorkerOptions } from 'bullmq';
+import type { Job, JobsOptions, Queue, Worker, WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { serviceUnavailable } from './errors';
 import type { ServiceMetrics } from './metrics';
@@ -12,7 +12,14 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
+/**
+ * BullMQ, loaded by the first queue or worker rather than imported: every process imports service-kit,
+ * and only the DIP and notifications services and their workers run queues.
+ */
+const bullmq = () => require('bullmq') as typeof import('bullmq');
+
 export function createQueue<T = unknown>(name: string, redisUrl: string, prefix = 'bull'): Queue<T> {
+  const { Queue } = bullmq();
   return new Queue<T>(name, {
     connection: createRedis(redisUrl, 'producer'),
     prefix,
@@ -45,6 +52,7 @@ export function createWorker<T = unknown, R = unknown>(
   logger: Logger,
   opts: Partial<WorkerOptions> & { prefix?: string } = {},
 ): Worker<T, R> {
+  const { Worker } = bullmq();
   const worker = new Worker<T, R>(name, processor, {
     connection: createRedis(redisUrl, 'worker'),
     concurrency: 4,

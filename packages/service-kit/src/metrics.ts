@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** One Prometheus registry per service process, exposed at /metrics. */
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -15,7 +17,9 @@ export class ServiceMetrics {
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry });
+    // prom-client samples event-loop delay with a 10 ms timer by default: 100 wake-ups a second, about
+    // 3 ms of CPU per second in every idle process. At 100 ms a blocked loop still shows in the lag.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration',

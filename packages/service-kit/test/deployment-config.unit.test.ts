@@ -50,12 +50,22 @@ function stackProcesses(): { name: string; entry: string }[] {
   }));
 }
 
-/** Compose's variable interpolation with an empty shell environment: the defaults. */
+/** What an operator's `.env` would hold for the variables compose requires (`${NAME:?message}`). */
+const OPERATOR_SECRET = 'operator-chosen-secret-of-at-least-32-characters';
+
+/**
+ * Compose's variable interpolation with an empty shell environment: the defaults, and the
+ * operator's secret for the required variables (without one, compose stops with their message).
+ */
 function interpolate(value: unknown): string {
   return String(value)
     .split('$$')
     .map((part) =>
-      part.replace(/\$\{(\w+)(?::?-([^}]*))?\}/g, (_all, _name: string, fallback?: string) => fallback ?? ''),
+      part.replace(
+        /\$\{(\w+)(?:(:?-|:?\?)([^}]*))?\}/g,
+        (_all, _name: string, kind?: string, rest?: string) =>
+          kind?.endsWith('?') ? OPERATOR_SECRET : (rest ?? ''),
+      ),
     )
     .join('$');
 }
@@ -105,6 +115,13 @@ function hostsIn(value: string, services: string[]): string[] {
 const compose = yaml.load(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as Doc;
 const composeServices = Object.keys(compose.services as Doc);
 const processes = stackProcesses();
+
+/** Where the build (scripts/build-node.mjs) puts a source entry's JavaScript, the path images run. */
+let compiledEntryOf: (sourceEntry: string) => string;
+const BUILD_MODULE = '../../../scripts/build-node.mjs';
+beforeAll(async () => {
+  ({ compiledEntryOf } = (await import(BUILD_MODULE)) as { compiledEntryOf: typeof compiledEntryOf });
+});
 const composeEnv = (name: string): Env =>
   Object.fromEntries(
     Object.entries((compose.services[name].environment ?? {}) as Doc).map(([k, v]) => [k, interpolate(v)]),
@@ -150,16 +167,19 @@ describe('docker-compose.yml', () => {
     expect(composeEnv('identity').COOKIE_SECRET).toBe(composeEnv('gateway').COOKIE_SECRET);
   });
 
-  it('starts each process from the entry npm start uses, workers from their service image', () => {
+  it('starts each process from the compiled form of the entry npm start uses, workers from their service image', () => {
     for (const { name, entry } of processes) {
       const service = compose.services[name] as Doc;
-      expect({ name, entry: WORKERS.has(name) ? service.command.at(-1) : service.build.args.ENTRY }).toEqual({
-        name,
-        entry,
-      });
+      const compiled = compiledEntryOf(entry);
+      if (WORKERS.has(name)) {
+        // Plain node on the compiled worker: the image has neither tsx nor TypeScript sources.
+        expect({ name, command: service.command }).toEqual({ name, command: ['node', compiled] });
+      } else {
+        expect({ name, entry: service.build.args.ENTRY }).toEqual({ name, entry: compiled });
+        expect(service.command).toBeUndefined();
+      }
       expect(service.build.dockerfile).toBe('deploy/Dockerfile');
-      expect(existsSync(path.join(ROOT, service.build.args.ENTRY))).toBe(true);
-      // The file the process really starts from (for a worker, its own entry) is there too.
+      // The source the build compiles each entry from is there.
       expect({ name, exists: existsSync(path.join(ROOT, entry)) }).toEqual({ name, exists: true });
       expect(service.build.args.WORKSPACE).toBe(entry.split('/').slice(0, 2).join('/'));
     }
@@ -177,8 +197,12 @@ describe('docker-compose.yml', () => {
 
   it('starts a process only after everything its environment points at is healthy', () => {
     for (const { name } of processes) {
+      // OPS_TARGETS lists what the operations console watches, not what the process needs to run (the
+      // gateway itself depends on notifications): a process that is down shows as down on the grid.
       const needs = new Set(
-        Object.values(composeEnv(name)).flatMap((value) => hostsIn(value, composeServices)),
+        Object.entries(composeEnv(name))
+          .filter(([key]) => key !== 'OPS_TARGETS')
+          .flatMap(([, value]) => hostsIn(value, composeServices)),
       );
       const dependsOn = (compose.services[name].depends_on ?? {}) as Doc;
       for (const host of needs)
@@ -215,7 +239,21 @@ describe('docker-compose.yml', () => {
     const publishing = composeServices.filter((name) => (compose.services[name].ports ?? []).length > 0);
     expect(publishing.sort()).toEqual([...PUBLISHING].sort());
     expect(compose.services.gateway.ports).toEqual(['8080:8080']);
+    // The mail catcher shows every verification link: never beyond this machine.
+    expect(compose.services.mailpit.ports).toEqual(['127.0.0.1:8025:8025']);
+    expect(compose.services['kafka-ui'].ports).toEqual(['127.0.0.1:8081:8080']);
     expect(compose.services['kafka-ui'].profiles).toEqual(['ops']);
+  });
+
+  it('has no default secrets: each is required from the operator, and none is a known value', () => {
+    const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+    expect(text).not.toMatch(/dev-only/i);
+    const secretReferences = [...text.matchAll(/\$\{(\w*SECRET\w*)([^}]*)\}/g)];
+    expect(new Set(secretReferences.map((m) => m[1]))).toEqual(
+      new Set(['INTERNAL_SECRET', 'COOKIE_SECRET', 'SHARE_LINK_SECRET']),
+    );
+    for (const [reference, , rest] of secretReferences)
+      expect([reference, rest]).toEqual([reference, expect.stringMatching(/^:\?/)]);
   });
 
   it('runs MongoDB as an initiated replica set, Redis with AOF and noeviction, Kafka in KRaft mode', () => {
@@ -250,6 +288,31 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toContain('npm ci --omit=dev --workspace="$WORKSPACE"');
     expect(runtimeStage).toContain('COPY --from=prod-deps /app/ ./');
     expect(runtimeStage).not.toContain('COPY --from=build /app/node_modules');
+  });
+
+  it('compiles in the build stage and runs compiled JavaScript with plain node, without tsx or sources', () => {
+    const stageOf = (name: string) => {
+      const start = dockerfile.indexOf(` AS ${name}\n`);
+      return dockerfile.slice(start, dockerfile.indexOf('\nFROM ', start));
+    };
+    expect(stageOf('build')).toContain('node scripts/build-node.mjs packages "$WORKSPACE"');
+    expect(stageOf('build')).toContain('node scripts/build-node.mjs frontends');
+    expect(stageOf('prod-deps')).not.toMatch(/tsx/);
+    // Neither tsx nor any TypeScript reaches the runtime image: only the build stage's output is copied.
+    expect(runtimeStage).not.toMatch(/tsx|\.ts\b|tsconfig/);
+    expect(runtimeStage).toContain('COPY --from=build /out/ ./');
+    expect(runtimeStage.match(/^COPY .*$/gm)).toEqual([
+      'COPY --from=prod-deps /app/ ./',
+      'COPY --from=build /out/ ./',
+      'COPY deploy/healthcheck.mjs ./deploy/healthcheck.mjs',
+    ]);
+    expect(runtimeStage).toMatch(/case "\$ENTRY" in \*\.js\)/);
+    expect(runtimeStage).toContain('CMD ["/bin/sh", "-c", "exec node \\"$ENTRY\\""]');
+    // Every entry compose builds is JavaScript the build emits.
+    for (const { name, entry } of processes.filter((p) => !WORKERS.has(p.name))) {
+      expect(compose.services[name].build.args.ENTRY).toMatch(/\/dist\/.+\.js$/);
+      expect(compose.services[name].build.args.ENTRY).toBe(compiledEntryOf(entry));
+    }
   });
 });
 
@@ -410,9 +473,12 @@ describe('Kubernetes manifests', () => {
     }
   });
 
-  it('start each process from the entry npm start uses', () => {
+  it('start each worker with plain node on the compiled form of the entry npm start uses', () => {
     for (const { name, entry } of processes.filter((p) => WORKERS.has(p.name))) {
-      expect(deploymentOf(name).spec.template.spec.containers[0].args.at(-1)).toBe(entry);
+      expect({ name, args: deploymentOf(name).spec.template.spec.containers[0].args }).toEqual({
+        name,
+        args: ['node', compiledEntryOf(entry)],
+      });
     }
   });
 
@@ -436,6 +502,57 @@ describe('Kubernetes manifests', () => {
       const k = yaml.load(readFileSync(path.join(K8S, 'base', name, 'kustomization.yaml'), 'utf8')) as Doc;
       for (const resource of k.resources as string[])
         expect(existsSync(path.join(K8S, 'base', name, resource))).toBe(true);
+    }
+  });
+
+  it('let only the gateway (and notifications, for the health grid) open connections to the other pods', () => {
+    const policies = yaml
+      .loadAll(readFileSync(path.join(K8S, 'overlays/production/network-policies.yaml'), 'utf8'))
+      .map((doc) => doc as Doc);
+    const overlay = yaml.load(
+      readFileSync(path.join(K8S, 'overlays/production/kustomization.yaml'), 'utf8'),
+    ) as Doc;
+    expect(overlay.resources).toContain('network-policies.yaml');
+    expect(policies.every((p) => p.kind === 'NetworkPolicy')).toBe(true);
+
+    /** Kubernetes' label-selector semantics for matchLabels and In/NotIn expressions. */
+    const selects = (selector: Doc, labels: Env) =>
+      Object.entries((selector.matchLabels ?? {}) as Env).every(([k, v]) => labels[k] === v) &&
+      ((selector.matchExpressions ?? []) as Doc[]).every((e) =>
+        e.operator === 'In'
+          ? (e.values as string[]).includes(labels[e.key])
+          : e.operator === 'NotIn'
+            ? !(e.values as string[]).includes(labels[e.key])
+            : false,
+      );
+    const podLabels = (name: string) => deploymentOf(name).spec.template.metadata.labels as Env;
+    /** Whether a pod of `from` (in this namespace) may open a connection to the http port of `to`. */
+    const mayConnect = (from: string | null, to: string) => {
+      const applying = policies.filter(
+        (p) =>
+          (p.spec.policyTypes as string[]).includes('Ingress') && selects(p.spec.podSelector, podLabels(to)),
+      );
+      if (applying.length === 0) return true;
+      return applying.some((p) =>
+        ((p.spec.ingress ?? []) as Doc[]).some(
+          (rule) =>
+            ((rule.ports ?? [{ port: 'http' }]) as Doc[]).some((port) => port.port === 'http') &&
+            (rule.from === undefined ||
+              (from !== null &&
+                (rule.from as Doc[]).some(
+                  (peer) => peer.podSelector && selects(peer.podSelector, podLabels(from)),
+                ))),
+        ),
+      );
+    };
+    const names = processes.map((p) => p.name);
+    for (const to of names) {
+      // A pod outside the platform (an attacker's, or the ingress controller's).
+      expect([to, mayConnect(null, to)]).toEqual([to, to === 'gateway']);
+      for (const from of names) {
+        const allowed = to === 'gateway' || from === 'gateway' || from === 'notifications';
+        expect([from, to, mayConnect(from, to)]).toEqual([from, to, allowed]);
+      }
     }
   });
 });

@@ -3,5 +3,6 @@ export * from './mongo';
 export * from './redis';
 export * from './http-client';
 export * from './smtp';
-export * from './gateway';
+export * from './in-process';
 export * from './ports';
+export * from './fuzz';

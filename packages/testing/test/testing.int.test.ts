@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import nodemailer from 'nodemailer';
-import { CookieClient, leaseRedisDb, listen, parseSetCookie, startTestGateway, startTestSmtp } from '../src';
+import { CookieClient, leaseRedisDb, listen, parseSetCookie, startTestSmtp } from '../src';
 
 jest.setTimeout(60_000);
 
@@ -36,8 +36,8 @@ describe('test helpers', () => {
     }
   });
 
-  it('keeps cookies set through the gateway and sends them back', async () => {
-    const redis = await leaseRedisDb();
+  // (Through the real gateway too: services/gateway/test/test-gateway.ts is used by every service's tests.)
+  it('keeps cookies a server sets and sends them back', async () => {
     const upstream = Fastify();
     upstream.post('/api/login', async (_req, reply) => {
       reply.header('set-cookie', 'sid=abc; Path=/; HttpOnly; SameSite=Lax');
@@ -45,9 +45,8 @@ describe('test helpers', () => {
     });
     upstream.get('/api/auth/me', async (req) => ({ cookie: req.headers.cookie ?? null }));
     const service = await listen(upstream);
-    const gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { identity: service.url } });
     try {
-      const client = new CookieClient(gateway.url);
+      const client = new CookieClient(service.url);
       const login = await client.post('/api/login', {});
       expect(login.setCookies[0]).toMatchObject({
         name: 'sid',
@@ -57,9 +56,7 @@ describe('test helpers', () => {
       const me = await client.get('/api/auth/me');
       expect(me.json().cookie).toBe('sid=abc');
     } finally {
-      await gateway.close();
       await service.close();
-      await redis.release();
     }
   });
 

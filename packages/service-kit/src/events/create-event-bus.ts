@@ -20,11 +20,6 @@ export type EventBusConfig =
 /** The Kafka client library behind the Kafka adapter (KAFKA_CLIENT); both pass the same contract suite. */
 export type KafkaClient = 'kafkajs' | 'platformatic';
 
-function nodeAtLeast(major: number, minor: number): boolean {
-  const [m, n] = process.versions.node.split('.').map(Number);
-  return m > major || (m === major && n >= minor);
-}
-
 /** Picks the adapter from config: Redis Streams on a single machine, Kafka in a cluster. */
 export function createEventBus(config: EventBusConfig): EventBus {
   if (config.kind === 'redis') {
@@ -32,12 +27,6 @@ export function createEventBus(config: EventBusConfig): EventBus {
     return new RedisStreamsEventBus(options);
   }
   if (config.client === 'platformatic') {
-    if (!nodeAtLeast(22, 19)) {
-      // Its own dependencies (@platformatic/dynamic-buffer, wasm-utils) declare Node >= 22.19.
-      throw new Error(
-        `KAFKA_CLIENT=platformatic needs Node 22.19 or newer (this is ${process.versions.node})`,
-      );
-    }
     const { kind: _kind, client: _client, ...options } = config;
     return new PlatformaticKafkaEventBus(options);
   }

@@ -15,6 +15,13 @@ export {
   type EventBusConfig,
   type KafkaClient,
 } from './create-event-bus';
-export { Outbox, OutboxRelay, type OutboxEntry, type OutboxOptions, type OutboxRelayOptions } from './outbox';
+export {
+  type EventOutbox,
+  Outbox,
+  OutboxRelay,
+  type OutboxEntry,
+  type OutboxOptions,
+  type OutboxRelayOptions,
+} from './outbox';
 export { ProcessedEvents, type ProcessedEvent, type ProcessedEventsOptions } from './processed-events';
 export { isDuplicateKey } from './mongo-errors';

@@ -1,14 +1,5 @@
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
-import {
-  type Admin,
-  type Consumer,
-  type ConsumerConfig,
-  type EachMessagePayload,
-  Kafka,
-  type Producer,
-  Partitioners,
-  logLevel,
-} from 'kafkajs';
+import type { Admin, Consumer, ConsumerConfig, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import {
   deadLetterHeaders,
   envelopeToKafkaRecord,
@@ -61,6 +52,9 @@ export class KafkaEventBus implements EventBus {
   constructor(private readonly options: KafkaBusOptions) {
     this.logger = options.logger ?? silentLogger;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    // Loaded here, not imported: every process imports service-kit, and on Redis Streams (the
+    // single-machine default) none should pay for a Kafka client's memory.
+    const { Kafka, Partitioners, logLevel } = require('kafkajs') as typeof import('kafkajs');
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,

@@ -26,6 +26,15 @@ export interface OutboxOptions {
 }
 
 /**
+ * The outbox as a port: what a service's repositories and handlers need to record events. Pass the
+ * session of the transaction that makes the change, so the event is stored if and only if the change
+ * commits. `Outbox` is the implementation; a test may pass anything with this method.
+ */
+export interface EventOutbox {
+  add(events: EventEnvelope[], session?: ClientSession): Promise<unknown>;
+}
+
+/**
  * The producer side of at-least-once delivery: events are written to the service's own `outbox`
  * collection in the same transaction as the state change they describe, so either both happen or
  * neither does. An `OutboxRelay` then publishes them.
@@ -95,10 +104,15 @@ export class Outbox {
   }
 }
 
+const DEFAULT_RELAY_POLL_MS = 5000;
+
 export interface OutboxRelayOptions {
   outbox: Outbox;
   bus: Pick<EventBus, 'publish'>;
-  /** Safety net for entries added by other processes or while woken notifications were missed. */
+  /**
+   * Safety net for entries added by other processes or while woken notifications were missed (default
+   * 5 s: a committed add wakes the relay at once, so the poll only bounds how late those are).
+   */
   pollIntervalMs?: number;
   batchSize?: number;
   /** Backoff while the bus is unreachable: doubles from the first delay up to the second. */
@@ -133,6 +147,8 @@ export class OutboxRelay {
   private unsubscribe: (() => void) | undefined;
   private failures = 0;
   private readonly relayId = randomUUID();
+  /** When the lease this relay last took or renewed runs out (0: not held). */
+  private leaseExpiresAt = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -152,6 +168,7 @@ export class OutboxRelay {
     this.wakeUp?.();
     await this.loop;
     // Hand over at once rather than after the lease runs out.
+    this.leaseExpiresAt = 0;
     await this.leases()
       .deleteOne({ _id: this.options.outbox.collectionName, owner: this.relayId })
       .catch(() => undefined);
@@ -203,19 +220,28 @@ export class OutboxRelay {
     return this.options.outbox.connection.collection<RelayLease>('outbox_relay_lease');
   }
 
-  /** Takes or renews the lease; false while another live relay holds it. */
+  /**
+   * Takes or renews the lease; false while another live relay holds it. A lease renewed less than a
+   * third of its length ago is still this relay's without asking MongoDB: under load the relay is woken
+   * for every committed add, and renewing each time was a database round trip per event.
+   */
   private async holdLease(): Promise<boolean> {
     const now = Date.now();
+    const leaseMs = this.options.leaseMs ?? 15_000;
+    if (this.leaseExpiresAt - now > (leaseMs * 2) / 3) return true;
+    this.leaseExpiresAt = 0;
     try {
       const lease = await this.leases().findOneAndUpdate(
         {
           _id: this.options.outbox.collectionName,
           $or: [{ owner: this.relayId }, { expiresAt: { $lt: new Date(now) } }],
         },
-        { $set: { owner: this.relayId, expiresAt: new Date(now + (this.options.leaseMs ?? 15_000)) } },
+        { $set: { owner: this.relayId, expiresAt: new Date(now + leaseMs) } },
         { upsert: true, returnDocument: 'after' },
       );
-      return lease?.owner === this.relayId;
+      const held = lease?.owner === this.relayId;
+      if (held) this.leaseExpiresAt = now + leaseMs;
+      return held;
     } catch (err) {
       // The upsert collided with the lease document another relay holds.
       if (isDuplicateKey(err)) return false;
@@ -247,7 +273,7 @@ export class OutboxRelay {
         continue;
       }
       if (published >= batchSize || this.woken) continue;
-      await this.idle(this.options.pollIntervalMs ?? 1000);
+      await this.idle(this.options.pollIntervalMs ?? DEFAULT_RELAY_POLL_MS);
     }
   }
 

@@ -1,13 +1,5 @@
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
-import {
-  Admin,
-  Consumer,
-  type Message,
-  type MessagesStream,
-  ProduceAcks,
-  Producer,
-  stringSerializers,
-} from '@platformatic/kafka';
+import type { Admin, Consumer, Message, MessagesStream, Producer } from '@platformatic/kafka';
 import {
   deadLetterHeaders,
   envelopeToKafkaRecord,
@@ -58,6 +50,12 @@ interface RunningConsumer {
 }
 
 /**
+ * The client library, loaded when a bus is made rather than imported: every process imports
+ * service-kit, and on Redis Streams (the single-machine default) none should hold its ~45 MB.
+ */
+const platformaticKafka = () => require('@platformatic/kafka') as typeof import('@platformatic/kafka');
+
+/**
  * Kafka adapter on `@platformatic/kafka`, the same behaviour as the kafkajs adapter (the contract suite
  * runs on both): acks=all; one consumer group per subscription; an offset is committed only after the
  * handler resolved or the message went to `<type>.dlq`; retries in place, so one partition (and so one
@@ -77,6 +75,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
   constructor(private readonly options: PlatformaticKafkaBusOptions) {
     this.logger = options.logger ?? silentLogger;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    const { Admin, ProduceAcks, Producer, stringSerializers } = platformaticKafka();
     const base = { clientId: options.clientId, bootstrapBrokers: options.brokers };
     this.producer = new Producer({ ...base, serializers: stringSerializers, acks: ProduceAcks.ALL });
     this.admin = new Admin(base);
@@ -100,6 +99,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
     if (this.subscriptions.length === 0) return;
     if (this.options.createTopics ?? true) await this.createMissingTopics();
     for (const subscription of this.subscriptions) {
+      const { Consumer } = platformaticKafka();
       const consumer = new Consumer({
         clientId: this.options.clientId,
         bootstrapBrokers: this.options.brokers,

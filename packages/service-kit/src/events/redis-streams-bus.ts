@@ -19,7 +19,7 @@ export interface RedisStreamsBusOptions extends EventBusOptions {
   prefix?: string;
   /** Approximate length each stream is trimmed to on every publish (`MAXLEN ~`). */
   maxLen?: number;
-  /** How long one XREADGROUP waits for new entries; also bounds how late a retry can start. */
+  /** How long one XREADGROUP waits for new entries (default 5 s; a retry that falls due sooner cuts it short). */
   blockMs?: number;
   batchSize?: number;
   /**
@@ -27,7 +27,10 @@ export interface RedisStreamsBusOptions extends EventBusOptions {
    * presumed dead. Must exceed the longest handler run, or a slow handler's entry is processed twice.
    */
   claimIdleMs?: number;
-  /** How often the pending entries list is scanned for retries and abandoned entries. */
+  /**
+   * How often the pending entries list is scanned for abandoned entries (default 5 s). A failed
+   * entry's retry does not wait for it: the scan is brought forward to when its backoff ends.
+   */
   claimIntervalMs?: number;
   /** Names this process within its consumer groups; unique per process by default. */
   consumerName?: string;
@@ -36,6 +39,8 @@ export interface RedisStreamsBusOptions extends EventBusOptions {
 const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 type StreamEntry = [id: string, fields: string[]];
+
+const RETRY_SCAN_MARGIN_MS = 20;
 type PendingEntry = [id: string, consumer: string, idleMs: number, deliveries: number];
 
 /**
@@ -142,10 +147,11 @@ export class RedisStreamsEventBus implements EventBus {
         logger: this.logger,
         metrics: this.options.metrics,
         maxLen: this.maxLen,
-        blockMs: this.options.blockMs ?? 2000,
+        // Each wake-up of an idle consumer is a Redis round trip in every service: kept rare.
+        blockMs: this.options.blockMs ?? 5000,
         batchSize: this.options.batchSize ?? 10,
         claimIdleMs: this.options.claimIdleMs ?? 30_000,
-        claimIntervalMs: this.options.claimIntervalMs ?? 1000,
+        claimIntervalMs: this.options.claimIntervalMs ?? 5000,
       }),
     );
   }
@@ -274,8 +280,9 @@ class RedisStreamConsumer {
           this.groupsReady = true;
         }
         if (Date.now() >= this.nextScanAt) {
-          await this.retryPending();
+          // Set first: a delivery that fails during the scan brings the next one forward.
           this.nextScanAt = Date.now() + this.s.claimIntervalMs;
+          await this.retryPending();
         }
         const batch = await this.readNew();
         for (const [key, id, fields] of batch) await this.deliver(key, id, fields, 1);
@@ -301,7 +308,8 @@ class RedisStreamConsumer {
       'COUNT',
       this.s.batchSize,
       'BLOCK',
-      Math.min(this.s.blockMs, this.s.claimIntervalMs),
+      // At least 1: BLOCK 0 would wait forever.
+      Math.max(1, Math.min(this.s.blockMs, this.nextScanAt - Date.now())),
       'STREAMS',
       ...this.s.keys,
       ...this.s.keys.map(() => '>'),
@@ -386,6 +394,10 @@ class RedisStreamConsumer {
       );
       if (attempt >= this.s.retry.maxAttempts) {
         await this.deadLetter(key, type, id, fields, attempt, errorMessage(err));
+      } else {
+        // Scan again as soon as this entry's backoff is over (the margin lets its idle time pass it).
+        const retryAt = Date.now() + backoffDelay(this.s.retry, attempt) + RETRY_SCAN_MARGIN_MS;
+        this.nextScanAt = Math.min(this.nextScanAt, retryAt);
       }
       return;
     }
