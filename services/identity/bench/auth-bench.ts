@@ -11,9 +11,9 @@ import {
   leaseRedisDb,
   listen,
   silentLogger,
-  startTestGateway,
   startTestMongo,
 } from '@lsp/testing';
+import { startTestGateway } from '@lsp/gateway/testing';
 import { buildApp } from '../src/app';
 import { identityConfigSchema } from '../src/config';
 
@@ -68,7 +68,13 @@ async function main() {
   const redis = await leaseRedisDb();
   const db = await mongo.database('identity_bench');
   // The production password cost: login's latency is mostly this hash.
-  const config = identityConfigSchema.parse({ ...TEST_SECRETS, MONGO_URL: mongo.url, REDIS_URL: redis.url });
+  const config = identityConfigSchema.parse({
+    ...TEST_SECRETS,
+    MONGO_URL: mongo.url,
+    REDIS_URL: redis.url,
+    // Unset: the default cost; set it to compare (PASSWORD_HASH_COST=15 npm run bench -- auth).
+    PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
+  });
   const serviceRedis = await connectedRedis(redis.url);
   const app = buildApp({
     config,

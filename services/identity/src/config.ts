@@ -10,8 +10,22 @@ export const identityConfigSchema = baseConfigSchema.extend({
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Where people reach the site: verification links point here; https makes the cookie Secure. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
-  /** scrypt cost as a power of two (15 = N 32768, 32 MiB per hash with r=8). */
-  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
+  /** Comma-separated emails whose verified accounts get the `ops` role (the operations console) at sign-in. */
+  OPS_EMAILS: z.string().default(''),
+  /**
+   * scrypt cost of new hashes as a power of two: 17 = N 131072, 128 MiB per hash with r 8 (OWASP's
+   * minimum). Older, cheaper hashes are replaced at the next successful sign-in.
+   */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
+  /** Sessions slide 7 days while used, but end this long after sign-in whatever happens (30 days). */
+  SESSION_ABSOLUTE_LIFETIME_SECONDS: count(30 * 24 * 3600),
+  /** A password-reset link works once, within this many minutes. */
+  PASSWORD_RESET_TTL_MINUTES: count(30),
+  /** Reset emails per address: one per interval and at most this many per hour (registered or not). */
+  PASSWORD_RESET_MIN_INTERVAL_SECONDS: count(60),
+  PASSWORD_RESET_MAX_PER_HOUR: count(5),
+  /** Reset requests per client address per hour, whatever the addresses asked about. */
+  PASSWORD_RESET_MAX_PER_HOUR_PER_IP: count(20),
   VERIFICATION_TTL_HOURS: count(24),
   /** Verification emails per address: one per interval, and at most this many per hour. */
   RESEND_MIN_INTERVAL_SECONDS: count(60),

@@ -1,4 +1,4 @@
 export * from './app';
 export * from './config';
-export { Accounts, MESSAGES, type EventOutbox } from './accounts';
-export { userModel, type User } from './users';
+export { Accounts, MESSAGES } from './data/accounts';
+export { userModel, type User } from './data/users';

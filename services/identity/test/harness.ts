@@ -3,7 +3,6 @@ import { ServiceMetrics } from '@lsp/service-kit';
 import { type EventBus, Outbox, OutboxRelay } from '@lsp/service-kit';
 import {
   CookieClient,
-  type TestGateway,
   type TestMongo,
   type TestRedis,
   TEST_SECRETS,
@@ -11,14 +10,15 @@ import {
   leaseRedisDb,
   listen,
   silentLogger,
-  startTestGateway,
   startTestMongo,
+  waitFor,
 } from '@lsp/testing';
+import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { buildApp } from '../src/app';
 import { type IdentityConfig, identityConfigSchema } from '../src/config';
-import { userModel } from '../src/users';
+import { userModel } from '../src/data/users';
 
 export interface IdentityStack {
   mongo: TestMongo;
@@ -117,4 +117,15 @@ export async function latestVerificationToken(stack: IdentityStack, email: strin
   const last = mine[mine.length - 1];
   if (!last) throw new Error(`no verification requested for ${email}`);
   return new URL(last.data.verificationUrl).searchParams.get('token') as string;
+}
+
+/** The token of the newest password-reset email asked for an address, waiting for it to be written. */
+export async function latestResetToken(stack: IdentityStack, email: string, after = 0): Promise<string> {
+  const event = await waitFor(async () => {
+    const mine = (await stack.events('identity.password-reset.requested')).filter(
+      (e) => e.data.email === email.toLowerCase(),
+    );
+    return mine.length > after ? mine[mine.length - 1] : null;
+  }, `a password reset email for ${email}`);
+  return new URL(event.data.resetUrl).searchParams.get('token') as string;
 }

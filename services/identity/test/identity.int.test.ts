@@ -1,7 +1,7 @@
 import { IDENTITY_MESSAGES, SESSION_COOKIE } from '@lsp/contracts';
-import { MESSAGES } from '../src/accounts';
-import { INVALID_CREDENTIALS } from '../src/app';
-import { LOGIN_LOCKED_MESSAGE, RESEND_TOO_SOON_MESSAGE } from '../src/throttles';
+import { MESSAGES } from '../src/data/accounts';
+import { INVALID_CREDENTIALS } from '../src/http/sessions';
+import { LOGIN_LOCKED_MESSAGE, RESEND_TOO_SOON_MESSAGE } from '../src/domain/throttles';
 import { type IdentityStack, latestVerificationToken, startIdentityStack } from './harness';
 
 const PASSWORD = 'correct horse battery';
@@ -169,7 +169,9 @@ describe('identity through the gateway', () => {
       expect(cookie.value).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9%+/=_-]+$/);
       const me = await browser.get('/api/auth/me');
       expect(me.status).toBe(200);
-      expect(me.json()).toEqual({ user: { id: userId, name: 'Ada Lovelace', email, verified: false } });
+      expect(me.json()).toEqual({
+        user: { id: userId, name: 'Ada Lovelace', email, verified: false, roles: [] },
+      });
     });
 
     it('keeps the session in Redis with a sliding expiry', async () => {

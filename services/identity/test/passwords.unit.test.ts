@@ -1,5 +1,5 @@
-import { hashPassword, verifyPassword } from '../src/passwords';
-import { hashToken, randomToken } from '../src/tokens';
+import { hashParams, hashPassword, needsRehash, verifyPassword } from '../src/domain/passwords';
+import { hashToken, randomToken } from '../src/domain/tokens';
 
 describe('password hashing', () => {
   it('verifies the right password and refuses a wrong one', async () => {
@@ -22,6 +22,26 @@ describe('password hashing', () => {
 
   it('refuses a stored value that is not an scrypt hash', async () => {
     expect(await verifyPassword('pw', 'plain-text')).toBe(false);
+  });
+});
+
+describe('rehash and stored parameters (issue 13, finding 10)', () => {
+  it('asks for a rehash of a cheaper hash, or one with other r or p, but not of an equal or dearer one', async () => {
+    const stored = await hashPassword('pw-12345678', 11);
+    expect(needsRehash(stored, 12)).toBe(true);
+    expect(needsRehash(stored, 11)).toBe(false);
+    expect(needsRehash(stored, 10)).toBe(false);
+    const [scheme, cost, , , salt, hash] = stored.split('$');
+    expect(needsRehash([scheme, cost, 4, 1, salt, hash].join('$'), 11)).toBe(true);
+    expect(needsRehash('plain-text', 11)).toBe(true);
+  });
+
+  it('refuses parameters that would ask for more than 1 GiB, so a damaged record cannot exhaust memory', async () => {
+    const [, , , , salt, hash] = (await hashPassword('pw', 10)).split('$');
+    expect(hashParams(`scrypt$20$8$1$${salt}$${hash}`)).toEqual({ cost: 20, r: 8, p: 1 });
+    expect(hashParams(`scrypt$20$32$16$${salt}$${hash}`)).toBeNull();
+    expect(hashParams(`scrypt$21$8$1$${salt}$${hash}`)).toBeNull();
+    expect(await verifyPassword('pw', `scrypt$20$32$16$${salt}$${hash}`)).toBe(false);
   });
 });
 

@@ -24,6 +24,11 @@ export interface User {
   verificationExpiresAt?: Date;
   /** sha-256 of the token that verified the address, to tell "already used" from "unknown". */
   usedVerificationToken?: string | null;
+  /** sha-256 of the outstanding password-reset token; null once used or replaced. */
+  passwordResetToken?: string | null;
+  passwordResetExpiresAt?: Date | null;
+  /** When the password last changed (reset or change); sessions older than that were ended. */
+  passwordChangedAt?: Date;
   source: (typeof SIGNUP_SOURCES)[number];
   refDealId?: string;
   fromSharedLink?: boolean;
@@ -58,6 +63,9 @@ const userSchema = new Schema<User>(
     verificationSentAt: Date,
     verificationExpiresAt: Date,
     usedVerificationToken: { type: String, default: null },
+    passwordResetToken: { type: String, default: null },
+    passwordResetExpiresAt: { type: Date, default: null },
+    passwordChangedAt: Date,
     source: { type: String, enum: SIGNUP_SOURCES, required: true },
     refDealId: String,
     fromSharedLink: Boolean,
@@ -69,6 +77,7 @@ const userSchema = new Schema<User>(
 );
 userSchema.index({ verificationToken: 1 }, { sparse: true });
 userSchema.index({ usedVerificationToken: 1 }, { sparse: true });
+userSchema.index({ passwordResetToken: 1 }, { sparse: true });
 
 export function userModel(connection: Connection): UserModel {
   return (connection.models.User as UserModel | undefined) ?? connection.model<User>('User', userSchema);

@@ -1,27 +1,13 @@
-import {
-  type EventEnvelope,
-  IDENTITY_EVENT_TYPES,
-  type UserRegisteredEvent,
-  type UserVerifiedEvent,
-  type VerificationRequestedEvent,
-  createEnvelope,
-} from '@lsp/contracts';
-import { HttpError, conflict } from '@lsp/service-kit';
-import type { ClientSession, Connection } from 'mongoose';
-import type { IdentityConfig } from './config';
-import { hashPassword } from './passwords';
+import type { UserRegisteredEvent, UserVerifiedEvent, VerificationRequestedEvent } from '@lsp/contracts';
+import { type EventOutbox, HttpError, conflict } from '@lsp/service-kit';
+import type { Connection } from 'mongoose';
+import type { IdentityConfig } from '../config';
+import { hashPassword } from '../domain/passwords';
+import type { ResendLimiter } from '../domain/throttles';
+import { hashToken, randomToken } from '../domain/tokens';
+import { userRegisteredEvent, userVerifiedEvent, verificationRequestedEvent } from '../events/published';
 import type { SessionStore } from './sessions';
-import type { ResendLimiter } from './throttles';
-import { hashToken, randomToken } from './tokens';
 import { type User, type UserDocument, type UserModel, normaliseEmail, userModel } from './users';
-
-/**
- * Where identity's events go: written in the same transaction as the change they describe, then
- * relayed to the bus, so a state change is never left without its event.
- */
-export interface EventOutbox {
-  add(events: EventEnvelope[], session?: ClientSession): Promise<unknown>;
-}
 
 export const MESSAGES = {
   duplicateEmail: 'An account with this email already exists. Please sign in instead.',
@@ -44,8 +30,6 @@ interface SignUpInput {
   fromSharedLink?: boolean;
   signupSearchData?: unknown;
 }
-
-const SERVICE = 'identity';
 
 /** Account rules: sign-up, verification and its emails. Sign-in and sessions live in the routes. */
 export class Accounts {
@@ -95,12 +79,7 @@ export class Accounts {
       expiresAt: verification.fields.verificationExpiresAt.toISOString(),
       reason,
     };
-    return createEnvelope(SERVICE, {
-      type: IDENTITY_EVENT_TYPES.verificationRequested,
-      subject: data.userId,
-      data,
-      correlationId,
-    });
+    return verificationRequestedEvent(data, correlationId);
   }
 
   /** Creates an unverified account and asks for its verification email, atomically. */
@@ -141,12 +120,7 @@ export class Accounts {
         };
         await this.outbox.add(
           [
-            createEnvelope(SERVICE, {
-              type: IDENTITY_EVENT_TYPES.registered,
-              subject: registered.userId,
-              data: registered,
-              correlationId,
-            }),
+            userRegisteredEvent(registered, correlationId),
             this.verificationRequested(user, verification, 'registration', correlationId),
           ],
           session,
@@ -198,17 +172,7 @@ export class Accounts {
         email: user.email,
         verifiedAt: verifiedAt.toISOString(),
       };
-      await this.outbox.add(
-        [
-          createEnvelope(SERVICE, {
-            type: IDENTITY_EVENT_TYPES.verified,
-            subject: data.userId,
-            data,
-            correlationId,
-          }),
-        ],
-        session,
-      );
+      await this.outbox.add([userVerifiedEvent(data, correlationId)], session);
     });
     if (!updated) throw this.alreadyVerified(user);
     await this.sessions.markVerified(user.id as string);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { PASSWORD_MESSAGES } from '@lsp/contracts';
 import { tooManyRequests } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
-import type { IdentityConfig } from './config';
+import type { IdentityConfig } from '../config';
 
 const emailKey = (email: string) => createHash('sha256').update(email).digest('hex').slice(0, 32);
 
@@ -109,6 +110,62 @@ export class ResendLimiter {
     ];
     if (count > this.config.RESEND_MAX_PER_HOUR) {
       throw tooManyRequests(RESEND_TOO_MANY_MESSAGE, {
+        retryAfterSeconds: Math.max(1, await this.redis.ttl(hourKey)),
+      });
+    }
+  }
+}
+
+export type ResetConfig = Pick<
+  IdentityConfig,
+  | 'PUBLIC_URL'
+  | 'PASSWORD_HASH_COST'
+  | 'PASSWORD_RESET_TTL_MINUTES'
+  | 'PASSWORD_RESET_MIN_INTERVAL_SECONDS'
+  | 'PASSWORD_RESET_MAX_PER_HOUR'
+  | 'PASSWORD_RESET_MAX_PER_HOUR_PER_IP'
+>;
+
+/**
+ * Reset requests, counted in Redis for every address asked about (registered or not, so a 429 says
+ * nothing about who has an account) and for every client address.
+ */
+export class ResetLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly config: ResetConfig,
+  ) {}
+
+  async take(email: string, clientAddress: string): Promise<void> {
+    const id = emailKey(email);
+    const ipKey = `password-reset:ip:${clientAddress}`;
+    const [[, perIp]] = (await this.redis.multi().incr(ipKey).expire(ipKey, 3600, 'NX').exec()) as [
+      [Error | null, number],
+    ];
+    if (perIp > this.config.PASSWORD_RESET_MAX_PER_HOUR_PER_IP) {
+      throw tooManyRequests(PASSWORD_MESSAGES.resetTooMany, {
+        retryAfterSeconds: Math.max(1, await this.redis.ttl(ipKey)),
+      });
+    }
+    const recentKey = `password-reset:recent:${id}`;
+    const first = await this.redis.set(
+      recentKey,
+      '1',
+      'EX',
+      this.config.PASSWORD_RESET_MIN_INTERVAL_SECONDS,
+      'NX',
+    );
+    if (first !== 'OK') {
+      throw tooManyRequests(PASSWORD_MESSAGES.resetTooSoon, {
+        retryAfterSeconds: Math.max(1, await this.redis.ttl(recentKey)),
+      });
+    }
+    const hourKey = `password-reset:hour:${id}`;
+    const [[, perEmail]] = (await this.redis.multi().incr(hourKey).expire(hourKey, 3600, 'NX').exec()) as [
+      [Error | null, number],
+    ];
+    if (perEmail > this.config.PASSWORD_RESET_MAX_PER_HOUR) {
+      throw tooManyRequests(PASSWORD_MESSAGES.resetTooMany, {
         retryAfterSeconds: Math.max(1, await this.redis.ttl(hourKey)),
       });
     }

@@ -1,0 +1,76 @@
+import {
+  PASSWORD_MESSAGES,
+  changePasswordBodySchema,
+  forgotPasswordBodySchema,
+  resetPasswordBodySchema,
+} from '@lsp/contracts';
+import { HttpError, parseInput, requireCaller, unauthorized } from '@lsp/service-kit';
+import type { FastifyInstance } from 'fastify';
+import type { PasswordResets } from '../data/password-resets';
+import type { SessionStore } from '../data/sessions';
+import type { UserModel } from '../data/users';
+import { verifyPassword } from '../domain/passwords';
+import type { LoginThrottle } from '../domain/throttles';
+import { type SessionCookie, withRetryAfter } from './session-cookie';
+
+export interface PasswordRouteDeps {
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  users: UserModel;
+  passwordResets: PasswordResets;
+  cookie: SessionCookie;
+}
+
+/** Forgotten, reset and changed passwords: /api/auth/{forgot,reset,change}-password. */
+export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRouteDeps) {
+  const { sessions, throttle, users, passwordResets, cookie } = deps;
+
+  // The same answer whether or not the address has an account; the email is sent only if it has.
+  app.post('/api/auth/forgot-password', async (request, reply) => {
+    const { email } = parseInput(forgotPasswordBodySchema, request.body);
+    await passwordResets
+      .request(email, request.clientAddress, request.id)
+      .catch((err) => withRetryAfter(reply, err));
+    return { success: true, message: PASSWORD_MESSAGES.resetRequested };
+  });
+
+  app.post('/api/auth/reset-password', async (request, reply) => {
+    const body = parseInput(resetPasswordBodySchema, request.body);
+    const user = await passwordResets.reset(body.token, body.password, request.id);
+    // The person who proved they hold the mailbox may try sign-in afresh.
+    await throttle.recordSuccess(user.email, request.clientAddress);
+    // Every session of the user has ended; one this browser held for another account ends too.
+    const current = cookie.sessionIdOf(request);
+    if (current) await sessions.destroy(current);
+    cookie.clear(reply);
+    request.log.info({ userId: user.id }, 'password reset; every session ended');
+    return { success: true, message: PASSWORD_MESSAGES.resetDone };
+  });
+
+  // A signed-in change: the current password is checked (and counted like a sign-in failure when
+  // wrong); every session ends and this browser gets a fresh one.
+  app.post('/api/auth/change-password', async (request, reply) => {
+    const caller = requireCaller(request);
+    const body = parseInput(changePasswordBodySchema, request.body);
+    const user = await users.findById(caller.userId);
+    if (!user) throw unauthorized('Not signed in');
+    await throttle
+      .beforeAttempt(user.email, request.clientAddress)
+      .catch((err) => withRetryAfter(reply, err));
+    if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
+      await throttle.recordFailure(user.email, request.clientAddress);
+      throw new HttpError(400, PASSWORD_MESSAGES.currentPasswordWrong);
+    }
+    const updated = await passwordResets.change(user, body.password, request.id);
+    if (!updated) throw new HttpError(409, 'Your password was changed meanwhile. Please sign in again.');
+    const sessionId = await sessions.create({
+      userId: caller.userId,
+      email: updated.email,
+      name: updated.name,
+      verified: updated.emailVerified,
+    });
+    cookie.setNew(reply, sessionId);
+    request.log.info({ userId: caller.userId }, 'password changed; every other session ended');
+    return { success: true, message: PASSWORD_MESSAGES.changed };
+  });
+}
