@@ -1,14 +1,13 @@
-import { type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
+import { type EventOutbox, type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { SearchConfig } from './config';
-import type { EventOutbox } from './events';
-import { PanelStore } from './panel-store';
-import { LeadRepository } from './repositories/leads';
-import { SavedSearchRepository } from './repositories/saved-searches';
-import { SearchRunRepository } from './repositories/search-runs';
-import { registerLeadRoutes } from './routes/leads';
-import { registerSavedSearchRoutes } from './routes/saved-searches';
-import { registerSearchRoutes } from './routes/searches';
+import { PanelStore } from './data/panel-store';
+import { LeadRepository } from './data/leads';
+import { SavedSearchRepository } from './data/saved-searches';
+import { SearchRunRepository } from './data/search-runs';
+import { registerLeadRoutes } from './http/leads';
+import { registerSavedSearchRoutes } from './http/saved-searches';
+import { registerSearchRoutes } from './http/searches';
 
 export type SearchDeps = Pick<
   ServiceRuntime<SearchConfig>,

@@ -1,4 +1,3 @@
 export { buildApp, createRepositories, ensureIndexes, type SearchDeps } from './app';
 export { searchConfigSchema, type SearchConfig } from './config';
-export { PanelStore, PanelVersionClashError, type PanelActivation } from './panel-store';
-export type { EventOutbox } from './events';
+export { PanelStore, PanelVersionClashError, type PanelActivation } from './data/panel-store';

@@ -1,9 +1,9 @@
 import { ProcessedEvents, openEventing, serveService } from '@lsp/service-kit';
 import { buildApp, createRepositories, ensureIndexes } from './app';
 import { searchConfigSchema } from './config';
-import { subscribeToApplications } from './consumers';
+import { subscribeToApplications } from './events/consumed';
 import { loadDefaultPanel, loadPanelFile } from './panel';
-import { PanelStore } from './panel-store';
+import { PanelStore } from './data/panel-store';
 
 serveService({
   name: 'search',

@@ -7,8 +7,8 @@ import {
 import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit';
 import { type CookieClient, waitFor } from '@lsp/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { subscribeToApplications } from '../src/consumers';
-import { SavedSearchRepository } from '../src/repositories/saved-searches';
+import { subscribeToApplications } from '../src/events/consumed';
+import { SavedSearchRepository } from '../src/data/saved-searches';
 import { DEVELOPMENT_PAYLOAD, type SearchHarness, startSearchHarness } from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.

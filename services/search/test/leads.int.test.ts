@@ -1,4 +1,4 @@
-import { leadModel } from '../src/models/leads';
+import { leadModel } from '../src/data/models/leads';
 import {
   BRIDGING_PAYLOAD,
   COMMERCIAL_PAYLOAD,

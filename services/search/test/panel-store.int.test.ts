@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { type TestMongo, silentLogger, startTestMongo } from '@lsp/testing';
 import type { Connection } from 'mongoose';
 import { replacePanelFromFile } from '../src/cli/replace-panel';
-import { panelModels } from '../src/models/panel-versions';
+import { panelModels } from '../src/data/models/panel-versions';
 import { type Panel, loadDefaultPanel, serialisePanel } from '../src/panel';
-import { PanelStore, PanelVersionClashError } from '../src/panel-store';
+import { PanelStore, PanelVersionClashError } from '../src/data/panel-store';
 
 const run = promisify(execFile);
 const SERVICE_DIR = join(__dirname, '..');

@@ -1,4 +1,4 @@
-import { savedSearchModel } from '../src/models/saved-searches';
+import { savedSearchModel } from '../src/data/models/saved-searches';
 import {
   BRIDGING_PAYLOAD,
   DEVELOPMENT_PAYLOAD,

@@ -1,8 +1,8 @@
 import { bridgingSearchSchema } from '@lsp/contracts';
-import { resultsIn } from '../src/routes/saved-searches';
-import { bridgingDebugInfo, countDeclinedByReason, searchMessage } from '../src/search-response';
+import { resultsIn } from '../src/http/saved-searches';
+import { bridgingDebugInfo, countDeclinedByReason, searchMessage } from '../src/domain/search-response';
 import { requireJsonObject } from '@lsp/service-kit';
-import { searchUserId } from '../src/search-runner';
+import { searchUserId } from '../src/http/search-runner';
 
 const caller = { userId: 'u1', email: 'a@b.co', name: 'A', verified: true };
 

@@ -5,21 +5,20 @@ import {
   CookieClient,
   type Listening,
   TEST_SECRETS,
-  type TestGateway,
   type TestMongo,
   type TestRedis,
   leaseRedisDb,
   listen,
   silentLogger,
-  startTestGateway,
   startTestMongo,
 } from '@lsp/testing';
+import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
 import { buildApp, createRepositories, ensureIndexes } from '../src/app';
 import { searchConfigSchema } from '../src/config';
 import { loadDefaultPanel } from '../src/panel';
-import { PanelStore } from '../src/panel-store';
+import { PanelStore } from '../src/data/panel-store';
 
 /**
  * The search service in-process on the embedded MongoDB (or MONGO_URL), behind the real gateway on a

@@ -7,8 +7,8 @@ import {
   envelopeOf,
   startSearchHarness,
 } from './search-harness';
-import { searchRunModels } from '../src/models/search-runs';
-import { leadModel } from '../src/models/leads';
+import { searchRunModels } from '../src/data/models/search-runs';
+import { leadModel } from '../src/data/models/leads';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);

@@ -1,5 +1,5 @@
-import { leadModel } from '../src/models/leads';
-import { searchRunModels } from '../src/models/search-runs';
+import { leadModel } from '../src/data/models/leads';
+import { searchRunModels } from '../src/data/models/search-runs';
 import {
   BRIDGING_PAYLOAD,
   COMMERCIAL_PAYLOAD,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { connectMongo, createLogger } from '@lsp/service-kit';
 import { z } from 'zod';
-import { PanelStore, PanelVersionClashError } from '../panel-store';
+import { PanelStore, PanelVersionClashError } from '../data/panel-store';
 import { parsePanelFile } from '../panel';
 
 /**

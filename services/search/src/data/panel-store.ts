@@ -3,7 +3,7 @@ import { serviceUnavailable } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { panelModels } from './models/panel-versions';
-import { type Panel, panelSchema } from './panel/schema';
+import { type Panel, panelSchema } from '../panel/schema';
 
 export interface PanelActivation {
   version: string;

@@ -1,5 +1,4 @@
 import {
-  type EventEnvelope,
   type LeadCapturedEvent,
   SEARCH_EVENT_TYPES,
   type SearchCompletedEvent,
@@ -9,17 +8,8 @@ import {
   searchCompletedEventSchema,
   searchSavedEventSchema,
 } from '@lsp/contracts';
-import type { ClientSession } from 'mongoose';
 
 export const SERVICE_NAME = 'search';
-
-/**
- * Where events go: the service-kit outbox, written in the same transaction as the state change so an
- * event is published if and only if the change committed (the relay publishes it afterwards).
- */
-export interface EventOutbox {
-  add(events: EventEnvelope[], session: ClientSession): Promise<unknown>;
-}
 
 /** Event data is parsed with its contract before it is written, so consumers never see a bad shape. */
 export function searchCompletedEvent(data: SearchCompletedEvent, correlationId?: string) {

@@ -2,9 +2,9 @@ import { leadBodySchema, searchPayloadSchemas } from '@lsp/contracts';
 import { badRequest, HttpError, parseInput, requireJsonObject } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { computeLendabilityScore, lendabilityDealFor, searchPanel } from '../engine';
-import type { PanelStore } from '../panel-store';
-import type { LeadRepository } from '../repositories/leads';
-import { leadCapturedEventFor, newLeadDocument } from '../search-runner';
+import type { PanelStore } from '../data/panel-store';
+import type { LeadRepository } from '../data/leads';
+import { leadCapturedEventFor, newLeadDocument } from './search-runner';
 
 export interface LeadRouteDeps {
   panels: PanelStore;

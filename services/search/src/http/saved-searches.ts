@@ -7,7 +7,6 @@ import {
   saveSearchBodySchema,
 } from '@lsp/contracts';
 import {
-  HttpError,
   forbidden,
   notFound,
   parseInput,
@@ -15,10 +14,10 @@ import {
   requireJsonObject,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { searchSavedEvent } from '../events';
-import type { SavedSearchDocument } from '../models/saved-searches';
-import type { SavedSearchRepository } from '../repositories/saved-searches';
-import type { SearchRunRepository } from '../repositories/search-runs';
+import { searchSavedEvent } from '../events/published';
+import type { SavedSearchDocument } from '../data/models/saved-searches';
+import type { SavedSearchRepository } from '../data/saved-searches';
+import type { SearchRunRepository } from '../data/search-runs';
 
 export interface SavedSearchRouteDeps {
   savedSearches: SavedSearchRepository;
@@ -108,17 +107,17 @@ export function savedSearchView(search: SavedSearchDocument) {
   };
 }
 
-/** POST /api/search answers errors with `message` too: that is the field its caller reads. */
-function withMessageOnError(handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    try {
-      return await handler(request, reply);
-    } catch (err) {
-      if (err instanceof HttpError)
-        throw new HttpError(err.statusCode, err.message, { ...err.details, message: err.message });
-      throw err;
-    }
-  };
+/**
+ * POST /api/search answers errors with `message` too: that is the field its caller reads. Added as the
+ * error body is serialised, so it also covers what fastify refuses before the handler (a body that is
+ * not JSON).
+ */
+async function withMessageOnError(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode < 400 || typeof payload !== 'object' || payload === null) return payload;
+  const body = payload as { error?: unknown; message?: unknown };
+  return typeof body.error === 'string' && body.message === undefined
+    ? { ...body, message: body.error }
+    : payload;
 }
 
 /** The saved search if it exists (404) and belongs to the caller (403). */
@@ -138,52 +137,49 @@ async function ownedSearch(
  * searches it reads or changes (403), whatever id the URL or body names.
  */
 export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearchRouteDeps) {
-  app.post(
-    '/api/search',
-    withMessageOnError(async (request, reply) => {
-      const caller = requireCaller(request);
-      const body = parseInput(saveSearchBodySchema, requireJsonObject(request.body));
-      if (body.userId !== caller.userId) throw forbidden(SAVE_FOR_OTHER_USER);
-      const now = new Date();
-      const results = resultsIn(body.apiResponse);
-      const search: SavedSearchDocument = {
-        _id: randomUUID(),
-        user_id: caller.userId,
-        session_id: searchRunIdIn(body.apiResponse),
-        loan_type: body.loanType,
-        project_name: projectNameIn(body.searchData),
-        search_data: body.searchData,
-        api_response: body.apiResponse ?? null,
-        result_count: results.length,
-        application_status: 'not_submitted',
-        created_at: now,
-        updated_at: now,
-      };
-      const event = searchSavedEvent(
-        {
-          searchId: search._id,
-          userId: search.user_id,
-          loanType: search.loan_type,
-          ...(search.project_name ? { projectName: search.project_name } : {}),
-          resultCount: search.result_count,
-          offers: await verifiedOffers(deps.runs, search.loan_type, search.session_id, results),
-          searchData: search.search_data,
-          savedAt: now.toISOString(),
-        },
-        request.id,
-      );
-      await deps.savedSearches.insert(search, [event]);
-      return reply.status(201).send({
-        success: true,
-        search: {
-          id: search._id,
-          userId: search.user_id,
-          loanType: search.loan_type,
-          createdAt: now.toISOString(),
-        },
-      });
-    }),
-  );
+  app.post('/api/search', { preSerialization: withMessageOnError }, async (request, reply) => {
+    const caller = requireCaller(request);
+    const body = parseInput(saveSearchBodySchema, requireJsonObject(request.body));
+    if (body.userId !== caller.userId) throw forbidden(SAVE_FOR_OTHER_USER);
+    const now = new Date();
+    const results = resultsIn(body.apiResponse);
+    const search: SavedSearchDocument = {
+      _id: randomUUID(),
+      user_id: caller.userId,
+      session_id: searchRunIdIn(body.apiResponse),
+      loan_type: body.loanType,
+      project_name: projectNameIn(body.searchData),
+      search_data: body.searchData,
+      api_response: body.apiResponse ?? null,
+      result_count: results.length,
+      application_status: 'not_submitted',
+      created_at: now,
+      updated_at: now,
+    };
+    const event = searchSavedEvent(
+      {
+        searchId: search._id,
+        userId: search.user_id,
+        loanType: search.loan_type,
+        ...(search.project_name ? { projectName: search.project_name } : {}),
+        resultCount: search.result_count,
+        offers: await verifiedOffers(deps.runs, search.loan_type, search.session_id, results),
+        searchData: search.search_data,
+        savedAt: now.toISOString(),
+      },
+      request.id,
+    );
+    await deps.savedSearches.insert(search, [event]);
+    return reply.status(201).send({
+      success: true,
+      search: {
+        id: search._id,
+        userId: search.user_id,
+        loanType: search.loan_type,
+        createdAt: now.toISOString(),
+      },
+    });
+  });
 
   app.get<{ Params: { userId: string } }>('/api/user-searches/:userId', async (request) => {
     const caller = requireCaller(request);

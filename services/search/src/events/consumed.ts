@@ -1,6 +1,6 @@
 import { DIP_EVENT_TYPES, applicationSubmittedEventSchema } from '@lsp/contracts';
 import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
-import type { SavedSearchRepository } from './repositories/saved-searches';
+import type { SavedSearchRepository } from '../data/saved-searches';
 
 export const CONSUMER = 'search';
 

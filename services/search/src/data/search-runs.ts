@@ -1,8 +1,8 @@
+import type { EventOutbox } from '@lsp/service-kit';
 import type { EventEnvelope, LoanType } from '@lsp/contracts';
 import type { Connection } from 'mongoose';
-import type { EventOutbox } from '../events';
-import { type LeadDocument, leadModel } from '../models/leads';
-import { SEARCH_RUN_COLLECTIONS, type SearchRunDocument, searchRunModels } from '../models/search-runs';
+import { type LeadDocument, leadModel } from './models/leads';
+import { SEARCH_RUN_COLLECTIONS, type SearchRunDocument, searchRunModels } from './models/search-runs';
 
 export class SearchRunRepository {
   private readonly runs;

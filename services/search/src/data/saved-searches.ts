@@ -1,7 +1,7 @@
+import type { EventOutbox } from '@lsp/service-kit';
 import type { EventEnvelope } from '@lsp/contracts';
 import type { ClientSession, Connection } from 'mongoose';
-import type { EventOutbox } from '../events';
-import { type SavedSearchDocument, savedSearchModel } from '../models/saved-searches';
+import { type SavedSearchDocument, savedSearchModel } from './models/saved-searches';
 
 /** Most searches a dashboard lists at once; far above any real user's count. */
 export const USER_SEARCHES_LIMIT = 500;

@@ -1,7 +1,7 @@
+import type { EventOutbox } from '@lsp/service-kit';
 import type { EventEnvelope } from '@lsp/contracts';
 import type { Connection } from 'mongoose';
-import type { EventOutbox } from '../events';
-import { type LeadDocument, leadModel } from '../models/leads';
+import { type LeadDocument, leadModel } from './models/leads';
 
 export class LeadRepository {
   private readonly leads;

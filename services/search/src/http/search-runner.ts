@@ -19,19 +19,19 @@ import {
   developmentCosts,
   lendabilityDealFor,
   searchPanel,
-} from './engine';
-import { leadCapturedEvent, searchCompletedEvent } from './events';
-import type { LeadDocument } from './models/leads';
-import type { SearchRunDocument } from './models/search-runs';
-import type { PanelStore } from './panel-store';
-import type { SearchRunRepository } from './repositories/search-runs';
+} from '../engine';
+import { leadCapturedEvent, searchCompletedEvent } from '../events/published';
+import type { LeadDocument } from '../data/models/leads';
+import type { SearchRunDocument } from '../data/models/search-runs';
+import type { PanelStore } from '../data/panel-store';
+import type { SearchRunRepository } from '../data/search-runs';
 import {
   type BridgingDebugInfo,
   type DeclinedReasonCount,
   bridgingDebugInfo,
   countDeclinedByReason,
   searchMessage,
-} from './search-response';
+} from '../domain/search-response';
 
 export interface SearchSummary {
   panelVersion: string;

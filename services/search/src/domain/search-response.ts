@@ -1,5 +1,5 @@
 import type { BridgingSearch, DeclinedLender, LoanType } from '@lsp/contracts';
-import { bridgingSecurity } from './engine';
+import { bridgingSecurity } from '../engine';
 
 export interface DeclinedReasonCount {
   reason: string;
