@@ -13,15 +13,14 @@ import {
   CookieClient,
   type Listening,
   TEST_SECRETS,
-  type TestGateway,
   type TestMongo,
   type TestRedis,
   leaseRedisDb,
   listen,
   silentLogger,
-  startTestGateway,
   startTestMongo,
 } from '@lsp/testing';
+import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Connection } from 'mongoose';
 import {
   buildApp as buildSearchApp,
@@ -29,9 +28,9 @@ import {
   ensureIndexes as ensureSearchIndexes,
 } from '../../search/src/app';
 import { searchConfigSchema } from '../../search/src/config';
-import { subscribeToApplications } from '../../search/src/consumers';
+import { subscribeToApplications } from '../../search/src/events/consumed';
 import { loadDefaultPanel } from '../../search/src/panel';
-import { PanelStore } from '../../search/src/panel-store';
+import { PanelStore } from '../../search/src/data/panel-store';
 import { DEVELOPMENT_PAYLOAD } from '../../search/test/search-harness';
 import { buildApp, createRepositories, ensureIndexes } from '../src/app';
 import { dipConfigSchema } from '../src/config';

@@ -2,7 +2,7 @@
 // DIPs shared with them (one after another: the latency of one page load, not throughput). Runs in
 // this process on the embedded MongoDB (or MONGO_URL) and the machine's Redis. Prints figures only.
 import { randomUUID } from 'node:crypto';
-import type { DipProjection, RecipientShare } from '../src/models';
+import type { DipProjection, RecipientShare } from '../src/data/collections';
 import { SNAPSHOT, startSharingHarness } from '../test/sharing-harness';
 
 const SHARES = Number(process.env.BENCH_SHARES ?? 1000);

@@ -1,11 +1,11 @@
-import { type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
+import { type EventOutbox, type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
 import type { SharingConfig } from './config';
-import type { EventOutbox } from './events';
-import type { SharingCollections } from './models';
-import { registerDealRoutes } from './routes/deals';
-import { registerShareRoutes } from './routes/shares';
-import { ShareLinkSigner } from './signed-links';
+import type { SharingCollections } from './data/collections';
+import { type Clock, systemClock } from './domain/clock';
+import { ShareLinkSigner } from './domain/signed-links';
+import { registerDealRoutes } from './http/deals';
+import { registerShareRoutes } from './http/shares';
 
 export type SharingDeps = Pick<
   ServiceRuntime<SharingConfig>,
@@ -14,8 +14,8 @@ export type SharingDeps = Pick<
   redis: Redis;
   collections: SharingCollections;
   outbox: EventOutbox;
-  /** The clock every expiry is judged by (injectable for tests). */
-  now?: () => Date;
+  /** The clock every expiry is judged by (tests move it). */
+  clock?: Clock;
 };
 
 export function buildApp(deps: SharingDeps) {
@@ -26,8 +26,7 @@ export function buildApp(deps: SharingDeps) {
     healthChecks: deps.healthChecks,
     internalSecret: deps.config.INTERNAL_SECRET,
   });
-  const now = deps.now ?? (() => new Date());
-  const common = { ...deps, now };
+  const common = { ...deps, clock: deps.clock ?? systemClock };
   registerShareRoutes(app, { ...common, signer: new ShareLinkSigner(deps.config) });
   registerDealRoutes(app, common);
   return app;

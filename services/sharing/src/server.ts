@@ -1,8 +1,8 @@
 import { ProcessedEvents, openEventing, serveService } from '@lsp/service-kit';
 import { buildApp } from './app';
 import { sharingConfigSchema } from './config';
-import { ensureSharingIndexes, sharingCollections } from './models';
-import { subscribeSharing } from './projection';
+import { ensureSharingIndexes, sharingCollections } from './data/collections';
+import { subscribeSharing } from './events/consumed';
 
 serveService({
   name: 'sharing',

@@ -1,6 +1,6 @@
 import { IDENTITY_EVENT_TYPES, SHARING_MESSAGES, createEnvelope } from '@lsp/contracts';
 import { ProcessedEvents } from '@lsp/service-kit';
-import { handleUserRegistered } from '../src/projection';
+import { handleUserRegistered } from '../src/events/consumed';
 import { type SharingHarness, startSharingHarness } from './sharing-harness';
 
 jest.setTimeout(60_000);

@@ -3,9 +3,9 @@ import { type TestMongo, type TestSmtp, silentLogger, startTestMongo, startTestS
 import type { Queue, Worker } from 'bullmq';
 import type { Transporter } from 'nodemailer';
 import { notificationsConfigSchema } from '../../notifications/src/config';
-import { EMAIL_QUEUE, type EmailJob } from '../../notifications/src/email-jobs';
-import { createMailTransport, startEmailWorker } from '../../notifications/src/email-worker';
-import { handleSharingEvent, subscribeToSharingEvents } from '../../notifications/src/sharing-email-jobs';
+import { EMAIL_QUEUE, type EmailJob } from '../../notifications/src/email/jobs';
+import { createMailTransport, startEmailWorker } from '../../notifications/src/email/sender';
+import { handleSharingEvent, subscribeToSharingEvents } from '../../notifications/src/events/consumed';
 import { type SharingHarness, startSharingHarness } from './sharing-harness';
 
 jest.setTimeout(60_000);

@@ -11,29 +11,28 @@ import {
   CookieClient,
   type Listening,
   TEST_SECRETS,
-  type TestGateway,
   type TestMongo,
   type TestSmtp,
   connectedRedis,
   listen,
   silentLogger,
-  startTestGateway,
   startTestMongo,
   startTestSmtp,
 } from '@lsp/testing';
+import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Transporter } from 'nodemailer';
 import { type DipHarness, startDipHarness } from '../../dip/test/dip-harness';
 import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
 import { notificationsConfigSchema } from '../../notifications/src/config';
-import { EMAIL_QUEUE, type EmailJob, subscribeToIdentityEvents } from '../../notifications/src/email-jobs';
-import { createMailTransport, startEmailWorker } from '../../notifications/src/email-worker';
-import { subscribeToSharingEvents } from '../../notifications/src/sharing-email-jobs';
+import { EMAIL_QUEUE, type EmailJob } from '../../notifications/src/email/jobs';
+import { createMailTransport, startEmailWorker } from '../../notifications/src/email/sender';
+import { subscribeToIdentityEvents, subscribeToSharingEvents } from '../../notifications/src/events/consumed';
 import { buildApp } from '../src/app';
 import { sharingConfigSchema } from '../src/config';
-import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/models';
-import { subscribeSharing } from '../src/projection';
+import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/data/collections';
+import { subscribeSharing } from '../src/events/consumed';
 import { SHARE_LINK_SECRET } from './sharing-harness';
 
 jest.setTimeout(120_000);

@@ -1,5 +1,5 @@
 import { DIP_EVENT_TYPES, SHARING_MESSAGES } from '@lsp/contracts';
-import { ShareLinkSigner } from '../src/signed-links';
+import { ShareLinkSigner } from '../src/domain/signed-links';
 import {
   PREVIOUS_SHARE_LINK_SECRET,
   type SharingHarness,

@@ -21,20 +21,19 @@ import {
   CookieClient,
   type Listening,
   TEST_SECRETS,
-  type TestGateway,
   type TestMongo,
   type TestRedis,
   leaseRedisDb,
   listen,
   silentLogger,
-  startTestGateway,
   startTestMongo,
 } from '@lsp/testing';
+import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Connection } from 'mongoose';
 import { buildApp } from '../src/app';
 import { sharingConfigSchema } from '../src/config';
-import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/models';
-import { CONSUMER, handleDipEvent } from '../src/projection';
+import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/data/collections';
+import { CONSUMER, handleDipEvent } from '../src/events/consumed';
 
 export const SHARE_LINK_SECRET = 'current-share-link-secret-0123456789abcdef';
 export const PREVIOUS_SHARE_LINK_SECRET = 'previous-share-link-secret-0123456789abcdef';
@@ -162,7 +161,7 @@ export async function startSharingHarness(
       redis: redis.redis,
       collections,
       outbox,
-      now: () => clock.now,
+      clock: { now: () => clock.now },
     });
     sharingListening = await listen(app);
     gateway = await startTestGateway({

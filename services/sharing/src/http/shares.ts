@@ -17,13 +17,15 @@ import {
   readCallerIdentity,
   requireJsonObject,
   unauthorized,
+  type EventOutbox,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ClientSession, Connection } from 'mongoose';
 import type { SharingConfig } from '../config';
-import { type EventOutbox, shareCreatedEvent, shareViewedEvent } from '../events';
-import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../models';
-import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../signed-links';
+import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../data/collections';
+import type { Clock } from '../domain/clock';
+import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
+import { shareCreatedEvent, shareViewedEvent } from '../events/published';
 
 export interface ShareRouteDeps {
   config: Pick<SharingConfig, 'INTERNAL_SECRET'>;
@@ -32,7 +34,7 @@ export interface ShareRouteDeps {
   collections: SharingCollections;
   outbox: EventOutbox;
   signer: ShareLinkSigner;
-  now: () => Date;
+  clock: Clock;
 }
 
 /** Most entries the 'Shared with me' list answers at once. */
@@ -168,7 +170,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
   app.post<{ Params: { dipId: string } }>('/api/online-dip/:dipId/share', async (request, reply) => {
     const owner = callerOf(deps, request);
     const body = requireJsonObject(request.body);
-    const now = deps.now();
+    const now = deps.clock.now();
     const dip = await shareableDip(request.params.dipId, owner.userId, now);
     const slug = dip.shareSlug as string;
 
@@ -292,7 +294,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       const { e, sig } = request.query;
       if (!e || !sig) throw badRequest(SHARING_MESSAGES.linkMissingParameters);
       const caller = callerOf(deps, request);
-      const now = deps.now();
+      const now = deps.clock.now();
       const recipient = decodeRecipient(e);
       const dip = await c.dips.findOne({ shareSlug: request.params.slug, status: 'active' });
       if (!dip || !recipient) throw notFound(SHARING_MESSAGES.notFound);
@@ -338,7 +340,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
 
   app.get('/api/shared', async (request) => {
     const caller = callerOf(deps, request);
-    const now = deps.now();
+    const now = deps.clock.now();
     const entries = await c.recipientShares
       .find({ email: caller.email, status: 'active' })
       .sort({ sharedAt: -1 })
@@ -363,7 +365,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       email: caller.email,
       status: 'active',
       viewedAt: null,
-      dipExpiresAt: { $gt: deps.now() },
+      dipExpiresAt: { $gt: deps.clock.now() },
     });
     return { success: true, count };
   });
@@ -379,13 +381,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
   app.post<{ Params: { shareId: string } }>('/api/shared/:shareId/mark-viewed', async (request) => {
     const caller = callerOf(deps, request);
     const entry = await ownEntry(request.params.shareId, caller.email);
-    await markViewed(deps, entry, caller.userId, deps.now());
+    await markViewed(deps, entry, caller.userId, deps.clock.now());
     return { success: true, shareId: entry._id, isViewed: true };
   });
 
   app.get<{ Params: { id: string } }>('/api/shared/dips/:id', async (request) => {
     const caller = callerOf(deps, request);
-    const now = deps.now();
+    const now = deps.clock.now();
     const dip = await c.dips.findOne({ _id: request.params.id });
     if (!dip) throw notFound(SHARING_MESSAGES.notFound);
     const entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });

@@ -16,15 +16,17 @@ import {
   requireJsonObject,
   tooManyRequests,
   unauthorized,
+  type EventOutbox,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { createHash } from 'node:crypto';
 import type { SharingConfig } from '../config';
-import { type EventOutbox, dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../events';
-import type { SharedDeal, SharingCollections } from '../models';
-import { withinAllowance } from '../rate-limit';
+import type { SharedDeal, SharingCollections } from '../data/collections';
+import type { Clock } from '../domain/clock';
+import { withinAllowance } from '../domain/rate-limit';
+import { dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../events/published';
 
 export interface DealRouteDeps {
   config: Pick<
@@ -36,7 +38,7 @@ export interface DealRouteDeps {
   redis: Redis;
   collections: SharingCollections;
   outbox: EventOutbox;
-  now: () => Date;
+  clock: Clock;
 }
 
 const HOUR_MS = 3600_000;
@@ -84,7 +86,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     if (!offer || typeof offer !== 'object' || Array.isArray(offer))
       throw badRequest('loanData must be a loan result (JSON)');
     await spendInvitation(caller.userId, reply);
-    const now = deps.now();
+    const now = deps.clock.now();
     const deal: SharedDeal = {
       _id: randomUUID(),
       referralEmail: input.referralEmail.toLowerCase(),
@@ -145,7 +147,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   app.post<{ Params: { token: string } }>('/api/shared-deal/:token/viewed', async (request) => {
     const deal = await dealByToken(request.params.token);
     const viewer = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
-    const now = deps.now();
+    const now = deps.clock.now();
     await deps.mongo.transaction(async (session) => {
       const result = await c.sharedDeals.updateOne(
         { _id: deal._id, viewed: false },
@@ -172,7 +174,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     const caller = signedInCaller(request);
     const input = parseInput(referralBodySchema, requireJsonObject(request.body));
     await spendInvitation(caller.userId, reply);
-    const now = deps.now();
+    const now = deps.clock.now();
     const referral = {
       _id: randomUUID(),
       referrerUserId: caller.userId,
@@ -246,7 +248,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         sessionId: input.sessionId ?? null,
         correlationId: input.correlationId ?? null,
         userId: caller?.userId ?? null,
-        createdAt: deps.now(),
+        createdAt: deps.clock.now(),
       });
     } catch (err) {
       deps.logger.warn({ err }, 'share-funnel event not recorded');

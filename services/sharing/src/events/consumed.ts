@@ -9,10 +9,10 @@ import {
   dipRevokedEventSchema,
   userRegisteredEventSchema,
 } from '@lsp/contracts';
-import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
+import type { EventBus, ProcessedEvents, EventOutbox } from '@lsp/service-kit';
 import type { ClientSession } from 'mongoose';
-import { type EventOutbox, shareRevokedEvent } from './events';
-import type { SharingCollections } from './models';
+import { shareRevokedEvent } from './published';
+import type { SharingCollections } from '../data/collections';
 
 export const CONSUMER = 'sharing';
 

@@ -1,7 +1,6 @@
 import {
   type DealSharedEvent,
   type DealViewedEvent,
-  type EventEnvelope,
   type ReferralCreatedEvent,
   SHARING_EVENT_TYPES,
   type ShareCreatedEvent,
@@ -15,14 +14,8 @@ import {
   shareRevokedEventSchema,
   shareViewedEventSchema,
 } from '@lsp/contracts';
-import type { ClientSession } from 'mongoose';
 
 export const SERVICE_NAME = 'sharing';
-
-/** The service-kit outbox: written in the transaction of the change an event describes. */
-export interface EventOutbox {
-  add(events: EventEnvelope[], session: ClientSession): Promise<unknown>;
-}
 
 export const shareCreatedEvent = (data: ShareCreatedEvent) =>
   createEnvelope(SERVICE_NAME, {

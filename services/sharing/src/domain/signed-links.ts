@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SharingConfig } from './config';
+import type { SharingConfig } from '../config';
 
 /** What `e` carries for the open link: not an email, so it never matches a targeted share. */
 export const OPEN_LINK_RECIPIENT = 'open';
