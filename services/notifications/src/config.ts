@@ -1,10 +1,6 @@
-import { baseConfigSchema } from '@lsp/service-kit';
+import { baseConfigSchema, envFlag } from '@lsp/service-kit';
+import { OPS_FEED_CLIENT_BUFFER } from '@lsp/contracts';
 import { z } from 'zod';
-
-const flag = z
-  .enum(['true', 'false', '1', '0', ''])
-  .default('false')
-  .transform((v) => v === 'true' || v === '1');
 
 export const notificationsConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('notifications'),
@@ -17,7 +13,7 @@ export const notificationsConfigSchema = baseConfigSchema.extend({
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().min(3).default('Loan Search <no-reply@loansearch.local>'),
   /** Runs the development mail catcher: an SMTP server that keeps messages, listed at /dev/mail. */
-  MAIL_CATCHER_ENABLED: flag,
+  MAIL_CATCHER_ENABLED: envFlag,
   MAIL_CATCHER_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(1025),
   EMAIL_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /**
@@ -30,6 +26,43 @@ export const notificationsConfigSchema = baseConfigSchema.extend({
   DB_NAME: z.string().min(1).default('notifications'),
   /** BullMQ key prefix, so environments can share one Redis. */
   QUEUE_PREFIX: z.string().default('bull'),
+  // ---- the operations console (src/ops)
+  /** Events the feed keeps in memory for replay, resume and the correlation view. */
+  OPS_TAP_BUFFER: z.coerce.number().int().min(100).max(1_000_000).default(5000),
+  /** Events one feed viewer may have waiting before the oldest are dropped (and counted). */
+  OPS_FEED_CLIENT_BUFFER: z.coerce.number().int().min(1).max(100_000).default(OPS_FEED_CLIENT_BUFFER),
+  /**
+   * The processes of the health grid, `name=url` comma-separated (each answers /health and /metrics).
+   * Unset: the services at IDENTITY_URL ... NOTIFICATIONS_URL, their workers at the service's port + 10
+   * (npm start's layout) and the gateway at PUBLIC_URL when that is a loopback address.
+   */
+  OPS_TARGETS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text.trim() === '') return undefined;
+      const targets: Array<{ name: string; url: string }> = [];
+      for (const part of text
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const eq = part.indexOf('=');
+        const name = part.slice(0, eq).trim();
+        const url = part.slice(eq + 1).trim();
+        if (eq <= 0 || !/^https?:\/\/[^\s]+$/.test(url)) {
+          ctx.addIssue({ code: 'custom', message: `"${part}" is not name=http://host:port` });
+          return z.NEVER;
+        }
+        targets.push({ name, url: url.replace(/\/+$/, '') });
+      }
+      return targets;
+    }),
+  IDENTITY_URL: z.string().url().default('http://127.0.0.1:4001'),
+  SEARCH_URL: z.string().url().default('http://127.0.0.1:4002'),
+  DIP_URL: z.string().url().default('http://127.0.0.1:4003'),
+  SHARING_URL: z.string().url().default('http://127.0.0.1:4004'),
+  NOTIFICATIONS_URL: z.string().url().default('http://127.0.0.1:4005'),
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
 });
 
 export type NotificationsConfig = z.infer<typeof notificationsConfigSchema>;

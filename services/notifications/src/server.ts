@@ -1,9 +1,10 @@
 import { ProcessedEvents, createQueue, openEventBus, serveService, watchQueueDepth } from '@lsp/service-kit';
 import { buildApp } from './app';
 import { notificationsConfigSchema } from './config';
-import { EMAIL_QUEUE, type EmailJob, subscribeToIdentityEvents } from './email-jobs';
-import { startMailCatcher } from './mail-catcher';
-import { subscribeToSharingEvents } from './sharing-email-jobs';
+import { startMailCatcher } from './dev-mail/catcher';
+import { EMAIL_QUEUE, type EmailJob } from './email/jobs';
+import { subscribeToIdentityEvents, subscribeToSharingEvents } from './events/consumed';
+import { createOpsConsole } from './ops';
 
 /** The notifications API process: consumes events into the `email` queue; runs the mail catcher when enabled. */
 serveService({
@@ -29,8 +30,18 @@ serveService({
       runtime.addCloser({ name: 'mail-catcher', close: () => catcher.close() });
       logger.info({ smtp: `smtp://127.0.0.1:${catcher.port}` }, 'mail catcher listening');
     }
-    const app = buildApp(runtime);
+    // The operations console: its dead-letter collector subscribes before the bus starts.
+    const ops = await createOpsConsole({
+      config,
+      logger,
+      mongo: runtime.mongo,
+      bus,
+      queues: { email: queue },
+    });
+    runtime.addCloser({ name: 'ops-console', close: () => ops.close() });
+    const app = buildApp({ ...runtime, ops });
     await bus.start();
+    await ops.start();
     return app;
   },
 });

@@ -1,8 +1,8 @@
 import { createQueue, createServiceApp, serveService, watchQueueDepth } from '@lsp/service-kit';
 import { z } from 'zod';
 import { notificationsConfigSchema, smtpUrlFor } from './config';
-import { EMAIL_QUEUE } from './email-jobs';
-import { createMailTransport, startEmailWorker } from './email-worker';
+import { EMAIL_QUEUE } from './email/jobs';
+import { createMailTransport, startEmailWorker } from './email/sender';
 
 /** The worker listens only for /alive, /health and /metrics, on its own port. */
 const workerConfigSchema = notificationsConfigSchema.extend({

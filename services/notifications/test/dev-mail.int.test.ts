@@ -2,23 +2,22 @@ import { ServiceMetrics } from '@lsp/service-kit';
 import {
   CookieClient,
   type Listening,
-  type TestGateway,
   type TestMongo,
   type TestRedis,
   TEST_SECRETS,
   leaseRedisDb,
   listen,
   silentLogger,
-  startTestGateway,
   startTestMongo,
 } from '@lsp/testing';
+import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Connection } from 'mongoose';
 import type { Transporter } from 'nodemailer';
 import { buildApp } from '../src/app';
 import { notificationsConfigSchema } from '../src/config';
-import { createMailTransport } from '../src/email-worker';
-import { type MailCatcher, startMailCatcher } from '../src/mail-catcher';
-import { verificationEmail } from '../src/templates';
+import { type MailCatcher, startMailCatcher } from '../src/dev-mail/catcher';
+import { createMailTransport } from '../src/email/sender';
+import { verificationEmail } from '../src/email/templates';
 
 jest.setTimeout(60_000);
 

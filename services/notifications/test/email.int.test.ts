@@ -19,13 +19,10 @@ import type { Connection } from 'mongoose';
 import type { Transporter } from 'nodemailer';
 import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
 import { notificationsConfigSchema } from '../src/config';
-import {
-  EMAIL_QUEUE,
-  type EmailJob,
-  handleVerificationRequested,
-  subscribeToIdentityEvents,
-} from '../src/email-jobs';
-import { createMailTransport, sentEmails, startEmailWorker } from '../src/email-worker';
+import { sentEmails } from '../src/data/sent-emails';
+import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
+import { createMailTransport, startEmailWorker } from '../src/email/sender';
+import { handleVerificationRequested, subscribeToIdentityEvents } from '../src/events/consumed';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const PASSWORD = 'correct horse battery';

@@ -4,25 +4,9 @@ import type { Logger } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
-
-/** A message the catcher kept, as /dev/mail lists it. */
-export interface CaughtMail {
-  _id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  /** Every http(s) link in the message, in order, without repeats. */
-  links: string[];
-  receivedAt: Date;
-}
+import { caughtMail } from '../data/caught-mail';
 
 const LINK = /https?:\/\/[^\s"'<>]+/g;
-
-export function caughtMail(mongo: Connection) {
-  return mongo.collection<CaughtMail>('caught_mail');
-}
 
 export function linksIn(text: string): string[] {
   return [...new Set((text.match(LINK) ?? []).map((link) => link.replace(/&amp;/g, '&')))];

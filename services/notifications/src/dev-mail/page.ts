@@ -1,5 +1,5 @@
-import type { CaughtMail } from './mail-catcher';
-import { escapeHtml } from './templates';
+import type { CaughtMail } from '../data/caught-mail';
+import { escapeHtml } from '../email/templates';
 
 /** /dev/mail: newest first, links clickable, each message's HTML in a sandboxed frame. */
 export function renderMailPage(messages: CaughtMail[]): string {

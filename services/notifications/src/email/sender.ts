@@ -2,25 +2,11 @@ import { type Logger, createWorker } from '@lsp/service-kit';
 import type { Job, Worker } from 'bullmq';
 import type { Connection } from 'mongoose';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { type NotificationsConfig, smtpUrlFor } from './config';
-import { EMAIL_QUEUE, type EmailJob } from './email-jobs';
-import { isSharingEmailJob } from './sharing-email-jobs';
+import { type NotificationsConfig, smtpUrlFor } from '../config';
+import { sentEmails } from '../data/sent-emails';
+import { EMAIL_QUEUE, type EmailJob, isSharingEmailJob } from './jobs';
 import { sharingEmail } from './sharing-templates';
 import { verificationEmail } from './templates';
-
-/** What was sent, one document per job (= event id): the worker's own record against sending twice. */
-export interface SentEmail {
-  _id: string;
-  to: string;
-  subject: string;
-  template: string;
-  messageId: string;
-  sentAt: Date;
-}
-
-export function sentEmails(mongo: Connection) {
-  return mongo.collection<SentEmail>('sent_emails');
-}
 
 /** Pooled: one SMTP connection reused across emails instead of a handshake per message. */
 export function createMailTransport(

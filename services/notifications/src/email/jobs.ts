@@ -1,0 +1,47 @@
+import type { SharingEmailInput } from './sharing-templates';
+
+export const EMAIL_QUEUE = 'email';
+
+/** One email to send. The job id is the id of the event that asked for it. */
+export type EmailJob =
+  VerificationEmailJob | PasswordResetEmailJob | PasswordChangedEmailJob | SharingEmailJob;
+
+export interface VerificationEmailJob {
+  eventId: string;
+  template: 'verify-email';
+  to: string;
+  name: string;
+  verificationUrl: string;
+  expiresAt: string;
+}
+
+export interface PasswordResetEmailJob {
+  eventId: string;
+  template: 'password-reset';
+  to: string;
+  name: string;
+  resetUrl: string;
+  expiresAt: string;
+}
+
+export interface PasswordChangedEmailJob {
+  eventId: string;
+  template: 'password-changed';
+  to: string;
+  name: string;
+  email: string;
+  changedAt: string;
+  how: 'reset' | 'change';
+  forgotPasswordUrl: string;
+}
+
+/** An email job for a share, a deal or a referral; the job id is the event id. */
+export interface SharingEmailJob extends SharingEmailInput {
+  eventId: string;
+  to: string;
+}
+
+const SHARING_TEMPLATES = new Set(['dip-shared', 'deal-shared', 'referral-invitation']);
+
+export const isSharingEmailJob = (job: { template: string }): job is SharingEmailJob =>
+  SHARING_TEMPLATES.has(job.template);

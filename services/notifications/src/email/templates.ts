@@ -1,0 +1,173 @@
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+
+const firstName = (name: string) => name.trim().split(/\s+/)[0] || 'there';
+
+export interface VerificationEmailInput {
+  name: string;
+  verificationUrl: string;
+  expiresAt: string;
+}
+
+/**
+ * The verification email: one clear button, the same link as text, and when it stops working.
+ * The email worker renders every identity job through here, so a job of another identity template
+ * is handed to `identityEmail`.
+ */
+export function verificationEmail(job: VerificationEmailInput | IdentityEmailInput): RenderedEmail {
+  const template = (job as { template?: string }).template;
+  if (template && template !== 'verify-email') return identityEmail(job as IdentityEmailInput);
+  const input = job as VerificationEmailInput;
+  const hours = Math.max(1, Math.round((Date.parse(input.expiresAt) - Date.now()) / 3600_000));
+  const greeting = `Hi ${firstName(input.name)},`;
+  const subject = 'Verify your email address to see your loan results';
+  const text = [
+    greeting,
+    '',
+    'Thanks for signing up. Please confirm your email address to unlock your lender results:',
+    '',
+    input.verificationUrl,
+    '',
+    `This link works once and expires in ${hours} hours. If you did not create an account, you can ignore this email.`,
+  ].join('\n');
+  const url = escapeHtml(input.verificationUrl);
+  const html = `<!doctype html>
+<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<h1 style="font-size:22px;margin:0 0 16px">Verify your email address</h1>
+<p style="font-size:16px;line-height:1.5">${escapeHtml(greeting)}</p>
+<p style="font-size:16px;line-height:1.5">Thanks for signing up. Please confirm your email address to unlock your lender results.</p>
+<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">Verify email address</a></p>
+<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></p>
+<p style="font-size:13px;color:#5b6b82;line-height:1.5">This link works once and expires in ${hours} hours. If you did not create an account, you can ignore this email.</p>
+</td></tr></table></body></html>`;
+  return { subject, html, text };
+}
+
+/** How long a link still works, in words: minutes under two hours, else hours (at least 1). */
+function expiresIn(expiresAt: string): string {
+  const minutes = Math.max(1, Math.round((Date.parse(expiresAt) - Date.now()) / 60_000));
+  if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${Math.round(minutes / 60)} hours`;
+}
+
+/** A time as UK readers expect it, e.g. "23 November 2026 at 10:30 (UK time)". */
+function ukTime(iso: string): string {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Europe/London',
+  }).format(new Date(iso));
+  return `${text} (UK time)`;
+}
+
+const P = 'font-size:16px;line-height:1.5';
+const SMALL = 'font-size:13px;color:#5b6b82;line-height:1.5';
+
+/** The frame of the account emails; every value in `body` is escaped by the caller. */
+function frame(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(title)}</h1>
+${body}
+</td></tr></table></body></html>`;
+}
+
+/** A button and the same link as text (escaped). */
+function linkBlock(href: string, label: string): string {
+  const url = escapeHtml(href);
+  return `<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(label)}</a></p>
+<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></p>`;
+}
+
+export interface PasswordResetEmailInput {
+  name: string;
+  resetUrl: string;
+  expiresAt: string;
+}
+
+/** The password-reset email: the link, how long it works, and what to do if it was not asked for. */
+export function passwordResetEmail(input: PasswordResetEmailInput): RenderedEmail {
+  const greeting = `Hi ${firstName(input.name)},`;
+  const subject = 'Reset your password';
+  const intro = 'We received a request to reset the password of your LoanSearch UK account.';
+  const expiry = `This link works once and expires in ${expiresIn(input.expiresAt)}.`;
+  const ignore =
+    'If you did not ask to reset your password, you can ignore this email: your password stays as it is.';
+  const text = [greeting, '', `${intro} Choose a new one here:`, '', input.resetUrl, '', expiry, ignore].join(
+    '\n',
+  );
+  const html = frame(
+    subject,
+    `<p style="${P}">${escapeHtml(greeting)}</p>
+<p style="${P}">${escapeHtml(intro)}</p>
+${linkBlock(input.resetUrl, 'Choose a new password')}
+<p style="${SMALL}">${escapeHtml(expiry)} ${escapeHtml(ignore)}</p>`,
+  );
+  return { subject, html, text };
+}
+
+export interface PasswordChangedEmailInput {
+  name: string;
+  email: string;
+  changedAt: string;
+  how: 'reset' | 'change';
+  forgotPasswordUrl: string;
+}
+
+/** The notice after a password change: when, how, that other devices were signed out, and what to do if it was not them. */
+export function passwordChangedEmail(input: PasswordChangedEmailInput): RenderedEmail {
+  const greeting = `Hi ${firstName(input.name)},`;
+  const subject = 'Your password has been changed';
+  const how = input.how === 'reset' ? 'with a password reset link' : 'from your account page';
+  const what = `The password of your LoanSearch UK account (${input.email}) was changed ${how} on ${ukTime(input.changedAt)}.`;
+  const signedOut =
+    input.how === 'reset'
+      ? 'For your security you have been signed out on every device.'
+      : 'For your security you have been signed out on every other device.';
+  const notYou = 'If you did not make this change, reset your password now:';
+  const text = [greeting, '', what, signedOut, '', notYou, '', input.forgotPasswordUrl].join('\n');
+  const html = frame(
+    subject,
+    `<p style="${P}">${escapeHtml(greeting)}</p>
+<p style="${P}">${escapeHtml(what)}</p>
+<p style="${P}">${escapeHtml(signedOut)}</p>
+<p style="${P}">${escapeHtml(notYou)}</p>
+${linkBlock(input.forgotPasswordUrl, 'Reset your password')}
+<p style="${SMALL}">If it was you, there is nothing more to do.</p>`,
+  );
+  return { subject, html, text };
+}
+
+/** Every identity email job, by its template. */
+export type IdentityEmailInput =
+  | ({ template: 'verify-email' } & VerificationEmailInput)
+  | ({ template: 'password-reset' } & PasswordResetEmailInput)
+  | ({ template: 'password-changed' } & PasswordChangedEmailInput);
+
+/** Renders an identity email job with its template. */
+export function identityEmail(job: IdentityEmailInput): RenderedEmail {
+  switch (job.template) {
+    case 'password-reset':
+      return passwordResetEmail(job);
+    case 'password-changed':
+      return passwordChangedEmail(job);
+    default:
+      return verificationEmail(job);
+  }
+}

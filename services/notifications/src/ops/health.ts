@@ -1,0 +1,354 @@
+// The health grid: every process's /health and /metrics, read over the internal network with the
+// internal secret (the gateway answers its details only to that), never exposed through the gateway.
+// Rates and p99 are differences between this scrape and the one about a minute before it, so the
+// first poll of a fresh process shows null until a second scrape exists.
+import type { OpsConsumerLag, OpsHealthResponse, OpsProcessHealth } from '@lsp/contracts';
+import { IDENTITY_HEADERS } from '@lsp/service-kit';
+import type { Redis } from 'ioredis';
+import type { NotificationsConfig } from '../config';
+import { KAFKA_TAP_GROUP_PREFIX, type KafkaTap } from './kafka-tap';
+
+export interface OpsTarget {
+  name: string;
+  url: string;
+}
+
+const SCRAPE_TIMEOUT_MS = 2000;
+const WINDOW_MS = 60_000;
+const HISTORY_MS = 5 * 60_000;
+/** Probes' own requests are left out of p99 and error rates. */
+const QUIET_ROUTES = new Set(['/health', '/metrics', '/alive']);
+/** Grid answers reused for this long, so several open consoles do not multiply the scrapes. */
+const CACHE_MS = 2000;
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}
+
+function withPort(url: string, delta: number): string {
+  const parsed = new URL(url);
+  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+  parsed.port = String(port + delta);
+  return parsed.toString().replace(/\/+$/, '');
+}
+
+/** OPS_TARGETS, or npm start's layout derived from the service URLs. */
+export function opsTargets(config: NotificationsConfig): OpsTarget[] {
+  if (config.OPS_TARGETS?.length) return config.OPS_TARGETS;
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  const targets: OpsTarget[] = [];
+  if (isLoopback(config.PUBLIC_URL))
+    targets.push({ name: 'gateway', url: trim(new URL(config.PUBLIC_URL).origin) });
+  targets.push(
+    { name: 'identity', url: trim(config.IDENTITY_URL) },
+    { name: 'search', url: trim(config.SEARCH_URL) },
+    { name: 'dip', url: trim(config.DIP_URL) },
+    { name: 'pdf-worker', url: withPort(config.DIP_URL, 10) },
+    { name: 'sharing', url: trim(config.SHARING_URL) },
+    { name: 'notifications', url: trim(config.NOTIFICATIONS_URL) },
+    { name: 'email-worker', url: withPort(config.NOTIFICATIONS_URL, 10) },
+  );
+  return targets;
+}
+
+// ---------------------------------------------------------------- Prometheus text
+
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples of a Prometheus text exposition (comments and malformed lines skipped). */
+export function parsePrometheus(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!match) continue;
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key] = value.replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
+    const value = Number(match[3]);
+    if (!Number.isNaN(value)) samples.push({ name: match[1], labels, value });
+  }
+  return samples;
+}
+
+export interface MetricsSnapshot {
+  at: number;
+  /** Cumulative HTTP duration buckets (upper bound in s → count), probes left out. */
+  buckets: Map<number, number>;
+  requests: number;
+  errors: number;
+  consumed: number;
+  failed: number;
+  outboxBacklog: number | null;
+  startTime: number | null;
+}
+
+export function snapshotOf(samples: Sample[], at: number): MetricsSnapshot {
+  const snap: MetricsSnapshot = {
+    at,
+    buckets: new Map(),
+    requests: 0,
+    errors: 0,
+    consumed: 0,
+    failed: 0,
+    outboxBacklog: null,
+    startTime: null,
+  };
+  for (const s of samples) {
+    switch (s.name) {
+      case 'http_request_duration_seconds_bucket': {
+        if (QUIET_ROUTES.has(s.labels.route ?? '')) break;
+        const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
+        snap.buckets.set(le, (snap.buckets.get(le) ?? 0) + s.value);
+        break;
+      }
+      case 'http_request_duration_seconds_count':
+        if (QUIET_ROUTES.has(s.labels.route ?? '')) break;
+        snap.requests += s.value;
+        if (Number(s.labels.status) >= 500) snap.errors += s.value;
+        break;
+      case 'events_consumed_total':
+        snap.consumed += s.value;
+        break;
+      case 'events_failed_total':
+      case 'events_dead_lettered_total':
+        snap.failed += s.value;
+        break;
+      case 'queue_depth':
+        if (s.labels.queue === 'outbox' && s.labels.state === 'pending')
+          snap.outboxBacklog = (snap.outboxBacklog ?? 0) + s.value;
+        break;
+      case 'process_start_time_seconds':
+        snap.startTime = s.value;
+        break;
+    }
+  }
+  return snap;
+}
+
+/** histogram_quantile over cumulative buckets, linear within a bucket; ms. */
+export function quantileMs(buckets: Map<number, number>, q: number): number | null {
+  const bounds = [...buckets.keys()].sort((a, b) => a - b);
+  const total = buckets.get(Infinity) ?? (bounds.length ? buckets.get(bounds[bounds.length - 1])! : 0);
+  if (!total || total <= 0) return null;
+  const rank = q * total;
+  let previousBound = 0;
+  let previousCount = 0;
+  for (const bound of bounds) {
+    const count = buckets.get(bound)!;
+    if (count >= rank) {
+      if (bound === Infinity) return Math.round(previousBound * 1000 * 100) / 100;
+      const inBucket = count - previousCount;
+      const fraction = inBucket > 0 ? (rank - previousCount) / inBucket : 1;
+      return Math.round((previousBound + (bound - previousBound) * fraction) * 1000 * 100) / 100;
+    }
+    previousBound = bound;
+    previousCount = count;
+  }
+  return null;
+}
+
+/** The change from `before` to `now`; a restarted process (counters reset) counts from zero. */
+export function windowOf(before: MetricsSnapshot | undefined, now: MetricsSnapshot) {
+  if (!before) return null;
+  const restarted =
+    (now.startTime !== null && before.startTime !== null && now.startTime !== before.startTime) ||
+    now.requests < before.requests;
+  const base = restarted
+    ? { buckets: new Map<number, number>(), requests: 0, errors: 0, consumed: 0, failed: 0 }
+    : before;
+  const buckets = new Map<number, number>();
+  for (const [le, count] of now.buckets) buckets.set(le, Math.max(0, count - (base.buckets.get(le) ?? 0)));
+  return {
+    buckets,
+    requests: Math.max(0, now.requests - base.requests),
+    errors: Math.max(0, now.errors - base.errors),
+    consumed: Math.max(0, now.consumed - base.consumed),
+    failed: Math.max(0, now.failed - base.failed),
+  };
+}
+
+// ---------------------------------------------------------------- the grid
+
+async function fetchWithTimeout(url: string, secret: string): Promise<Response> {
+  return fetch(url, {
+    headers: { [IDENTITY_HEADERS.secret]: secret, accept: 'application/json, text/plain' },
+    signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS),
+  });
+}
+
+export class HealthGrid {
+  private readonly history = new Map<string, MetricsSnapshot[]>();
+  private cached: { at: number; answer: Promise<OpsHealthResponse> } | undefined;
+
+  constructor(
+    private readonly opts: {
+      targets: OpsTarget[];
+      internalSecret: string;
+      eventBus: 'redis' | 'kafka';
+      lag: () => Promise<OpsConsumerLag[]>;
+    },
+  ) {}
+
+  check(): Promise<OpsHealthResponse> {
+    const now = Date.now();
+    if (this.cached && now - this.cached.at < CACHE_MS) return this.cached.answer;
+    const answer = this.checkNow();
+    this.cached = { at: now, answer };
+    answer.catch(() => (this.cached = undefined));
+    return answer;
+  }
+
+  private async checkNow(): Promise<OpsHealthResponse> {
+    const [processes, consumerLag] = await Promise.all([
+      Promise.all(this.opts.targets.map((target) => this.probe(target))),
+      this.opts.lag().catch(() => []),
+    ]);
+    return { checkedAt: new Date().toISOString(), eventBus: this.opts.eventBus, processes, consumerLag };
+  }
+
+  private baseline(name: string, now: number): MetricsSnapshot | undefined {
+    const list = this.history.get(name) ?? [];
+    // The newest scrape at least a minute old, else the oldest there is (a shorter window).
+    let found: MetricsSnapshot | undefined;
+    for (const snap of list) if (now - snap.at >= WINDOW_MS) found = snap;
+    return found ?? list[0];
+  }
+
+  private remember(name: string, snap: MetricsSnapshot): void {
+    const list = (this.history.get(name) ?? []).filter((s) => snap.at - s.at <= HISTORY_MS);
+    list.push(snap);
+    this.history.set(name, list);
+  }
+
+  async probe(target: OpsTarget): Promise<OpsProcessHealth> {
+    const checkedAt = new Date().toISOString();
+    const down = (error: string): OpsProcessHealth => ({
+      name: target.name,
+      up: false,
+      status: 'unreachable',
+      version: null,
+      checks: {},
+      p99Ms: null,
+      errorRate: null,
+      requestsLastMinute: 0,
+      outboxBacklog: null,
+      eventsConsumedLastMinute: 0,
+      eventsFailedLastMinute: 0,
+      checkedAt,
+      error,
+    });
+    let health: {
+      status?: string;
+      version?: string;
+      checks?: Record<string, { status: string; error?: string }>;
+    };
+    try {
+      const res = await fetchWithTimeout(`${target.url}/health`, this.opts.internalSecret);
+      health = (await res.json()) as typeof health;
+    } catch (err) {
+      return down((err as Error).name === 'TimeoutError' ? 'no answer within 2 s' : (err as Error).message);
+    }
+    let metricsError: string | undefined;
+    let window: ReturnType<typeof windowOf> = null;
+    let outboxBacklog: number | null = null;
+    try {
+      const res = await fetchWithTimeout(`${target.url}/metrics`, this.opts.internalSecret);
+      if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
+      const now = Date.now();
+      const snap = snapshotOf(parsePrometheus(await res.text()), now);
+      window = windowOf(this.baseline(target.name, now), snap);
+      outboxBacklog = snap.outboxBacklog;
+      this.remember(target.name, snap);
+    } catch (err) {
+      metricsError = `metrics unreadable: ${(err as Error).message}`;
+    }
+    const status = health.status === 'ok' ? 'ok' : 'degraded';
+    return {
+      name: target.name,
+      up: true,
+      status,
+      version: typeof health.version === 'string' ? health.version : null,
+      checks: Object.fromEntries(
+        Object.entries(health.checks ?? {}).map(([name, check]) => [
+          name,
+          { status: String(check.status), ...(check.error ? { error: String(check.error) } : {}) },
+        ]),
+      ),
+      p99Ms: window ? quantileMs(window.buckets, 0.99) : null,
+      errorRate: window && window.requests > 0 ? window.errors / window.requests : null,
+      requestsLastMinute: window?.requests ?? 0,
+      outboxBacklog,
+      eventsConsumedLastMinute: window?.consumed ?? 0,
+      eventsFailedLastMinute: window?.failed ?? 0,
+      checkedAt,
+      ...(metricsError ? { error: metricsError } : {}),
+    };
+  }
+}
+
+// ---------------------------------------------------------------- consumer lag
+
+/** Redis: XINFO GROUPS of every event stream (lag needs Redis 7; null before). */
+export async function redisConsumerLag(
+  redis: Redis,
+  keys: string[],
+  prefix: string,
+): Promise<OpsConsumerLag[]> {
+  const rows: OpsConsumerLag[] = [];
+  for (const key of keys) {
+    const groups = (await redis.xinfo('GROUPS', key).catch(() => [])) as unknown[][];
+    for (const group of groups) {
+      const info: Record<string, unknown> = {};
+      for (let i = 0; i + 1 < group.length; i += 2) info[String(group[i])] = group[i + 1];
+      const lag = info.lag;
+      rows.push({
+        consumerGroup: String(info.name),
+        topic: key.slice(prefix.length),
+        lag: typeof lag === 'number' ? lag : null,
+        pending: typeof info.pending === 'number' ? info.pending : null,
+      });
+    }
+  }
+  return rows.sort(
+    (a, b) => a.consumerGroup.localeCompare(b.consumerGroup) || a.topic.localeCompare(b.topic),
+  );
+}
+
+/** Kafka: per group and topic, the high watermarks less the committed offsets. */
+export async function kafkaConsumerLag(tap: KafkaTap): Promise<OpsConsumerLag[]> {
+  const admin = await tap.admin();
+  const { groups } = await admin.listGroups();
+  const highs = new Map<string, Map<number, bigint>>();
+  const highOf = async (topic: string) => {
+    let found = highs.get(topic);
+    if (!found) {
+      const offsets = await admin.fetchTopicOffsets(topic).catch(() => []);
+      found = new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
+      highs.set(topic, found);
+    }
+    return found;
+  };
+  const rows: OpsConsumerLag[] = [];
+  for (const { groupId } of groups) {
+    if (groupId.startsWith(KAFKA_TAP_GROUP_PREFIX)) continue;
+    for (const { topic, partitions } of await admin.fetchOffsets({ groupId }).catch(() => [])) {
+      const high = await highOf(topic);
+      let lag = 0n;
+      for (const { partition, offset } of partitions) {
+        if (offset === '-1') continue;
+        const h = high.get(partition);
+        if (h !== undefined && h > BigInt(offset)) lag += h - BigInt(offset);
+      }
+      rows.push({ consumerGroup: groupId, topic, lag: Number(lag), pending: null });
+    }
+  }
+  return rows.sort(
+    (a, b) => a.consumerGroup.localeCompare(b.consumerGroup) || a.topic.localeCompare(b.topic),
+  );
+}

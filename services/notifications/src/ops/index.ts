@@ -1,0 +1,229 @@
+// The operations console's server side (issue 12): the event tap and live feed, the correlation
+// view, dead letters, the BullMQ queues and the health grid, all under /api/ops behind the `ops` role.
+import { hostname } from 'node:os';
+import {
+  OPS_MESSAGES,
+  OPS_ROLE,
+  opsChainQuerySchema,
+  opsDeadLettersQuerySchema,
+  opsDiscardBodySchema,
+  opsReplayAllBodySchema,
+} from '@lsp/contracts';
+import { type EventBus, parseInput, requireJsonObject, requireRole } from '@lsp/service-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Queue } from 'bullmq';
+import type { Connection } from 'mongoose';
+import type { Logger } from 'pino';
+import type { NotificationsConfig } from '../config';
+import { KafkaOutcomeReader, type OutcomeReader, RedisOutcomeReader, correlationChain } from './chain';
+import { DeadLetters } from './dead-letters';
+import { HealthGrid, kafkaConsumerLag, opsTargets, redisConsumerLag } from './health';
+import { KafkaTap, type KafkaTapOptions } from './kafka-tap';
+import { OpsQueues } from './queues';
+import { RedisStreamsTap } from './redis-tap';
+import { type StreamTimings, registerEventStream } from './stream';
+import { EventTap } from './tap';
+
+export { DeadLetters, DEAD_LETTER_GROUP } from './dead-letters';
+export { EventTap } from './tap';
+export { HealthGrid, opsTargets } from './health';
+export { OpsQueues } from './queues';
+
+export type OpsConfig = Pick<
+  NotificationsConfig,
+  | 'EVENT_BUS'
+  | 'REDIS_URL'
+  | 'KAFKA_BROKERS'
+  | 'EVENT_STREAM_PREFIX'
+  | 'SERVICE_NAME'
+  | 'QUEUE_PREFIX'
+  | 'INTERNAL_SECRET'
+  | 'OPS_TAP_BUFFER'
+  | 'OPS_FEED_CLIENT_BUFFER'
+  | 'OPS_TARGETS'
+  | 'IDENTITY_URL'
+  | 'SEARCH_URL'
+  | 'DIP_URL'
+  | 'SHARING_URL'
+  | 'NOTIFICATIONS_URL'
+  | 'PUBLIC_URL'
+>;
+
+export interface OpsConsole {
+  tap: EventTap;
+  deadLetters: DeadLetters;
+  queues: OpsQueues;
+  grid: HealthGrid;
+  outcomes(): OutcomeReader;
+  /** Starts the tap; never throws (a broker that is down is retried in the background). */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the console. The dead-letter collector subscribes to `bus` here, so call this before
+ * `bus.start()`; then `start()` the console (the tap reads the broker on its own connections).
+ */
+export async function createOpsConsole(opts: {
+  config: OpsConfig;
+  logger: Logger;
+  mongo: Connection;
+  bus: EventBus;
+  /** Queues this process already holds (the `email` queue), reused rather than opened again. */
+  queues?: Partial<Record<'email' | 'pdf', Queue<any>>>;
+  instance?: string;
+  kafka?: Pick<KafkaTapOptions, 'consumerConfig' | 'backfillPerPartition'>;
+  /** Dead-letter topics collected; every catalogue type by default. */
+  deadLetterTypes?: readonly string[];
+}): Promise<OpsConsole> {
+  const { config, logger } = opts;
+  const instance = opts.instance ?? `${hostname()}-${process.pid}`;
+  const log = logger.child({ component: 'ops' });
+  let redisTap: RedisStreamsTap | undefined;
+  let kafkaTap: KafkaTap | undefined;
+  if (config.EVENT_BUS === 'kafka') {
+    kafkaTap = new KafkaTap({
+      brokers: (config.KAFKA_BROKERS ?? '')
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+      clientId: config.SERVICE_NAME,
+      instance,
+      logger: log,
+      ...opts.kafka,
+    });
+  } else {
+    redisTap = new RedisStreamsTap({
+      redisUrl: config.REDIS_URL,
+      prefix: config.EVENT_STREAM_PREFIX,
+      logger: log,
+    });
+  }
+  const tap = new EventTap((redisTap ?? kafkaTap)!, {
+    ringSize: config.OPS_TAP_BUFFER,
+    clientBuffer: config.OPS_FEED_CLIENT_BUFFER,
+    logger: log,
+    instance,
+  });
+  const deadLetters = await DeadLetters.open(opts.mongo, opts.bus);
+  deadLetters.subscribe(opts.deadLetterTypes);
+  const queues = new OpsQueues(config.REDIS_URL, config.QUEUE_PREFIX, opts.queues);
+  const grid = new HealthGrid({
+    targets: opsTargets(config as NotificationsConfig),
+    internalSecret: config.INTERNAL_SECRET,
+    eventBus: config.EVENT_BUS,
+    lag: () =>
+      redisTap
+        ? redisConsumerLag(redisTap.commands, redisTap.streamKeys(), config.EVENT_STREAM_PREFIX)
+        : kafkaConsumerLag(kafkaTap!),
+  });
+
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const startTap = async (): Promise<void> => {
+    try {
+      await tap.start();
+    } catch (err) {
+      if (stopped) return;
+      log.warn({ err }, 'ops tap could not start; retrying in 5 s');
+      await tap.source.stop().catch(() => undefined);
+      retry = setTimeout(() => void startTap(), 5000);
+    }
+  };
+
+  return {
+    tap,
+    deadLetters,
+    queues,
+    grid,
+    outcomes: () =>
+      redisTap
+        ? new RedisOutcomeReader(redisTap.commands, config.EVENT_STREAM_PREFIX)
+        : new KafkaOutcomeReader(kafkaTap!),
+    start: startTap,
+    async close() {
+      stopped = true;
+      clearTimeout(retry);
+      await tap.stop().catch(() => undefined);
+      await queues.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Who did it, for the kept record of a replay or a discard. */
+const actor = (request: FastifyRequest) => {
+  const caller = requireRole(request, OPS_ROLE, OPS_MESSAGES.forbidden);
+  return caller.email || caller.userId;
+};
+
+export function registerOpsRoutes(app: FastifyInstance, ops: OpsConsole, timings?: StreamTimings): void {
+  const ops_ = (request: FastifyRequest) => requireRole(request, OPS_ROLE, OPS_MESSAGES.forbidden);
+  const noStore = { 'cache-control': 'no-store' };
+
+  registerEventStream(app, ops.tap, timings);
+
+  app.get('/api/ops/feed/stats', async (request, reply) => {
+    ops_(request);
+    reply.headers(noStore);
+    return ops.tap.hub.stats(ops.tap.instance);
+  });
+
+  app.get('/api/ops/events', async (request, reply) => {
+    ops_(request);
+    const { correlationId } = parseInput(opsChainQuerySchema, request.query);
+    reply.headers(noStore);
+    return correlationChain({
+      correlationId,
+      tap: ops.tap,
+      outcomes: ops.outcomes(),
+      deadLetters: ops.deadLetters,
+      queues: ops.queues,
+    });
+  });
+
+  app.get('/api/ops/dead-letters', async (request, reply) => {
+    ops_(request);
+    const query = parseInput(opsDeadLettersQuerySchema, request.query);
+    reply.headers(noStore);
+    return ops.deadLetters.list(query);
+  });
+
+  app.post('/api/ops/dead-letters/replay', async (request) => {
+    const by = actor(request);
+    const { topic } = parseInput(opsReplayAllBodySchema, requireJsonObject(request.body));
+    return ops.deadLetters.replayAll(topic, by);
+  });
+
+  app.post<{ Params: { id: string } }>('/api/ops/dead-letters/:id/replay', async (request) => {
+    const by = actor(request);
+    const replayed = await ops.deadLetters.replay(request.params.id, by);
+    return { replayed: 1, ids: [replayed.id] };
+  });
+
+  app.post<{ Params: { id: string } }>('/api/ops/dead-letters/:id/discard', async (request) => {
+    const by = actor(request);
+    const { reason } = parseInput(opsDiscardBodySchema, requireJsonObject(request.body));
+    return ops.deadLetters.discard(request.params.id, reason, by);
+  });
+
+  app.get('/api/ops/queues', async (request, reply) => {
+    ops_(request);
+    reply.headers(noStore);
+    return { queues: await ops.queues.overview() };
+  });
+
+  app.post<{ Params: { queue: string; jobId: string } }>(
+    '/api/ops/queues/:queue/jobs/:jobId/retry',
+    async (request) => {
+      ops_(request);
+      await ops.queues.retry(request.params.queue, request.params.jobId);
+      return { ok: true as const, queue: request.params.queue, jobId: request.params.jobId };
+    },
+  );
+
+  app.get('/api/ops/health', async (request, reply) => {
+    ops_(request);
+    reply.headers(noStore);
+    return ops.grid.check();
+  });
+}
