@@ -13,8 +13,11 @@ import {
 } from '@lsp/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { registerApiDocs } from './api-docs';
 import type { GatewayConfig } from './config';
+import { crossSiteRefusal } from './cross-site';
 import { createRateLimiter } from './rate-limit';
+import { MALFORMED_PATH_MESSAGE, unsafePathReason } from './path-guard';
 import { type UpstreamName, upstreamFor } from './routes-table';
 import { securityHeaders } from './security-headers';
 import { resolveSession } from './session';
@@ -83,6 +86,7 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     logger,
     metrics,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    operationalSecret: config.INTERNAL_SECRET,
     fastify: { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS },
     // Readiness is the gateway's own (and its Redis'): upstream state is a metric, not a reason to leave rotation.
     healthChecks: [redisHealthCheck(redis)],
@@ -100,7 +104,10 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     disableRequestLogging: true,
   });
   app.decorateRequest('gatewayCaller', null);
-  // JSON is parsed (and so size-checked) by fastify; any other body is passed on as bytes, within the same limit.
+  // Every body, JSON included, is passed on as the bytes the client sent, within the size limit. The
+  // gateway never parses JSON: parsing and re-serialising it changed what services saw (±1e309 became
+  // null, a value the service would refuse) and overflowed the stack on deeply nested input (500).
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
     '*',
     { parseAs: 'buffer', bodyLimit: config.BODY_LIMIT_BYTES },
@@ -111,6 +118,26 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.headers(headers);
     return payload;
+  });
+
+  // First of the gateway's own checks: every later one (routing, rate limits, forwarding) sees the path as forwarded.
+  app.addHook('onRequest', async (request, reply) => {
+    const reason = unsafePathReason(request.url);
+    if (reason) {
+      request.log.warn({ reason }, 'malformed request path refused');
+      return reply.status(400).send({ success: false, error: MALFORMED_PATH_MESSAGE });
+    }
+  });
+
+  // Then forgery: a state-changing call from another site never reaches a service (src/cross-site.ts).
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url;
+    if (!path.startsWith('/api/') && !path.startsWith('/dev/mail')) return;
+    const refusal = crossSiteRefusal(request.method, request.headers, publicUrl.origin);
+    if (refusal) {
+      request.log.warn({ reason: refusal.reason }, 'cross-site request refused');
+      return reply.status(refusal.status).send({ success: false, error: refusal.message });
+    }
   });
 
   const rateLimit = createRateLimiter(redis, {
@@ -147,6 +174,12 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     };
   };
 
+  // reply-from JSON-encodes a body whose type is JSON; handed the bytes with their type, it sends them as they are.
+  const bodyAsSent = (request: FastifyRequest) =>
+    Buffer.isBuffer(request.body) && request.headers['content-type']
+      ? { body: request.body, contentType: request.headers['content-type'] }
+      : {};
+
   const proxyApi = async (request: FastifyRequest, reply: FastifyReply) => {
     const upstream = upstreamFor(request.url);
     if (!upstream) return sendRouteNotFound(request, reply, 'API route');
@@ -155,10 +188,12 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
       return null;
     });
     return reply.from(`${upstreams[upstream]}${request.url}`, {
+      ...bodyAsSent(request),
       rewriteRequestHeaders: (_req, headers) => forwardHeaders(request, headers),
       onError: upstreamError(SERVICE_LABELS[upstream]),
     });
   };
+  registerApiDocs(app);
   app.all('/api', proxyApi);
   app.all('/api/*', proxyApi);
 
@@ -166,6 +201,7 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   if (config.MAIL_CATCHER_ENABLED) {
     const proxyMail = async (request: FastifyRequest, reply: FastifyReply) =>
       reply.from(`${upstreams.notifications}${request.url}`, {
+        ...bodyAsSent(request),
         rewriteRequestHeaders: (_req, headers) => forwardHeaders(request, headers),
         onError: upstreamError('The mail catcher'),
       });

@@ -1,4 +1,4 @@
-import { baseConfigSchema } from '@lsp/service-kit';
+import { baseConfigSchema, envFlag } from '@lsp/service-kit';
 import { z } from 'zod';
 
 const url = z.string().url();
@@ -49,10 +49,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(30),
   /** Routes /dev/mail to the notifications service's mail catcher; never on in production. */
-  MAIL_CATCHER_ENABLED: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  MAIL_CATCHER_ENABLED: envFlag,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,11 +1,18 @@
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionRecord, sessionKey } from '@lsp/contracts';
+import {
+  SESSION_COOKIE,
+  SESSION_TTL_SECONDS,
+  type SessionRecord,
+  sessionKey,
+  sessionTtlSeconds,
+} from '@lsp/contracts';
 import type { CallerIdentity } from '@lsp/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 
 /**
  * Resolves the signed session cookie to the caller. Each resolved request slides the expiry
- * forward. A missing, badly signed or expired cookie is simply anonymous.
+ * forward, but never past the session's absolute end: a session past it is deleted and the request
+ * is anonymous. A missing, badly signed or expired cookie is simply anonymous.
  */
 export async function resolveSession(request: FastifyRequest, redis: Redis): Promise<CallerIdentity | null> {
   const raw = request.cookies[SESSION_COOKIE];
@@ -19,5 +26,18 @@ export async function resolveSession(request: FastifyRequest, redis: Redis): Pro
   ];
   if (!text) return null;
   const session = JSON.parse(text) as SessionRecord;
-  return { userId: session.userId, email: session.email, name: session.name, verified: session.verified };
+  const ttl = sessionTtlSeconds(session);
+  if (ttl <= 0) {
+    await redis.del(key);
+    return null;
+  }
+  // In its last idle period the slide above went too far: bring it back to the absolute end.
+  if (ttl < SESSION_TTL_SECONDS) await redis.expire(key, ttl);
+  return {
+    userId: session.userId,
+    email: session.email,
+    name: session.name,
+    verified: session.verified,
+    roles: session.roles ?? [],
+  };
 }

@@ -1,13 +1,22 @@
-import { ServiceMetrics, createLogger } from '@lsp/service-kit';
+import { PLATFORM_VERSION, ServiceMetrics, createLogger } from '@lsp/service-kit';
 import { type TestRedis, leaseRedisDb } from '@lsp/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../src/app';
 import { gatewayConfigSchema } from '../src/config';
 
+/** What an operator's scraper sends: the gateway shows its metrics and health details to nobody else. */
+const OPERATOR = { authorization: 'Bearer test-internal-secret-0123456789' };
+
 /** The gauge lines of the gateway's /metrics, e.g. { identity: 1, dip: 0 }. */
 async function upstreamGauges(gateway: FastifyInstance): Promise<Record<string, number>> {
-  const text = (await gateway.inject({ method: 'GET', url: '/metrics' })).body;
+  const text = (
+    await gateway.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: OPERATOR,
+    })
+  ).body;
   const gauges: Record<string, number> = {};
   for (const match of text.matchAll(/^gateway_upstream_up\{[^}]*upstream="([a-z]+)"[^}]*\} (\d)$/gm)) {
     gauges[match[1]] = Number(match[2]);
@@ -52,9 +61,14 @@ describe('gateway readiness and upstream state', () => {
   });
 
   it('stays ready while an upstream service is down, checking only itself and its Redis', async () => {
-    const res = await gateway.inject({ method: 'GET', url: '/health' });
+    const res = await gateway.inject({ method: 'GET', url: '/health', headers: OPERATOR });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', service: 'gateway', checks: { redis: { status: 'ok' } } });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      service: 'gateway',
+      version: PLATFORM_VERSION,
+      checks: { redis: { status: 'ok' } },
+    });
   });
 
   it('publishes each upstream as gateway_upstream_up: 1 when it answers, 0 when it is down', async () => {
@@ -83,7 +97,7 @@ describe('gateway readiness and upstream state', () => {
     await orphan.ready();
     await lost.release();
     try {
-      const res = await orphan.inject({ method: 'GET', url: '/health' });
+      const res = await orphan.inject({ method: 'GET', url: '/health', headers: OPERATOR });
       expect(res.statusCode).toBe(503);
       expect(res.json().checks.redis.status).toBe('down');
     } finally {

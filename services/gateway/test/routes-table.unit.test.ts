@@ -1,4 +1,5 @@
-import { API_ROUTES, upstreamFor } from '../src/routes-table';
+import { PUBLIC_API_ROUTES, defineRoute } from '@lsp/contracts';
+import { API_ROUTES, apiPrefixesOf, upstreamFor } from '../src/routes-table';
 
 describe('the gateway routing table', () => {
   it.each([
@@ -34,5 +35,45 @@ describe('the gateway routing table', () => {
   it('lists each prefix once', () => {
     const prefixes = API_ROUTES.map((r) => r.prefix);
     expect(new Set(prefixes).size).toBe(prefixes.length);
+  });
+});
+
+describe('the routing table derived from the contracts', () => {
+  it('routes every declared route to its service, the gateway keeping its own', () => {
+    for (const route of PUBLIC_API_ROUTES) {
+      const example = route.path.replace(/:[A-Za-z0-9_]+/g, 'x1');
+      expect([route.path, upstreamFor(example)]).toEqual([
+        route.path,
+        route.service === 'gateway' ? null : route.service,
+      ]);
+    }
+  });
+
+  it('prefers literal segments to parameters when two declared routes match', () => {
+    expect(upstreamFor('/api/online-dip/shared/share')).toBe('sharing');
+    expect(upstreamFor('/api/online-dip/pdf/Q123')).toBe('dip');
+  });
+
+  it('gives a shared prefix to the service declaring most routes under it', () => {
+    const route = (path: string, service: 'dip' | 'sharing') =>
+      defineRoute({
+        operationId: path,
+        method: 'GET',
+        path,
+        service,
+        summary: '',
+        auth: 'public',
+        responses: {},
+      });
+    expect(
+      apiPrefixesOf([
+        route('/api/x/:id', 'dip'),
+        route('/api/x/:id/a', 'dip'),
+        route('/api/x/:id/b', 'sharing'),
+      ]),
+    ).toEqual([{ prefix: '/api/x', upstream: 'dip' }]);
+    expect(() => apiPrefixesOf([route('/api/x/:id', 'dip'), route('/api/x/:id/b', 'sharing')])).toThrow(
+      /claimed by dip and sharing equally/,
+    );
   });
 });

@@ -1,0 +1,73 @@
+import { DOCS_ROUTES, PUBLIC_API_ROUTES, openApiPathOf } from '@lsp/contracts';
+import { type TestRedis, leaseRedisDb } from '@lsp/testing';
+import { renderApiDocsPage } from '../src/api-docs';
+import { type TestGateway, startTestGateway } from './test-gateway';
+
+jest.setTimeout(60_000);
+
+describe('the public API documentation at the gateway', () => {
+  let redis: TestRedis;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    redis = await leaseRedisDb();
+    // No upstream runs: the documentation is the gateway's own.
+    gateway = await startTestGateway({ redisUrl: redis.url, upstreams: {} });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await redis?.release();
+  });
+
+  it('serves the OpenAPI 3.1 document listing every declared route', async () => {
+    const response = await fetch(`${gateway.url}/api/docs/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const document = (await response.json()) as {
+      openapi: string;
+      info: { title: string; version: string };
+      paths: Record<string, Record<string, { operationId: string; responses: object }>>;
+    };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toEqual(expect.any(String));
+    for (const route of PUBLIC_API_ROUTES) {
+      const operation = document.paths[openApiPathOf(route.path)]?.[route.method.toLowerCase()];
+      expect([route.path, operation?.operationId]).toEqual([route.path, route.operationId]);
+      expect(Object.keys(operation!.responses).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('renders every route as a page that needs no script and stays under the CSP', async () => {
+    const response = await fetch(`${gateway.url}/api/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    const page = await response.text();
+    expect(page).not.toMatch(/<script/i);
+    // Nothing fetched from elsewhere: the only links are this origin's.
+    expect(page).not.toMatch(/(src|href)="https?:/i);
+    expect(page).toContain(`href="${DOCS_ROUTES[0].path}"`);
+    for (const route of PUBLIC_API_ROUTES) {
+      expect(page).toContain(`${route.method}</span> <code>${openApiPathOf(route.path)}</code>`);
+      expect(page).toContain(`id="${route.operationId}"`);
+    }
+    expect(page).toContain('Request body');
+    expect(page).toContain('Parameters');
+  });
+
+  it('escapes what it shows', () => {
+    const page = renderApiDocsPage({
+      info: { title: '<b>t</b>', version: '1' },
+      paths: {
+        '/api/x': {
+          get: { operationId: 'x', summary: '<script>alert(1)</script>', tags: ['x'], responses: {} },
+        },
+      },
+    });
+    expect(page).not.toContain('<script>');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).toContain('&lt;b&gt;t&lt;/b&gt;');
+  });
+});
