@@ -81,7 +81,7 @@ function portFromEnv(defaultPort: number): number {
 export async function runStaticServer(options: StaticServerOptions & { defaultPort: number }): Promise<void> {
   const app = await buildStaticServer(options);
   const port = portFromEnv(options.defaultPort);
-  await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
+  await app.listen({ port, host: process.env.HOST || '127.0.0.1' });
   const close = (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     app.close().then(

@@ -8,7 +8,6 @@ import { Route, Routes } from 'react-router-dom';
 import { DashboardPage } from './dashboard/dashboard-page';
 import './dashboard/dashboard.css';
 import { DipViewRedirect, ShareLandingRedirect, SharedWithMeRedirect } from './pages/redirects';
-import { UnavailablePage } from './unavailable-page';
 
 const DipDeepLinkPage = lazy(() =>
   import('./pages/dip-deep-link-page.js').then((m) => ({ default: m.DipDeepLinkPage })),
@@ -18,6 +17,12 @@ const OnlineDipPage = lazy(() =>
 );
 const SharedDipPage = lazy(() =>
   import('./pages/shared-dip-page.js').then((m) => ({ default: m.SharedDipPage })),
+);
+const DipApplicationPage = lazy(() =>
+  import('./pages/dip-application-page.js').then((m) => ({ default: m.DipApplicationPage })),
+);
+const OperationsPage = lazy(() =>
+  import('./operations/operations-page.js').then((m) => ({ default: m.OperationsPage })),
 );
 const SharedDealPage = lazy(() =>
   import('./pages/shared-deal-page.js').then((m) => ({ default: m.SharedDealPage })),
@@ -32,7 +37,7 @@ export default function App() {
       <Route path="/dashboard" element={signedIn(<DashboardPage />)} />
       <Route path="/dips/:id" element={signedIn(<DipDeepLinkPage />)} />
       <Route path="/dip/view/:slug" element={<DipViewRedirect />} />
-      <Route path="/dip/:loanType/:id" element={<UnavailablePage feature="Decisions in Principle" />} />
+      <Route path="/dip/:loanType/:id" element={signedIn(<DipApplicationPage />)} />
       <Route path="/dip/:slug" element={page(<OnlineDipPage />)} />
       <Route path="/shared" element={<SharedWithMeRedirect />} />
       <Route path="/shared/:slug" element={page(<SharedDipPage />)} />
@@ -40,6 +45,7 @@ export default function App() {
       <Route path="/share/dip/:shareId" element={signedIn(<ShareLandingRedirect />)} />
       <Route path="/shared-deal" element={page(<SharedDealPage />)} />
       <Route path="/shared-deal/:token" element={page(<SharedDealPage />)} />
+      <Route path="/operations" element={signedIn(<OperationsPage />)} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -33,4 +33,21 @@ describe('pending application', () => {
     ).toBeNull();
     expect(readPendingApplication(createMemoryStorage())).toBeNull();
   });
+
+  it('keeps the saved search the offer came from, when there is one', () => {
+    const storage = createMemoryStorage();
+    storePendingApplication(
+      storage,
+      { formData: {}, selectedLoan: { GrossLoan: 1 }, loanType: 'development', searchId: 'search-7' },
+      1,
+    );
+    expect(readPendingApplication(storage)).toMatchObject({ searchId: 'search-7' });
+    storePendingApplication(
+      storage,
+      { formData: {}, selectedLoan: { GrossLoan: 1 }, loanType: 'development' },
+      2,
+    );
+    expect(JSON.parse(storage.getItem('pendingApplication') as string)).not.toHaveProperty('searchId');
+    expect(readPendingApplication(storage)).not.toHaveProperty('searchId');
+  });
 });

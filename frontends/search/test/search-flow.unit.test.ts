@@ -30,7 +30,10 @@ function setup(overrides: Partial<SearchFlowDeps> & { users?: Array<SessionUser 
       calls.search.push([type, payload]);
       return ok;
     },
-    postLead: async (body) => void calls.leads.push(body),
+    postLead: async (body) => {
+      calls.leads.push(body);
+      return { score: 55, band: 'yellow', tips: ['Agree the purchase price with the seller', 'Second tip'] };
+    },
     currentUser: async () => users[Math.min(call++, users.length - 1)],
     saveSearch: async (body) => {
       calls.saves.push(body);
@@ -63,6 +66,37 @@ describe('search flow', () => {
       title: 'Search completed successfully',
       description: 'Check your email to verify and view results',
       variant: 'success',
+    });
+  });
+
+  it("sends development's lead inside the search request, not to /api/leads, and keeps its score", async () => {
+    const scored: SearchResponse = {
+      success: true,
+      data: { Results: results, LendabilityScore: { score: 72, band: 'green', tips: [] } },
+    };
+    const { deps, storage, calls } = setup({
+      runSearch: async (type, payload) => {
+        calls.search.push([type, payload]);
+        return scored;
+      },
+    });
+    await runSearchFlow(deps, 'development', { projectName: 'Mill' }, lead);
+    expect(calls.leads).toHaveLength(0);
+    expect(calls.search).toEqual([['development', { projectName: 'Mill', lead }]]);
+    const pending = JSON.parse(storage.getItem('pendingLoanResults') as string);
+    expect(pending.lendabilityScore).toEqual({ score: 72, tips: [] });
+    // The stored form values are the search's, without the lead.
+    expect(pending.formData).toEqual({ projectName: 'Mill' });
+  });
+
+  it('keeps the score /api/leads gave a bridging lead with the held results', async () => {
+    const { deps, storage, calls } = setup();
+    await runSearchFlow(deps, 'bridging', { projectName: 'Bridge' }, lead);
+    expect(calls.search[0][1]).not.toHaveProperty('lead');
+    const pending = JSON.parse(storage.getItem('pendingLoanResults') as string);
+    expect(pending.lendabilityScore).toEqual({
+      score: 55,
+      tips: ['Agree the purchase price with the seller', 'Second tip'],
     });
   });
 

@@ -21,6 +21,13 @@ const ThankYouPage = lazy(() =>
   import('./pages/thank-you-page.js').then((m) => ({ default: m.ThankYouPage })),
 );
 const LegalPage = lazy(() => import('./pages/legal-page.js').then((m) => ({ default: m.LegalPage })));
+const ForgotPasswordPage = lazy(() =>
+  import('./pages/forgot-password-page.js').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('./pages/reset-password-page.js').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const AccountPage = lazy(() => import('./pages/account-page.js').then((m) => ({ default: m.AccountPage })));
 
 /**
  * Every path the shell does not render itself goes to the remote that owns it. The remote's own
@@ -43,6 +50,9 @@ export function App() {
             <Route path="/register" element={<RegisterPage />} />
             <Route path="/create-account" element={<CreateAccountPage />} />
             <Route path="/verify-email" element={<VerifyEmailPage />} />
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="/reset-password" element={<ResetPasswordPage />} />
+            <Route path="/account" element={<AccountPage />} />
             <Route path="/thank-you" element={<ThankYouPage />} />
             <Route path="/privacy" element={<LegalPage page="privacy" />} />
             <Route path="/terms" element={<LegalPage page="terms" />} />

@@ -51,10 +51,11 @@ export {
 } from './components/toast';
 export type { ToastOptions, ToastVariant } from './components/toast';
 
+export { resendVerificationEmail } from './app/resend-verification';
 export { apiRequest, apiSend, getQueryFn, loginUrlFor, redirectToLogin, ApiError } from './app/api';
 export type { ApiAnswer, UnauthorizedBehavior } from './app/api';
 export { createQueryClient } from './app/query-client';
-export { SessionProvider, useSession, fetchSessionUser } from './app/session';
+export { SessionProvider, useSession, fetchSessionUser, hasRole } from './app/session';
 export type { SessionState, SessionStatus, SessionUser } from './app/session';
 export { RequireSession } from './app/require-session';
 export { AppProviders } from './app/app-providers';
@@ -68,3 +69,5 @@ export {
   readStoredJson,
   searchHistoryKey,
 } from './app/storage-keys';
+export { LendabilityScoreCard } from './components/lendability-score';
+export type { LendabilityScoreCardProps } from './components/lendability-score';

@@ -12,10 +12,12 @@ import {
   apiSend,
   buttonClass,
   clearLegacySessionKeys,
+  hasRole,
   useSession,
   useToast,
 } from '@lsp/ui';
 
+import { OPS_ROLE } from '@lsp/contracts/src/common/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -207,6 +209,11 @@ export function DashboardPage() {
         <Button variant="secondary" onClick={() => setReferOpen(true)}>
           Refer a Friend
         </Button>
+        {hasRole(user, OPS_ROLE) && (
+          <Link to="/operations" className={buttonClass('secondary')}>
+            Operations
+          </Link>
+        )}
         <Button
           variant="ghost"
           onClick={() => void refreshSearches()}

@@ -114,6 +114,8 @@ export function DipModal({
       : `/api/online-dip/${dipId}`
     : null;
   const query = useDipDetail<unknown>(open ? path : null);
+  // A new short id for each new failure: errorUpdatedAt is the signal, not an input.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const correlationId = useMemo(() => shortCorrelationId(), [query.errorUpdatedAt]);
   const dip = unwrapDip(query.data);
   const openedAt = useRef(0);

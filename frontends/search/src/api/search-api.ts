@@ -11,7 +11,7 @@ export interface SearchResponse {
   success?: boolean;
   message?: string;
   error?: string;
-  data?: { Results?: RawLoanResult[] } | null;
+  data?: { Results?: RawLoanResult[]; LendabilityScore?: LendabilityScoreAnswer } | null;
   debugInfo?: Record<string, unknown>;
 }
 
@@ -43,8 +43,17 @@ export interface LeadPayload {
   searchPayload: Record<string, unknown>;
 }
 
-export async function postLead(lead: LeadPayload): Promise<void> {
-  await apiRequest('POST', '/api/leads', lead);
+/** The Lendability Score as the search service sends it (score out of 100, tips below 70). */
+export interface LendabilityScoreAnswer {
+  score: number;
+  band?: string;
+  tips?: string[];
+}
+
+/** POST /api/leads (bridging and commercial); resolves the score the server worked out. */
+export async function postLead(lead: LeadPayload): Promise<LendabilityScoreAnswer | null> {
+  const answer = await apiRequest<{ lendabilityScore?: LendabilityScoreAnswer }>('POST', '/api/leads', lead);
+  return answer?.lendabilityScore ?? null;
 }
 
 export interface SaveSearchBody {

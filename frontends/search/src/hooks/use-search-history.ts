@@ -10,6 +10,7 @@ import { browserStorage } from '../lib/storage-keys';
 export function useSearchHistory(type: LoanType) {
   const [version, setVersion] = useState(0);
   // `version` is the signal to read storage again after a change.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const items = useMemo(() => loadHistory(browserStorage(), type), [type, version]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   const remove = useCallback(

@@ -9,6 +9,8 @@ export interface PendingApplication {
   selectedLoan: RawLoanResult;
   loanType: LoanType;
   timestamp: number;
+  /** The saved search the offer came from, when it was saved to the account (the application is tied to it). */
+  searchId?: string;
 }
 
 /** Continue Application: remember the chosen offer and the search behind it for the application pages. */
@@ -17,7 +19,8 @@ export function storePendingApplication(
   entry: Omit<PendingApplication, 'timestamp'>,
   now: number,
 ): PendingApplication {
-  const stored: PendingApplication = { ...entry, timestamp: now };
+  const { searchId, ...rest } = entry;
+  const stored: PendingApplication = { ...rest, timestamp: now, ...(searchId ? { searchId } : {}) };
   storage.setItem(STORAGE_KEYS.pendingApplication, JSON.stringify(stored));
   storage.setItem(STORAGE_KEYS.selectedLoan, JSON.stringify(entry.selectedLoan));
   storage.setItem(
@@ -43,6 +46,7 @@ export function readPendingApplication(storage: KeyValueStorage): PendingApplica
         selectedLoan: parsed.selectedLoan,
         loanType: parsed.loanType,
         timestamp: Number(parsed.timestamp) || 0,
+        ...(typeof parsed.searchId === 'string' && parsed.searchId ? { searchId: parsed.searchId } : {}),
       };
     }
   } catch {

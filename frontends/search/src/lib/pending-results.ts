@@ -16,12 +16,19 @@ export interface PendingLeadData {
   consent?: boolean;
 }
 
+/** The Lendability Score the server gave the lead (spec section 9): shown after the lead. */
+export interface PendingLendabilityScore {
+  score: number;
+  tips: string[];
+}
+
 export interface PendingResults {
   results: RawLoanResult[];
   formData: Record<string, unknown>;
   userData: PendingLeadData | null;
   timestamp: number;
   loanType: LoanType;
+  lendabilityScore?: PendingLendabilityScore;
 }
 
 function isPendingResults(value: unknown): value is PendingResults {

@@ -1,8 +1,19 @@
 import { STORAGE_KEYS } from '@lsp/contracts';
-import type { LeadPayload, SaveSearchBody, SearchResponse, SessionUser } from '../api/search-api';
+import type {
+  LeadPayload,
+  LendabilityScoreAnswer,
+  SaveSearchBody,
+  SearchResponse,
+  SessionUser,
+} from '../api/search-api';
 import { LOAN_TYPE_INFO, type LoanType } from './loan-type';
 import type { RawLoanResult } from './loan-offer';
-import { clearPendingResults, storePendingResults, type PendingLeadData } from './pending-results';
+import {
+  clearPendingResults,
+  storePendingResults,
+  type PendingLeadData,
+  type PendingLendabilityScore,
+} from './pending-results';
 import { addToHistory } from './search-history';
 import type { KeyValueStorage } from './storage-keys';
 
@@ -23,7 +34,8 @@ export interface LeadDetails {
 
 export interface SearchFlowDeps {
   runSearch(loanType: LoanType, payload: Record<string, unknown>): Promise<SearchResponse>;
-  postLead(lead: LeadPayload): Promise<void>;
+  /** POST /api/leads; resolves the Lendability Score the server worked out, when it gave one. */
+  postLead(lead: LeadPayload): Promise<LendabilityScoreAnswer | null>;
   currentUser(): Promise<SessionUser | null>;
   saveSearch(body: SaveSearchBody): Promise<string>;
   storage: KeyValueStorage;
@@ -42,6 +54,7 @@ export type SearchOutcome =
       searchId: string;
       userId: string;
       toast: ToastMessage;
+      lendabilityScore: PendingLendabilityScore | null;
     }
   /** Signed in but the email is not verified: results are held and the verify gate shows. */
   | { kind: 'held-for-verification'; toast: ToastMessage }
@@ -93,9 +106,21 @@ async function saveWithRetry(
   }
 }
 
+/** The score as the page keeps it: the number and the improvement tips (shown below 70). */
+export function readLendabilityScore(answer: unknown): PendingLendabilityScore | null {
+  if (!answer || typeof answer !== 'object') return null;
+  const record = answer as Record<string, unknown>;
+  if (typeof record.score !== 'number' || !Number.isFinite(record.score)) return null;
+  const tips = Array.isArray(record.tips)
+    ? record.tips.filter((t): t is string => typeof t === 'string')
+    : [];
+  return { score: record.score, tips };
+}
+
 /**
  * One search run (spec section 4): clear what the last search left, attach the user id only when the
- * session check succeeds, send the lead, call the lender search, record history, then either save and
+ * session check succeeds, send the lead (development: inside the search request; bridging and
+ * commercial: to /api/leads, spec section 4), call the lender search, record history, then either save and
  * show the results (signed in) or hold them for an hour and send the visitor to create an account.
  */
 export async function runSearchFlow(
@@ -110,11 +135,16 @@ export async function runSearchFlow(
   const userAtStart = await deps.currentUser();
   const payload = userAtStart ? { ...formValues, userId: userAtStart.id } : { ...formValues };
 
-  if (lead) {
-    // The lead is worth keeping even if the search itself then fails, so it goes first; a failure to
-    // record it must not cost the visitor their results.
+  // Development's lead travels with the search request (the search service scores it and records it
+  // with the run); bridging and commercial post it to /api/leads first, so it is kept even if the
+  // search then fails, and a failure to record it never costs the visitor their results.
+  const leadInSearch = lead !== null && loanType === 'development';
+  let score: PendingLendabilityScore | null = null;
+  if (lead && !leadInSearch) {
     try {
-      await deps.postLead({ ...lead, searchType: loanType, searchPayload: payload });
+      score = readLendabilityScore(
+        await deps.postLead({ ...lead, searchType: loanType, searchPayload: payload }),
+      );
     } catch (error) {
       deps.log('Failed to record lead', error);
     }
@@ -122,7 +152,7 @@ export async function runSearchFlow(
 
   let response: SearchResponse;
   try {
-    response = await deps.runSearch(loanType, payload);
+    response = await deps.runSearch(loanType, leadInSearch ? { ...payload, lead } : payload);
   } catch (error) {
     deps.log('Search request failed', error);
     return { kind: 'failed', toast: SEARCH_FAILED };
@@ -147,6 +177,8 @@ export async function runSearchFlow(
     };
   }
 
+  if (leadInSearch) score = readLendabilityScore(response.data?.LendabilityScore);
+
   addToHistory(deps.storage, loanType, formValues, deps.now(), deps.log);
   const toast: ToastMessage = {
     title: 'Search completed successfully',
@@ -159,7 +191,13 @@ export async function runSearchFlow(
   const hold = () =>
     storePendingResults(
       deps.storage,
-      { results, formData: formValues, userData: leadData(lead), loanType },
+      {
+        results,
+        formData: formValues,
+        userData: leadData(lead),
+        loanType,
+        ...(score ? { lendabilityScore: score } : {}),
+      },
       deps.now(),
     );
   const user = await deps.currentUser();
@@ -181,6 +219,7 @@ export async function runSearchFlow(
         searchId: saved.id,
         userId: saved.userId,
         toast,
+        lendabilityScore: score,
       };
   }
   hold();

@@ -1,5 +1,12 @@
 import type { LeadForm } from '@lsp/contracts';
-import { PENDING_RESULTS_EVENT, RadioCards, useSession, useToast, type SessionUser } from '@lsp/ui';
+import {
+  LendabilityScoreCard,
+  PENDING_RESULTS_EVENT,
+  RadioCards,
+  useSession,
+  useToast,
+  type SessionUser,
+} from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -15,9 +22,15 @@ import type { SearchFormProps } from '../forms/search-form-frame';
 import { useSearchHistory } from '../hooks/use-search-history';
 import { LOAN_TYPES, LOAN_TYPE_INFO, type LoanType } from '../lib/loan-type';
 import { readLoanOffers } from '../lib/loan-offer';
-import { clearPendingResults, readFreshPendingResults, type PendingResults } from '../lib/pending-results';
+import {
+  clearPendingResults,
+  readFreshPendingResults,
+  type PendingLendabilityScore,
+  type PendingResults,
+} from '../lib/pending-results';
 import { runSearchFlow, type LeadDetails, type SearchFlowDeps } from '../lib/search-flow';
 import { browserStorage } from '../lib/storage-keys';
+import { SavedSearchIdContext } from '../lib/saved-search-context';
 import { ResultsPanel } from '../results/results-panel';
 
 const FORMS: Record<LoanType, (props: SearchFormProps) => React.JSX.Element> = {
@@ -29,6 +42,8 @@ const FORMS: Record<LoanType, (props: SearchFormProps) => React.JSX.Element> = {
 interface ShownResults {
   /** Set when the search was saved to the signed-in user's account. */
   searchId?: string;
+  /** The Lendability Score the lead was given (anonymous searches only), shown above the offers. */
+  lendabilityScore?: PendingLendabilityScore | null;
   loanType: LoanType;
   formData: Record<string, unknown>;
   results: PendingResults['results'];
@@ -73,7 +88,12 @@ export function HomePage() {
     async (entry: PendingResults, user: SessionUser | null) => {
       setLoanType(entry.loanType);
       setFormSeed((seed) => ({ key: seed.key + 1, values: entry.formData }));
-      setResults({ loanType: entry.loanType, formData: entry.formData, results: entry.results });
+      setResults({
+        loanType: entry.loanType,
+        formData: entry.formData,
+        results: entry.results,
+        lendabilityScore: entry.lendabilityScore ?? null,
+      });
       setPending(null);
       clearPendingResults(browserStorage());
       if (!user) return;
@@ -116,6 +136,7 @@ export function HomePage() {
     }
     setPending(entry);
     // Runs once per arrival with or without the flag; the params change it makes must not re-run it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [verified]);
 
   // A verified user who signs in while results are held gets them at once: the gate is for people
@@ -170,6 +191,7 @@ export function HomePage() {
         loanType: type,
         formData: outcome.formData,
         results: outcome.results,
+        lendabilityScore: outcome.lendabilityScore,
       });
       void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
     } else if (outcome.kind === 'held-for-verification') {
@@ -268,6 +290,8 @@ export function HomePage() {
           {!running && pending && (
             <VerifyEmailGate
               count={pending.results.length}
+              email={pending.userData?.email}
+              lendabilityScore={pending.lendabilityScore ?? null}
               onNewSearch={() => {
                 clearPendingResults(browserStorage());
                 setPending(null);
@@ -280,13 +304,22 @@ export function HomePage() {
               <Link to={`/search-results/${results.searchId}`}>View this saved search</Link>
             </p>
           )}
-          {!running && !pending && results && (
-            <ResultsPanel
-              offers={offers}
-              loanType={results.loanType}
-              formData={results.formData}
-              searchId={results.searchId}
+          {!running && !pending && results?.lendabilityScore && (
+            <LendabilityScoreCard
+              className="sr-lendability"
+              score={results.lendabilityScore.score}
+              tips={results.lendabilityScore.tips}
             />
+          )}
+          {!running && !pending && results && (
+            <SavedSearchIdContext.Provider value={results.searchId}>
+              <ResultsPanel
+                offers={offers}
+                loanType={results.loanType}
+                formData={results.formData}
+                searchId={results.searchId}
+              />
+            </SavedSearchIdContext.Provider>
           )}
         </div>
       </div>

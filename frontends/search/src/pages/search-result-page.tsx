@@ -4,13 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { labelOf } from '../forms/options';
+import { ADVISOR_EMAIL, ADVISOR_PHONE } from '../lib/advisor-contact';
 import { readLoanOffers } from '../lib/loan-offer';
 import { readSavedSearch, searchSummary } from '../lib/saved-search';
+import { SavedSearchIdContext } from '../lib/saved-search-context';
 import { ResultsPanel } from '../results/results-panel';
-
-// A sample contact for the advisor card: the spec shows a toast carrying a phone number and an email.
-const ADVISOR_PHONE = '0800 123 4567';
-const ADVISOR_EMAIL = 'advisors@loansearch.example';
 
 function formatDate(value: string | null): string {
   if (!value) return '—';
@@ -108,13 +106,15 @@ function SearchResult({ id }: { id: string }) {
           </Link>
         </Card>
       ) : (
-        <ResultsPanel
-          offers={offers}
-          loanType={loanType}
-          formData={view.formData}
-          searchId={view.id}
-          title="Result options"
-        />
+        <SavedSearchIdContext.Provider value={view.id}>
+          <ResultsPanel
+            offers={offers}
+            loanType={loanType}
+            formData={view.formData}
+            searchId={view.id}
+            title="Result options"
+          />
+        </SavedSearchIdContext.Provider>
       )}
       <Card title="Speak to an Advisor" subtitle="Talk a deal through with one of our finance specialists.">
         <Button

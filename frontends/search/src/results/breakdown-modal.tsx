@@ -1,9 +1,11 @@
 import { formatCurrency } from '@lsp/contracts';
 import { Button, Dialog, useToast } from '@lsp/ui';
 import { useNavigate } from 'react-router-dom';
+import { callbackMessage } from '../lib/advisor-contact';
 import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
 import { storePendingApplication } from '../lib/pending-application';
+import { useSavedSearchId } from '../lib/saved-search-context';
 import { browserStorage } from '../lib/storage-keys';
 import {
   arrangementFee,
@@ -36,12 +38,17 @@ function Row({ label, value, className }: { label: string; value: string; classN
 export function BreakdownModal({ offer, loanType, formData, onClose }: BreakdownModalProps) {
   const navigate = useNavigate();
   const { toast } = useToast();
+  const searchId = useSavedSearchId();
   if (!offer) return null;
   const commercial = loanType === 'commercial';
   const returnOnCapital = roce(offer);
 
   const continueApplication = () => {
-    storePendingApplication(browserStorage(), { formData, selectedLoan: offer.raw, loanType }, Date.now());
+    storePendingApplication(
+      browserStorage(),
+      { formData, selectedLoan: offer.raw, loanType, searchId },
+      Date.now(),
+    );
     onClose();
     navigate('/application');
   };
@@ -63,8 +70,7 @@ export function BreakdownModal({ offer, loanType, formData, onClose }: Breakdown
             onClick={() =>
               toast({
                 title: 'Request Callback',
-                description:
-                  'Online callback requests are not available yet. Continue the application and an adviser will contact you.',
+                description: callbackMessage(lenderTitle(offer)),
                 variant: 'info',
               })
             }

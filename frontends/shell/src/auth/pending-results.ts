@@ -7,6 +7,18 @@ export interface PendingLoanResults {
   userData?: { name?: string; fullName?: string; email?: string; phone?: string };
   timestamp?: number;
   loanType?: string;
+  /** The Lendability Score the search service gave the lead (written by the search remote). */
+  lendabilityScore?: { score?: unknown; tips?: unknown };
+}
+
+/** The held lead's score, when it is well formed. */
+export function pendingLendabilityScore(
+  pending: PendingLoanResults | null,
+): { score: number; tips: string[] } | null {
+  const held = pending?.lendabilityScore;
+  if (!held || typeof held.score !== 'number' || !Number.isFinite(held.score)) return null;
+  const tips = Array.isArray(held.tips) ? held.tips.filter((t): t is string => typeof t === 'string') : [];
+  return { score: held.score, tips };
 }
 
 export function readPendingResults(): PendingLoanResults | null {

@@ -14,7 +14,7 @@ export function Logo() {
   );
 }
 
-/** Logo and trust badge; then 'Welcome' + name + Dashboard when signed in, or Login. */
+/** Logo and trust badge; then 'Welcome' + name, Account and Dashboard when signed in, or Login. */
 export function SiteHeader() {
   const { status, user } = useSession();
   const location = useLocation();
@@ -35,6 +35,9 @@ export function SiteHeader() {
               <span className="shell-welcome">
                 Welcome, <strong>{user.name || user.email}</strong>
               </span>
+              <Link to="/account" className={buttonClass('secondary', 'sm')}>
+                Account
+              </Link>
               <Link to="/dashboard" className={buttonClass('primary', 'sm')}>
                 Dashboard
               </Link>

@@ -1,5 +1,6 @@
 // The pieces the sign-in, register and create-account forms share: the same fields with the same
 // labels and autocomplete hints, and one way of showing a failed request (alert plus toast).
+import { PASSWORD_MIN_LENGTH } from '@lsp/contracts';
 import { Alert, Button, PasswordField, TextField, apiSend, useToast } from '@lsp/ui';
 import type { ApiAnswer, TextFieldProps } from '@lsp/ui';
 import { useState } from 'react';
@@ -21,20 +22,28 @@ export function EmailField(props: AuthFieldProps) {
 export function NewPasswordFields({
   password,
   confirm,
+  label = 'Password',
 }: {
   password: AuthFieldProps;
   confirm: AuthFieldProps;
+  /** 'New password' where a password is replaced (reset, change). */
+  label?: string;
 }) {
   return (
     <>
       <PasswordField
-        label="Password"
+        label={label}
         autoComplete="new-password"
         required
-        hint="At least 8 characters"
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters`}
         {...password}
       />
-      <PasswordField label="Confirm password" autoComplete="new-password" required {...confirm} />
+      <PasswordField
+        label={`Confirm ${label.toLowerCase()}`}
+        autoComplete="new-password"
+        required
+        {...confirm}
+      />
     </>
   );
 }

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createAccountFormSchema } from '@lsp/contracts';
 import type { CreateAccountBody, CreateAccountForm } from '@lsp/contracts';
-import { Alert, Spinner, TextField, useToast } from '@lsp/ui';
+import { Alert, LendabilityScoreCard, Spinner, TextField, useToast } from '@lsp/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
-import { pendingResultCount, readPendingResults } from '../auth/pending-results';
+import { pendingLendabilityScore, pendingResultCount, readPendingResults } from '../auth/pending-results';
 import {
   AuthAlerts,
   AuthSwitchLink,
@@ -31,6 +31,7 @@ export function CreateAccountPage() {
   const { toast } = useToast();
   const pending = useMemo(() => readPendingResults(), []);
   const count = pendingResultCount(pending);
+  const score = pendingLendabilityScore(pending);
   const failure = useAuthFailure('Account creation failed');
   const [created, setCreated] = useState(false);
   const lead = pending?.userData;
@@ -102,6 +103,7 @@ export function CreateAccountPage() {
           </Alert>
         )}
       </AuthAlerts>
+      {score && <LendabilityScoreCard score={score.score} tips={score.tips} className="shell-lendability" />}
       <form className="shell-form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <FullNameField error={errors.name?.message} {...register('name')} />
         <EmailField error={errors.email?.message} {...register('email')} />

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { loginBodySchema } from '@lsp/contracts';
+import { PASSWORD_MESSAGES, loginBodySchema } from '@lsp/contracts';
 import type { LoginBody } from '@lsp/contracts';
 import {
   Alert,
@@ -11,7 +11,7 @@ import {
   useToast,
 } from '@lsp/ui';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { loginRedirectTarget } from '../auth/login-redirect';
 import { announcePendingResultsSoon } from '../auth/pending-results';
 import { AuthAlerts, AuthSwitchLink, EmailField, useAuthFailure } from './auth-form';
@@ -93,6 +93,16 @@ export function LoginPage() {
       subtitle="See your saved searches, Decisions in Principle and shared deals."
     >
       <AuthAlerts failure={failure}>
+        {params.get('reset') === '1' && (
+          <Alert variant="success" title="Password reset" live>
+            {PASSWORD_MESSAGES.resetDone}
+          </Alert>
+        )}
+        {params.get('signedOut') === 'everywhere' && (
+          <Alert variant="success" title="Signed out everywhere" live>
+            {PASSWORD_MESSAGES.signedOutEverywhere}
+          </Alert>
+        )}
         {next && (
           <Alert variant="info" title="Shared Deal Access Required">
             Please sign in to continue to the page you were sent to. New here? Create a free account first.
@@ -118,6 +128,9 @@ export function LoginPage() {
           error={errors.password?.message}
           {...register('password')}
         />
+        <p style={{ margin: 0 }}>
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
         <Button type="submit" size="lg" block loading={isSubmitting} loadingText="Signing in...">
           Sign In
         </Button>

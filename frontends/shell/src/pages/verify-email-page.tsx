@@ -10,6 +10,7 @@ import {
   apiSend,
   buttonClass,
   notifySessionChanged,
+  resendVerificationEmail,
   useToast,
 } from '@lsp/ui';
 import { useEffect, useState } from 'react';
@@ -136,32 +137,7 @@ function ResendForm({ defaultEmail }: { defaultEmail: string }) {
   };
 
   const onSubmit = async (values: ResendVerificationBody) => {
-    try {
-      const { ok, data } = await apiSend<{ success?: boolean; message?: string; error?: string }>(
-        'POST',
-        '/api/auth/resend-verification',
-        values,
-      );
-      if (ok && data?.success) {
-        toast({
-          title: 'Email Sent',
-          description: data.message ?? 'Verification email sent. Please check your inbox.',
-          variant: 'success',
-        });
-      } else {
-        toast({
-          title: 'Failed to Send',
-          description: data?.error ?? 'Failed to send verification email.',
-          variant: 'error',
-        });
-      }
-    } catch {
-      toast({
-        title: 'Error',
-        description: 'Failed to resend verification email. Please try again.',
-        variant: 'error',
-      });
-    }
+    toast(await resendVerificationEmail(values));
   };
 
   return (

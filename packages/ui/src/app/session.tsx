@@ -10,6 +10,8 @@ export interface SessionUser {
   name: string;
   email: string;
   verified: boolean;
+  /** Roles of the session (`ops` opens the operations console); absent for most people. */
+  roles?: string[];
 }
 
 export type SessionStatus = 'loading' | 'authenticated' | 'anonymous';
@@ -35,6 +37,7 @@ function readUser(body: unknown): SessionUser | null {
     name: typeof record.name === 'string' ? record.name : '',
     email: record.email,
     verified: record.verified === true,
+    roles: Array.isArray(record.roles) ? record.roles.filter((r): r is string => typeof r === 'string') : [],
   };
 }
 
@@ -109,3 +112,7 @@ export function useSession(): SessionState {
   if (!session) throw new Error('useSession() needs a <SessionProvider> above it (the shell provides one).');
   return session;
 }
+
+/** Whether the signed-in user holds a role (`ops` opens the operations console). */
+export const hasRole = (user: SessionUser | null | undefined, role: string) =>
+  Boolean(user?.roles?.includes(role));

@@ -1,0 +1,431 @@
+// /dip/{loanType}/{id}: the five-step DIP application wizard (spec 001 §2, §4, §5, §7, §8). A progress
+// bar, the selected-loan banner, the loan type's title, description and tip; Previous/Next move
+// freely (no validation on Next); Submit checks every field with the §5 messages, lists them and
+// marks each field; it posts to /api/dip-applications ('Submitting...'), and on success toasts and
+// goes to /dashboard. Any failure is the §8 toast; the server's own text is never shown.
+import { formatCurrency, formatInterestAnnual, formatInterestPm } from '@lsp/contracts';
+import {
+  Alert,
+  Button,
+  Card,
+  STORAGE_KEYS,
+  Select,
+  TextField,
+  apiSend,
+  redirectToLogin,
+  sanitiseNumberInput,
+  useSession,
+  useToast,
+} from '@lsp/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { applicationsKey, searchesKey } from '../dashboard/queries';
+import {
+  CREDIT_SCORE_OPTIONS,
+  EXIT_STRATEGY_OPTIONS,
+  FIELD_STEP,
+  LAST_STEP,
+  LOAN_PURPOSE_OPTIONS,
+  PROPERTY_TYPE_OPTIONS,
+  WHAT_HAPPENS_NEXT,
+  WIZARD_STEPS,
+  applicationPayload,
+  copyFor,
+  initialValues,
+  readPendingApplication,
+  selectedLoanSummary,
+  validateApplication,
+} from './dip-application-form';
+import type { PendingApplication, WizardErrors, WizardField, WizardValues } from './dip-application-form';
+import './dip-application.css';
+
+const fieldId = (field: string) => `dip-app-${field}`;
+
+const SUBMIT_FAILED = {
+  title: 'Submission Failed',
+  description: 'Failed to submit your application. Please try again.',
+  variant: 'error',
+} as const;
+
+function labelOf(options: ReadonlyArray<{ value: string; label: string }>, value: string) {
+  return options.find((o) => o.value === value)?.label ?? '—';
+}
+
+function SelectedLoanBanner({ pending }: { pending: PendingApplication | null }) {
+  if (!pending) {
+    return (
+      <Alert variant="info" title="No loan selected">
+        You can still apply; to attach a lender&apos;s offer, choose Apply Now on one of your search results.
+      </Alert>
+    );
+  }
+  const loan = selectedLoanSummary(pending.selectedLoan);
+  const rate =
+    pending.loanType === 'commercial'
+      ? formatInterestAnnual(loan.interestRate)
+      : formatInterestPm(loan.interestRate);
+  return (
+    <section className="dip-app__banner" aria-label="Selected loan">
+      <p className="dip-app__banner-label">Selected loan</p>
+      <p className="dip-app__banner-lender">{loan.lender}</p>
+      <dl className="dip-app__banner-figures">
+        <div>
+          <dt>Gross loan</dt>
+          <dd>{formatCurrency(loan.grossLoan)}</dd>
+        </div>
+        <div>
+          <dt>Interest rate</dt>
+          <dd>{rate}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function ProgressBar({ step }: { step: number }) {
+  const percent = Math.round(((step + 1) / WIZARD_STEPS.length) * 100);
+  return (
+    <div className="dip-app__progress">
+      <p className="dip-app__progress-text">
+        Step {step + 1} of {WIZARD_STEPS.length}: {WIZARD_STEPS[step]}
+      </p>
+      <div
+        className="dip-app__progress-track"
+        role="progressbar"
+        aria-label="Application progress"
+        aria-valuemin={1}
+        aria-valuemax={WIZARD_STEPS.length}
+        aria-valuenow={step + 1}
+        aria-valuetext={`Step ${step + 1} of ${WIZARD_STEPS.length}: ${WIZARD_STEPS[step]}`}
+      >
+        <div className="dip-app__progress-fill" style={{ width: `${percent}%` }} />
+      </div>
+      <ol className="dip-app__steps">
+        {WIZARD_STEPS.map((name, index) => (
+          <li
+            key={name}
+            className="dip-app__step"
+            data-state={index < step ? 'done' : index === step ? 'current' : 'todo'}
+            aria-current={index === step ? 'step' : undefined}
+          >
+            <span className="dip-app__step-number" aria-hidden="true">
+              {index + 1}
+            </span>
+            <span className="dip-app__step-name">{name}</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function Review({ values, loanTypeLabel }: { values: WizardValues; loanTypeLabel: string }) {
+  const money = (v: string) => (v.trim() === '' ? '—' : formatCurrency(v));
+  const rows: Array<[string, ReactNode]> = [
+    ['Loan type', loanTypeLabel],
+    ['Loan amount', money(values.loanAmount)],
+    ['Loan term', values.loanTerm ? `${values.loanTerm} months` : '—'],
+    ['Loan purpose', labelOf(LOAN_PURPOSE_OPTIONS, values.loanPurpose)],
+    ['Exit strategy', labelOf(EXIT_STRATEGY_OPTIONS, values.exitStrategy)],
+    ['Full name', values.fullName || '—'],
+    ['Email', values.email || '—'],
+    ['Phone', values.phone || '—'],
+    ['Company name', values.companyName || '—'],
+    ['Company number', values.companyNumber || '—'],
+    ['Property address', values.propertyAddress || '—'],
+    ['Property type', labelOf(PROPERTY_TYPE_OPTIONS, values.propertyType)],
+    ['Property value', money(values.propertyValue)],
+    ['Annual income', money(values.annualIncome)],
+    ['Existing debt', money(values.existingDebt)],
+    ['Credit score', labelOf(CREDIT_SCORE_OPTIONS, values.creditScore)],
+    ['Additional information', values.additionalInfo || '—'],
+  ];
+  return (
+    <dl className="dip-app__review">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function DipApplicationPage() {
+  const { loanType = '' } = useParams();
+  const { user } = useSession();
+  const { toast } = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [pending] = useState(() => {
+    const stored = readPendingApplication(localStorage.getItem(STORAGE_KEYS.pendingApplication));
+    // An offer chosen for another loan type does not belong to this application.
+    return stored && stored.loanType === loanType ? stored : null;
+  });
+  const [values, setValues] = useState<WizardValues>(() => initialValues(user, pending));
+  const [step, setStep] = useState(0);
+  const [errors, setErrors] = useState<WizardErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [failedChecks, setFailedChecks] = useState(0);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const focusAfterMove = useRef<string | null>(null);
+  const moved = useRef(false);
+  const copy = copyFor(loanType);
+  const loanTypeLabel = loanType ? loanType[0].toUpperCase() + loanType.slice(1) : '—';
+
+  // After a step change, focus the new step's heading (or the field an error link pointed at).
+  useEffect(() => {
+    if (!moved.current) return;
+    const target = focusAfterMove.current;
+    focusAfterMove.current = null;
+    if (target) document.getElementById(fieldId(target))?.focus();
+    else headingRef.current?.focus();
+  }, [step]);
+
+  useEffect(() => {
+    if (failedChecks > 0) summaryRef.current?.focus();
+  }, [failedChecks]);
+
+  const goTo = (next: number, focusField?: string) => {
+    moved.current = true;
+    focusAfterMove.current = focusField ?? null;
+    if (next === step && focusField) document.getElementById(fieldId(focusField))?.focus();
+    setStep(Math.max(0, Math.min(LAST_STEP, next)));
+  };
+
+  const set = (field: WizardField) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => {
+      if (!current[field]) return current;
+      const rest = { ...current };
+      delete rest[field];
+      return rest;
+    });
+  };
+
+  const field = (name: WizardField) => ({
+    id: fieldId(name),
+    name,
+    value: values[name],
+    error: errors[name],
+  });
+  const textProps = (name: WizardField) => ({
+    ...field(name),
+    onChange: (event: { target: { value: string } }) => set(name)(event.target.value),
+  });
+  const numberProps = (name: WizardField, allowDecimal = false) => ({
+    ...field(name),
+    inputMode: 'numeric' as const,
+    autoComplete: 'off',
+    onChange: (event: { target: { value: string } }) =>
+      set(name)(sanitiseNumberInput(event.target.value, allowDecimal).replace(/,/g, '')),
+  });
+
+  const submit = async () => {
+    if (!user) return;
+    const payload = applicationPayload(values, { userId: user.id, loanType, pending });
+    const found = validateApplication(payload);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      // The list of problems sits on the review step; the effect below takes the reader there.
+      setFailedChecks((n) => n + 1);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const answer = await apiSend<{ success?: boolean }>('POST', '/api/dip-applications', payload);
+      if (answer.status === 401) {
+        redirectToLogin();
+        return;
+      }
+      if (!answer.ok || answer.data?.success !== true) {
+        toast(SUBMIT_FAILED);
+        return;
+      }
+      localStorage.removeItem(STORAGE_KEYS.pendingApplication);
+      localStorage.removeItem(STORAGE_KEYS.selectedLoan);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: applicationsKey(user.id) }),
+        queryClient.invalidateQueries({ queryKey: searchesKey(user.id) }),
+      ]);
+      toast({
+        title: 'Application Submitted',
+        description: 'Your DIP application has been submitted. We will contact you within 24 hours.',
+        variant: 'success',
+      });
+      navigate('/dashboard');
+    } catch {
+      toast(SUBMIT_FAILED);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    if (step < LAST_STEP) goTo(step + 1);
+    else void submit();
+  };
+
+  const errorList = Object.entries(errors) as Array<[WizardField | 'loanType', string]>;
+
+  return (
+    <div className="ui-container dash-page dip-app">
+      <header className="dip-app__header">
+        <h1>{copy.title}</h1>
+        <p className="ui-muted">{copy.description}</p>
+      </header>
+      <SelectedLoanBanner pending={pending} />
+      <ProgressBar step={step} />
+      <form className="dip-app__form" onSubmit={onSubmit} noValidate aria-labelledby="dip-app-step-title">
+        <Card as="div" raised className="dip-app__card">
+          <h2 id="dip-app-step-title" ref={headingRef} tabIndex={-1} className="dip-app__step-title">
+            {WIZARD_STEPS[step]}
+          </h2>
+          {step === 0 && (
+            <div className="dip-app__grid">
+              <TextField label="Loan amount" prefix="£" required {...numberProps('loanAmount')} />
+              <TextField label="Loan term (months)" required {...numberProps('loanTerm')} />
+              <Select
+                label="Loan purpose"
+                placeholder="Select a purpose"
+                options={LOAN_PURPOSE_OPTIONS}
+                {...textProps('loanPurpose')}
+              />
+              <Select
+                label="Exit strategy"
+                placeholder="Select an exit strategy"
+                options={EXIT_STRATEGY_OPTIONS}
+                {...textProps('exitStrategy')}
+              />
+            </div>
+          )}
+          {step === 1 && (
+            <div className="dip-app__grid">
+              <TextField label="Full name" required autoComplete="name" {...textProps('fullName')} />
+              <TextField label="Email" type="email" required autoComplete="email" {...textProps('email')} />
+              <TextField label="Phone" type="tel" required autoComplete="tel" {...textProps('phone')} />
+              <TextField
+                label="Company name (optional)"
+                autoComplete="organization"
+                {...textProps('companyName')}
+              />
+              <TextField label="Company number (optional)" {...textProps('companyNumber')} />
+            </div>
+          )}
+          {step === 2 && (
+            <div className="dip-app__grid">
+              <TextField
+                label="Property address"
+                required
+                autoComplete="street-address"
+                fieldClassName="dip-app__wide"
+                {...textProps('propertyAddress')}
+              />
+              <Select
+                label="Property type"
+                placeholder="Select a property type"
+                options={PROPERTY_TYPE_OPTIONS}
+                {...textProps('propertyType')}
+              />
+              <TextField label="Property value" prefix="£" {...numberProps('propertyValue')} />
+            </div>
+          )}
+          {step === 3 && (
+            <div className="dip-app__grid">
+              <TextField label="Annual income" prefix="£" {...numberProps('annualIncome')} />
+              <TextField label="Existing debt" prefix="£" {...numberProps('existingDebt')} />
+              <Select
+                label="Credit score range"
+                placeholder="Select a range"
+                options={CREDIT_SCORE_OPTIONS}
+                {...textProps('creditScore')}
+              />
+              <div className="ui-field dip-app__wide">
+                <label htmlFor={fieldId('additionalInfo')} className="ui-label">
+                  Additional information
+                </label>
+                <textarea
+                  id={fieldId('additionalInfo')}
+                  name="additionalInfo"
+                  className="ui-input dip-app__textarea"
+                  rows={4}
+                  value={values.additionalInfo}
+                  onChange={(event) => set('additionalInfo')(event.target.value)}
+                />
+              </div>
+            </div>
+          )}
+          {step === LAST_STEP && (
+            <div className="ui-stack">
+              {errorList.length > 0 && (
+                <div
+                  ref={summaryRef}
+                  tabIndex={-1}
+                  className="dip-app__errors"
+                  role="alert"
+                  aria-labelledby="dip-app-errors-title"
+                >
+                  <h3 id="dip-app-errors-title">Please check your application</h3>
+                  <ul>
+                    {errorList.map(([name, message]) => (
+                      <li key={name}>
+                        {name === 'loanType' ? (
+                          message
+                        ) : (
+                          <button
+                            type="button"
+                            className="dip-app__error-link"
+                            onClick={() => goTo(FIELD_STEP[name], name)}
+                          >
+                            {message}
+                          </button>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+              <Review values={values} loanTypeLabel={loanTypeLabel} />
+              <section className="dip-app__next" aria-labelledby="dip-app-next-title">
+                <h3 id="dip-app-next-title">What happens next</h3>
+                <ol>
+                  {WHAT_HAPPENS_NEXT.map((item) => (
+                    <li key={item}>{item}</li>
+                  ))}
+                </ol>
+              </section>
+            </div>
+          )}
+          <p className="dip-app__tip">
+            <strong>Tip:</strong> {copy.tip}
+          </p>
+          <div className="dip-app__actions">
+            <Button
+              type="button"
+              variant="secondary"
+              disabled={step === 0 || submitting}
+              onClick={() => goTo(step - 1)}
+            >
+              Previous
+            </Button>
+            {step < LAST_STEP ? (
+              <Button type="submit" variant="primary">
+                Next
+              </Button>
+            ) : (
+              <Button type="submit" variant="brand" loading={submitting} loadingText="Submitting...">
+                Submit Application
+              </Button>
+            )}
+          </div>
+        </Card>
+      </form>
+    </div>
+  );
+}
