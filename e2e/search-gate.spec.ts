@@ -170,7 +170,8 @@ test.describe('application entry', () => {
   });
 
   test('without a chosen offer it explains and offers a new search', async ({ page }) => {
-    await mockSearchApi(page, { signedIn: false });
+    // An application is the signed-in user's: /application asks for a session first.
+    await mockSearchApi(page, { signedIn: true });
     await page.goto('/application');
     await expect(page.getByRole('heading', { name: 'No application in progress' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Start a New Search' })).toBeVisible();

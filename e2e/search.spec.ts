@@ -213,13 +213,10 @@ test.describe('search flow', () => {
     await expect(page.getByText('Stage 1 of 3', { exact: true })).toBeVisible();
     await expect(page.getByText('33%')).toBeVisible();
     await expect(page).toHaveURL(/\/create-account$/, { timeout: 15_000 });
-    expect(calls.leads).toHaveLength(1);
-    expect(calls.leads[0]).toMatchObject({
-      name: 'Ann Lee',
-      email: 'ann.lee@example.com',
-      propertiesOwned: '5+',
-      consent: true,
-      searchType: 'development',
+    // Development's lead travels with the search request (the spec); nothing goes to /api/leads.
+    expect(calls.leads).toHaveLength(0);
+    expect(calls.search[0]).toMatchObject({
+      lead: { name: 'Ann Lee', email: 'ann.lee@example.com', propertiesOwned: '5+', consent: true },
     });
     const pending = await page.evaluate(() =>
       JSON.parse(localStorage.getItem('pendingLoanResults') ?? 'null'),

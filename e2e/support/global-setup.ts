@@ -35,7 +35,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     }): Promise<{ url: string; stop(): Promise<void> }>;
   };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-e2e-'));
-  // The tests read verification emails from the built-in mail catcher (/dev/mail).
+  // The tests read verification emails from the built-in mail catcher (/dev/mail); the operations
+  // console's test signs in as the one address OPS_EMAILS lists.
   // A Redis database of its own (leased like the integration tests', emptied first) keeps sessions,
   // queues and event streams apart from a running `npm start` (database 0) and from other runs.
   const redis = await leaseRedisDb();
@@ -45,7 +46,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       dataDir,
       portOffset: await stackPortOffset(),
       logs: 'file',
-      env: { MAIL_CATCHER_ENABLED: 'true', REDIS_URL: redis.url },
+      env: { MAIL_CATCHER_ENABLED: 'true', REDIS_URL: redis.url, OPS_EMAILS: 'oncall@ops.example' },
     });
   } catch (err) {
     await redis.release();

@@ -1,0 +1,136 @@
+// An expired DIP against the real system (spec 001 §2 DIPs and Shared with me, §4 'DIP validity',
+// §8): the owner shares a DIP by Copy Link, a second user opens it, then the DIP's expiry passes on
+// the server's clock. The running stack has no test clock (the dip service's TestClock exists only
+// in its in-process tests), so the owner's own Set Expiry call moves the expiry a few seconds ahead
+// and the test waits for the server's real clock to pass it: the same `expiresAt <= now` rule, and
+// sharing learns the new expiry from dip.expiry.changed as it would in production.
+// Then: the owner's DIPs tab shows Expired with Copy Link and the link menu disabled, View DIP shows
+// 'DIP Expired'; the recipient's Shared with me shows Expired, View DIP disabled, no Download PDF;
+// the old link says the DIP has expired. Axe and screenshots at 1280 and 375 px.
+import { expect, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { registerVerifyAndSignIn } from './support/mail-helpers';
+import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
+
+test.skip(process.env.E2E_STACK === 'frontends', 'DIP expiry needs the real services');
+
+async function newUser(browser: Browser, name: string): Promise<{ page: Page; id: string }> {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  const email = `${name.split(' ')[0].toLowerCase()}-${Date.now()}@example.com`;
+  const { id } = await registerVerifyAndSignIn(page.request, { name, email, password: 'correct-horse-42' });
+  return { page, id };
+}
+
+/**
+ * Nothing in the page's content (the shell's <main>, where these pages render) wider than the window
+ * at 375 px; a failure names the elements that stick out. The shell's header is the shell's own test.
+ */
+async function expectNoOverflowAt375(page: Page, what = 'the page') {
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const main = document.querySelector('main');
+    if (!main) return ['no <main>'];
+    // Inside a box that scrolls or clips sideways (the dashboard's tab strip) is not page overflow.
+    const clipped = (el: Element) => {
+      for (let box = el.parentElement; box && box !== main; box = box.parentElement)
+        if (getComputedStyle(box).overflowX !== 'visible') return true;
+      return false;
+    };
+    const wide = Array.from(main.querySelectorAll('*'))
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !clipped(el))
+      .slice(0, 10)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`,
+      );
+    if (wide.length === 0 && main.scrollWidth > main.clientWidth + 0.5)
+      wide.push(`main: scrollWidth ${main.scrollWidth}, clientWidth ${main.clientWidth}`);
+    return wide;
+  });
+  expect(overflow, `sticking out of ${what} at 375 px`).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('an expired DIP: Expired with disabled actions for the owner and the recipient', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const owner = await newUser(browser, 'Esme Expiry');
+  const page = owner.page;
+  await page.goto('/');
+  await chooseLoanType(page, 'Development Finance');
+  await fillDevelopmentForm(page, 'Lapsed Yard');
+  await page.getByRole('button', { name: 'Search Finance' }).click();
+  await waitForResults(page);
+  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+  const [search] = (await (await page.request.get(`/api/user-searches/${owner.id}`)).json()) as Array<{
+    id: string;
+  }>;
+  const created = await page.request.post(`/api/online-dip/create/${search.id}/0`, {
+    data: { validHours: 48 },
+  });
+  expect(created.ok()).toBe(true);
+  const dip = (await created.json()) as { dipId: string; quoteCode: string };
+
+  // While valid: Copy Link gives an open invite, which a second user opens (it is then in their list).
+  await page.goto('/dashboard?tab=dips');
+  const item = page.locator(`[data-dip-id="${dip.dipId}"]`);
+  await expect(item.getByText('Valid', { exact: true })).toBeVisible();
+  // Sharing learns of a new DIP from its events, a moment after creation: Copy Link is tried again
+  // until it has (as the person would), and must then succeed.
+  await expect(async () => {
+    await item.getByRole('button', { name: `Copy Link for ${dip.quoteCode}` }).click();
+    await expect(page.getByText('DIP link copied')).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  const openLink = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+  const friend = await newUser(browser, 'Rory Recipient');
+  await friend.page.goto(openLink.pathname + openLink.search);
+  await expect(friend.page.getByText('Read-only view')).toBeVisible();
+
+  // The expiry passes on the server: moved to 3 s from now by the owner, then the clock runs past it.
+  const expiry = await page.request.post(`/api/online-dip/${dip.dipId}/expiry`, {
+    data: { expiresAt: new Date(Date.now() + 3_000).toISOString() },
+  });
+  expect(expiry.ok()).toBe(true);
+  const { expiresAt } = (await expiry.json()) as { expiresAt: string };
+  await page.waitForTimeout(Math.max(0, new Date(expiresAt).getTime() - Date.now()) + 1_000);
+
+  // The server now refuses the owner's link actions on it.
+  expect((await page.request.post(`/api/online-dip/${dip.dipId}/regenerate-link`)).status()).toBe(410);
+
+  // Owner: Expired, Copy Link and the menu disabled; View DIP says so.
+  await page.goto('/dashboard?tab=dips');
+  await expect(item.getByText('Expired', { exact: true })).toBeVisible();
+  await expect(item.getByText('Valid', { exact: true })).toHaveCount(0);
+  await expect(item.getByRole('button', { name: `Copy Link for ${dip.quoteCode}` })).toBeDisabled();
+  await expect(item.getByRole('button', { name: `More actions for ${dip.quoteCode}` })).toBeDisabled();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'dashboard-dips-expired');
+  await expectNoOverflowAt375(page);
+  await item.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
+  const modal = page.getByRole('dialog', { name: 'Decision in Principle' });
+  await expect(modal.getByText('DIP Expired')).toBeVisible();
+  await expect(modal.getByText('This DIP has expired and is no longer available')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'dip-owner-modal-expired');
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+
+  // Recipient: Expired, View DIP disabled, Download PDF hidden (sharing learns the expiry by event).
+  const shared = friend.page.getByRole('listitem').filter({ hasText: dip.quoteCode });
+  await expect(async () => {
+    await friend.page.goto('/dashboard?tab=shared');
+    await expect(shared.getByText('Expired', { exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(shared.getByRole('button', { name: `View DIP ${dip.quoteCode}` })).toBeDisabled();
+  await expect(shared.getByRole('button', { name: /Download PDF/ })).toHaveCount(0);
+  await expectNoAxeViolations(friend.page);
+  await screenshotBothWidths(friend.page, 'dashboard-shared-expired');
+  await expectNoOverflowAt375(friend.page);
+
+  // The link itself no longer opens the DIP.
+  await friend.page.goto(openLink.pathname + openLink.search);
+  await expect(friend.page.getByText('Read-only view')).toHaveCount(0);
+  await expect(friend.page.getByText(/expired/i).first()).toBeVisible();
+});
