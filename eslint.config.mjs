@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import boundaries from './eslint-rules/boundaries.mjs';
 
 export default tseslint.config(
   {
@@ -23,5 +25,15 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    // The two classic rules of hooks; the React Compiler's extra rules are not adopted (no compiler here).
+    files: ['frontends/**/*.{ts,tsx}', 'packages/ui/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    plugins: { boundaries },
+    rules: { 'boundaries/no-cross-boundary-imports': 'error' },
   },
 );

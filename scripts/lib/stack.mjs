@@ -90,8 +90,9 @@ async function waitFor(url, timeoutMs, isStopped) {
  * @param {number} [opts.portOffset] added to every default port (tests run beside `npm start`)
  * @param {'console'|'file'} [opts.logs]
  * @param {Record<string,string>} [opts.env] extra environment for every process
+ * @param {string[]} [opts.nodeArgs] extra node flags for every process (e.g. --cpu-prof, which NODE_OPTIONS refuses)
  */
-export async function startStack({ dataDir, portOffset = 0, logs = 'console', env = {} }) {
+export async function startStack({ dataDir, portOffset = 0, logs = 'console', env = {}, nodeArgs = [] }) {
   mkdirSync(dataDir, { recursive: true });
   const port = (p) => p + portOffset;
   const mongoPort = port(27017);
@@ -111,7 +112,7 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
   });
   const launch = (name, args, childEnv, colour) =>
     supervisor.start(name, () => {
-      const child = spawn(process.execPath, args, {
+      const child = spawn(process.execPath, [...nodeArgs, ...args], {
         cwd: ROOT,
         env: childEnv,
         stdio: ['ignore', 'pipe', 'pipe'],
