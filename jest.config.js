@@ -17,6 +17,9 @@ const common = {
   roots,
   testEnvironment: 'node',
   transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie|@platformatic)/)'],
+  // Tests run the workspace packages from source, as tsconfig.base.json's `paths` do for tsc and tsx;
+  // their package.json `exports` point plain `node` at the built dist/ instead.
+  moduleNameMapper: { '^@lsp/(contracts|service-kit|embedded-mongo)$': '<rootDir>/packages/$1/src/index.ts' },
 };
 
 module.exports = {
@@ -31,6 +34,8 @@ module.exports = {
       // Real MongoDB, Redis and Kafka through testcontainers when a Docker engine answers; else embedded.
       globalSetup: '<rootDir>/packages/testing/src/jest/integration-global-setup.ts',
       globalTeardown: '<rootDir>/packages/testing/src/jest/integration-global-teardown.ts',
+      // Every answer of a declared /api route is checked against its contract (a mismatch is a 500).
+      setupFiles: ['<rootDir>/packages/testing/src/jest/response-conformance.ts'],
     },
   ],
 };
