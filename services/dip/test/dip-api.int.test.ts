@@ -241,10 +241,16 @@ describe('dip service through the gateway', () => {
   describe('recipients, known from the sharing events', () => {
     async function share(
       dip: { dipId: string; quoteCode: string; shareUrl: string },
-      email: string,
-      downloadPdf = true,
+      email: string | null,
+      options: {
+        downloadPdf?: boolean;
+        shareId?: string;
+        createdAt?: Date;
+        expiresAt?: Date;
+        expiresWithDip?: boolean;
+      } = {},
     ) {
-      const shareId = randomUUID();
+      const shareId = options.shareId ?? randomUUID();
       const slug = dip.shareUrl.split('/').pop();
       await h.bus.publish(
         createEnvelope('sharing', {
@@ -255,19 +261,35 @@ describe('dip service through the gateway', () => {
             dipId: dip.dipId,
             ownerUserId: owner.user.userId,
             sharedByName: 'Alex Investor',
-            inviteType: 'targeted',
+            inviteType: email === null ? 'open' : 'targeted',
             recipientEmail: email,
-            permissions: { view: true, downloadPdf },
+            permissions: { view: true, downloadPdf: options.downloadPdf ?? true },
             message: null,
             quoteCode: dip.quoteCode,
             shareUrl: `http://localhost:8080/shared/${slug}?e=x&sig=y`,
-            expiresAt: new Date(Date.now() + 48 * HOUR).toISOString(),
-            createdAt: new Date().toISOString(),
+            expiresAt: (options.expiresAt ?? new Date(Date.now() + 48 * HOUR)).toISOString(),
+            ...(options.expiresWithDip === undefined ? {} : { expiresWithDip: options.expiresWithDip }),
+            createdAt: (options.createdAt ?? new Date()).toISOString(),
           },
         }),
       );
       return shareId;
     }
+
+    const revoke = (dip: { dipId: string }, shareId: string, email: string | null, at: Date) =>
+      h.bus.publish(
+        createEnvelope('sharing', {
+          type: SHARING_EVENT_TYPES.shareRevoked,
+          subject: shareId,
+          data: {
+            shareId,
+            dipId: dip.dipId,
+            recipientEmail: email,
+            reason: 'owner',
+            revokedAt: at.toISOString(),
+          },
+        }),
+      );
 
     it('lets a recipient see the online DIP and download the PDF; a revoked share ends it', async () => {
       const dip = await newDip();
@@ -285,30 +307,95 @@ describe('dip service through the gateway', () => {
       expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="DIP-${dip.quoteCode}.pdf"`);
       // The owner view stays the owner's.
       expect((await recipient.client.get(`/api/online-dip/${dip.dipId}`)).status).toBe(403);
-      await h.bus.publish(
-        createEnvelope('sharing', {
-          type: SHARING_EVENT_TYPES.shareRevoked,
-          subject: shareId,
-          data: {
-            shareId,
-            dipId: dip.dipId,
-            recipientEmail: 'recipient@example.com',
-            reason: 'owner',
-            revokedAt: new Date().toISOString(),
-          },
-        }),
-      );
+      await revoke(dip, shareId, 'recipient@example.com', new Date());
       await h.until(
         async () => (await recipient.client.get(`/api/online-dip/${slug}`)).status === 403,
         'revocation',
       );
     });
 
+    it('gives access back when the owner shares again after a revocation, and ignores a late older event', async () => {
+      const dip = await newDip();
+      const recipient = await h.signedIn({ email: 'again@example.com' });
+      const slug = dip.shareUrl.split('/').pop();
+      const canView = async () => (await recipient.client.get(`/api/online-dip/${slug}`)).status === 200;
+      const first = new Date(Date.now() - 60_000);
+      const shareId = await share(dip, 'again@example.com', { createdAt: first });
+      await h.until(canView, 'first access');
+      await revoke(dip, shareId, 'again@example.com', new Date(Date.now() - 30_000));
+      await h.until(async () => !(await canView()), 'revocation');
+      // Sharing re-uses the share's id when the same email is shared again.
+      await share(dip, 'again@example.com', { shareId, createdAt: new Date() });
+      await h.until(canView, 'access after sharing again');
+      expect((await recipient.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(200);
+      // A share.created older than the revocation, arriving late (another topic), changes nothing.
+      await revoke(dip, shareId, 'again@example.com', new Date(Date.now() + 1000));
+      await h.until(async () => !(await canView()), 'second revocation');
+      await share(dip, 'again@example.com', { shareId, createdAt: first });
+      const marker = await share(dip, 'marker@example.com');
+      const markerUser = await h.signedIn({ email: 'marker@example.com' });
+      await h.until(
+        async () => (await markerUser.client.get(`/api/online-dip/${slug}`)).status === 200,
+        `the later event ${marker}`,
+      );
+      expect(await canView()).toBe(false);
+    });
+
+    it('lets whoever opened the open link view the DIP and download its PDF', async () => {
+      const dip = await newDip();
+      const opener = await h.signedIn({ email: 'opener@example.com' });
+      const slug = dip.shareUrl.split('/').pop();
+      const linkId = await share(dip, null, { expiresWithDip: true });
+      await h.bus.publish(
+        createEnvelope('sharing', {
+          type: SHARING_EVENT_TYPES.shareViewed,
+          subject: dip.dipId,
+          data: {
+            // The opener's own entry in 'Shared with me' has an id of its own; linkId names the link.
+            shareId: randomUUID(),
+            linkId,
+            dipId: dip.dipId,
+            ownerUserId: owner.user.userId,
+            recipientUserId: opener.user.userId,
+            recipientEmail: 'opener@example.com',
+            viewedAt: new Date().toISOString(),
+          },
+        }),
+      );
+      await h.until(
+        async () => (await opener.client.get(`/api/online-dip/${slug}`)).status === 200,
+        'open-link access',
+      );
+      expect((await opener.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(200);
+      const stranger = await h.signedIn({ email: 'stranger@example.com' });
+      expect((await stranger.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
+    });
+
+    it('keeps a recipient in when the owner extends the DIP past the expiry it was shared with', async () => {
+      const dip = await newDip();
+      const recipient = await h.signedIn({ email: 'extended@example.com' });
+      const slug = dip.shareUrl.split('/').pop();
+      await share(dip, 'extended@example.com', { expiresWithDip: true });
+      await h.until(
+        async () => (await recipient.client.get(`/api/online-dip/${slug}`)).status === 200,
+        'access',
+      );
+      const extended = await owner.client.post(`/api/online-dip/${dip.dipId}/expiry`, {});
+      expect(extended.status).toBe(200);
+      h.clock.advance(72 * HOUR);
+      try {
+        expect((await recipient.client.get(`/api/online-dip/${slug}`)).status).toBe(200);
+        expect((await recipient.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(200);
+      } finally {
+        h.clock.advance(-72 * HOUR);
+      }
+    });
+
     it('ends access when the owner regenerates the link, and refuses the PDF where the share does not allow it', async () => {
       const dip = await newDip();
       const viewer = await h.signedIn({ email: 'viewer@example.com' });
       const slug = dip.shareUrl.split('/').pop();
-      await share(dip, 'viewer@example.com', false);
+      await share(dip, 'viewer@example.com', { downloadPdf: false });
       await h.until(
         async () => (await viewer.client.get(`/api/online-dip/${slug}`)).status === 200,
         'access',

@@ -125,6 +125,18 @@ describe('DIP shares through the gateway', () => {
       });
       const list = (await opener.client.get('/api/shared')).json().items;
       expect(list.map((i: { dipId: string }) => i.dipId)).toEqual([dip.dipId]);
+      // dip learns of the link (share.created) and of each opener through it (linkId), so that an
+      // opener may also download the PDF there.
+      const created = (await h.outboxEvents('share.created')).filter((e) => e.data.dipId === dip.dipId);
+      expect(created.map((e) => e.data)).toEqual([
+        expect.objectContaining({
+          shareId: res.json().shareId,
+          inviteType: 'open',
+          recipientEmail: null,
+          expiresWithDip: true,
+        }),
+      ]);
+      expect(viewed[0].data.linkId).toBe(res.json().shareId);
     });
 
     it('falls back to the copy link when the share cannot be recorded', async () => {
@@ -198,11 +210,10 @@ describe('DIP shares through the gateway', () => {
       const other = await h.signedIn({ email: 'other@example.co.uk' });
       const otherE = Buffer.from('other@example.co.uk').toString('base64url');
       expect((await other.client.get(`${slugPath}?e=${otherE}&sig=${sig}`)).status).toBe(404);
-      // The expiry is part of what is signed: a stored expiry moved by anyone but the signer breaks it.
-      const share = await h.collections.dipShares.findOne({ _id: shareId });
+      // The expiry is part of what is signed: an expiry stored by anyone but the signer breaks it.
       await h.collections.dipShares.updateOne(
         { _id: shareId },
-        { $set: { expiresAt: new Date(share!.expiresAt.getTime() + 86_400_000) } },
+        { $set: { expiresAt: new Date(Date.now() + 86_400_000) } },
       );
       expect((await recipient.client.get(path)).status).toBe(404);
     });
@@ -333,6 +344,42 @@ describe('DIP shares through the gateway', () => {
       expect((await h.client().get('/api/shared/unread-count')).status).toBe(401);
       const entry = await h.collections.recipientShares.findOne({ _id: mine.shareId });
       expect(entry?.viewedAt).toBeNull();
+    });
+  });
+
+  describe('links that last as long as the DIP', () => {
+    it('keeps a targeted link working when the owner extends the DIP past the first expiry', async () => {
+      const { path, owner, dip } = await sharedTo('extended@example.co.uk');
+      const recipient = await h.signedIn({ email: 'extended@example.co.uk' });
+      await h.deliver(
+        dipEvent(DIP_EVENT_TYPES.expiryChanged, {
+          dipId: dip.dipId,
+          ownerUserId: owner.user.userId,
+          version: 2,
+          expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          previousExpiresAt: dip.expiresAt,
+          changedAt: new Date().toISOString(),
+        }),
+      );
+      // Past the 48 hours the link was first shared for (each test starts the clock again).
+      h.clock.now = new Date(Date.now() + 49 * 3600_000);
+      const res = await recipient.client.get(path);
+      expect(res.status).toBe(200);
+      expect(res.json().dip.status).toBe('active');
+    });
+
+    it('sends the same link when the same email is shared again, so the first email still works', async () => {
+      const first = await sharedTo('twice@example.co.uk');
+      const again = await first.owner.client.post(`/api/online-dip/${first.dip.dipId}/share`, {
+        recipients: ['twice@example.co.uk'],
+        message: 'Once more',
+      });
+      expect(again.status).toBe(201);
+      const created = (await h.outboxEvents('share.created')).filter((e) => e.data.shareId === first.shareId);
+      expect(created).toHaveLength(2);
+      expect(created[1]!.data.shareUrl).toBe(created[0]!.data.shareUrl);
+      const recipient = await h.signedIn({ email: 'twice@example.co.uk' });
+      expect((await recipient.client.get(first.path)).status).toBe(200);
     });
   });
 

@@ -38,7 +38,14 @@ export const shareCreatedEventSchema = z.object({
   message: text.nullable(),
   quoteCode: z.string().min(1),
   shareUrl: z.string().url(),
+  /** When the link stops working, as things stand now (what the email shows). */
   expiresAt: z.string().datetime(),
+  /**
+   * True when the link has no expiry of its own and lasts as long as the DIP (a later extension of
+   * the DIP extends it); false for an open link the owner gave an earlier expiry. Absent in events
+   * written before the field: read as false.
+   */
+  expiresWithDip: z.boolean().optional(),
   createdAt: z.string().datetime(),
 });
 export type ShareCreatedEvent = z.infer<typeof shareCreatedEventSchema>;
@@ -50,6 +57,11 @@ export const shareViewedEventSchema = z.object({
   ownerUserId: z.string().min(1),
   recipientUserId: z.string().min(1),
   recipientEmail: z.string().min(1).max(254),
+  /**
+   * The link (`share.created`'s `shareId`) the recipient came through: for a targeted share the same
+   * as `shareId`; for the open link, the link every opener shares. Absent in older events.
+   */
+  linkId: z.string().min(1).optional(),
   viewedAt: z.string().datetime(),
 });
 export type ShareViewedEvent = z.infer<typeof shareViewedEventSchema>;

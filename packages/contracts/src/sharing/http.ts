@@ -71,6 +71,7 @@ export const targetedShareResponseSchema = z.object({
 export const openShareResponseSchema = z.object({
   success: z.literal(true),
   url: z.string(),
+  shareId: z.string(),
   expiresAt: z.string(),
 });
 /** When the share could not be recorded (and so no email queued): the owner copies the DIP's link instead. */

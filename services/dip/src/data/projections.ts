@@ -64,8 +64,13 @@ export interface Access {
   recipientEmail: string | null;
   recipientUserId: string | null;
   permissions: SharePermissions;
-  expiresAt: Date;
+  /** The link's own expiry; null when it lasts as long as the DIP (whose own expiry is checked first). */
+  expiresAt: Date | null;
   revoked: boolean;
+  /** When the share was last made (its `share.created`): an older event never undoes a newer one. */
+  grantedAt: Date;
+  /** When it was last revoked: a `share.created` from before then does not bring it back. */
+  revokedAt: Date | null;
 }
 
 /** The slug in a share link `/shared/{slug}?e=…&sig=…` (or `/dip/{slug}`). */
@@ -91,36 +96,61 @@ export class AccessProjection {
     await this.collection().createIndex({ shareId: 1 }, { name: 'share' });
   }
 
+  /**
+   * A share made, or made again (after a revocation, a regenerated link or for a new open link): the
+   * grant takes the share's current slug, permissions and expiry and is active again. Events of
+   * different types may arrive out of order (a topic per type on Kafka), so each carries its time
+   * and an older one never undoes a newer one.
+   */
   async shareCreated(event: ShareCreatedEvent, session: ClientSession): Promise<void> {
+    const grantedAt = new Date(event.createdAt);
+    const existing = await this.collection().findOne({ _id: event.shareId }, { session });
+    if (existing && existing.grantedAt && existing.grantedAt.getTime() >= grantedAt.getTime()) return;
+    if (existing?.revokedAt && existing.revokedAt.getTime() >= grantedAt.getTime()) return;
+    const terms = {
+      shareSlug: slugInShareUrl(event.shareUrl),
+      recipientEmail: event.recipientEmail?.toLowerCase() ?? null,
+      permissions: event.permissions,
+      expiresAt: event.expiresWithDip ? null : new Date(event.expiresAt),
+      revoked: false,
+      grantedAt,
+    };
     await this.collection().updateOne(
       { _id: event.shareId },
       {
+        $set: terms,
         $setOnInsert: {
           shareId: event.shareId,
           dipId: event.dipId,
-          shareSlug: slugInShareUrl(event.shareUrl),
           inviteType: event.inviteType,
-          recipientEmail: event.recipientEmail?.toLowerCase() ?? null,
           recipientUserId: null,
-          permissions: event.permissions,
-          expiresAt: new Date(event.expiresAt),
-          revoked: false,
+          revokedAt: null,
         },
       },
       { upsert: true, session },
     );
+    // The people who opened an earlier open link keep their place under the new one's terms.
+    if (event.inviteType === 'open') {
+      const { recipientEmail: _shareHasNone, ...openTerms } = terms;
+      await this.collection().updateMany(
+        { shareId: event.shareId, _id: { $ne: event.shareId } },
+        { $set: openTerms },
+        { session },
+      );
+    }
   }
 
   /** Whoever opens an open link becomes a recipient of that share (targeted shares already name theirs). */
   async shareViewed(event: ShareViewedEvent, session: ClientSession): Promise<void> {
-    const share = await this.collection().findOne({ _id: event.shareId }, { session });
+    const linkId = event.linkId ?? event.shareId;
+    const share = await this.collection().findOne({ _id: linkId }, { session });
     if (!share || share.inviteType !== 'open') return;
+    const { _id: _linkId, ...terms } = share;
     await this.collection().updateOne(
-      { _id: `${event.shareId}:${event.recipientUserId}` },
+      { _id: `${linkId}:${event.recipientUserId}` },
       {
-        $setOnInsert: {
-          ...share,
-          _id: `${event.shareId}:${event.recipientUserId}`,
+        $set: {
+          ...terms,
           recipientEmail: event.recipientEmail.toLowerCase(),
           recipientUserId: event.recipientUserId,
         },
@@ -129,8 +159,13 @@ export class AccessProjection {
     );
   }
 
-  async shareRevoked(shareId: string, session: ClientSession): Promise<void> {
-    await this.collection().updateMany({ shareId }, { $set: { revoked: true } }, { session });
+  /** Ends a share's grants, unless the share was made again after `revokedAt`. */
+  async shareRevoked(shareId: string, revokedAt: Date, session: ClientSession): Promise<void> {
+    await this.collection().updateMany(
+      { shareId, $or: [{ grantedAt: { $lte: revokedAt } }, { grantedAt: { $exists: false } }] },
+      { $set: { revoked: true, revokedAt } },
+      { session },
+    );
   }
 
   /**
@@ -148,8 +183,10 @@ export class AccessProjection {
         dipId: dip.id,
         shareSlug: dip.shareSlug,
         revoked: false,
-        expiresAt: { $gt: now },
-        $or: [{ recipientEmail: caller.email.toLowerCase() }, { recipientUserId: caller.userId }],
+        $and: [
+          { $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
+          { $or: [{ recipientEmail: caller.email.toLowerCase() }, { recipientUserId: caller.userId }] },
+        ],
       })
       .toArray();
   }

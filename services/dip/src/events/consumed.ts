@@ -52,7 +52,8 @@ export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
         } else if (envelope.type === SHARING_EVENT_TYPES.shareViewed) {
           await deps.access.shareViewed(shareViewedEventSchema.parse(envelope.data), session);
         } else {
-          await deps.access.shareRevoked(shareRevokedEventSchema.parse(envelope.data).shareId, session);
+          const data = shareRevokedEventSchema.parse(envelope.data);
+          await deps.access.shareRevoked(data.shareId, new Date(data.revokedAt), session);
         }
       });
     },

@@ -37,7 +37,11 @@ export interface DipShare {
   permissions: SharePermissions;
   message: string | null;
   createdAt: Date;
-  expiresAt: Date;
+  /**
+   * The link's own expiry, when the owner gave the open link one; null for a link that lasts as long
+   * as its DIP (every targeted share), so extending the DIP extends it.
+   */
+  expiresAt: Date | null;
   lastAccessAt: Date | null;
 }
 

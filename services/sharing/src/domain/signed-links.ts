@@ -12,9 +12,14 @@ export function decodeRecipient(e: string): string | null {
   return text.length > 0 && text.length <= 254 ? text.trim().toLowerCase() : null;
 }
 
-function sign(secret: string, slug: string, email: string, expiresAt: Date): string {
+/**
+ * The HMAC over slug, email and expiry. A link without an expiry of its own (`null`) lasts as long as
+ * its DIP: it is signed with the word `dip` in the expiry's place, so an owner who extends the DIP
+ * extends every such link without re-sending it.
+ */
+function sign(secret: string, slug: string, email: string, expiresAt: Date | null): string {
   return createHmac('sha256', secret)
-    .update(`${slug}|${email}|${expiresAt.toISOString()}`)
+    .update(`${slug}|${email}|${expiresAt ? expiresAt.toISOString() : 'dip'}`)
     .digest('base64url');
 }
 
@@ -38,7 +43,7 @@ export class ShareLinkSigner {
   ) {}
 
   /** The link, and the salted hash and salt to store for it. */
-  issue(slug: string, email: string, expiresAt: Date) {
+  issue(slug: string, email: string, expiresAt: Date | null) {
     const sig = sign(this.config.SHARE_LINK_SECRET, slug, email, expiresAt);
     const tokenSalt = randomBytes(16).toString('hex');
     const url = new URL(`/shared/${encodeURIComponent(slug)}`, this.config.PUBLIC_URL);
@@ -53,7 +58,7 @@ export class ShareLinkSigner {
    */
   verify(
     sig: string,
-    link: { slug: string; email: string; expiresAt: Date; tokenHash: string; tokenSalt: string },
+    link: { slug: string; email: string; expiresAt: Date | null; tokenHash: string; tokenSalt: string },
     now: Date,
   ): boolean {
     const secrets = [this.config.SHARE_LINK_SECRET];

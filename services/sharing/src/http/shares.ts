@@ -146,6 +146,7 @@ async function markViewed(deps: ShareRouteDeps, entry: RecipientShare, recipient
           ownerUserId: entry.ownerUserId,
           recipientUserId,
           recipientEmail: entry.email,
+          linkId: entry.linkId,
           viewedAt: now.toISOString(),
         }),
       ],
@@ -176,34 +177,61 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
 
     if (body.inviteType === 'open') {
       const input = parseInput(openShareBodySchema, body);
-      const asked = input.expiresAt ? new Date(input.expiresAt) : dip.expiresAt;
-      if (asked.getTime() <= now.getTime()) throw badRequest('expiresAt must be in the future');
-      // A link never outlives its DIP.
-      const expiresAt = asked.getTime() < dip.expiresAt.getTime() ? asked : dip.expiresAt;
-      const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, expiresAt);
-      await c.dipShares.updateOne(
-        { dipId: dip._id, inviteType: 'open', recipientEmail: null },
-        {
-          $set: {
-            shareSlug: slug,
-            ownerUserId: dip.ownerUserId,
-            status: 'active',
-            tokenHash: link.tokenHash,
-            tokenSalt: link.tokenSalt,
-            permissions: DEFAULT_SHARE_PERMISSIONS,
-            expiresAt,
+      const asked = input.expiresAt ? new Date(input.expiresAt) : null;
+      if (asked && asked.getTime() <= now.getTime()) throw badRequest('expiresAt must be in the future');
+      // A link never outlives its DIP; without an expiry of its own it follows the DIP's.
+      const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
+      const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt);
+      const shareId = await deps.mongo.transaction(async (session) => {
+        const existing = await c.dipShares.findOne(
+          { dipId: dip._id, inviteType: 'open', recipientEmail: null },
+          { session },
+        );
+        const id = existing?._id ?? randomUUID();
+        await c.dipShares.updateOne(
+          { _id: id },
+          {
+            $set: {
+              dipId: dip._id,
+              inviteType: 'open',
+              recipientEmail: null,
+              shareSlug: slug,
+              ownerUserId: dip.ownerUserId,
+              status: 'active',
+              tokenHash: link.tokenHash,
+              tokenSalt: link.tokenSalt,
+              permissions: DEFAULT_SHARE_PERMISSIONS,
+              expiresAt: linkExpiresAt,
+            },
+            $setOnInsert: { recipientUserId: null, message: null, createdAt: now, lastAccessAt: null },
           },
-          $setOnInsert: {
-            _id: randomUUID(),
-            recipientUserId: null,
-            message: null,
-            createdAt: now,
-            lastAccessAt: null,
-          },
-        },
-        { upsert: true },
-      );
-      return { success: true, url: link.url, expiresAt: expiresAt.toISOString() };
+          { upsert: true, session },
+        );
+        // dip learns of the open link too, so that whoever opens it may also download the PDF.
+        await deps.outbox.add(
+          [
+            shareCreatedEvent({
+              shareId: id,
+              dipId: dip._id,
+              ownerUserId: dip.ownerUserId,
+              sharedByName: owner.name || dip.ownerName,
+              inviteType: 'open',
+              recipientEmail: null,
+              permissions: DEFAULT_SHARE_PERMISSIONS,
+              message: null,
+              quoteCode: dip.quoteCode,
+              shareUrl: link.url,
+              expiresAt: (linkExpiresAt ?? dip.expiresAt).toISOString(),
+              expiresWithDip: linkExpiresAt === null,
+              createdAt: now.toISOString(),
+            }),
+          ],
+          session,
+        );
+        return id;
+      });
+      const expiresAt = linkExpiresAt ?? dip.expiresAt;
+      return { success: true, url: link.url, shareId, expiresAt: expiresAt.toISOString() };
     }
 
     const input = parseInput(targetedShareBodySchema, body);
@@ -221,7 +249,8 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
         results.length = 0;
         const events = [];
         for (const email of emails) {
-          const link = deps.signer.issue(slug, email, dip.expiresAt);
+          // A targeted link lasts as long as the DIP, so the same email's link is the same link.
+          const link = deps.signer.issue(slug, email, null);
           const existing = await c.dipShares.findOne(
             { dipId: dip._id, inviteType: 'targeted', recipientEmail: email },
             { session },
@@ -241,7 +270,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
             permissions: DEFAULT_SHARE_PERMISSIONS,
             message: input.message,
             createdAt: existing?.createdAt ?? now,
-            expiresAt: dip.expiresAt,
+            expiresAt: null,
             lastAccessAt: existing?.lastAccessAt ?? null,
           };
           await c.dipShares.replaceOne({ _id: shareId }, share, { upsert: true, session });
@@ -264,6 +293,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
               quoteCode: dip.quoteCode,
               shareUrl: link.url,
               expiresAt: dip.expiresAt.toISOString(),
+              expiresWithDip: true,
               createdAt: now.toISOString(),
             }),
           );
@@ -312,7 +342,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       if (link.status === 'revoked') throw notFound(SHARING_MESSAGES.notFound);
       if (!open && recipient !== caller.email)
         throw new HttpError(403, SHARING_MESSAGES.wrongAccount, { canSignOut: true });
-      if (isExpired(link.expiresAt, now) || isExpired(dip.expiresAt, now))
+      if ((link.expiresAt && isExpired(link.expiresAt, now)) || isExpired(dip.expiresAt, now))
         throw gone(SHARING_MESSAGES.expired);
 
       let entry: RecipientShare | null;
