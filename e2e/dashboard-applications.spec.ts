@@ -220,6 +220,13 @@ test('wizard: every step, no validation on Next, §5 messages at submit, then Ap
   await expect(application).toBeVisible();
   await expect(application.getByText('Submitted', { exact: true })).toBeVisible();
   await expect(page.getByRole('tab', { name: /Applications/ })).toContainText('1');
+  // View Details unfolds what the platform holds of it, and folds it away again.
+  await application.getByRole('button', { name: 'View Details' }).click();
+  const details = application.locator('dl');
+  await expect(details).toContainText('DIP application');
+  await expect(details).toContainText('£');
+  await application.getByRole('button', { name: 'Hide Details' }).click();
+  await expect(details).toBeHidden();
   await expectApplicationSubmittedBadge(page, 'Quay Works');
 });
 

@@ -111,7 +111,9 @@ test('dashboard: greeting, search history with rename, tabs with counts and ?tab
   await expect(dialog.getByLabel('Your name')).toHaveValue('Priya Sharma');
   await expect(dialog.getByLabel('Message')).not.toHaveValue('');
   await dialog.getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(dialog.getByText('Email Required')).toBeVisible();
+  await expect(
+    dialog.getByText('Missing Information: Please fill in your name and referral email address'),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'dashboard-refer-a-friend');
   await page.keyboard.press('Escape');

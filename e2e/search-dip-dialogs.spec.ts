@@ -107,7 +107,9 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
     .click();
   const send = page.getByRole('dialog', { name: 'Send Deal' });
   await send.getByRole('button', { name: 'Send Deal' }).click();
-  await expect(send.getByText('Email Required')).toBeVisible();
+  await expect(
+    send.getByText('Email Required - Please enter at least one recipient email address'),
+  ).toBeVisible();
   await send.getByLabel('Email addresses').fill('not-an-email');
   await send.getByRole('button', { name: 'Send Deal' }).click();
   await expect(send.getByText('Invalid Email Addresses - Please check: not-an-email')).toBeVisible();

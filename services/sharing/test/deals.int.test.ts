@@ -77,6 +77,9 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
       expect((await shareDeal(referrer, { referralEmail: 'not-an-email' })).json().error).toBe(
         'Invalid Email Addresses',
       );
+      for (const referralEmail of ['', '   ', undefined]) {
+        expect((await shareDeal(referrer, { referralEmail })).json().error).toBe('Email Required');
+      }
       expect((await shareDeal(referrer, { loanType: 'mortgage' })).status).toBe(400);
       expect((await shareDeal(referrer, { loanData: 'x'.repeat(20_001) })).status).toBe(400);
       expect((await shareDeal(referrer, { loanData: 'not json' })).status).toBe(400);

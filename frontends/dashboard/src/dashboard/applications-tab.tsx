@@ -1,6 +1,8 @@
-// The Applications tab (spec §2): address, date, amount in GBP, a status badge and View Details
-// (which the spec leaves without an action; it stays a disabled button with a note).
+// The Applications tab (spec §2): address, date, amount in GBP, a status badge and View Details. The
+// spec gives View Details no action; here it unfolds what the platform holds of the application.
+import { LOAN_TYPE_LABELS } from '@lsp/contracts';
 import { Badge, Button, Card } from '@lsp/ui';
+import { useState } from 'react';
 import { formatDate, formatGbp } from '../format';
 import type { ApplicationItem } from './queries';
 
@@ -11,6 +13,7 @@ function statusBadge(status: string) {
 }
 
 export function ApplicationsTab({ applications }: { applications: ApplicationItem[] }) {
+  const [open, setOpen] = useState<string | null>(null);
   if (applications.length === 0) {
     return (
       <Card title="No applications yet" headingLevel={3}>
@@ -31,14 +34,54 @@ export function ApplicationsTab({ applications }: { applications: ApplicationIte
               <span>{formatGbp(application.loan_amount)}</span>
             </p>
             {statusBadge(application.status)}
+            {open === application.id && <ApplicationDetails application={application} />}
           </div>
           <div className="dash-item__actions">
-            <Button variant="secondary" size="sm" title="Details of an application are not shown here yet">
-              View Details
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-expanded={open === application.id}
+              aria-controls={`application-${application.id}`}
+              onClick={() => setOpen(open === application.id ? null : application.id)}
+            >
+              {open === application.id ? 'Hide Details' : 'View Details'}
             </Button>
           </div>
         </li>
       ))}
     </ul>
+  );
+}
+
+function ApplicationDetails({ application }: { application: ApplicationItem }) {
+  const kind = application.kind === 'loan-application' ? 'Loan application' : 'DIP application';
+  const loanType = application.loan_type ? LOAN_TYPE_LABELS[application.loan_type] : 'Not given';
+  return (
+    <dl id={`application-${application.id}`} className="dash-facts">
+      <div>
+        <dt>Reference</dt>
+        <dd>{application.id}</dd>
+      </div>
+      <div>
+        <dt>Kind</dt>
+        <dd>{kind}</dd>
+      </div>
+      <div>
+        <dt>Loan type</dt>
+        <dd>{loanType}</dd>
+      </div>
+      <div>
+        <dt>Amount</dt>
+        <dd>{formatGbp(application.loan_amount)}</dd>
+      </div>
+      <div>
+        <dt>Submitted</dt>
+        <dd>{formatDate(application.created_at)}</dd>
+      </div>
+      <div>
+        <dt>Status</dt>
+        <dd>{application.status}</dd>
+      </div>
+    </dl>
   );
 }

@@ -1,5 +1,6 @@
 // The dashboard's list queries (spec §9): never stale, kept 5 minutes; a 401 sends the browser to
 // /login (the default query function does that). The unread count refetches every 30 s.
+import type { LoanType } from '@lsp/contracts';
 import { useQuery } from '@tanstack/react-query';
 
 export const LIST_QUERY_OPTIONS = { staleTime: 0, gcTime: 5 * 60_000 } as const;
@@ -18,8 +19,10 @@ export interface SavedSearchItem {
 
 export interface ApplicationItem {
   id: string;
+  kind?: 'dip-application' | 'loan-application';
   property_address: string | null;
   loan_amount: number | null;
+  loan_type?: LoanType | null;
   status: string;
   created_at: string;
 }

@@ -1,11 +1,14 @@
 // Refer a Friend (spec §2, §7, §9): the user's name prefilled, the friend's email, a default message;
 // POST /api/referrals; 'Invitation Sent!' then the dialog closes after 2 seconds.
+import { SHARING_MESSAGES } from '@lsp/contracts';
 import { Button, Dialog, TextField, apiSend, useToast } from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 
 export const REFERRAL_CLOSE_MS = 2000;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const REFERRAL_MISSING = SHARING_MESSAGES.referralMissing;
+const REFERRAL_INVALID_EMAIL = SHARING_MESSAGES.referralInvalidEmail;
 
 interface ReferralForm {
   referrerName: string;
@@ -89,7 +92,7 @@ export function ReferFriendDialog({
         <TextField
           label="Your name"
           autoComplete="name"
-          {...register('referrerName', { validate: (v) => v.trim().length >= 2 || 'Please enter your name' })}
+          {...register('referrerName', { validate: (v) => v.trim().length > 0 || REFERRAL_MISSING })}
           error={errors.referrerName?.message}
         />
         <TextField
@@ -98,9 +101,7 @@ export function ReferFriendDialog({
           required
           {...register('referralEmail', {
             validate: (v) =>
-              !v.trim()
-                ? 'Email Required'
-                : EMAIL_PATTERN.test(v.trim()) || 'Please enter a valid email address',
+              !v.trim() ? REFERRAL_MISSING : EMAIL_PATTERN.test(v.trim()) || REFERRAL_INVALID_EMAIL,
           })}
           error={errors.referralEmail?.message}
         />

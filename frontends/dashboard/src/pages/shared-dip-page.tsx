@@ -102,6 +102,18 @@ export function SharedDipPage() {
         </Panel>
       );
     }
+    if (error?.status === 410) {
+      return (
+        <Panel title="Shared DIP">
+          <Alert variant="warning" title={sharedLinkErrorMessage(410, error.body)}>
+            This DIP has expired and can no longer be accessed.
+          </Alert>
+          <Link to="/dashboard?tab=shared" className={buttonClass('secondary')}>
+            Go to Shared with me
+          </Link>
+        </Panel>
+      );
+    }
     return (
       <Panel title="Shared DIP">
         <Alert variant="danger" title="Unable to open this link">

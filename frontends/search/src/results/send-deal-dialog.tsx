@@ -35,7 +35,8 @@ export function SendDealDialog({
 
   const send = async () => {
     const list = splitEmails(emails);
-    if (list.length === 0) return setError('Email Required');
+    if (list.length === 0)
+      return setError('Email Required - Please enter at least one recipient email address');
     const invalid = list.filter((e) => !EMAIL.test(e));
     if (invalid.length) return setError(`Invalid Email Addresses - Please check: ${invalid.join(', ')}`);
     setError(null);

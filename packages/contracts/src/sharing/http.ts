@@ -139,7 +139,7 @@ export const sharedDipResponseSchema = z.object({
 
 /** POST /api/referrals/deal-share (spec §3 'Deal-share payload'). */
 export const dealShareBodySchema = z.object({
-  referralEmail: emailText({ type: 'Email Required', invalid: 'Invalid Email Addresses' }),
+  referralEmail: emailText({ required: 'Email Required', invalid: 'Invalid Email Addresses' }),
   referrerId: z.string({ error: 'referrerId is required' }).min(1, 'referrerId is required').max(100),
   loanData: z.union(
     [
