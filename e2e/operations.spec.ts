@@ -114,3 +114,62 @@ test('an ops user watches search.completed arrive, pauses, filters and opens the
   await expect(borrower.getByText('Operations access only')).toBeVisible();
   expect((await borrower.request.get('/api/ops/health')).status()).toBe(403);
 });
+
+test("a visitor's way in is one correlation chain: search, lead, new account and its email", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const ops = await signedIn(browser, 'Ola Oncall', OPS_EMAIL);
+  const visitor = await (await browser.newContext()).newPage();
+  const email = `chain-${Date.now()}@example.com`;
+  const password = 'correct-horse-42';
+
+  await visitor.goto('/');
+  await chooseLoanType(visitor, 'Development Finance');
+  await fillDevelopmentForm(visitor, 'Chain Street');
+  await visitor.getByRole('button', { name: 'Search Finance' }).click();
+  const lead = visitor.getByRole('dialog', { name: 'Get Your Loan Results' });
+  await lead.getByLabel('Full name').fill('Chris Chain');
+  await lead.getByLabel('Email address').fill(email);
+  await lead.getByLabel('Phone number').fill('07700 900123');
+  await lead.getByText('Just Getting Started').click();
+  await lead.getByLabel('I agree to be contacted with results and offers. *').check();
+  await lead.getByRole('button', { name: 'Show Me the Best Offers' }).click();
+  await expect(visitor).toHaveURL(/\/create-account$/, { timeout: 30_000 });
+  const journey = await visitor.evaluate(() => sessionStorage.getItem('journeyId'));
+  expect(journey).toMatch(/^journey-/);
+  await visitor.getByLabel('Password', { exact: true }).fill(password);
+  await visitor.getByLabel('Confirm password').fill(password);
+  await visitor.getByRole('button', { name: 'Create Account' }).click();
+  await expect(visitor).toHaveURL(/\/login$/, { timeout: 15_000 });
+
+  // The search, its lead and the account made in another request are one chain, the email with it.
+  const chain = async () => {
+    const res = await ops.request.get(`/api/ops/events?correlationId=${encodeURIComponent(journey!)}`);
+    expect(res.status()).toBe(200);
+    return (await res.json()) as {
+      events: Array<{ envelope: { type: string }; jobs: Array<{ queue: string }> }>;
+    };
+  };
+  await expect
+    .poll(async () => (await chain()).events.map((event) => event.envelope.type), { timeout: 20_000 })
+    .toEqual(
+      expect.arrayContaining([
+        'search.completed',
+        'lead.captured',
+        'identity.user.registered',
+        'identity.verification.requested',
+      ]),
+    );
+  await expect
+    .poll(
+      async () => {
+        const event = (await chain()).events.find(
+          (e) => e.envelope.type === 'identity.verification.requested',
+        );
+        return event?.jobs.map((job) => job.queue) ?? [];
+      },
+      { timeout: 20_000 },
+    )
+    .toContain('email');
+});

@@ -24,6 +24,7 @@ function setup(overrides: Partial<SearchFlowDeps> & { users?: Array<SessionUser 
     search: [] as Array<[string, Record<string, unknown>]>,
     leads: [] as LeadPayload[],
     saves: [] as SaveSearchBody[],
+    journeys: 0,
   };
   const deps: SearchFlowDeps = {
     runSearch: async (type, payload) => {
@@ -42,6 +43,9 @@ function setup(overrides: Partial<SearchFlowDeps> & { users?: Array<SessionUser 
     storage,
     now: () => T0,
     log: () => undefined,
+    startJourney: () => {
+      calls.journeys += 1;
+    },
     ...overrides,
   };
   return { deps, storage, calls };
@@ -52,6 +56,8 @@ describe('search flow', () => {
     const { deps, storage, calls } = setup();
     const outcome = await runSearchFlow(deps, 'development', { projectName: 'Mill' }, lead);
     expect(outcome.kind).toBe('create-account');
+    // An anonymous visitor's search opens the journey its lead and new account will share.
+    expect(calls.journeys).toBe(1);
     expect(calls.search[0][1]).not.toHaveProperty('userId');
     expect(calls.saves).toHaveLength(0);
     const pending = JSON.parse(storage.getItem('pendingLoanResults') as string);
@@ -112,6 +118,7 @@ describe('search flow', () => {
     const { deps, storage, calls } = setup({ users: [user] });
     const outcome = await runSearchFlow(deps, 'bridging', { projectName: 'Bridge' }, null);
     expect(calls.search[0][1]).toMatchObject({ userId: 'u1' });
+    expect(calls.journeys).toBe(0);
     expect(calls.saves[0]).toEqual({
       userId: 'u1',
       loanType: 'bridging',

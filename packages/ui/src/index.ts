@@ -55,6 +55,7 @@ export { resendVerificationEmail } from './app/resend-verification';
 export { apiRequest, apiSend, getQueryFn, loginUrlFor, redirectToLogin, ApiError } from './app/api';
 export type { ApiAnswer, UnauthorizedBehavior } from './app/api';
 export { createQueryClient } from './app/query-client';
+export { currentJourney, endJourney, startJourney } from './app/journey';
 export { SessionProvider, useSession, fetchSessionUser, hasRole } from './app/session';
 export type { SessionState, SessionStatus, SessionUser } from './app/session';
 export { RequireSession } from './app/require-session';

@@ -184,6 +184,9 @@ describe('dip service through the gateway', () => {
           await owner.client.get(`/api/online-dip/${dip.dipId}`),
           await owner.client.get(`/api/online-dip/pdf/${dip.quoteCode}`),
           await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {}),
+          await owner.client.get(`/api/online-dip/${dip.shareUrl.split('/').pop()}`),
+          await owner.client.post(`/api/online-dip/${dip.dipId}/expiry`, {}),
+          await owner.client.post(`/api/online-dip/${dip.dipId}/revoke`, {}),
         ]) {
           expect(r.status).toBe(410);
           expect(r.json().error).toBe('This DIP has expired and is no longer available');

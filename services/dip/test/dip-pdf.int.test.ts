@@ -110,6 +110,30 @@ describe('the DIP PDF', () => {
     }
   });
 
+  it('starts a new Chromium for the next render when the one it had was killed', async () => {
+    const renderer = new PdfRenderer({ executablePath: CHROMIUM, concurrency: 1, logger: silentLogger() });
+    const html = renderDipHtml(pdfDip('5f1e2d3c-4b5a-4c6d-8e7f-0a1b2c3d4e5f'));
+    try {
+      expect((await renderer.render(html)).subarray(0, 5).toString()).toBe('%PDF-');
+      const first = await renderer.chromiumPid();
+      expect(first).toBeDefined();
+      process.kill(first!, 'SIGKILL');
+      for (let i = 0; i < 100 && alive(first!); i++) await new Promise((r) => setTimeout(r, 20));
+      // The render right after the crash may be the one that finds Chromium gone; the next succeeds.
+      let pdf: Buffer | null = null;
+      for (let attempt = 0; attempt < 2 && !pdf; attempt++)
+        pdf = await renderer.render(html).catch(() => null);
+      expect(pdf?.subarray(0, 5).toString()).toBe('%PDF-');
+      const second = await renderer.chromiumPid();
+      expect(second).toBeDefined();
+      expect(second).not.toBe(first);
+    } finally {
+      const pid = await renderer.chromiumPid();
+      await renderer.close();
+      if (pid) expect(alive(pid)).toBe(false);
+    }
+  });
+
   describe('through the pdf queue', () => {
     let queue: ReturnType<typeof createQueue>;
     let events: QueueEvents;

@@ -41,6 +41,11 @@ export interface SearchFlowDeps {
   storage: KeyValueStorage;
   now(): number;
   log(message: string, error?: unknown): void;
+  /**
+   * Opens a correlation journey for an anonymous visitor, so the search, the lead and the account
+   * that follow carry one correlation id (the operations console's chain).
+   */
+  startJourney(): void;
 }
 
 export type SearchOutcome =
@@ -133,6 +138,7 @@ export async function runSearchFlow(
   deps.storage.setItem(STORAGE_KEYS.searchFormData, JSON.stringify({ ...formValues, loanType }));
 
   const userAtStart = await deps.currentUser();
+  if (!userAtStart) deps.startJourney();
   const payload = userAtStart ? { ...formValues, userId: userAtStart.id } : { ...formValues };
 
   // Development's lead travels with the search request (the search service scores it and records it

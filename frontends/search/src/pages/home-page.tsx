@@ -6,6 +6,7 @@ import {
   useSession,
   useToast,
   type SessionUser,
+  startJourney,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -165,6 +166,7 @@ export function HomePage() {
     storage: browserStorage(),
     now: () => Date.now(),
     log: (message, error) => console.error(message, error),
+    startJourney: () => void startJourney(),
   };
 
   const runSearch = async (type: LoanType, values: Record<string, unknown>, lead: LeadDetails | null) => {

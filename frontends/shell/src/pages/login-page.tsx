@@ -6,6 +6,7 @@ import {
   Button,
   PasswordField,
   STORAGE_KEYS,
+  endJourney,
   notifySessionChanged,
   useSession,
   useToast,
@@ -76,6 +77,7 @@ export function LoginPage() {
         variant: 'success',
       });
       await refresh();
+      endJourney();
       notifySessionChanged();
       announcePendingResultsSoon();
       const target = loginRedirectTarget(params, takePostAuthRedirect());

@@ -8,6 +8,7 @@ import {
   PageLoading,
   TextField,
   apiSend,
+  endJourney,
   buttonClass,
   notifySessionChanged,
   resendVerificationEmail,
@@ -49,6 +50,8 @@ export function VerifyEmailPage() {
         if (!current) return;
         if (ok && data?.success) {
           setState({ status: 'verified', name: data.user?.name });
+          // The visitor's way in ends here: what they do next has request ids of its own.
+          endJourney();
           notifySessionChanged();
         } else {
           const error = data?.error ?? DEFAULT_FAILURE;

@@ -2,6 +2,7 @@
 // included, JSON both ways. A 401 anywhere sends the browser to /login with `next` holding where it
 // was, so the user comes back after signing in.
 import type { QueryFunction } from '@tanstack/react-query';
+import { journeyHeaders } from './journey';
 
 /** `/login?next=<path and query, encoded>` for the page the browser is on. */
 export function loginUrlFor(location: Pick<Location, 'pathname' | 'search'> = window.location): string {
@@ -29,10 +30,11 @@ function init(method: string, body?: unknown): RequestInit {
   return {
     method,
     credentials: 'include',
-    headers:
-      body === undefined
-        ? { Accept: 'application/json' }
-        : { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: {
+      Accept: 'application/json',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...journeyHeaders(method),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   };
 }
