@@ -6,13 +6,7 @@ import {
   projectNameBodySchema,
   saveSearchBodySchema,
 } from '@lsp/contracts';
-import {
-  forbidden,
-  notFound,
-  parseInput,
-  requireCaller,
-  requireJsonObject,
-} from '@lsp/service-kit';
+import { forbidden, notFound, parseInput, requireCaller, requireJsonObject } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
