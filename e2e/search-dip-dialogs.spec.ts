@@ -3,11 +3,22 @@
 // leads to /shared-deal/{token}; the recipient registers and sees New and the unread count, then
 // Viewed; a third user on the same link sees the email-mismatch panel. Keyboard, axe, screenshots.
 import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
 import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'Get DIP and Send Deal need the real services');
+
+/** The share-funnel events a page posts, in order (spec §3 'Telemetry events'). */
+function funnelEvents(page: Page): string[] {
+  const events: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/api/telemetry/share-funnel'))
+      events.push((request.postDataJSON() as { event: string }).event);
+  });
+  return events;
+}
 
 test('Get DIP: create, copy the link, share to an email; Send Deal: email to /shared-deal', async ({
   browser,
@@ -16,6 +27,7 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   const stamp = Date.now();
+  const ownerFunnel = funnelEvents(page);
   await registerVerifyAndSignIn(page.request, {
     name: 'Grace Getdip',
     email: `grace-${stamp}@example.com`,
@@ -44,7 +56,11 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await expect(created.getByRole('button', { name: 'Link Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/shared\/[\w-]+\?e=/);
   await expect(created.getByRole('button', { name: 'Copy Link' })).toBeVisible({ timeout: 5000 });
+  await expect.poll(() => ownerFunnel).toEqual(['share_link_created', 'share_link_copied']);
 
+  // Share DIP is disabled while the list is blank; a list of nothing but commas says so.
+  await expect(created.getByRole('button', { name: 'Share DIP' })).toBeDisabled();
+  await created.getByLabel('Email addresses').fill(' , ');
   await created.getByRole('button', { name: 'Share DIP' }).click();
   await expect(created.getByText('No Email Addresses')).toBeVisible();
   const agent = `agent-${stamp}@example.com`;
@@ -62,6 +78,7 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
 
   // The recipient registers with that address: New and the unread count, then Viewed after opening.
   const agentPage = await (await browser.newContext()).newPage();
+  const recipientFunnel = funnelEvents(agentPage);
   await registerVerifyAndSignIn(agentPage.request, {
     name: 'Alan Agent',
     email: agent,
@@ -84,6 +101,10 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await expect(sharedTab.getByLabel('1 unread')).toHaveCount(0);
   await agentPage.goto(new URL(sharedLink).pathname + new URL(sharedLink).search);
   await expect(agentPage.getByText('Read-only view')).toBeVisible();
+  // Opened (the link was followed) and accepted (the addressed recipient was let in).
+  await expect
+    .poll(() => recipientFunnel)
+    .toEqual(expect.arrayContaining(['shared_dip_viewed', 'share_link_opened', 'share_accepted']));
 
   // A third user on the same signed link: the email-mismatch panel offering to sign out.
   const otherPage = await (await browser.newContext()).newPage();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import Fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -119,7 +120,7 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: false,
     // Fastify logs two lines per request; the hook below logs one (see logRequest).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...options.fastify,
   }) as unknown as FastifyInstance;
 

@@ -56,6 +56,12 @@ export { apiRequest, apiSend, getQueryFn, loginUrlFor, redirectToLogin, ApiError
 export type { ApiAnswer, UnauthorizedBehavior } from './app/api';
 export { createQueryClient } from './app/query-client';
 export { currentJourney, endJourney, startJourney } from './app/journey';
+export {
+  TELEMETRY_DUPLICATE_FAILURE_WINDOW_MS,
+  shouldReportTelemetryFailure,
+  trackShareFunnel,
+} from './app/telemetry';
+export type { FunnelEvent } from './app/telemetry';
 export { SessionProvider, useSession, fetchSessionUser, hasRole } from './app/session';
 export type { SessionState, SessionStatus, SessionUser } from './app/session';
 export { RequireSession } from './app/require-session';

@@ -80,9 +80,11 @@ export function DashboardPage() {
   const modalOpen = Boolean(dipId) && params.get('modal') === '1' && !modalClosing;
 
   // A shared link opened before signing in leaves its slug behind: show the shared tab.
+  // The slug is used once either way, so a later plain /dashboard opens on its usual tab.
   useEffect(() => {
-    if (localStorage.getItem(STORAGE_KEYS.pendingDipSlug) && params.get('tab') !== 'shared') {
-      localStorage.removeItem(STORAGE_KEYS.pendingDipSlug);
+    if (!localStorage.getItem(STORAGE_KEYS.pendingDipSlug)) return;
+    localStorage.removeItem(STORAGE_KEYS.pendingDipSlug);
+    if (params.get('tab') !== 'shared') {
       setParams(
         (p) => {
           p.set('tab', 'shared');

@@ -2,12 +2,12 @@
 // Details, Financial Summary and Important Notice; Close and Download PDF; a skeleton while loading;
 // error panels Login Required, Access Denied, DIP Not Found, DIP Expired and Loading Failed (with
 // Try Again), each with a short correlation id.
-import { Alert, ApiError, Button, Dialog, loginUrlFor, useToast } from '@lsp/ui';
+import { Alert, ApiError, Button, Dialog, loginUrlFor, useToast, trackShareFunnel } from '@lsp/ui';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
+import { sendToLogin } from '../pages/auth-redirect';
 import { shortCorrelationId, useDipDetail } from './dip-query';
 import { downloadDipPdf } from './pdf';
-import { trackShareFunnel } from './telemetry';
 
 type Context = 'owner' | 'shared';
 
@@ -130,6 +130,11 @@ export function DipModal({
       duration: Math.round(performance.now() - openedAt.current),
     });
   }, [open, query.isSuccess, dipId, context]);
+  // Spec §8: a 401 goes to the login with this page kept for after it; the panel says why meanwhile.
+  const unauthenticated = query.error instanceof ApiError && query.error.status === 401;
+  useEffect(() => {
+    if (open && unauthenticated) sendToLogin();
+  }, [open, unauthenticated]);
   const quoteCode = dip?.quoteCode ?? dip?.quote_code ?? dip?.reference;
 
   const download = async () => {

@@ -1,14 +1,13 @@
 // The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
 // date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
 // Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired.
-import { Badge, Button, Card, apiSend, useToast } from '@lsp/ui';
+import { Badge, Button, Card, apiSend, useToast, trackShareFunnel } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
 import { dipsKey } from './queries';
 import type { DashboardDip } from './queries';
 import { copyText } from './clipboard';
-import { trackShareFunnel } from './telemetry';
 
 export const EXPIRY_SHORTCUT_DAYS = 30;
 
@@ -96,6 +95,11 @@ function DipItem({
         return;
       }
       toast({ title: 'New link generated', description: 'Previous link is now invalid', variant: 'success' });
+      trackShareFunnel('share_link_created', {
+        dipId: dip.id,
+        context: 'owner',
+        metadata: { regenerated: true },
+      });
       await refresh();
     } catch {
       toast({ title: 'Regenerate failed', description: 'Something went wrong', variant: 'error' });

@@ -10,6 +10,7 @@ import {
   buttonClass,
   clearLegacySessionKeys,
   useSession,
+  trackShareFunnel,
 } from '@lsp/ui';
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
@@ -17,7 +18,6 @@ import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
 import { useDipDetail } from '../dashboard/dip-query';
 import { formatDate } from '../format';
 import { sendToLogin } from './auth-redirect';
-import { trackShareFunnel } from '../dashboard/telemetry';
 
 export function sharedLinkErrorMessage(status: number, body: unknown): string {
   if (status === 401 || status === 403) return "This link has expired or you don't have access to view it.";
@@ -52,8 +52,14 @@ export function SharedDipPage() {
   const shareId =
     query.data?.shareInfo && 'shareId' in query.data.shareInfo ? String(query.data.shareInfo.shareId) : null;
   const dipId = typeof query.data?.dip?.id === 'string' ? query.data.dip.id : null;
+  // Opened: someone followed a share link (signed in or not yet). Accepted: the server let the
+  // addressed recipient in.
+  const linked = Boolean(e && sig);
   useEffect(() => {
-    if (query.isSuccess) trackShareFunnel('share_link_opened', { dipId, shareId, context: 'shared' });
+    if (linked) trackShareFunnel('share_link_opened', { context: 'shared', metadata: { slug } });
+  }, [linked, slug]);
+  useEffect(() => {
+    if (query.isSuccess) trackShareFunnel('share_accepted', { dipId, shareId, context: 'shared' });
   }, [query.isSuccess, dipId, shareId]);
 
   if (!e || !sig) {

@@ -2,7 +2,7 @@
 // → share with estate agents (emails and a message), Copy Link, Download PDF → congratulations.
 // The state resets each time the dialog opens. An email failure with a fallback link copies the link
 // and shows 'Link Copied' for 3 seconds.
-import { Alert, Button, Dialog, TextField, apiSend, useToast } from '@lsp/ui';
+import { Alert, Button, Dialog, TextField, apiSend, trackShareFunnel, useToast } from '@lsp/ui';
 import { formatCurrency } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
@@ -102,6 +102,8 @@ export function GetDipDialog({
         return;
       }
       setCreated(data);
+      // A DIP is made with its share link: the funnel starts here.
+      trackShareFunnel('share_link_created', { dipId: data.dipId, context: 'owner' });
       toast({
         title: 'DIP Created Successfully',
         description: `Quote Code: ${data.quoteCode}`,
@@ -124,6 +126,7 @@ export function GetDipDialog({
     if (ok && data?.url && (await copy(data.url))) {
       showCopied();
       toast({ title: 'Link Copied', variant: 'success' });
+      trackShareFunnel('share_link_copied', { dipId: created.dipId, context: 'owner' });
     } else toast({ title: 'Copy Failed', description: 'Could not copy link to clipboard', variant: 'error' });
   };
 
@@ -296,7 +299,13 @@ export function GetDipDialog({
               </p>
             </Alert>
           )}
-          <Button onClick={() => void share()} loading={sending} loadingText="Sending...">
+          {/* Spec §5: disabled while blank (and while sending). */}
+          <Button
+            onClick={() => void share()}
+            disabled={emails.trim() === ''}
+            loading={sending}
+            loadingText="Sending..."
+          >
             Share DIP
           </Button>
         </div>
