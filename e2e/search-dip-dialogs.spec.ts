@@ -2,6 +2,7 @@
 // share it by email (the mail arrives with a signed /shared/ link), and send a deal whose email
 // leads to /shared-deal/{token}; the recipient registers and sees New and the unread count, then
 // Viewed; a third user on the same link sees the email-mismatch panel. Keyboard, axe, screenshots.
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
@@ -57,6 +58,19 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/shared\/[\w-]+\?e=/);
   await expect(created.getByRole('button', { name: 'Copy Link' })).toBeVisible({ timeout: 5000 });
   await expect.poll(() => ownerFunnel).toEqual(['share_link_created', 'share_link_copied']);
+
+  // Download PDF gives the DIP's real PDF, named by its quote code.
+  const quoteCode = /Quote Code: (\w{4}-\w{4})/.exec((await created.textContent()) ?? '')?.[1];
+  expect(quoteCode).toBeTruthy();
+  const downloading = page.waitForEvent('download');
+  await created.getByRole('button', { name: 'Download PDF' }).click();
+  const pdf = await downloading;
+  expect(pdf.suggestedFilename()).toBe(`DIP-${quoteCode}.pdf`);
+  expect(
+    readFileSync(await pdf.path())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
 
   // Share DIP is disabled while the list is blank; a list of nothing but commas says so.
   await expect(created.getByRole('button', { name: 'Share DIP' })).toBeDisabled();

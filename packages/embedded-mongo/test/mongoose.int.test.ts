@@ -44,7 +44,7 @@ describe('mongoose models', () => {
     const updated = await Author.findByIdAndUpdate(
       ann._id,
       { name: 'Ann B' },
-      { new: true, runValidators: true },
+      { returnDocument: 'after', runValidators: true },
     );
     expect(updated!.name).toBe('Ann B');
     expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(ann.updatedAt.getTime());
