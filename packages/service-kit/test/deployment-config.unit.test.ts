@@ -332,6 +332,17 @@ const manifests = yamlFilesUnder(path.join(K8S, 'base')).flatMap((file) =>
     .map((doc) => ({ file: path.relative(K8S, file), doc: doc as Doc })),
 );
 const ofKind = (kind: string) => manifests.filter((m) => m.doc.kind === kind);
+/** The processes with a headless `<name>-pods` Service: every one the operations health grid scrapes. */
+const HEADLESS = new Set([
+  'gateway',
+  'identity',
+  'search',
+  'dip',
+  'pdf-worker',
+  'sharing',
+  'notifications',
+  'email-worker',
+]);
 const configMaps = new Map<string, Env>(
   ofKind('ConfigMap').map((m) => [m.doc.metadata.name as string, m.doc.data as Env]),
 );
@@ -389,9 +400,11 @@ describe('Kubernetes manifests', () => {
   it('have a Deployment, a Service and a ConfigMap for every process', () => {
     for (const { name } of processes) {
       const files = manifests.filter((m) => m.file.startsWith(`base/${name}/`)).map((m) => m.doc.kind);
+      // Every process the health grid scrapes also has its headless `<name>-pods` Service.
+      const services = HEADLESS.has(name) ? ['Service', 'Service'] : ['Service'];
       expect({ name, kinds: files.sort() }).toEqual({
         name,
-        kinds: ['ConfigMap', 'Deployment', 'Kustomization', 'Service'],
+        kinds: ['ConfigMap', 'Deployment', 'Kustomization', ...services],
       });
     }
     expect(ofKind('Deployment')).toHaveLength(processes.length);
@@ -457,7 +470,7 @@ describe('Kubernetes manifests', () => {
   it('listen where the Service sends traffic and where the gateway looks for each upstream', () => {
     const servicePorts = new Map<string, number>();
     for (const { doc } of ofKind('Service')) {
-      const deployment = deploymentOf(doc.metadata.name);
+      const deployment = deploymentOf(String(doc.metadata.name).replace(/-pods$/, ''));
       expect(doc.spec.selector).toEqual(deployment.spec.selector.matchLabels);
       expect(deployment.spec.template.metadata.labels).toMatchObject(doc.spec.selector);
       expect(doc.spec.ports[0].port).toBe(deployment.spec.template.spec.containers[0].ports[0].containerPort);
@@ -470,6 +483,23 @@ describe('Kubernetes manifests', () => {
     )) {
       const url = new URL(gateway[key]!);
       expect({ key, port: servicePorts.get(url.hostname) }).toEqual({ key, port: Number(url.port) });
+    }
+  });
+
+  it("point the health grid at a headless Service of every process, on the process's port", () => {
+    const targets = String(configMaps.get('notifications-config')?.OPS_TARGETS ?? '')
+      .split(',')
+      .map((part) => part.split('='));
+    expect(targets.map(([name]) => name).sort()).toEqual([...HEADLESS].sort());
+    for (const [name, url] of targets) {
+      const { hostname, port } = new URL(url!);
+      const service = ofKind('Service').find((m) => m.doc.metadata.name === hostname)?.doc;
+      expect({ name, hostname, clusterIP: service?.spec.clusterIP }).toEqual({
+        name,
+        hostname: `${name}-pods`,
+        clusterIP: 'None',
+      });
+      expect(String(service!.spec.ports[0].port)).toBe(port);
     }
   });
 

@@ -348,6 +348,38 @@ describe('DIP shares through the gateway', () => {
   });
 
   describe('links that last as long as the DIP', () => {
+    it('gives the open link an expiry of its own only when the owner asks for an earlier one', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      const soon = new Date(Date.now() + 3600_000);
+      const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        inviteType: 'open',
+        expiresAt: soon.toISOString(),
+      });
+      expect(res.status).toBe(200);
+      expect(res.json().expiresAt).toBe(soon.toISOString());
+      const created = (await h.outboxEvents('share.created')).filter((e) => e.data.dipId === dip.dipId);
+      expect(created.at(-1)!.data).toMatchObject({ expiresWithDip: false, expiresAt: soon.toISOString() });
+      const url = new URL(res.json().url);
+      const opener = await h.signedIn();
+      const path = `/api/online-dip/shared/${dip.shareSlug}${url.search}`;
+      expect((await opener.client.get(path)).status).toBe(200);
+      // Past the link's own expiry, though the DIP still runs for a day and more.
+      h.clock.now = new Date(soon.getTime() + 1000);
+      const late = await opener.client.get(path);
+      expect(late.status).toBe(410);
+      expect(late.json().error).toBe(SHARING_MESSAGES.expired);
+      // An expiry after the DIP's is no expiry of its own: the link follows the DIP.
+      h.clock.now = new Date();
+      const later = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        inviteType: 'open',
+        expiresAt: new Date(Date.now() + 90 * 86_400_000).toISOString(),
+      });
+      expect(later.json().expiresAt).toBe(dip.expiresAt);
+      const again = (await h.outboxEvents('share.created')).filter((e) => e.data.dipId === dip.dipId);
+      expect(again.at(-1)!.data.expiresWithDip).toBe(true);
+    });
+
     it('keeps a targeted link working when the owner extends the DIP past the first expiry', async () => {
       const { path, owner, dip } = await sharedTo('extended@example.co.uk');
       const recipient = await h.signedIn({ email: 'extended@example.co.uk' });

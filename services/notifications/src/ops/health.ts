@@ -2,6 +2,8 @@
 // internal secret (the gateway answers its details only to that), never exposed through the gateway.
 // Rates and p99 are differences between this scrape and the one about a minute before it, so the
 // first poll of a fresh process shows null until a second scrape exists.
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { OpsConsumerLag, OpsHealthResponse, OpsProcessHealth } from '@lsp/contracts';
 import { IDENTITY_HEADERS } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
@@ -50,6 +52,38 @@ export function opsTargets(config: NotificationsConfig): OpsTarget[] {
     { name: 'email-worker', url: withPort(config.NOTIFICATIONS_URL, 10) },
   );
   return targets;
+}
+
+// ---------------------------------------------------------------- instances
+
+/** Every address a host name resolves to. */
+export type ResolveAll = (host: string) => Promise<string[]>;
+
+const resolveWithDns: ResolveAll = async (host) =>
+  (await lookup(host, { all: true })).map((address) => address.address);
+
+/**
+ * One probe per instance. A target whose host name resolves to several addresses (on Kubernetes, a
+ * headless Service such as `search-pods`: one address per ready pod) is scraped at each of them, so
+ * a process running in three pods shows as three rows, each with its own p99 and error rate; a
+ * Service's single virtual address would hand each scrape to any one pod. Loopback, literal addresses
+ * and names that do not resolve are probed as they are.
+ */
+export async function instancesOf(target: OpsTarget, resolve: ResolveAll): Promise<OpsTarget[]> {
+  const host = new URL(target.url).hostname;
+  if (isLoopback(target.url) || isIP(host.replace(/^\[|\]$/g, ''))) return [target];
+  let addresses: string[];
+  try {
+    addresses = [...new Set(await resolve(host))].sort();
+  } catch {
+    return [target];
+  }
+  if (addresses.length <= 1) return [target];
+  return addresses.map((address) => {
+    const url = new URL(target.url);
+    url.hostname = address.includes(':') ? `[${address}]` : address;
+    return { name: `${target.name} ${address}`, url: url.toString().replace(/\/+$/, '') };
+  });
 }
 
 // ---------------------------------------------------------------- Prometheus text
@@ -192,6 +226,8 @@ export class HealthGrid {
       internalSecret: string;
       eventBus: 'redis' | 'kafka';
       lag: () => Promise<OpsConsumerLag[]>;
+      /** How instances are found (DNS by default; tests give their own). */
+      resolve?: ResolveAll;
     },
   ) {}
 
@@ -205,8 +241,15 @@ export class HealthGrid {
   }
 
   private async checkNow(): Promise<OpsHealthResponse> {
+    const resolve = this.opts.resolve ?? resolveWithDns;
+    const instances = (
+      await Promise.all(this.opts.targets.map((target) => instancesOf(target, resolve)))
+    ).flat();
+    // A pod that went away takes its history with it.
+    const current = new Set(instances.map((instance) => instance.name));
+    for (const name of this.history.keys()) if (!current.has(name)) this.history.delete(name);
     const [processes, consumerLag] = await Promise.all([
-      Promise.all(this.opts.targets.map((target) => this.probe(target))),
+      Promise.all(instances.map((instance) => this.probe(instance))),
       this.opts.lag().catch(() => []),
     ]);
     return { checkedAt: new Date().toISOString(), eventBus: this.opts.eventBus, processes, consumerLag };
