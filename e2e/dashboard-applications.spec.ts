@@ -8,50 +8,12 @@
 //   ('DIP Submitted') and the search's badge;
 // - /loan-results Apply Now into the wizard, used with the keyboard only.
 import { expect, test } from '@playwright/test';
-import type { Browser, Locator, Page } from '@playwright/test';
-import { registerVerifyAndSignIn } from './support/mail-helpers';
+import type { Locator, Page } from '@playwright/test';
+import { newUser } from './support/mail-helpers';
 import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
-import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
+import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'applications need the real services');
-
-async function newUser(browser: Browser, name: string): Promise<{ page: Page; id: string }> {
-  const page = await (await browser.newContext()).newPage();
-  const email = `${name.split(' ')[0].toLowerCase()}-${Date.now()}@example.com`;
-  const { id } = await registerVerifyAndSignIn(page.request, { name, email, password: 'correct-horse-42' });
-  return { page, id };
-}
-
-/**
- * Nothing in the page's content (the shell's <main>, where these pages render) wider than the window
- * at 375 px; a failure names the elements that stick out. The shell's header is the shell's own test.
- */
-async function expectNoOverflowAt375(page: Page, what = 'the page') {
-  await page.setViewportSize({ width: 375, height: 812 });
-  const overflow = await page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const main = document.querySelector('main');
-    if (!main) return ['no <main>'];
-    // Inside a box that scrolls or clips sideways (the dashboard's tab strip) is not page overflow.
-    const clipped = (el: Element) => {
-      for (let box = el.parentElement; box && box !== main; box = box.parentElement)
-        if (getComputedStyle(box).overflowX !== 'visible') return true;
-      return false;
-    };
-    const wide = Array.from(main.querySelectorAll('*'))
-      .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !clipped(el))
-      .slice(0, 10)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`,
-      );
-    if (wide.length === 0 && main.scrollWidth > main.clientWidth + 0.5)
-      wide.push(`main: scrollWidth ${main.scrollWidth}, clientWidth ${main.clientWidth}`);
-    return wide;
-  });
-  expect(overflow, `sticking out of ${what} at 375 px`).toEqual([]);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** A signed-in development search, saved to the account; returns the saved search's id. */
 async function savedSearch(page: Page, userId: string, projectName: string): Promise<string> {

@@ -8,51 +8,11 @@
 // 'DIP Expired'; the recipient's Shared with me shows Expired, View DIP disabled, no Download PDF;
 // the old link says the DIP has expired. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
-import type { Browser, Page } from '@playwright/test';
-import { registerVerifyAndSignIn } from './support/mail-helpers';
+import { newUser } from './support/mail-helpers';
 import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
-import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
+import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIP expiry needs the real services');
-
-async function newUser(browser: Browser, name: string): Promise<{ page: Page; id: string }> {
-  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await context.newPage();
-  const email = `${name.split(' ')[0].toLowerCase()}-${Date.now()}@example.com`;
-  const { id } = await registerVerifyAndSignIn(page.request, { name, email, password: 'correct-horse-42' });
-  return { page, id };
-}
-
-/**
- * Nothing in the page's content (the shell's <main>, where these pages render) wider than the window
- * at 375 px; a failure names the elements that stick out. The shell's header is the shell's own test.
- */
-async function expectNoOverflowAt375(page: Page, what = 'the page') {
-  await page.setViewportSize({ width: 375, height: 812 });
-  const overflow = await page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const main = document.querySelector('main');
-    if (!main) return ['no <main>'];
-    // Inside a box that scrolls or clips sideways (the dashboard's tab strip) is not page overflow.
-    const clipped = (el: Element) => {
-      for (let box = el.parentElement; box && box !== main; box = box.parentElement)
-        if (getComputedStyle(box).overflowX !== 'visible') return true;
-      return false;
-    };
-    const wide = Array.from(main.querySelectorAll('*'))
-      .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !clipped(el))
-      .slice(0, 10)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`,
-      );
-    if (wide.length === 0 && main.scrollWidth > main.clientWidth + 0.5)
-      wide.push(`main: scrollWidth ${main.scrollWidth}, clientWidth ${main.clientWidth}`);
-    return wide;
-  });
-  expect(overflow, `sticking out of ${what} at 375 px`).toEqual([]);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test('an expired DIP: Expired with disabled actions for the owner and the recipient', async ({ browser }) => {
   test.setTimeout(180_000);

@@ -4,27 +4,12 @@
 // their Shared with me as Viewed), a targeted share for another address showing the mismatch panel,
 // and Regenerate Link making the old link fail. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
-import type { Browser, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { registerVerifyAndSignIn } from './support/mail-helpers';
+import { newUser } from './support/mail-helpers';
 import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
-import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
+import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIPs need the real services');
-
-async function newUser(browser: Browser, name: string): Promise<{ page: Page; id: string; email: string }> {
-  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await context.newPage();
-  const email = `${name.split(' ')[0].toLowerCase()}-${Date.now()}@example.com`;
-  const { id } = await registerVerifyAndSignIn(page.request, { name, email, password: 'correct-horse-42' });
-  return { page, id, email };
-}
-
-async function expectNoOverflowAt375(page: Page) {
-  await page.setViewportSize({ width: 375, height: 812 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link to a second user, regenerate', async ({
   browser,

@@ -84,6 +84,8 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await screenshotBothWidths(page, 'get-dip-created');
   await created.getByRole('button', { name: 'Share DIP' }).click();
   await expect(page.getByRole('dialog', { name: 'Congratulations!' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'get-dip-congratulations');
   const sharedLink = await linkInMailTo(agent, (href) => href.includes('/shared/'), 'a shared DIP link');
   expect(sharedLink).toMatch(/\/shared\/[\w-]+\?e=[\w-]+&sig=/);
   await page.keyboard.press('Escape');
@@ -110,6 +112,8 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
       .getByRole('dialog', { name: 'Decision in Principle' })
       .getByRole('heading', { name: 'Borrower' }),
   ).toBeVisible();
+  await expectNoAxeViolations(agentPage);
+  await screenshotBothWidths(agentPage, 'dip-shared-modal');
   await agentPage.keyboard.press('Escape');
   await expect(entry.getByText('Viewed', { exact: true })).toBeVisible();
   await expect(sharedTab.getByLabel('1 unread')).toHaveCount(0);

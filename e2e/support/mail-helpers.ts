@@ -1,6 +1,6 @@
 // The notifications service's mail catcher, read by the browser tests that follow an email (needs
 // the full stack with MAIL_CATCHER_ENABLED=true, as global-setup starts it).
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 
 export interface CaughtMail {
   to: string | string[];
@@ -85,4 +85,19 @@ export async function registerVerifyAndSignIn(
   if (!login.ok()) throw new Error(`login: ${login.status()} ${await login.text()}`);
   const me = (await (await request.get('/api/auth/me')).json()) as { user: { id: string } };
   return me.user;
+}
+
+/**
+ * A verified, signed-in user in a browser context of their own (with clipboard access, for Copy Link),
+ * named `name`, with a fresh email made from the first name.
+ */
+export async function newUser(
+  browser: Browser,
+  name: string,
+): Promise<{ page: Page; id: string; email: string }> {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  const email = `${name.split(' ')[0].toLowerCase()}-${Date.now()}@example.com`;
+  const { id } = await registerVerifyAndSignIn(page.request, { name, email, password: 'correct-horse-42' });
+  return { page, id, email };
 }

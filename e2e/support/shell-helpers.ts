@@ -56,3 +56,34 @@ export async function screenshotBothWidths(page: Page, name: string) {
   }
   if (original) await page.setViewportSize(original);
 }
+
+/**
+ * Nothing in the page's content (the shell's <main>, where these pages render) wider than the window
+ * at 375 px; a failure names the elements that stick out. The shell's header is the shell's own test.
+ */
+export async function expectNoOverflowAt375(page: Page, what = 'the page') {
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const main = document.querySelector('main');
+    if (!main) return ['no <main>'];
+    // Inside a box that scrolls or clips sideways (the dashboard's tab strip) is not page overflow.
+    const clipped = (el: Element) => {
+      for (let box = el.parentElement; box && box !== main; box = box.parentElement)
+        if (getComputedStyle(box).overflowX !== 'visible') return true;
+      return false;
+    };
+    const wide = Array.from(main.querySelectorAll('*'))
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !clipped(el))
+      .slice(0, 10)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`,
+      );
+    if (wide.length === 0 && main.scrollWidth > main.clientWidth + 0.5)
+      wide.push(`main: scrollWidth ${main.scrollWidth}, clientWidth ${main.clientWidth}`);
+    return wide;
+  });
+  expect(overflow, `sticking out of ${what} at 375 px`).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

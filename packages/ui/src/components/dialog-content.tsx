@@ -2,7 +2,7 @@
 // download: focus moves in on open and stays trapped inside, Escape closes, focus returns to the
 // opener, the page behind is hidden from assistive technology, the title labels the dialog.
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { cx } from './class-names';
 import type { DialogProps } from './dialog';
 import { CloseIcon } from './icons';
@@ -25,6 +25,26 @@ export function DialogContent({
   const opener = useRef<HTMLElement | null>(null);
   useLayoutEffect(() => {
     if (open && document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+  }, [open]);
+
+  // A body taller than the dialog scrolls; with nothing focusable in view a keyboard user could not
+  // scroll it, so while it overflows it is a tab stop of its own (WCAG 2.1.1; axe's
+  // scrollable-region-focusable). It is measured again whenever its size or content changes.
+  const body = useRef<HTMLDivElement | null>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = body.current;
+    if (!open || !element) return;
+    const measure = () => setScrolls(element.scrollHeight > element.clientHeight + 1);
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(element);
+    const changed = new MutationObserver(measure);
+    changed.observe(element, { childList: true, subtree: true });
+    return () => {
+      resized.disconnect();
+      changed.disconnect();
+    };
   }, [open]);
 
   return (
@@ -57,7 +77,13 @@ export function DialogContent({
               </RadixDialog.Close>
             )}
           </div>
-          <div className="ui-dialog__body">{children}</div>
+          <div
+            ref={body}
+            className="ui-dialog__body"
+            {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': 'Dialog content' } : {})}
+          >
+            {children}
+          </div>
           {footer && <div className="ui-dialog__footer">{footer}</div>}
         </RadixDialog.Content>
       </RadixDialog.Portal>
