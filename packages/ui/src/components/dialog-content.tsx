@@ -30,11 +30,12 @@ export function DialogContent({
   // A body taller than the dialog scrolls; with nothing focusable in view a keyboard user could not
   // scroll it, so while it overflows it is a tab stop of its own (WCAG 2.1.1; axe's
   // scrollable-region-focusable). It is measured again whenever its size or content changes.
-  const body = useRef<HTMLDivElement | null>(null);
+  // A callback ref: Radix mounts the content through a portal a render after this component.
+  const [body, setBody] = useState<HTMLDivElement | null>(null);
   const [scrolls, setScrolls] = useState(false);
   useEffect(() => {
-    const element = body.current;
-    if (!open || !element) return;
+    const element = body;
+    if (!element) return;
     const measure = () => setScrolls(element.scrollHeight > element.clientHeight + 1);
     measure();
     const resized = new ResizeObserver(measure);
@@ -45,7 +46,7 @@ export function DialogContent({
       resized.disconnect();
       changed.disconnect();
     };
-  }, [open]);
+  }, [body]);
 
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -78,7 +79,7 @@ export function DialogContent({
             )}
           </div>
           <div
-            ref={body}
+            ref={setBody}
             className="ui-dialog__body"
             {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': 'Dialog content' } : {})}
           >
