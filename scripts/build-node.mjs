@@ -15,6 +15,7 @@ import { transformFile } from '@swc/core';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/bootstrap.mjs';
+import { compiledEntryOf } from './lib/node-build.mjs';
 
 /** The workspace packages services import at run time, compiled with them. */
 const COMPILED_PACKAGES = ['packages/contracts', 'packages/service-kit'];
@@ -28,19 +29,8 @@ const SWC_OPTIONS = {
   configFile: false,
 };
 
-/**
- * Where the build puts the JavaScript of a source entry point, as a path from the repository root:
- * services/dip/src/worker.ts -> services/dip/dist/worker.js, frontends/shell/server.ts ->
- * frontends/dist/shell/server.js. Images and manifests name these.
- */
-export function compiledEntryOf(sourceEntry) {
-  const parts = sourceEntry.split('/');
-  const js = (file) => file.replace(/\.ts$/, '.js');
-  if (parts[0] === 'frontends')
-    return ['frontends', 'dist', ...parts.slice(1, -1), js(parts.at(-1))].join('/');
-  if (parts[2] !== 'src') throw new Error(`${sourceEntry} is not under a workspace's src folder`);
-  return [parts[0], parts[1], 'dist', ...parts.slice(3, -1), js(parts.at(-1))].join('/');
-}
+/** Where the build puts an entry point's JavaScript (kept beside the stack's use of it). */
+export { compiledEntryOf };
 
 /** Every unit: the files to compile or copy, each with the path it is written to. */
 function units() {

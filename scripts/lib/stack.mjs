@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from './bootstrap.mjs';
+import { ensureNodeBuild, nodeArgsFor } from './node-build.mjs';
 import { Supervisor } from './supervisor.mjs';
 
 /** Written into the data directory on every change of a process's state; read by `npm start -- status`. */
@@ -91,9 +92,21 @@ async function waitFor(url, timeoutMs, isStopped) {
  * @param {'console'|'file'} [opts.logs]
  * @param {Record<string,string>} [opts.env] extra environment for every process
  * @param {string[]} [opts.nodeArgs] extra node flags for every process (e.g. --cpu-prof, which NODE_OPTIONS refuses)
+ * @param {boolean} [opts.compiled] run the services, workers and MongoDB from their compiled JavaScript,
+ *   as the images do (built first when the sources are newer); false runs the TypeScript through tsx.
+ *   Default: true, unless LSP_RUN_TSX=1.
  */
-export async function startStack({ dataDir, portOffset = 0, logs = 'console', env = {}, nodeArgs = [] }) {
+export async function startStack({
+  dataDir,
+  portOffset = 0,
+  logs = 'console',
+  env = {},
+  nodeArgs = [],
+  compiled = process.env.LSP_RUN_TSX !== '1',
+}) {
   mkdirSync(dataDir, { recursive: true });
+  if (compiled) await ensureNodeBuild();
+  const argsOf = (entry) => nodeArgsFor(entry, compiled);
   const port = (p) => p + portOffset;
   const mongoPort = port(27017);
   const gatewayPort = port(8080);
@@ -150,8 +163,6 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
     PDF_DIR: path.join(dataDir, 'pdf'),
     ...env,
   };
-  const tsx = ['--import', 'tsx'];
-
   // Stop the edge first so nothing new comes in, the database last so everyone can flush.
   const stop = async () => {
     await supervisor.stopAll();
@@ -163,8 +174,7 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
       launch(
         'mongo',
         [
-          ...tsx,
-          'packages/embedded-mongo/bin/embedded-mongo.ts',
+          ...argsOf('packages/embedded-mongo/bin/embedded-mongo.ts'),
           '--port',
           String(mongoPort),
           '--dbpath',
@@ -184,7 +194,7 @@ export async function startStack({ dataDir, portOffset = 0, logs = 'console', en
         SERVICE_NAME: proc.name,
         ...(proc.port ? { PORT: String(port(proc.port)) } : {}),
       };
-      launch(proc.name, [...tsx, proc.entry], childEnv, COLOURS[i % COLOURS.length]);
+      launch(proc.name, argsOf(proc.entry), childEnv, COLOURS[i % COLOURS.length]);
     });
     // The gateway's readiness is its own; the API services behind it are awaited one by one.
     await Promise.all(
