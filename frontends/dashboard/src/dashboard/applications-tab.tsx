@@ -1,9 +1,8 @@
 // The Applications tab (spec §2): address, date, amount in GBP, a status badge and View Details. The
 // spec gives View Details no action; here it unfolds what the platform holds of the application.
-import { LOAN_TYPE_LABELS } from '@lsp/contracts';
 import { Badge, Button, Card } from '@lsp/ui';
 import { useState } from 'react';
-import { formatDate, formatGbp } from '../format';
+import { formatDate, formatGbp, loanTypeLabel } from '../format';
 import type { ApplicationItem } from './queries';
 
 function statusBadge(status: string) {
@@ -55,7 +54,7 @@ export function ApplicationsTab({ applications }: { applications: ApplicationIte
 
 function ApplicationDetails({ application }: { application: ApplicationItem }) {
   const kind = application.kind === 'loan-application' ? 'Loan application' : 'DIP application';
-  const loanType = application.loan_type ? LOAN_TYPE_LABELS[application.loan_type] : 'Not given';
+  const loanType = application.loan_type ? loanTypeLabel(application.loan_type) : 'Not given';
   return (
     <dl id={`application-${application.id}`} className="dash-facts">
       <div>

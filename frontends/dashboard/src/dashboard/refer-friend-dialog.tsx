@@ -1,6 +1,6 @@
 // Refer a Friend (spec §2, §7, §9): the user's name prefilled, the friend's email, a default message;
 // POST /api/referrals; 'Invitation Sent!' then the dialog closes after 2 seconds.
-import { SHARING_MESSAGES } from '@lsp/contracts';
+import { SHARING_MESSAGES } from '@lsp/contracts/src/sharing/messages';
 import { Button, Dialog, TextField, apiSend, useToast } from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';

@@ -2,27 +2,9 @@ import { z } from 'zod';
 import { LOAN_TYPES } from '../common/enums';
 import { jsonObject } from '../common/json';
 import { EMAIL_TEXT_PATTERN, emailText, isoDateTimeText } from '../common/text';
+import { SHARING_MESSAGES } from './messages';
 
-/** The spec's wording (§5, §6, §8) for the sharing calls; ours where the spec names no words. */
-export const SHARING_MESSAGES = {
-  linkMissingParameters: 'Invalid share link - missing parameters',
-  authRequired: 'Authentication Required',
-  accessDenied: "You don't have access to this DIP. Please contact the person who shared it with you.",
-  wrongAccount:
-    'This DIP was shared with a different email address. Sign out, then sign in with the email address it was sent to.',
-  notFound: 'DIP not found or may have been removed',
-  expired: 'This DIP has expired and is no longer available',
-  expiredCannotShare: 'This DIP has expired and can no longer be shared',
-  noEmails: 'No Email Addresses',
-  invalidEmails: 'Invalid Email Format',
-  emailUnavailable: 'Email Service Unavailable - Please use the Copy Link feature to share this DIP.',
-  shareNotFound: 'Share not found',
-  dealNotFound: 'Deal not found',
-  referralMissing: 'Missing Information: Please fill in your name and referral email address',
-  referralInvalidEmail: 'Invalid Email: Please enter a valid email address',
-  referrerMismatch: 'The referrer id does not match the signed-in user',
-  tooManyInvitations: 'Too many invitations sent. Please wait a while and try again.',
-} as const;
+export { SHARING_MESSAGES };
 
 /** Most recipients one share request may name. */
 export const MAX_SHARE_RECIPIENTS = 20;
