@@ -152,8 +152,11 @@ test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link t
   await page.getByRole('button', { name: `More actions for ${dip.quoteCode}` }).click();
   await page.getByRole('menuitem', { name: 'Regenerate Link' }).click();
   await expect(page.getByText('Previous link is now invalid')).toBeVisible();
-  await friend.page.goto(new URL(openLink).pathname + new URL(openLink).search);
-  await expect(friend.page.getByText('The shared deal could not be found.')).toBeVisible();
+  // Sharing learns of the new link from dip's event a moment later: the old link fails from then on.
+  await expect(async () => {
+    await friend.page.goto(new URL(openLink).pathname + new URL(openLink).search);
+    await expect(friend.page.getByText('The shared deal could not be found.')).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
 
   // Set Expiry: 30 days from now.
   await page.getByRole('button', { name: `More actions for ${dip.quoteCode}` }).click();

@@ -65,7 +65,13 @@ test('an ops user watches search.completed arrive, pauses, filters and opens the
   // which other tests on this system made, has arrived).
   const before = await settledCount(feedRows(ops, 'search.completed'));
   await searchAsBorrower(borrower, 'Quay Street');
+  const resultsShownAt = Date.now();
   await expect.poll(() => feedRows(ops, 'search.completed').count(), { timeout: 10_000 }).toBe(before + 1);
+  // The issue's aim is 2 s from the search to the feed. A shared CI machine makes a timed assertion
+  // flaky, so the test reports the figure (the integration test and the bench measure the latency).
+  const latency = `search.completed in the feed ${((Date.now() - resultsShownAt) / 1000).toFixed(1)} s after the results showed`;
+  test.info().annotations.push({ type: 'feed latency', description: latency });
+  console.log(latency);
 
   // Paused, the next search is held, not shown; Resume shows it.
   await ops.getByRole('button', { name: 'Pause' }).click();
