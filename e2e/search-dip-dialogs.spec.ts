@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
 import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
-import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
+import { expectNoAxeViolations, screenshotBothWidths, tabTo } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'Get DIP and Send Deal need the real services');
 
@@ -48,7 +48,9 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await expect(dialog).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'get-dip-summary');
-  await dialog.getByRole('button', { name: 'Create DIP' }).click();
+  // Every step of the dialog with the keyboard alone.
+  await tabTo(page, dialog.getByRole('button', { name: 'Create DIP' }));
+  await page.keyboard.press('Enter');
   const created = page.getByRole('dialog', { name: 'Your Decision in Principle' });
   await expect(created.getByText(/Quote Code: \w{4}-\w{4}/)).toBeVisible();
   await expect(page.getByText('DIP Created Successfully')).toBeVisible();
@@ -82,7 +84,8 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await created.getByLabel('Message (optional)').fill('Here is my DIP.');
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'get-dip-created');
-  await created.getByRole('button', { name: 'Share DIP' }).click();
+  await tabTo(page, created.getByRole('button', { name: 'Share DIP' }));
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog', { name: 'Congratulations!' })).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'get-dip-congratulations');
@@ -143,7 +146,8 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await page
     .getByRole('button', { name: /^Send deal from / })
     .first()
-    .click();
+    .focus();
+  await page.keyboard.press('Enter');
   const send = page.getByRole('dialog', { name: 'Send Deal' });
   await send.getByRole('button', { name: 'Send Deal' }).click();
   await expect(
@@ -157,7 +161,8 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await send.getByLabel('Note (optional)').fill('Worth a look');
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'send-deal');
-  await send.getByRole('button', { name: 'Send Deal' }).click();
+  await tabTo(page, send.getByRole('button', { name: 'Send Deal' }));
+  await page.keyboard.press('Enter');
   await expect(page.getByText('Deal Sent Successfully!')).toBeVisible();
   await expect(send.getByText(`${friend}: Sent`)).toBeVisible();
   await expect(send).toBeHidden({ timeout: 6000 });

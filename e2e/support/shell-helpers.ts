@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from '@playwright/test';
-import type { Page, Route } from '@playwright/test';
+import type { Locator, Page, Route } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -86,4 +86,16 @@ export async function expectNoOverflowAt375(page: Page, what = 'the page') {
   });
   expect(overflow, `sticking out of ${what} at 375 px`).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/**
+ * Moves the keyboard focus with Tab (Shift+Tab when `backwards`) until `target` has it, as a
+ * keyboard-only user would; fails when it is not reached within `limit` presses.
+ */
+export async function tabTo(page: Page, target: Locator, limit = 20, backwards = false) {
+  for (let presses = 0; presses < limit; presses++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+  }
+  await expect(target, `reached with ${limit} presses of Tab`).toBeFocused();
 }
