@@ -11,7 +11,14 @@ const swc = [
     module: { type: 'commonjs' },
   },
 ];
-const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/frontends', '<rootDir>/scripts'];
+// e2e/ for the pure helpers of the browser tests (their unit tests); the specs themselves are Playwright's.
+const roots = [
+  '<rootDir>/packages',
+  '<rootDir>/services',
+  '<rootDir>/frontends',
+  '<rootDir>/scripts',
+  '<rootDir>/e2e',
+];
 const common = {
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
   roots,

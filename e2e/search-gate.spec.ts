@@ -1,6 +1,7 @@
 // The results-gate path (results → lead profile → /loan-results) and the application entry, with
 // the API answered in the page.
 import { expect, test } from '@playwright/test';
+import { fulfillDeclared } from './support/api-mocks';
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
 import { SAMPLE_OFFERS, SIGNED_IN_USER, lenderOrder, mockSearchApi } from './support/search-helpers';
@@ -39,7 +40,7 @@ test.describe('results gate and loan results', () => {
     let saved: unknown = null;
     await page.route('**/api/save-lead-info', async (route) => {
       saved = route.request().postDataJSON();
-      await route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true}' });
+      await fulfillDeclared(route, 200, { success: true });
     });
     await holdResults(page);
     await page.goto('/results-gate');
@@ -111,6 +112,7 @@ test.describe('results gate and loan results', () => {
 
   test('a failed lead save says so and stays on the gate', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
+    // A failure no route declares: the service fell over.
     await page.route('**/api/save-lead-info', (route) =>
       route.fulfill({
         status: 500,

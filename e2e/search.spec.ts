@@ -3,6 +3,7 @@
 // the frontends with the API answered in the page (see support/search-helpers.ts), so each rule is
 // checked in isolation; the end-to-end journey through the real services is in search-journey.spec.ts.
 import { expect, test } from '@playwright/test';
+import { fulfillDeclared } from './support/api-mocks';
 import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
 import {
   SAMPLE_OFFERS,
@@ -260,6 +261,7 @@ test.describe('search flow', () => {
 
   test('a failed search shows the error toast and closes the overlay', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
+    // A failure no route declares: the service fell over.
     await page.route(/\/api\/development$/, (route) =>
       route.fulfill({
         status: 500,
@@ -427,7 +429,7 @@ test.describe('saved search page', () => {
   test('a 403 says Access denied with Back to Dashboard', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
     await page.route('**/api/search-result/abc', (route) =>
-      route.fulfill({ status: 403, contentType: 'application/json', body: '{"error":"Forbidden"}' }),
+      fulfillDeclared(route, 403, { success: false, error: 'Access denied' }),
     );
     await page.goto('/search-results/abc');
     await expect(page.getByText('Access denied')).toBeVisible();
@@ -436,6 +438,7 @@ test.describe('saved search page', () => {
 
   test('other failures say Failed to fetch search result', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
+    // A failure no route declares: the service fell over.
     await page.route('**/api/search-result/abc', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
     );

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import { fulfillDeclared } from './support/api-mocks';
 import {
   TEST_USER,
   answerDashboardListsEmpty,
@@ -14,7 +15,9 @@ const json = (status: number, body: unknown) => ({
 });
 
 async function signedOut(page: Page) {
-  await page.route('**/api/auth/me', (route) => route.fulfill(json(401, { error: 'Not signed in' })));
+  await page.route('**/api/auth/me', (route) =>
+    fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
+  );
 }
 
 test.describe('shell sign-in pages', () => {
@@ -35,6 +38,7 @@ test.describe('shell sign-in pages', () => {
   });
 
   test('login shows the server error and the fallback toast wording', async ({ page }) => {
+    // Deliberately not what identity answers (it always names the error): the page's own fallback wording.
     await page.route('**/api/login', (route) => route.fulfill(json(401, {})));
     await page.goto('/login');
     await page.getByLabel('Email address').fill('someone@example.com');
@@ -50,11 +54,13 @@ test.describe('shell sign-in pages', () => {
     let signedIn = false;
     await page.unroute('**/api/auth/me');
     await page.route('**/api/auth/me', (route) =>
-      route.fulfill(signedIn ? json(200, { user: TEST_USER }) : json(401, { error: 'Not signed in' })),
+      signedIn
+        ? fulfillDeclared(route, 200, { user: TEST_USER })
+        : fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
     );
     await page.route('**/api/login', (route) => {
       signedIn = true;
-      return route.fulfill(json(200, { user: TEST_USER }));
+      return fulfillDeclared(route, 200, { success: true, user: TEST_USER });
     });
     await answerDashboardListsEmpty(page, TEST_USER.id);
     await page.goto(`/login?next=${encodeURIComponent('/dashboard?tab=dips')}`);
@@ -93,12 +99,12 @@ test.describe('shell sign-in pages', () => {
     let sent: Record<string, unknown> | null = null;
     await page.route('**/api/auth/register', (route) => {
       sent = route.request().postDataJSON();
-      return route.fulfill(
-        json(201, {
-          user: { name: 'Jo Bloggs', email: 'jo@example.com' },
-          message: 'Registration successful',
-        }),
-      );
+      return fulfillDeclared(route, 201, {
+        success: true,
+        user: { id: 'u-jo-1', name: 'Jo Bloggs', email: 'jo@example.com', verified: false },
+        requiresVerification: true,
+        message: 'Registration successful',
+      });
     });
     await page.goto('/register?sharedDipId=dip-42');
     await page.getByLabel('Full name').fill('Jo Bloggs');
@@ -123,7 +129,12 @@ test.describe('shell sign-in pages', () => {
       };
       window.localStorage.setItem('pendingLoanResults', JSON.stringify(pending));
     });
-    await page.route('**/api/create-account', (route) => route.fulfill(json(200, { success: true })));
+    await page.route('**/api/create-account', (route) =>
+      fulfillDeclared(route, 201, {
+        success: true,
+        message: 'Account created. Check your email to verify it.',
+      }),
+    );
     await page.goto('/create-account');
     await expect(page.getByText('We found 3 loan options for you')).toBeVisible();
     await expect(page.getByLabel('Full name')).toHaveValue('Jo Bloggs');
@@ -159,7 +170,11 @@ test.describe('shell sign-in pages', () => {
 
   test('verify-email with a good token shows Email Verified! and Continue to Login', async ({ page }) => {
     await page.route('**/api/verify-email?token=*', (route) =>
-      route.fulfill(json(200, { success: true, user: { name: 'Jo Bloggs', email: 'jo@example.com' } })),
+      fulfillDeclared(route, 200, {
+        success: true,
+        message: 'Email verified successfully',
+        user: { name: 'Jo Bloggs', email: 'jo@example.com' },
+      }),
     );
     await page.goto('/verify-email?token=abc123');
     await expect(page.getByRole('heading', { name: 'Email Verified!' })).toBeVisible();
@@ -170,10 +185,17 @@ test.describe('shell sign-in pages', () => {
 
   test('verify-email with an expired token offers a resend that reports success', async ({ page }) => {
     await page.route('**/api/verify-email?token=*', (route) =>
-      route.fulfill(json(400, { success: false, error: 'Verification link has expired', canResend: true })),
+      fulfillDeclared(route, 410, {
+        success: false,
+        error: 'Verification link has expired',
+        canResend: true,
+      }),
     );
     await page.route('**/api/auth/resend-verification', (route) =>
-      route.fulfill(json(200, { success: true })),
+      fulfillDeclared(route, 200, {
+        success: true,
+        message: 'Verification email sent. Please check your inbox.',
+      }),
     );
     await page.goto('/verify-email?token=old&email=jo%40example.com');
     await expect(page.getByText('Verification link has expired')).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { fulfillDeclared } from './support/api-mocks';
 import { TEST_USER, expectNoAxeViolations, screenshotBothWidths, signInAs } from './support/shell-helpers';
 
 test.describe('shell host', () => {
@@ -29,7 +30,7 @@ test.describe('shell host', () => {
 
   test('sends a signed-out visitor from the dashboard to login with next', async ({ page }) => {
     await page.route('**/api/auth/me', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Not signed in"}' }),
+      fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
     );
     await page.goto('/dashboard?tab=dips');
     await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%3Ftab%3Ddips$/);

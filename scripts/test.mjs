@@ -1,7 +1,7 @@
 // `npm test`: bootstraps like `npm start` (dependencies, Redis, Chromium from Debian), then runs
 // type-check, lint, unit, integration, browser tests and the short chaos run, and ends with one summary line.
 // `npm test -- unit integration` runs only the named stages.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -20,6 +20,35 @@ const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 function run(command, args, env = {}) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
   return result.status === 0;
+}
+
+/** How long jest may take to exit once it has written its results: longer means a test left something open. */
+const EXIT_GRACE_MS = 60_000;
+
+/**
+ * Runs jest and waits for it to exit by itself: no --forceExit, so a test that leaves a connection,
+ * timer or child process open is found, not hidden. If jest has written its results but is still
+ * running a minute later, it is stopped and the stage fails with that reason, rather than hanging CI.
+ */
+function runJestToExit(args, resultsFile) {
+  return new Promise((resolve) => {
+    const child = spawn(bin('jest'), args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+    let resultsSeenAt = null;
+    const watch = setInterval(() => {
+      if (resultsSeenAt === null && existsSync(resultsFile)) resultsSeenAt = Date.now();
+      if (resultsSeenAt !== null && Date.now() - resultsSeenAt > EXIT_GRACE_MS) {
+        say(
+          `jest finished its tests but did not exit within ${EXIT_GRACE_MS / 1000} s: a test left a ` +
+            'connection, timer or process open (find it with --detectOpenHandles); stopping it',
+        );
+        child.kill('SIGKILL');
+      }
+    }, 1000);
+    child.on('exit', (code) => {
+      clearInterval(watch);
+      resolve(code === 0);
+    });
+  });
 }
 
 function jestCounts(file) {
@@ -50,22 +79,17 @@ const STAGES = {
     const ok = run(bin('jest'), ['--selectProjects', 'unit', '--json', '--outputFile', out]);
     return { ok, counts: jestCounts(out) };
   },
-  integration: () => {
+  integration: async () => {
     const out = path.join(RESULTS, 'jest-integration.json');
     say(
       process.env.MONGO_URL
         ? 'Integration tests use MongoDB at MONGO_URL'
         : "Integration tests use the embedded MongoDB and the machine's Redis (no Docker engine here)",
     );
-    const ok = run(bin('jest'), [
-      '--selectProjects',
-      'integration',
-      '--runInBand',
-      '--forceExit',
-      '--json',
-      '--outputFile',
+    const ok = await runJestToExit(
+      ['--selectProjects', 'integration', '--runInBand', '--json', '--outputFile', out],
       out,
-    ]);
+    );
     return { ok, counts: jestCounts(out) };
   },
   browser: () => {
@@ -112,7 +136,7 @@ async function main() {
   try {
     for (const stage of stages) {
       say(`Stage: ${stage}`);
-      const { ok, counts } = STAGES[stage]();
+      const { ok, counts } = await STAGES[stage]();
       if (counts) for (const k of Object.keys(totals)) totals[k] += counts[k];
       if (!ok) {
         failedStages.push(stage);

@@ -1,5 +1,64 @@
 import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import { fulfillDeclared } from './api-mocks';
+
+/**
+ * An offer as the search service sends it: the figures a test cares about, the rest filled in
+ * consistently, so the mocked answer matches the declared response (e2e/support/api-mocks.ts).
+ */
+export function declaredOffer(figures: Record<string, unknown> & { LenderName: string }) {
+  const id = String(figures.LenderName)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+  return {
+    LenderId: id,
+    ProductId: `${id}-dev-1`,
+    ProductName: 'Development Finance',
+    LoanType: 'development',
+    GrossLoan: 0,
+    NetLoan: 0,
+    InterestRate: 0,
+    TrueMonthlyCost: 0,
+    ProfitForecast: 0,
+    DepositRequired: 0,
+    MonthlyPayment: 0,
+    ArrangementFee: 0,
+    ArrangementFeePercOfValue: 0,
+    LenderExitFee: 0,
+    OtherLenderCosts: 0,
+    LoanInterest: 0,
+    TotalLenderCosts: 0,
+    LoanToValue: 0,
+    LoanToValueNet: 0,
+    LoanTerm: 18,
+    InterestTreatment: 'rolled',
+    qualifiesBecause: [],
+    closeToLimits: [],
+    ...figures,
+  };
+}
+
+/** The answer of a search that found `offers`, as the declared response has it. */
+export function searchAnswer(offers: unknown[]) {
+  return {
+    success: true,
+    message: `Found ${offers.length} loan options`,
+    data: {
+      Results: offers,
+      Declined: [],
+      Summary: {
+        panelVersion: 'e2e',
+        lendersSearched: offers.length,
+        lendersWithoutProduct: 0,
+        productsConsidered: offers.length,
+        resultCount: offers.length,
+        declinedCount: 0,
+        declinedByReason: [],
+      },
+      SearchRunId: 'run-e2e-1',
+    },
+  };
+}
 
 /** Four lender offers with distinct figures, so every sort key gives a different order. */
 export const SAMPLE_OFFERS = [
@@ -55,7 +114,7 @@ export const SAMPLE_OFFERS = [
     LoanToValue: 68,
     MonthlyPayment: 0,
   },
-];
+].map(declaredOffer);
 
 export const SIGNED_IN_USER = {
   id: 'u-search-1',
@@ -70,31 +129,32 @@ export async function mockSearchApi(page: Page, options: { signedIn: boolean; of
   const calls = { search: [] as unknown[], leads: [] as unknown[], saves: [] as unknown[] };
   await page.route('**/api/auth/me', (route) =>
     options.signedIn
-      ? route.fulfill({
-          status: 200,
-          contentType: 'application/json',
-          body: JSON.stringify({ user: SIGNED_IN_USER }),
-        })
-      : route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"Not signed in"}' }),
+      ? fulfillDeclared(route, 200, { user: SIGNED_IN_USER })
+      : fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
   );
   await page.route(/\/api\/(development|bridging|commercial)$/, async (route) => {
     calls.search.push(route.request().postDataJSON());
-    await route.fulfill({
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify({ success: true, data: { Results: offers } }),
-    });
+    await fulfillDeclared(route, 200, searchAnswer(offers));
   });
   await page.route('**/api/leads', async (route) => {
     calls.leads.push(route.request().postDataJSON());
-    await route.fulfill({ status: 201, contentType: 'application/json', body: '{"success":true}' });
+    await fulfillDeclared(route, 201, {
+      success: true,
+      lead: { id: 'lead-e2e-1' },
+      lendabilityScore: { score: 64, band: 'yellow', factors: [], tips: ['Agree the purchase price'] },
+    });
   });
   await page.route('**/api/search', async (route) => {
-    calls.saves.push(route.request().postDataJSON());
-    await route.fulfill({
-      status: 201,
-      contentType: 'application/json',
-      body: JSON.stringify({ search: { id: 'search-1' } }),
+    const body = route.request().postDataJSON() as { loanType: string };
+    calls.saves.push(body);
+    await fulfillDeclared(route, 201, {
+      success: true,
+      search: {
+        id: 'search-1',
+        userId: SIGNED_IN_USER.id,
+        loanType: body.loanType,
+        createdAt: '2026-11-25T09:00:00.000Z',
+      },
     });
   });
   return calls;

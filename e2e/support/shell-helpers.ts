@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from '@playwright/test';
-import type { Locator, Page, Route } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { mockDeclared } from './api-mocks';
 
 export const TEST_USER = {
   id: 'u-e2e-1',
@@ -16,21 +17,17 @@ export const TEST_USER = {
  * lists answer empty (the server would refuse them, and a refused list sends the browser to login).
  */
 export async function signInAs(page: Page, user = TEST_USER) {
-  await page.route('**/api/auth/me', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ user }) }),
-  );
+  await mockDeclared(page, '**/api/auth/me', 200, { user });
   await answerDashboardListsEmpty(page, user.id);
 }
 
-/** The dashboard's five list calls answer empty for a user the server does not know. */
+/** The dashboard's five list calls answer empty, as the services would, for a user the server does not know. */
 export async function answerDashboardListsEmpty(page: Page, userId: string) {
-  const empty = (body: unknown) => (route: Route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-  await page.route(`**/api/user-searches/${userId}`, empty([]));
-  await page.route(`**/api/applications/${userId}`, empty([]));
-  await page.route(`**/api/online-dip/user/${userId}`, empty([]));
-  await page.route('**/api/shared', empty([]));
-  await page.route('**/api/shared/unread-count', empty({ count: 0 }));
+  await mockDeclared(page, `**/api/user-searches/${userId}`, 200, []);
+  await mockDeclared(page, `**/api/applications/${userId}`, 200, { success: true, applications: [] });
+  await mockDeclared(page, `**/api/online-dip/user/${userId}`, 200, { success: true, dips: [] });
+  await mockDeclared(page, '**/api/shared', 200, { success: true, items: [] });
+  await mockDeclared(page, '**/api/shared/unread-count', 200, { success: true, count: 0 });
 }
 
 /** Fails when axe finds any WCAG 2.1 A/AA violation on the page as it stands. */

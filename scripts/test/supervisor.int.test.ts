@@ -55,7 +55,13 @@ function alive(pid: number) {
 describe('the supervisor of npm start', () => {
   it('restarts a crashed process, says so, and counts the restart', async () => {
     const run = supervise(['search:2']);
-    await run.until(() => run.latest('search')?.state === 'running' && run.latest('search')?.restarts === 2);
+    // The status change and the line that says so are two records; wait for both.
+    await run.until(
+      (records) =>
+        run.latest('search')?.state === 'running' &&
+        run.latest('search')?.restarts === 2 &&
+        records.some((r) => r.message?.text.startsWith('restarted (restart 2')),
+    );
     const status = run.latest('search')!;
     expect(status.lastExit).toBe('code 1');
     expect(status.pid).not.toBeNull();

@@ -1,4 +1,4 @@
-import type { Job, JobsOptions, Queue, Worker, WorkerOptions } from 'bullmq';
+import type { Job, JobsOptions, Queue, QueueEvents, Worker, WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { serviceUnavailable } from './errors';
 import type { ServiceMetrics } from './metrics';
@@ -18,13 +18,30 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
  */
 const bullmq = () => require('bullmq') as typeof import('bullmq');
 
+/**
+ * BullMQ leaves open a connection it was handed (it may be shared); the queues and workers made here
+ * own theirs, so their close() ends it too, and nothing keeps a stopping process or a test run alive.
+ */
+function closingItsConnection<T extends { close(...args: never[]): Promise<void> }>(
+  owner: T,
+  connection: ReturnType<typeof createRedis>,
+): T {
+  const close = owner.close.bind(owner) as (...args: unknown[]) => Promise<void>;
+  owner.close = (async (...args: unknown[]) => {
+    try {
+      await close(...args);
+    } finally {
+      await connection.quit().catch(() => connection.disconnect());
+    }
+  }) as T['close'];
+  return owner;
+}
+
 export function createQueue<T = unknown>(name: string, redisUrl: string, prefix = 'bull'): Queue<T> {
   const { Queue } = bullmq();
-  return new Queue<T>(name, {
-    connection: createRedis(redisUrl, 'producer'),
-    prefix,
-    defaultJobOptions: DEFAULT_JOB_OPTIONS,
-  }) as Queue<T>;
+  const connection = createRedis(redisUrl, 'producer');
+  const queue = new Queue<T>(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  return closingItsConnection(queue as Queue<T>, connection);
 }
 
 /**
@@ -45,6 +62,13 @@ export async function enqueue<T>(
   }
 }
 
+/** A queue's event stream (completed, failed…), for a request that waits on its job; close() ends its connection. */
+export function createQueueEvents(name: string, redisUrl: string, prefix = 'bull'): QueueEvents {
+  const { QueueEvents } = bullmq();
+  const connection = createRedis(redisUrl, 'worker');
+  return closingItsConnection(new QueueEvents(name, { connection, prefix }), connection);
+}
+
 export function createWorker<T = unknown, R = unknown>(
   name: string,
   processor: (job: Job<T>) => Promise<R>,
@@ -53,12 +77,16 @@ export function createWorker<T = unknown, R = unknown>(
   opts: Partial<WorkerOptions> & { prefix?: string } = {},
 ): Worker<T, R> {
   const { Worker } = bullmq();
-  const worker = new Worker<T, R>(name, processor, {
-    connection: createRedis(redisUrl, 'worker'),
-    concurrency: 4,
-    prefix: opts.prefix ?? 'bull',
-    ...opts,
-  });
+  const connection = createRedis(redisUrl, 'worker');
+  const worker = closingItsConnection(
+    new Worker<T, R>(name, processor, {
+      connection,
+      concurrency: 4,
+      prefix: opts.prefix ?? 'bull',
+      ...opts,
+    }),
+    connection,
+  );
   worker.on('failed', (job, err) =>
     logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, 'job failed'),
   );

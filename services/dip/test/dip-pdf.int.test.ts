@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { Outbox, createQueue, createRedis } from '@lsp/service-kit';
+import { Outbox, createQueue, createQueueEvents } from '@lsp/service-kit';
 import {
   TEST_SECRETS,
   type TestMongo,
@@ -12,7 +12,7 @@ import {
   silentLogger,
   startTestMongo,
 } from '@lsp/testing';
-import { QueueEvents, type Worker } from 'bullmq';
+import type { QueueEvents, Worker } from 'bullmq';
 import mongoose, { type Connection } from 'mongoose';
 import {
   DipPdfs,
@@ -144,7 +144,7 @@ describe('the DIP PDF', () => {
 
     beforeAll(async () => {
       queue = createQueue(PDF_QUEUE, redis.url, prefix);
-      events = new QueueEvents(PDF_QUEUE, { connection: createRedis(redis.url, 'worker'), prefix });
+      events = createQueueEvents(PDF_QUEUE, redis.url, prefix);
       await events.waitUntilReady();
       renderer = new PdfRenderer({ executablePath: CHROMIUM, concurrency: 2, logger: silentLogger() });
       const counting = Object.assign(Object.create(renderer), {
@@ -197,10 +197,7 @@ describe('the DIP PDF', () => {
 
     it('answers a clear 503 when no worker finishes in time', async () => {
       const idleQueue = createQueue(PDF_QUEUE, redis.url, `${prefix}-idle`);
-      const idleEvents = new QueueEvents(PDF_QUEUE, {
-        connection: createRedis(redis.url, 'worker'),
-        prefix: `${prefix}-idle`,
-      });
+      const idleEvents = createQueueEvents(PDF_QUEUE, redis.url, `${prefix}-idle`);
       try {
         const pdfs = new DipPdfs(new PdfStore(mongo), idleQueue as never, idleEvents, 1000);
         const err = await pdfs.get(pdfDip('5f6e7d8c-9b0a-4c1d-8e2f-3a4b5c6d7e8f')).catch((e: unknown) => e);
@@ -246,7 +243,7 @@ describe('the DIP PDF', () => {
       return { child, ready };
     };
     const queue = createQueue(PDF_QUEUE, redis.url, prefix);
-    const events = new QueueEvents(PDF_QUEUE, { connection: createRedis(redis.url, 'worker'), prefix });
+    const events = createQueueEvents(PDF_QUEUE, redis.url, prefix);
     let second: ChildProcess | undefined;
     try {
       const first = startWorker();

@@ -176,12 +176,8 @@ describe('the operations console (Redis Streams)', () => {
     await service?.close();
     await ops?.close();
     await pdfWorker?.close();
-    for (const queue of [emailQueue, pdfQueue]) {
-      // createQueue hands BullMQ a connection, which close() leaves open.
-      const connection = queue?.opts.connection as { quit?: () => Promise<unknown> } | undefined;
-      await queue?.close();
-      await connection?.quit?.().catch(() => undefined);
-    }
+    // A queue from createQueue ends its own connection on close().
+    for (const queue of [emailQueue, pdfQueue]) await queue?.close();
     await consumers?.close();
     await publisher?.close();
     await bus?.close();

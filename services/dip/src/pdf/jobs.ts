@@ -5,11 +5,11 @@ import {
   type Outbox,
   type ServiceRuntime,
   createQueue,
-  createRedis,
+  createQueueEvents,
   createWorker,
   watchQueueDepth,
 } from '@lsp/service-kit';
-import { type Job, type Queue, QueueEvents, type Worker } from 'bullmq';
+import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Connection } from 'mongoose';
 import type { DipConfig } from '../config';
 import { dipPdfRenderedEvent } from '../events/published';
@@ -71,10 +71,7 @@ export class DipPdfs {
 export async function openDipPdfs(runtime: ServiceRuntime<DipConfig>): Promise<DipPdfs> {
   const { config } = runtime;
   const queue = createQueue<PdfJob>(PDF_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
-  const events = new QueueEvents(PDF_QUEUE, {
-    connection: createRedis(config.REDIS_URL, 'worker'),
-    prefix: config.QUEUE_PREFIX,
-  });
+  const events = createQueueEvents(PDF_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
   runtime.addCloser({ name: 'pdf-queue-events', close: () => events.close() });
   runtime.addCloser({ name: 'pdf-queue', close: () => queue.close() });
   watchQueueDepth(runtime.metrics, queue);
