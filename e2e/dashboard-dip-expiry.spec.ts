@@ -9,7 +9,7 @@
 // the old link says the DIP has expired. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { searchAndCreateDip } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIP expiry needs the real services');
@@ -18,20 +18,7 @@ test('an expired DIP: Expired with disabled actions for the owner and the recipi
   test.setTimeout(180_000);
   const owner = await newUser(browser, 'Esme Expiry');
   const page = owner.page;
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Lapsed Yard');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
-  const [search] = (await (await page.request.get(`/api/user-searches/${owner.id}`)).json()) as Array<{
-    id: string;
-  }>;
-  const created = await page.request.post(`/api/online-dip/create/${search.id}/0`, {
-    data: { validHours: 48 },
-  });
-  expect(created.ok()).toBe(true);
-  const dip = (await created.json()) as { dipId: string; quoteCode: string };
+  const dip = await searchAndCreateDip(page, owner.id, 'Lapsed Yard');
 
   // While valid: Copy Link gives an open invite, which a second user opens (it is then in their list).
   await page.goto('/dashboard?tab=dips');

@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { newUser } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { searchAndCreateDip } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIPs need the real services');
@@ -18,20 +18,7 @@ test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link t
   const owner = await newUser(browser, 'Olivia Owner');
   const page = owner.page;
 
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Harbour View');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
-  const [search] = (await (await page.request.get(`/api/user-searches/${owner.id}`)).json()) as Array<{
-    id: string;
-  }>;
-  const created = await page.request.post(`/api/online-dip/create/${search.id}/0`, {
-    data: { validHours: 48 },
-  });
-  expect(created.ok()).toBe(true);
-  const dip = (await created.json()) as { dipId: string; quoteCode: string; shareUrl: string };
+  const dip = await searchAndCreateDip(page, owner.id, 'Harbour View');
 
   // DIPs tab: quote code, Valid, the figures.
   await page.goto('/dashboard?tab=dips');

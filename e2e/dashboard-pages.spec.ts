@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { searchAndCreateDip } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'These pages need the real services');
@@ -28,20 +28,7 @@ test('every DIP, shared-link and deal page has its words when something is missi
   await look('dashboard-applications-empty');
 
   // A DIP of the user's own, shown on /dips/{id} itself.
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Gallery Row');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
-  const [search] = (await (await page.request.get(`/api/user-searches/${id}`)).json()) as Array<{
-    id: string;
-  }>;
-  const created = await page.request.post(`/api/online-dip/create/${search.id}/0`, {
-    data: { validHours: 48 },
-  });
-  expect(created.ok()).toBe(true);
-  const dip = (await created.json()) as { dipId: string; quoteCode: string; shareUrl: string };
+  const dip = await searchAndCreateDip(page, id, 'Gallery Row');
   await page.goto(`/dips/${dip.dipId}?modal=0`);
   await expect(page.getByRole('heading', { name: 'Borrower' })).toBeVisible();
   await expect(page.getByText(dip.quoteCode).first()).toBeVisible();
@@ -79,7 +66,7 @@ test('every DIP, shared-link and deal page has its words when something is missi
   const applied = await page.request.post('/api/applications', {
     data: {
       userId: id,
-      searchId: search.id,
+      searchId: dip.searchId,
       loanType: 'development',
       propertyAddress: '3 Gallery Row, York YO1 7HH',
       loanAmount: 450000,

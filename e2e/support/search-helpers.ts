@@ -193,3 +193,25 @@ export async function lenderOrder(page: Page): Promise<string[]> {
 export async function waitForResults(page: Page) {
   await expect(page.getByRole('heading', { name: 'Search Results' })).toBeVisible({ timeout: 20_000 });
 }
+
+/**
+ * A signed-in user's development search, saved to their account, and a DIP made from its first offer
+ * through the API (as Get DIP would); returns the DIP as the create call answers it.
+ */
+export async function searchAndCreateDip(page: Page, userId: string, projectName: string) {
+  await page.goto('/');
+  await chooseLoanType(page, 'Development Finance');
+  await fillDevelopmentForm(page, projectName);
+  await page.getByRole('button', { name: 'Search Finance' }).click();
+  await waitForResults(page);
+  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+  const [search] = (await (await page.request.get(`/api/user-searches/${userId}`)).json()) as Array<{
+    id: string;
+  }>;
+  const created = await page.request.post(`/api/online-dip/create/${search!.id}/0`, {
+    data: { validHours: 48 },
+  });
+  expect(created.ok()).toBe(true);
+  const dip = (await created.json()) as { dipId: string; quoteCode: string; shareUrl: string };
+  return { ...dip, searchId: search!.id };
+}
