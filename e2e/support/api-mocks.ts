@@ -2,28 +2,25 @@
 // @lsp/contracts: a mock must name a route the platform declares, a status that route declares, and a
 // body that matches that status's schema, or the test fails there. So a mock cannot drift from what
 // the services answer (their own integration tests check every real answer against the same schemas).
-import { PUBLIC_API_ROUTES, type RouteContract } from '@lsp/contracts';
+import {
+  PUBLIC_API_ROUTES,
+  type RouteContract,
+  moreSpecific,
+  pathSegments,
+  schemaProblem,
+  segmentsMatch,
+} from '@lsp/contracts';
 import type { Page, Request, Route } from '@playwright/test';
 
-const segmentsOf = (path: string) => path.split('/').filter(Boolean);
-
-/**
- * The declared route a request is for: same method and as many segments, each literal segment equal;
- * of several, the one whose literal segments come earliest (`/api/online-dip/shared/:slug` before
- * `/api/online-dip/:reference`), as the gateway routes them.
- */
+/** The declared route a request is for: same method, and the path as the gateway would route it. */
 export function declaredRouteOf(method: string, pathname: string): RouteContract | undefined {
-  const wanted = segmentsOf(pathname);
-  const candidates = PUBLIC_API_ROUTES.filter((route) => {
-    if (route.method !== method.toUpperCase()) return false;
-    const own = segmentsOf(route.path);
-    return own.length === wanted.length && own.every((s, i) => s.startsWith(':') || s === wanted[i]);
-  });
-  const literalRank = (route: RouteContract) =>
-    segmentsOf(route.path)
-      .map((segment) => (segment.startsWith(':') ? '1' : '0'))
-      .join('');
-  return candidates.sort((a, b) => literalRank(a).localeCompare(literalRank(b)))[0];
+  const concrete = pathSegments(pathname);
+  let best: RouteContract | undefined;
+  for (const route of PUBLIC_API_ROUTES) {
+    if (route.method !== method.toUpperCase() || !segmentsMatch(pathSegments(route.path), concrete)) continue;
+    if (!best || moreSpecific(pathSegments(route.path), pathSegments(best.path))) best = route;
+  }
+  return best;
 }
 
 /** Why `body` is not what `request`'s declared route answers with `status`, or null when it is. */
@@ -33,14 +30,8 @@ export function mockProblem(request: Pick<Request, 'method' | 'url'>, status: nu
   if (!route) return `${request.method()} ${pathname} is not a declared route`;
   const declared = route.responses[status];
   if (!declared) return `${route.operationId} does not declare a ${status} answer`;
-  if (!declared.schema) return null;
-  const parsed = declared.schema.safeParse(body);
-  if (parsed.success) return null;
-  const issues = parsed.error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-    .join('; ');
-  return `${route.operationId} ${status}: ${issues}`;
+  const problem = declared.schema ? schemaProblem(declared.schema, body) : null;
+  return problem && `${route.operationId} ${status}: ${problem}`;
 }
 
 /** Fulfils `route` with a JSON answer its declared route may give; throws (failing the test) otherwise. */

@@ -1,4 +1,4 @@
-import { PUBLIC_API_ROUTES, type RouteContract, findRouteContract } from '@lsp/contracts';
+import { PUBLIC_API_ROUTES, type RouteContract, findRouteContract, schemaProblem } from '@lsp/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -116,10 +116,5 @@ export function conformanceProblem(
   } catch {
     return 'the body is not valid JSON';
   }
-  const result = declared.schema.safeParse(body);
-  if (result.success) return null;
-  return result.error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-    .join('; ');
+  return schemaProblem(declared.schema, body);
 }

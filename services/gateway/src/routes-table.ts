@@ -1,4 +1,11 @@
-import { PUBLIC_API_ROUTES, type RouteContract } from '@lsp/contracts';
+import {
+  PUBLIC_API_ROUTES,
+  type RouteContract,
+  isPathParam as isParam,
+  moreSpecific,
+  pathSegments as segmentsOf,
+  segmentsMatch,
+} from '@lsp/contracts';
 
 /**
  * Which service owns each /api path, derived from the routes declared in @lsp/contracts: a route the
@@ -18,12 +25,6 @@ export type UpstreamName = Exclude<RouteContract['service'], 'gateway'>;
 interface RoutePattern {
   segments: string[];
   upstream: UpstreamName;
-}
-
-const isParam = (segment: string) => segment.startsWith(':');
-
-function segmentsOf(path: string): string[] {
-  return path.split('/').filter(Boolean);
 }
 
 /** The routes the gateway forwards: every declared route but the gateway's own. */
@@ -79,22 +80,11 @@ export const API_ROUTE_PATTERNS = routePatternsOf(PUBLIC_API_ROUTES);
 export const API_ROUTES: ReadonlyArray<{ prefix: string; upstream: UpstreamName }> =
   apiPrefixesOf(PUBLIC_API_ROUTES);
 
-/** Compares two matching patterns: the one with a literal where the other has a parameter, first. */
-function moreSpecific(a: RoutePattern, b: RoutePattern): boolean {
-  for (let i = 0; i < a.segments.length; i++) {
-    const aParam = isParam(a.segments[i]!);
-    const bParam = isParam(b.segments[i]!);
-    if (aParam !== bParam) return !aParam;
-  }
-  return false;
-}
-
 function matchingPattern(segments: string[]): RoutePattern | null {
   let best: RoutePattern | null = null;
   for (const pattern of API_ROUTE_PATTERNS) {
-    if (pattern.segments.length !== segments.length) continue;
-    const matches = pattern.segments.every((segment, i) => isParam(segment) || segment === segments[i]);
-    if (matches && (!best || moreSpecific(pattern, best))) best = pattern;
+    if (segmentsMatch(pattern.segments, segments) && (!best || moreSpecific(pattern.segments, best.segments)))
+      best = pattern;
   }
   return best;
 }

@@ -56,6 +56,45 @@ export function openApiPathOf(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
+/** A path's segments: `/api/shared/:shareId` → `['api', 'shared', ':shareId']`. */
+export function pathSegments(path: string): string[] {
+  return path.split('/').filter(Boolean);
+}
+
+export const isPathParam = (segment: string) => segment.startsWith(':');
+
+/** True when a concrete path's segments fit a declared path's (a `:param` takes any one segment). */
+export function segmentsMatch(declared: readonly string[], concrete: readonly string[]): boolean {
+  return (
+    declared.length === concrete.length &&
+    declared.every((segment, i) => isPathParam(segment) || segment === concrete[i])
+  );
+}
+
+/**
+ * Of two declared paths a concrete path fits, whether `a` is the one it belongs to: the one with a
+ * literal where the other has a parameter, earliest (`/api/online-dip/shared/:slug` over
+ * `/api/online-dip/:reference`). The gateway routes, and the browser tests' mocks match, by this rule.
+ */
+export function moreSpecific(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const aParam = isPathParam(a[i]!);
+    const bParam = isPathParam(b[i]!);
+    if (aParam !== bParam) return !aParam;
+  }
+  return false;
+}
+
+/** What is wrong with `body` against `schema`, as one line (the first five problems), or null. */
+export function schemaProblem(schema: z.ZodType, body: unknown): string | null {
+  const result = schema.safeParse(body);
+  if (result.success) return null;
+  return result.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
+    .join('; ');
+}
+
 /** The `:param` names of a path, in order. */
 export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] as string);

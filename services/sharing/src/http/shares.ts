@@ -123,6 +123,39 @@ export function sharedItemOf(entry: RecipientShare, shareSlug: string | null, no
   };
 }
 
+/**
+ * share.created for a link: targeted when it names a recipient, the open link otherwise. Its expiry is
+ * the link's own when it has one, else the DIP's, which it then follows.
+ */
+function shareCreatedFor(
+  dip: DipProjection,
+  owner: { name: string },
+  link: {
+    shareId: string;
+    recipientEmail: string | null;
+    message: string | null;
+    url: string;
+    linkExpiresAt: Date | null;
+    now: Date;
+  },
+) {
+  return shareCreatedEvent({
+    shareId: link.shareId,
+    dipId: dip._id,
+    ownerUserId: dip.ownerUserId,
+    sharedByName: owner.name || dip.ownerName,
+    inviteType: link.recipientEmail === null ? 'open' : 'targeted',
+    recipientEmail: link.recipientEmail,
+    permissions: DEFAULT_SHARE_PERMISSIONS,
+    message: link.message,
+    quoteCode: dip.quoteCode,
+    shareUrl: link.url,
+    expiresAt: (link.linkExpiresAt ?? dip.expiresAt).toISOString(),
+    expiresWithDip: link.linkExpiresAt === null,
+    createdAt: link.now.toISOString(),
+  });
+}
+
 /** Sets viewedAt and publishes share.viewed, once: only the call that changes it writes the event. */
 async function markViewed(deps: ShareRouteDeps, entry: RecipientShare, recipientUserId: string, now: Date) {
   if (entry.viewedAt && entry.recipientUserId) return;
@@ -210,20 +243,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
         // dip learns of the open link too, so that whoever opens it may also download the PDF.
         await deps.outbox.add(
           [
-            shareCreatedEvent({
+            shareCreatedFor(dip, owner, {
               shareId: id,
-              dipId: dip._id,
-              ownerUserId: dip.ownerUserId,
-              sharedByName: owner.name || dip.ownerName,
-              inviteType: 'open',
               recipientEmail: null,
-              permissions: DEFAULT_SHARE_PERMISSIONS,
               message: null,
-              quoteCode: dip.quoteCode,
-              shareUrl: link.url,
-              expiresAt: (linkExpiresAt ?? dip.expiresAt).toISOString(),
-              expiresWithDip: linkExpiresAt === null,
-              createdAt: now.toISOString(),
+              url: link.url,
+              linkExpiresAt,
+              now,
             }),
           ],
           session,
@@ -281,20 +307,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
             session,
           );
           events.push(
-            shareCreatedEvent({
+            shareCreatedFor(dip, owner, {
               shareId,
-              dipId: dip._id,
-              ownerUserId: dip.ownerUserId,
-              sharedByName: owner.name || dip.ownerName,
-              inviteType: 'targeted',
               recipientEmail: email,
-              permissions: DEFAULT_SHARE_PERMISSIONS,
               message: input.message,
-              quoteCode: dip.quoteCode,
-              shareUrl: link.url,
-              expiresAt: dip.expiresAt.toISOString(),
-              expiresWithDip: true,
-              createdAt: now.toISOString(),
+              url: link.url,
+              linkExpiresAt: null,
+              now,
             }),
           );
           results.push({ email, success: true, shareId });
