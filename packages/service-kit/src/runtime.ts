@@ -41,7 +41,9 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
   const config = loadConfigOrExit(opts.configSchema);
   const logger = createLogger(opts.name, config.LOG_LEVEL);
   const metrics = new ServiceMetrics(opts.name);
-  const redis = createRedis(config.REDIS_URL, 'producer');
+  const redis = createRedis(config.REDIS_URL, 'producer', (err) =>
+    logger.debug({ err }, 'redis connection error'),
+  );
   const mongo = await connectMongo(config.MONGO_URL, opts.dbName, logger);
   const registered: Closer[] = [];
   const connections: Closer[] = [
