@@ -59,7 +59,7 @@ test.describe('results gate and loan results', () => {
     await expect(page).toHaveURL(/\/loan-results\?type=development$/);
     expect(saved).toMatchObject({
       userId: SIGNED_IN_USER.id,
-      leadInfo: { propertiesOwned: '3-5' },
+      leadInfo: { fullName: SIGNED_IN_USER.name, propertiesOwned: '3-5' },
       searchData: { projectName: 'Quay Street', loanType: 'development' },
     });
     await expect(page.getByRole('heading', { name: 'Your Development Finance Results' })).toBeVisible();

@@ -1,7 +1,9 @@
 // Answers the browser's API calls in the frontend-only browser tests from the route declarations in
 // @lsp/contracts: a mock must name a route the platform declares, a status that route declares, and a
-// body that matches that status's schema, or the test fails there. So a mock cannot drift from what
-// the services answer (their own integration tests check every real answer against the same schemas).
+// body that matches that status's schema, or the test fails there; and a mock may only answer success
+// to a request body the route's declared body schema accepts (the service would refuse any other with
+// a 400). So a mock cannot drift from what the services answer or accept (their own integration tests
+// check every real answer against the same schemas).
 import {
   PUBLIC_API_ROUTES,
   type RouteContract,
@@ -34,9 +36,29 @@ export function mockProblem(request: Pick<Request, 'method' | 'url'>, status: nu
   return problem && `${route.operationId} ${status}: ${problem}`;
 }
 
-/** Fulfils `route` with a JSON answer its declared route may give; throws (failing the test) otherwise. */
+/** Why the body the browser sent is not one `request`'s declared route accepts, or null when it is. */
+export function requestProblem(request: Pick<Request, 'method' | 'url' | 'postData'>) {
+  const { pathname } = new URL(request.url());
+  const route = declaredRouteOf(request.method(), pathname);
+  if (!route?.body) return null;
+  const text = request.postData();
+  let sent: unknown;
+  try {
+    sent = text ? JSON.parse(text) : undefined;
+  } catch {
+    return `${route.operationId}: the request body is not JSON`;
+  }
+  const problem = schemaProblem(route.body, sent);
+  return problem && `${route.operationId} request: ${problem}`;
+}
+
+/**
+ * Fulfils `route` with a JSON answer its declared route may give, a success only for a request body
+ * the route accepts; throws (failing the test) otherwise.
+ */
 export async function fulfillDeclared(route: Route, status: number, body: unknown) {
-  const problem = mockProblem(route.request(), status, body);
+  const problem =
+    mockProblem(route.request(), status, body) ?? (status < 300 ? requestProblem(route.request()) : null);
   if (problem) {
     await route.abort('failed');
     throw new Error(`A mock answer does not match the route's contract: ${problem}`);

@@ -1,4 +1,4 @@
-import { declaredRouteOf, mockProblem } from './api-mocks';
+import { declaredRouteOf, mockProblem, requestProblem } from './api-mocks';
 import { SAMPLE_OFFERS, searchAnswer } from './search-helpers';
 
 const request = (method: string, path: string) => ({
@@ -27,5 +27,21 @@ describe('contract-checked browser-test mocks', () => {
     expect(mockProblem(request('POST', '/api/bridging'), 200, searchAnswer([incomplete]))).toMatch(
       /Results\.0\.LenderId/,
     );
+  });
+
+  it('refuse to answer success to a request body the route would refuse', () => {
+    const sent = (method: string, path: string, body: unknown) => ({
+      ...request(method, path),
+      postData: () => (body === undefined ? null : JSON.stringify(body)),
+    });
+    const valid = { userId: 'u1', leadInfo: { fullName: 'Ada', propertiesOwned: '3-5' }, searchData: {} };
+    expect(requestProblem(sent('POST', '/api/save-lead-info', valid))).toBeNull();
+    expect(
+      requestProblem(
+        sent('POST', '/api/save-lead-info', { ...valid, leadInfo: { propertiesOwned: 'lots' } }),
+      ),
+    ).toMatch(/^saveLeadInfo request: leadInfo\.propertiesOwned/);
+    // Routes that take no body are not checked.
+    expect(requestProblem(sent('GET', '/api/shared', undefined))).toBeNull();
   });
 });

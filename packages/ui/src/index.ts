@@ -52,8 +52,17 @@ export {
 export type { ToastOptions, ToastVariant } from './components/toast';
 
 export { resendVerificationEmail } from './app/resend-verification';
-export { apiRequest, apiSend, getQueryFn, loginUrlFor, redirectToLogin, ApiError } from './app/api';
-export type { ApiAnswer, UnauthorizedBehavior } from './app/api';
+export { apiPath, callApi, requestApi, loginUrlFor, redirectToLogin, ApiError } from './app/api';
+export type {
+  ApiAnswer,
+  ApiFailure,
+  ApiInput,
+  ApiResult,
+  CallOptions,
+  OperationId,
+  RequestOptions,
+  UnauthorizedBehavior,
+} from './app/api';
 export { createQueryClient } from './app/query-client';
 export { currentJourney, endJourney, startJourney } from './app/journey';
 export {

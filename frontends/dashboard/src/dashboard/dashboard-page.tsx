@@ -9,7 +9,7 @@ import {
   STORAGE_KEYS,
   Spinner,
   Tabs,
-  apiSend,
+  callApi,
   buttonClass,
   clearLegacySessionKeys,
   hasRole,
@@ -24,7 +24,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { ApplicationsTab } from './applications-tab';
 import { DipModal } from './dip-modal';
 import { DipsTab } from './dips-tab';
-import { useApplications, useDips, useSearches, useShared, useUnreadCount } from './queries';
+import { searchesKey, useApplications, useDips, useSearches, useShared, useUnreadCount } from './queries';
 import { ReferFriendDialog } from './refer-friend-dialog';
 import { SearchHistory } from './search-history';
 import { SharedTab } from './shared-tab';
@@ -139,17 +139,17 @@ export function DashboardPage() {
   };
 
   const refreshSearches = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['/api/user-searches', userId] });
+    await queryClient.invalidateQueries({ queryKey: searchesKey(userId) });
   };
 
   const logout = async () => {
     setSigningOut(true);
     try {
-      const { ok, data } = await apiSend<{ error?: string }>('POST', '/api/logout');
-      if (!ok) {
+      const answer = await callApi('logout');
+      if (!answer.ok) {
         toast({
           title: 'Logout Error',
-          description: data?.error ?? 'Failed to log out properly',
+          description: answer.data?.error ?? 'Failed to log out properly',
           variant: 'error',
         });
         return;

@@ -108,12 +108,15 @@ export function DipModal({
   onClose: () => void;
 }) {
   const { toast } = useToast();
-  const path = dipId
-    ? context === 'shared'
-      ? `/api/shared/dips/${dipId}`
-      : `/api/online-dip/${dipId}`
-    : null;
-  const query = useDipDetail<unknown>(open ? path : null);
+  const shared = useDipDetail(
+    'getSharedDip',
+    open && dipId && context === 'shared' ? { params: { id: dipId } } : null,
+  );
+  const owned = useDipDetail(
+    'getDip',
+    open && dipId && context !== 'shared' ? { params: { reference: dipId } } : null,
+  );
+  const query = context === 'shared' ? shared : owned;
   // A new short id for each new failure: errorUpdatedAt is the signal, not an input.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const correlationId = useMemo(() => shortCorrelationId(), [query.errorUpdatedAt]);

@@ -1,6 +1,6 @@
 // DIP queries (spec §9): stale after 60 s, kept 10 minutes, retried at most twice with the delay
 // doubling from 1 s (capped at 30 s), never retried for 401/403/404/410.
-import { ApiError } from '@lsp/ui';
+import { ApiError, type ApiInput, type ApiResult, type RequestOptions, requestApi } from '@lsp/ui';
 import { useQuery } from '@tanstack/react-query';
 
 const NOT_RETRIED = new Set([401, 403, 404, 410]);
@@ -13,25 +13,24 @@ export const DIP_QUERY_OPTIONS = {
   retryDelay: (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000),
 } as const;
 
-/** A GET that throws ApiError with the status (and never redirects: the views explain a 401 themselves). */
-export async function fetchDipJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(path, { credentials: 'include', signal, headers: { Accept: 'application/json' } });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = text;
-  }
-  if (!res.ok) throw new ApiError(`API request failed: ${res.status}`, res.status, body);
-  return body as T;
-}
+/** The DIP views: the owner's DIP or online DIP page, a DIP shared with the caller, a signed share link. */
+export type DipView = 'getDip' | 'getSharedDip' | 'openSharedDip';
 
-export function useDipDetail<T>(path: string | null) {
+/**
+ * One DIP view, as a query: throws ApiError with the status and never redirects (the views explain
+ * a 401 themselves). `input` null waits (not signed in yet, the dialog closed).
+ */
+export function useDipDetail<Id extends DipView>(view: Id, input: ApiInput<Id> | null) {
   return useQuery({
-    queryKey: ['dip-detail', path],
-    enabled: path !== null,
-    queryFn: ({ signal }) => fetchDipJson<T>(path as string, signal),
+    queryKey: ['dip-detail', view, input],
+    enabled: input !== null,
+    queryFn: ({ signal }) =>
+      // A generic wrapper: the per-operation signature of requestApi is checked at its callers.
+      (requestApi as (id: Id, input: ApiInput<Id>, options: RequestOptions) => Promise<ApiResult<Id>>)(
+        view,
+        input as ApiInput<Id>,
+        { signal, on401: 'throw' },
+      ),
     ...DIP_QUERY_OPTIONS,
   });
 }

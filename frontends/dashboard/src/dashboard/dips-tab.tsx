@@ -1,7 +1,7 @@
 // The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
 // date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
 // Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired.
-import { Badge, Button, Card, apiSend, useToast, trackShareFunnel } from '@lsp/ui';
+import { Badge, Button, Card, callApi, useToast, trackShareFunnel } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
@@ -54,20 +54,16 @@ function DipItem({
   const copyLink = async () => {
     setBusy('copy');
     try {
-      const { ok, data } = await apiSend<{ url?: string; error?: string }>(
-        'POST',
-        `/api/online-dip/${dip.id}/share`,
-        { inviteType: 'open' },
-      );
-      if (!ok || !data?.url) {
+      const answer = await callApi('shareDip', { params: { dipId: dip.id }, body: { inviteType: 'open' } });
+      if (!answer.ok || !('url' in answer.data)) {
         toast({
           title: 'Share creation failed',
-          description: data?.error ?? 'Something went wrong',
+          description: (!answer.ok && answer.data?.error) || 'Something went wrong',
           variant: 'error',
         });
         return;
       }
-      if (await copyText(data.url)) {
+      if (await copyText(answer.data.url)) {
         toast({ title: 'DIP link copied', variant: 'success' });
         trackShareFunnel('share_link_copied', { dipId: dip.id, context: 'owner' });
       } else
@@ -82,14 +78,11 @@ function DipItem({
   const regenerate = async () => {
     setBusy('regenerate');
     try {
-      const { ok, data } = await apiSend<{ error?: string }>(
-        'POST',
-        `/api/online-dip/${dip.id}/regenerate-link`,
-      );
-      if (!ok) {
+      const answer = await callApi('regenerateDipLink', { params: { dipId: dip.id } });
+      if (!answer.ok) {
         toast({
           title: 'Regenerate failed',
-          description: data?.error ?? 'Something went wrong',
+          description: answer.data?.error ?? 'Something went wrong',
           variant: 'error',
         });
         return;
@@ -112,22 +105,18 @@ function DipItem({
     setBusy('expiry');
     const expiresAt = new Date(Date.now() + EXPIRY_SHORTCUT_DAYS * 24 * 3600_000).toISOString();
     try {
-      const { ok, data } = await apiSend<{ expiresAt?: string; error?: string }>(
-        'POST',
-        `/api/online-dip/${dip.id}/expiry`,
-        { expiresAt },
-      );
-      if (!ok) {
+      const answer = await callApi('setDipExpiry', { params: { dipId: dip.id }, body: { expiresAt } });
+      if (!answer.ok) {
         toast({
           title: 'Extend failed',
-          description: data?.error ?? 'Something went wrong',
+          description: answer.data?.error ?? 'Something went wrong',
           variant: 'error',
         });
         return;
       }
       toast({
         title: 'Expiry updated',
-        description: `This DIP now expires on ${formatDate(data?.expiresAt ?? expiresAt)}`,
+        description: `This DIP now expires on ${formatDate(answer.data.expiresAt)}`,
         variant: 'success',
       });
       await refresh();

@@ -1,9 +1,11 @@
 // GET /api/online-dip/pdf/{reference}: the PDF blob, saved as DIP-{quoteCode}.pdf.
+import { apiPath } from '@lsp/ui';
+
 export type PdfOutcome = 'ok' | 'auth' | 'failed';
 
 export async function downloadDipPdf(reference: string, quoteCode?: string): Promise<PdfOutcome> {
   try {
-    const res = await fetch(`/api/online-dip/pdf/${encodeURIComponent(reference)}`, {
+    const res = await fetch(apiPath('downloadDipPdf', { params: { reference } }), {
       credentials: 'include',
     });
     if (res.status === 401) return 'auth';

@@ -1,7 +1,7 @@
 // Refer a Friend (spec §2, §7, §9): the user's name prefilled, the friend's email, a default message;
 // POST /api/referrals; 'Invitation Sent!' then the dialog closes after 2 seconds.
 import { SHARING_MESSAGES } from '@lsp/contracts/src/sharing/messages';
-import { Button, Dialog, TextField, apiSend, useToast } from '@lsp/ui';
+import { Button, Dialog, TextField, callApi, useToast } from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 
@@ -47,10 +47,12 @@ export function ReferFriendDialog({
 
   const submit = handleSubmit(async (values) => {
     try {
-      const { ok } = await apiSend('POST', '/api/referrals', {
-        referrerName: values.referrerName.trim(),
-        referralEmail: values.referralEmail.trim(),
-        message: values.message.trim(),
+      const { ok } = await callApi('refer', {
+        body: {
+          referrerName: values.referrerName.trim(),
+          referralEmail: values.referralEmail.trim(),
+          message: values.message.trim(),
+        },
       });
       if (!ok) throw new Error('referral refused');
       setSent(true);

@@ -1,7 +1,7 @@
 // The Search History tab (spec §2): each saved search with its loan-type icon and colour, title,
 // en-GB date, location, 'Application Submitted' badge, results count, View Results, and an inline
 // project rename (Enter saves, Escape cancels).
-import { Badge, Button, Card, apiSend, buttonClass, useToast } from '@lsp/ui';
+import { Badge, Button, Card, callApi, buttonClass, useToast } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
@@ -111,10 +111,8 @@ function ProjectTitle({ userId, search }: { userId: string; search: SavedSearchI
     }
     setSaving(true);
     try {
-      const { ok } = await apiSend('PUT', '/api/search/project-name', {
-        searchId: search.id,
-        loanType: search.loan_type,
-        projectName,
+      const { ok } = await callApi('renameSearch', {
+        body: { searchId: search.id, loanType: search.loan_type, projectName },
       });
       if (!ok) throw new Error('rename refused');
       toast({ title: 'Success', description: 'Project name updated successfully', variant: 'success' });

@@ -1,7 +1,7 @@
 // The Shared with me tab (spec §2): DIP badge, address, quote code, New/Viewed, Expired, net loan,
 // rate, 'Shared by' (default 'Partner'), share date and message; View DIP (disabled when expired,
 // marks the share viewed) and Download PDF (hidden when expired); loading, error with Try Again, empty.
-import { Alert, Badge, Button, Card, Spinner, apiSend, useToast } from '@lsp/ui';
+import { Alert, Badge, Button, Card, Spinner, callApi, useToast } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
 import { downloadDipPdf } from './pdf';
@@ -48,7 +48,7 @@ export function SharedTab({
   const view = async (item: SharedItem) => {
     onView(item);
     if (!item.isViewed) {
-      await apiSend('POST', `/api/shared/${item.shareId}/mark-viewed`).catch(() => undefined);
+      await callApi('markShareViewed', { params: { shareId: item.shareId } }).catch(() => undefined);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: sharedKey }),
         queryClient.invalidateQueries({ queryKey: unreadKey }),

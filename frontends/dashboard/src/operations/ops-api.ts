@@ -1,46 +1,10 @@
-// The console's calls to /api/ops (contract: packages/contracts/src/ops/http.ts). A 401 sends the
-// browser to login; any other failure throws an ApiError carrying the status, so the page can tell
-// 403 (not an ops user: the 403 page) from a service that is down (a panel says so and retries).
-import { ApiError, redirectToLogin } from '@lsp/ui';
-import type {
-  OpsChainResponse,
-  OpsDeadLetter,
-  OpsDeadLettersResponse,
-  OpsFeedStats,
-  OpsHealthResponse,
-  OpsQueueName,
-  OpsQueuesResponse,
-  OpsReplayResponse,
-} from '@lsp/contracts';
+// The console's calls to /api/ops (declared in packages/contracts/src/ops/routes.ts). A 401 sends the
+// browser to login; any other failure throws an ApiError carrying the status and the server's error,
+// so the page can tell 403 (not an ops user: the 403 page) from a service that is down (a panel says
+// so and retries).
+import { ApiError, requestApi } from '@lsp/ui';
+import type { DeadLetterStatus, OpsQueueName } from '@lsp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-
-async function opsCall<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    credentials: 'include',
-    headers:
-      body === undefined
-        ? { Accept: 'application/json' }
-        : { Accept: 'application/json', 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = text;
-  }
-  if (res.status === 401) redirectToLogin();
-  if (!res.ok) {
-    const message =
-      data && typeof data === 'object' && typeof (data as { error?: unknown }).error === 'string'
-        ? (data as { error: string }).error
-        : `API request failed: ${res.status}`;
-    throw new ApiError(message, res.status, data);
-  }
-  return data as T;
-}
 
 export const isForbidden = (error: unknown) => error instanceof ApiError && error.status === 403;
 
@@ -61,7 +25,7 @@ export const opsKeys = {
 export function useOpsHealth() {
   return useQuery({
     queryKey: opsKeys.health,
-    queryFn: () => opsCall<OpsHealthResponse>('GET', '/api/ops/health'),
+    queryFn: ({ signal }) => requestApi('getPlatformHealth', {}, { signal }),
     refetchInterval: OPS_POLL_MS,
     staleTime: 0,
     retry,
@@ -71,7 +35,7 @@ export function useOpsHealth() {
 export function useFeedStats(enabled: boolean) {
   return useQuery({
     queryKey: opsKeys.stats,
-    queryFn: () => opsCall<OpsFeedStats>('GET', '/api/ops/feed/stats'),
+    queryFn: ({ signal }) => requestApi('getOpsFeedStats', {}, { signal }),
     refetchInterval: OPS_POLL_MS,
     staleTime: 0,
     enabled,
@@ -83,10 +47,11 @@ export function useFeedStats(enabled: boolean) {
 export function useDeadLetters(status: string, enabled: boolean) {
   return useQuery({
     queryKey: opsKeys.deadLetters(status),
-    queryFn: () =>
-      opsCall<OpsDeadLettersResponse>(
-        'GET',
-        `/api/ops/dead-letters${status ? `?status=${encodeURIComponent(status)}` : ''}`,
+    queryFn: ({ signal }) =>
+      requestApi(
+        'listDeadLetters',
+        { query: { status: (status || undefined) as DeadLetterStatus | undefined } },
+        { signal },
       ),
     refetchInterval: OPS_POLL_MS,
     staleTime: 0,
@@ -98,7 +63,7 @@ export function useDeadLetters(status: string, enabled: boolean) {
 export function useQueues(enabled: boolean) {
   return useQuery({
     queryKey: opsKeys.queues,
-    queryFn: () => opsCall<OpsQueuesResponse>('GET', '/api/ops/queues'),
+    queryFn: ({ signal }) => requestApi('listQueues', {}, { signal }),
     refetchInterval: OPS_POLL_MS,
     staleTime: 0,
     enabled,
@@ -109,11 +74,8 @@ export function useQueues(enabled: boolean) {
 export function useCorrelationChain(correlationId: string | undefined) {
   return useQuery({
     queryKey: opsKeys.chain(correlationId ?? ''),
-    queryFn: () =>
-      opsCall<OpsChainResponse>(
-        'GET',
-        `/api/ops/events?correlationId=${encodeURIComponent(correlationId ?? '')}`,
-      ),
+    queryFn: ({ signal }) =>
+      requestApi('getCorrelationChain', { query: { correlationId: correlationId ?? '' } }, { signal }),
     enabled: Boolean(correlationId),
     staleTime: 0,
     retry,
@@ -129,32 +91,27 @@ function useOpsMutation<TVars, TResult>(call: (vars: TVars) => Promise<TResult>)
 }
 
 export const useReplayDeadLetter = () =>
-  useOpsMutation((id: string) =>
-    opsCall<OpsReplayResponse>('POST', `/api/ops/dead-letters/${encodeURIComponent(id)}/replay`),
-  );
+  useOpsMutation((id: string) => requestApi('replayDeadLetter', { params: { id } }));
 
 export const useReplayAll = () =>
   useOpsMutation((topic: string | undefined) =>
-    opsCall<OpsReplayResponse>('POST', '/api/ops/dead-letters/replay', topic ? { topic } : {}),
+    requestApi('replayDeadLetters', { body: topic ? { topic } : {} }),
   );
 
 export const useDiscardDeadLetter = () =>
   useOpsMutation(({ id, reason }: { id: string; reason: string }) =>
-    opsCall<OpsDeadLetter>('POST', `/api/ops/dead-letters/${encodeURIComponent(id)}/discard`, { reason }),
+    requestApi('discardDeadLetter', { params: { id }, body: { reason } }),
   );
 
 export const useRetryJob = () =>
   useOpsMutation(({ queue, jobId }: { queue: OpsQueueName; jobId: string }) =>
-    opsCall<{ ok: true }>(
-      'POST',
-      `/api/ops/queues/${encodeURIComponent(queue)}/jobs/${encodeURIComponent(jobId)}/retry`,
-    ),
+    requestApi('retryQueueJob', { params: { queue, jobId } }),
   );
 
 /** Asks the cheapest ops route what the server thinks of this user (after the stream fails). */
 export async function probeAccess(): Promise<'ok' | 'forbidden' | 'down'> {
   try {
-    await opsCall('GET', '/api/ops/health');
+    await requestApi('getPlatformHealth');
     return 'ok';
   } catch (error) {
     return isForbidden(error) ? 'forbidden' : 'down';

@@ -11,7 +11,8 @@ import {
   STORAGE_KEYS,
   Select,
   TextField,
-  apiSend,
+  callApi,
+  type ApiInput,
   redirectToLogin,
   sanitiseNumberInput,
   useSession,
@@ -237,12 +238,14 @@ export function DipApplicationPage() {
     }
     setSubmitting(true);
     try {
-      const answer = await apiSend<{ success?: boolean }>('POST', '/api/dip-applications', payload);
+      // validateApplication checked the payload against the schema the service validates with.
+      const body = payload as ApiInput<'submitDipApplication'>['body'];
+      const answer = await callApi('submitDipApplication', { body });
       if (answer.status === 401) {
         redirectToLogin();
         return;
       }
-      if (!answer.ok || answer.data?.success !== true) {
+      if (!answer.ok) {
         toast(SUBMIT_FAILED);
         return;
       }

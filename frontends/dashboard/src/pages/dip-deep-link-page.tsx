@@ -15,7 +15,9 @@ export function DipDeepLinkPage() {
   const navigate = useNavigate();
   const shared = params.get('shared') === '1';
   const inModal = params.get('modal') !== '0';
-  const query = useDipDetail<unknown>(shared ? `/api/shared/dips/${id}` : `/api/online-dip/${id}`);
+  const sharedDip = useDipDetail('getSharedDip', shared ? { params: { id } } : null);
+  const ownDip = useDipDetail('getDip', shared ? null : { params: { reference: id } });
+  const query = shared ? sharedDip : ownDip;
   const status = query.error instanceof ApiError ? query.error.status : 0;
 
   useEffect(() => {

@@ -20,35 +20,6 @@ import { downloadDipPdf } from '../dashboard/pdf';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from './auth-redirect';
 
-interface OnlineDip {
-  quoteCode: string;
-  generatedOn: string;
-  productType: string;
-  regulated: boolean;
-  borrowerSalutation: string | null;
-  borrowerName: string | null;
-  projectCity: string;
-  validityHours: number;
-  promoEligibleZeroBrokerFee: boolean;
-  loan: {
-    netLoan: number;
-    monthlyPayment: number;
-    interestRatePct: number;
-    arrangementFeePct: number;
-    depositRequired: number;
-    ltvPct: number;
-    mortgageTermYears: number | null;
-  };
-  project: {
-    location: string;
-    propertyType: string;
-    propertyValue: number;
-    ownerOccupied: boolean | null;
-    borrowingEntity: string;
-    mortgageTermYears: number | null;
-  };
-}
-
 const monthly = new Intl.NumberFormat('en-GB', {
   style: 'currency',
   currency: 'GBP',
@@ -63,7 +34,7 @@ export function OnlineDipPage() {
   const { status: session } = useSession();
   const navigate = useNavigate();
   const { toast } = useToast();
-  const query = useDipDetail<OnlineDip>(session === 'authenticated' ? `/api/online-dip/${slug}` : null);
+  const query = useDipDetail('getDip', session === 'authenticated' ? { params: { reference: slug } } : null);
   const status = query.error instanceof ApiError ? query.error.status : 0;
 
   useEffect(() => {
@@ -84,7 +55,10 @@ export function OnlineDipPage() {
       </div>
     );
   }
-  if (query.isError || !query.data) {
+  // By share slug the service answers the online DIP page; by id it answers the owner's view, which
+  // this page does not show.
+  const dip = query.data && !('dip' in query.data) ? query.data : null;
+  if (query.isError || !dip) {
     const notFound = [403, 404, 410].includes(status);
     return (
       <div className="ui-container dash-page dash-narrow">
@@ -101,7 +75,6 @@ export function OnlineDipPage() {
     );
   }
 
-  const dip = query.data;
   const copyQuote = async () => {
     if (await copyText(dip.quoteCode))
       toast({ title: 'Copied', description: dip.quoteCode, variant: 'success' });

@@ -2,28 +2,35 @@
 // page'): sharer, note, lender, rate, gross and net loan, deposit, arrangement fee, and the profit
 // forecast or monthly payment. Opening it tells the server it was viewed. Start Application carries
 // the offer to /application; Compare More Loans goes home.
-import { Alert, ApiError, Card, STORAGE_KEYS, Spinner, buttonClass } from '@lsp/ui';
+import {
+  Alert,
+  ApiError,
+  type ApiResult,
+  Card,
+  STORAGE_KEYS,
+  Spinner,
+  buttonClass,
+  callApi,
+  requestApi,
+} from '@lsp/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { fetchDipJson } from '../dashboard/dip-query';
 import { formatGbp } from '../format';
 
-interface SharedDeal {
-  loan_data: string | Record<string, unknown>;
-  loan_type: string;
-  referrer_name: string | null;
-  note: string | null;
-}
+type SharedDeal = ApiResult<'getSharedDeal'>;
 
+/** The offer as sent: Send Deal posts it as JSON text, other senders as an object. */
 function offerOf(deal: SharedDeal): Record<string, unknown> {
-  if (typeof deal.loan_data !== 'string') return deal.loan_data ?? {};
-  try {
-    const parsed: unknown = JSON.parse(deal.loan_data);
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
+  let data = deal.loan_data;
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch {
+      return {};
+    }
   }
+  return data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
 }
 
 const num = (value: unknown): number | null => {
@@ -39,18 +46,13 @@ export function SharedDealPage() {
   const query = useQuery({
     queryKey: ['/api/shared-deal', token],
     enabled: token !== '',
-    queryFn: ({ signal }) =>
-      fetchDipJson<SharedDeal>(`/api/shared-deal/${encodeURIComponent(token)}`, signal),
+    queryFn: ({ signal }) => requestApi('getSharedDeal', { params: { token } }, { signal, on401: 'throw' }),
     retry: false,
     staleTime: Infinity,
   });
 
   useEffect(() => {
-    if (query.isSuccess)
-      void fetch(`/api/shared-deal/${encodeURIComponent(token)}/viewed`, {
-        method: 'POST',
-        credentials: 'include',
-      }).catch(() => undefined);
+    if (query.isSuccess) void callApi('markSharedDealViewed', { params: { token } }).catch(() => undefined);
   }, [query.isSuccess, token]);
 
   if (!token) return <DealMissing text="No shared deal found" />;

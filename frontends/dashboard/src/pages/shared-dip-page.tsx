@@ -6,7 +6,7 @@ import {
   ApiError,
   Button,
   Spinner,
-  apiSend,
+  callApi,
   buttonClass,
   clearLegacySessionKeys,
   useSession,
@@ -27,11 +27,6 @@ export function sharedLinkErrorMessage(status: number, body: unknown): string {
   return typeof serverError === 'string' && serverError ? serverError : 'Failed to load shared deal';
 }
 
-interface SharedDipBody {
-  dip: Record<string, unknown>;
-  shareInfo?: { shareId?: string; shared_by?: string; shared_at?: string; message?: string | null };
-}
-
 export function SharedDipPage() {
   const { slug = '' } = useParams();
   const [params] = useSearchParams();
@@ -39,18 +34,16 @@ export function SharedDipPage() {
   const [signingOut, setSigningOut] = useState(false);
   const e = params.get('e');
   const sig = params.get('sig');
-  const path =
-    session === 'authenticated' && e && sig
-      ? `/api/online-dip/shared/${encodeURIComponent(slug)}?e=${encodeURIComponent(e)}&sig=${encodeURIComponent(sig)}`
-      : null;
-  const query = useDipDetail<SharedDipBody>(path);
+  const query = useDipDetail(
+    'openSharedDip',
+    session === 'authenticated' && e && sig ? { params: { slug }, query: { e, sig } } : null,
+  );
   const error = query.error instanceof ApiError ? query.error : null;
 
   useEffect(() => {
     if (session === 'anonymous' || error?.status === 401) sendToLogin();
   }, [session, error?.status]);
-  const shareId =
-    query.data?.shareInfo && 'shareId' in query.data.shareInfo ? String(query.data.shareInfo.shareId) : null;
+  const shareId = query.data?.shareInfo.shareId ?? null;
   const dipId = typeof query.data?.dip?.id === 'string' ? query.data.dip.id : null;
   // Opened: someone followed a share link (signed in or not yet). Accepted: the server let the
   // addressed recipient in.
@@ -83,7 +76,7 @@ export function SharedDipPage() {
     if (mismatch) {
       const signOut = async () => {
         setSigningOut(true);
-        await apiSend('POST', '/api/logout').catch(() => undefined);
+        await callApi('logout').catch(() => undefined);
         clearLegacySessionKeys();
         const here = window.location.pathname + window.location.search;
         window.location.assign(`/login?next=${encodeURIComponent(here)}`);

@@ -1,6 +1,16 @@
-// The calls the search remote makes (spec §7), over @lsp/ui's shared helpers: relative URLs, cookies,
-// JSON, and a 401 anywhere sending the browser to /login?next=<here>.
-import { apiRequest, apiSend, ApiError, fetchSessionUser, redirectToLogin, type SessionUser } from '@lsp/ui';
+// The calls the search remote makes (spec §7), over @lsp/ui's typed client: each names its declared
+// operation, so the inputs and answers are the contracts' own types; a 401 sends the browser to
+// /login?next=<here> unless the call says otherwise.
+import {
+  type ApiInput,
+  type ApiResult,
+  ApiError,
+  callApi,
+  fetchSessionUser,
+  redirectToLogin,
+  requestApi,
+  type SessionUser,
+} from '@lsp/ui';
 import type { LoanType } from '../lib/loan-type';
 import type { RawLoanResult } from '../lib/loan-offer';
 
@@ -24,12 +34,18 @@ function messageOf(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/** POST /api/{development|bridging|commercial}. */
+type SearchOperation = `${LoanType}Search`;
+
+/**
+ * POST /api/{development|bridging|commercial}. The payload is the loan type's form values, already
+ * checked by the form against the same contract schema the service validates with.
+ */
 export async function runLoanSearch(
   loanType: LoanType,
   payload: Record<string, unknown>,
 ): Promise<SearchResponse> {
-  return (await apiRequest<SearchResponse>('POST', `/api/${loanType}`, payload)) ?? {};
+  const operation: SearchOperation = `${loanType}Search`;
+  return requestApi(operation, { body: payload as ApiInput<SearchOperation>['body'] });
 }
 
 export interface LeadPayload {
@@ -52,8 +68,8 @@ export interface LendabilityScoreAnswer {
 
 /** POST /api/leads (bridging and commercial); resolves the score the server worked out. */
 export async function postLead(lead: LeadPayload): Promise<LendabilityScoreAnswer | null> {
-  const answer = await apiRequest<{ lendabilityScore?: LendabilityScoreAnswer }>('POST', '/api/leads', lead);
-  return answer?.lendabilityScore ?? null;
+  const answer = await requestApi('captureLead', { body: lead as ApiInput<'captureLead'>['body'] });
+  return answer.lendabilityScore ?? null;
 }
 
 export interface SaveSearchBody {
@@ -69,46 +85,36 @@ export interface SaveSearchBody {
  * flow then holds the results and sends the visitor to create an account.
  */
 export async function saveSearch(body: SaveSearchBody): Promise<string> {
-  const answer = await apiSend<{
-    search?: { id?: string | number };
-    id?: string | number;
-    message?: string;
-    error?: string;
-  }>('POST', '/api/search', body);
+  const answer = await callApi('saveSearch', {
+    body: body as ApiInput<'saveSearch'>['body'],
+  });
   if (!answer.ok)
     throw new ApiError(
       messageOf(answer.data, `API request failed: ${answer.status}`),
       answer.status,
       answer.data,
     );
-  const id = answer.data?.search?.id ?? answer.data?.id;
-  if (id === undefined || id === null) throw new Error('Saved search has no id');
-  return String(id);
+  return answer.data.search.id;
 }
 
-export interface SaveLeadInfoBody {
-  userId: string;
-  leadInfo: Record<string, unknown>;
-  searchData: Record<string, unknown>;
-}
+export type SaveLeadInfoBody = ApiInput<'saveLeadInfo'>['body'];
 
 /** POST /api/save-lead-info; resolves true on success, false when the server says no. */
 export async function saveLeadInfo(body: SaveLeadInfoBody): Promise<boolean> {
-  const answer = await apiSend<{ success?: boolean; error?: string }>('POST', '/api/save-lead-info', body);
+  const answer = await callApi('saveLeadInfo', { body });
   if (answer.status === 401) {
     redirectToLogin();
     return false;
   }
-  return answer.ok && answer.data?.success !== false;
+  return answer.ok;
 }
 
-export type SearchResultRecord = Record<string, unknown>;
+export type SearchResultRecord = ApiResult<'getSearchResult'>;
 
 /**
  * GET /api/search-result/{id}. 401 goes to login (the shared helper does it); every other failure
  * keeps its status so the page can tell 403 ('Access denied') from the rest.
  */
 export async function fetchSearchResult(id: string): Promise<SearchResultRecord> {
-  const body = await apiRequest<SearchResultRecord>('GET', `/api/search-result/${encodeURIComponent(id)}`);
-  return body ?? {};
+  return requestApi('getSearchResult', { params: { id } });
 }

@@ -6,7 +6,7 @@ import {
   NumberField,
   RequireSession,
   TextField,
-  apiSend,
+  callApi,
   buttonClass,
   redirectToLogin,
   sanitiseNumberInput,
@@ -170,12 +170,12 @@ function ApplicationForm({ application }: { application: PendingApplication }) {
     }
     setSubmitting(true);
     try {
-      const answer = await apiSend<{ success?: boolean }>('POST', '/api/applications', body);
+      const answer = await callApi('submitLoanApplication', { body });
       if (answer.status === 401) {
         redirectToLogin();
         return;
       }
-      if (!answer.ok || answer.data?.success !== true) {
+      if (!answer.ok) {
         toast(SUBMIT_FAILED);
         return;
       }

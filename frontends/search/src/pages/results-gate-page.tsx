@@ -58,7 +58,7 @@ function ResultsGate() {
       pending: readFreshPendingResults(storage, Date.now()),
     };
   });
-  const [propertiesOwned, setPropertiesOwned] = useState<string | null>(null);
+  const [propertiesOwned, setPropertiesOwned] = useState<(typeof PROPERTIES_OWNED_GATE)[number] | null>(null);
   const [readiness, setReadiness] = useState({
     hasViewedProperty: context.pending?.formData.hasViewedProperty === true,
     ownsProperty: context.pending?.formData.ownsProperty === true,
@@ -90,7 +90,13 @@ function ResultsGate() {
     try {
       const ok = await saveLeadInfo({
         userId: String(user.id ?? user.userId ?? ''),
-        leadInfo: { name: user.name, email: user.email, phone: user.phone, propertiesOwned, ...readiness },
+        leadInfo: {
+          fullName: user.name,
+          email: user.email,
+          phone: user.phone,
+          propertiesOwned,
+          ...readiness,
+        },
         searchData: { ...pending.formData, loanType: pending.loanType },
       });
       if (!ok) throw new Error('Lead info was not saved');
@@ -137,7 +143,9 @@ function ResultsGate() {
             compact
             options={PROPERTIES_OWNED_GATE.map((value) => ({ value, title: GATE_LABELS[value] }))}
             value={propertiesOwned}
-            onChange={setPropertiesOwned}
+            onChange={(value) =>
+              setPropertiesOwned(PROPERTIES_OWNED_GATE.find((option) => option === value) ?? null)
+            }
           />
           <YesNo
             name="hasViewedProperty"

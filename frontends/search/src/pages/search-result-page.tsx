@@ -3,6 +3,7 @@ import { Alert, Button, Card, PageLoading, RequireSession, buttonClass, useToast
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { fetchSearchResult } from '../api/search-api';
 import { labelOf } from '../forms/options';
 import { ADVISOR_EMAIL, ADVISOR_PHONE } from '../lib/advisor-contact';
 import { readLoanOffers } from '../lib/loan-offer';
@@ -20,8 +21,8 @@ function formatDate(value: string | null): string {
 
 function SearchResult({ id }: { id: string }) {
   const { toast } = useToast();
-  // The shared query function joins the key into GET /api/search-result/{id}; a 401 goes to login.
-  const query = useQuery<unknown>({ queryKey: ['/api/search-result', id] });
+  // GET /api/search-result/{id}; a 401 goes to login.
+  const query = useQuery({ queryKey: ['/api/search-result', id], queryFn: () => fetchSearchResult(id) });
   const view = useMemo(() => (query.data ? readSavedSearch(query.data, id) : null), [query.data, id]);
   const offers = useMemo(() => (view ? readLoanOffers(view.results, view.formData) : []), [view]);
 

@@ -2,7 +2,19 @@
 // → share with estate agents (emails and a message), Copy Link, Download PDF → congratulations.
 // The state resets each time the dialog opens. An email failure with a fallback link copies the link
 // and shows 'Link Copied' for 3 seconds.
-import { Alert, Button, Dialog, TextField, apiSend, trackShareFunnel, useToast } from '@lsp/ui';
+import {
+  Alert,
+  Button,
+  Dialog,
+  TextField,
+  type ApiAnswer,
+  type ApiInput,
+  type ApiResult,
+  apiPath,
+  callApi,
+  trackShareFunnel,
+  useToast,
+} from '@lsp/ui';
 import { formatCurrency } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
@@ -11,12 +23,7 @@ export const DIP_VALID_HOURS = 48;
 export const COPIED_STATE_MS = 3000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-interface Created {
-  dipId: string;
-  quoteCode: string;
-  shareUrl: string;
-  expiresAt: string;
-}
+type Created = ApiResult<'createDip'>;
 
 export function splitEmails(text: string): string[] {
   return text
@@ -29,14 +36,12 @@ export function splitEmails(text: string): string[] {
  * POST /api/online-dip/{dipId}/share. Sharing learns of a new DIP from the dip.created event a moment
  * after it is created, so a 404 straight after creation is asked again a few times before it counts.
  */
-async function postShare<T>(
-  dipId: string,
-  body: unknown,
-): Promise<{ ok: boolean; status: number; data: T | null }> {
-  let answer = await apiSend<T>('POST', `/api/online-dip/${dipId}/share`, body);
+async function postShare(dipId: string, body: ApiInput<'shareDip'>['body']): Promise<ApiAnswer<'shareDip'>> {
+  const share = () => callApi('shareDip', { params: { dipId }, body });
+  let answer = await share();
   for (let attempt = 1; answer.status === 404 && attempt <= SHARE_NOT_YET_KNOWN_RETRIES; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
-    answer = await apiSend<T>('POST', `/api/online-dip/${dipId}/share`, body);
+    answer = await share();
   }
   return answer;
 }
@@ -88,19 +93,19 @@ export function GetDipDialog({
   const create = async () => {
     setCreating(true);
     try {
-      const { ok, data } = await apiSend<Created & { error?: string }>(
-        'POST',
-        `/api/online-dip/create/${encodeURIComponent(searchId)}/${loanIndex}`,
-        { validHours: DIP_VALID_HOURS },
-      );
-      if (!ok || !data?.dipId) {
+      const answer = await callApi('createDip', {
+        params: { searchId, loanIndex: String(loanIndex) },
+        body: { validHours: DIP_VALID_HOURS },
+      });
+      if (!answer.ok) {
         toast({
           title: 'Error',
-          description: data?.error ?? 'Failed to create DIP. Please try again.',
+          description: answer.data?.error ?? 'Failed to create DIP. Please try again.',
           variant: 'error',
         });
         return;
       }
+      const data = answer.data;
       setCreated(data);
       // A DIP is made with its share link: the funnel starts here.
       trackShareFunnel('share_link_created', { dipId: data.dipId, context: 'owner' });
@@ -118,12 +123,11 @@ export function GetDipDialog({
 
   const copyLink = async () => {
     if (!created) return;
-    const { ok, data } = await postShare<{ url?: string; error?: string }>(created.dipId, {
-      inviteType: 'open',
-    }).catch(
-      () => ({ ok: false, data: null }) as { ok: boolean; data: { url?: string; error?: string } | null },
+    const url = await postShare(created.dipId, { inviteType: 'open' }).then(
+      (answer) => (answer.ok && 'url' in answer.data ? answer.data.url : null),
+      () => null,
     );
-    if (ok && data?.url && (await copy(data.url))) {
+    if (url && (await copy(url))) {
       showCopied();
       toast({ title: 'Link Copied', variant: 'success' });
       trackShareFunnel('share_link_copied', { dipId: created.dipId, context: 'owner' });
@@ -133,7 +137,7 @@ export function GetDipDialog({
   const download = async () => {
     if (!created) return;
     try {
-      const res = await fetch(`/api/online-dip/pdf/${encodeURIComponent(created.quoteCode)}`, {
+      const res = await fetch(apiPath('downloadDipPdf', { params: { reference: created.quoteCode } }), {
         credentials: 'include',
       });
       if (res.status === 401) {
@@ -180,30 +184,26 @@ export function GetDipDialog({
     setEmailError(null);
     setSending(true);
     try {
-      const { ok, data } = await postShare<{
-        results?: Array<{ email: string; success: boolean }>;
-        fallback?: boolean;
-        shareUrl?: string;
-        userMessage?: string;
-        error?: string;
-      }>(created.dipId, {
+      const answer = await postShare(created.dipId, {
         recipients: list,
         message: message.trim() || undefined,
       });
-      if (data?.fallback && data.shareUrl) {
-        setFallback({ url: data.shareUrl, text: data.userMessage ?? data.error ?? '' });
-        if (await copy(data.shareUrl)) showCopied();
-        return;
-      }
-      if (!ok) {
+      if (!answer.ok) {
+        const failure = answer.data;
+        if (failure && 'fallback' in failure) {
+          setFallback({ url: failure.shareUrl, text: failure.userMessage || failure.error });
+          if (await copy(failure.shareUrl)) showCopied();
+          return;
+        }
         toast({
           title: 'Share creation failed',
-          description: data?.error ?? 'Something went wrong',
+          description: failure?.error ?? 'Something went wrong',
           variant: 'error',
         });
         return;
       }
-      setSent((data?.results ?? []).filter((r) => r.success).map((r) => r.email));
+      const results = 'results' in answer.data ? answer.data.results : [];
+      setSent(results.filter((r) => r.success).map((r) => r.email));
     } catch {
       toast({ title: 'Share creation failed', description: 'Something went wrong', variant: 'error' });
     } finally {

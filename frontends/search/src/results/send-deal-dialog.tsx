@@ -1,7 +1,7 @@
 // Send Deal (spec §2, §4, §8): comma-separated emails, an optional note; one deal-share per
 // recipient; 'Deal Sent Successfully!' with the counts, or 'Failed to Send Deal' when all fail; the
 // result per recipient is listed and the dialog closes 3 seconds after at least one success.
-import { Button, Dialog, TextField, apiSend, useSession, useToast } from '@lsp/ui';
+import { Button, Dialog, TextField, callApi, useSession, useToast } from '@lsp/ui';
 import type { LoanType } from '../lib/loan-type';
 import { useEffect, useRef, useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
@@ -43,12 +43,14 @@ export function SendDealDialog({
     setSending(true);
     const outcome: Array<{ email: string; ok: boolean }> = [];
     for (const email of list) {
-      const answer = await apiSend('POST', '/api/referrals/deal-share', {
-        referralEmail: email,
-        referrerId: user?.id,
-        loanData: JSON.stringify(offer.raw),
-        loanType,
-        note: note.trim() || undefined,
+      const answer = await callApi('shareDeal', {
+        body: {
+          referralEmail: email,
+          referrerId: user?.id ?? '',
+          loanData: JSON.stringify(offer.raw),
+          loanType,
+          note: note.trim() || undefined,
+        },
       }).catch(() => ({ ok: false }));
       outcome.push({ email, ok: answer.ok });
     }

@@ -16,12 +16,6 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { AuthAlerts, NewPasswordFields, useAuthFailure } from './auth-form';
 
-interface PasswordAnswer {
-  success?: boolean;
-  message?: string;
-  error?: string;
-}
-
 /** The signed-in user's account: change the password, or sign out on every device. */
 export function AccountPage() {
   return (
@@ -67,10 +61,10 @@ function ChangePasswordSection() {
 
   const onSubmit = async (values: ChangePasswordBody) => {
     setDone(null);
-    const answer = await failure.post<PasswordAnswer>('/api/auth/change-password', values);
+    const answer = await failure.call('changePassword', { body: values });
     if (!answer) return;
-    const error = answer.data?.error;
     if (!answer.ok) {
+      const error = answer.data?.error;
       if (error === PASSWORD_MESSAGES.currentPasswordWrong) {
         setError('currentPassword', { message: error }, { shouldFocus: true });
       } else {
@@ -78,7 +72,7 @@ function ChangePasswordSection() {
       }
       return;
     }
-    const message = answer.data?.message ?? PASSWORD_MESSAGES.changed;
+    const message = answer.data.message || PASSWORD_MESSAGES.changed;
     reset();
     setDone(message);
     toast({ title: 'Password changed', description: message, variant: 'success' });
@@ -126,7 +120,7 @@ function SignOutEverywhereSection() {
 
   const signOutEverywhere = async () => {
     setBusy(true);
-    const answer = await failure.post<PasswordAnswer>('/api/auth/logout-all', {});
+    const answer = await failure.call('logoutEverywhere', {});
     setBusy(false);
     if (!answer) return;
     if (!answer.ok && answer.status !== 401) {
@@ -136,7 +130,7 @@ function SignOutEverywhereSection() {
     notifySessionChanged();
     toast({
       title: 'Signed out everywhere',
-      description: answer.data?.message ?? PASSWORD_MESSAGES.signedOutEverywhere,
+      description: (answer.ok && answer.data.message) || PASSWORD_MESSAGES.signedOutEverywhere,
       variant: 'success',
     });
     navigate('/login?signedOut=everywhere', { replace: true });

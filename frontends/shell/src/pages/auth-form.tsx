@@ -1,8 +1,8 @@
 // The pieces the sign-in, register and create-account forms share: the same fields with the same
 // labels and autocomplete hints, and one way of showing a failed request (alert plus toast).
 import { PASSWORD_MIN_LENGTH } from '@lsp/contracts';
-import { Alert, Button, PasswordField, TextField, apiSend, useToast } from '@lsp/ui';
-import type { ApiAnswer, TextFieldProps } from '@lsp/ui';
+import { Alert, Button, PasswordField, TextField, callApi, useToast } from '@lsp/ui';
+import type { ApiAnswer, ApiInput, OperationId, TextFieldProps } from '@lsp/ui';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -64,10 +64,14 @@ export interface AuthFailure {
   /** Shows the message in the page's alert and the description in a toast. */
   fail: (message: string, toastDescription?: string) => void;
   /**
-   * POSTs with apiSend after clearing the last failure. A network failure is reported as
+   * Calls the operation after clearing the last failure. A network failure is reported as
    * 'Network error' (toasted with networkDescription) and answered with null.
    */
-  post: <T>(path: string, body: unknown, networkDescription?: string) => Promise<ApiAnswer<T> | null>;
+  call: <Id extends OperationId>(
+    id: Id,
+    input: ApiInput<Id>,
+    networkDescription?: string,
+  ) => Promise<ApiAnswer<Id> | null>;
 }
 
 export function useAuthFailure(title: string): AuthFailure {
@@ -77,16 +81,20 @@ export function useAuthFailure(title: string): AuthFailure {
     setServerError(message);
     toast({ title, description: toastDescription, variant: 'error' });
   };
-  const post = async <T,>(path: string, body: unknown, networkDescription = 'Network error') => {
+  const call = async <Id extends OperationId>(
+    id: Id,
+    input: ApiInput<Id>,
+    networkDescription = 'Network error',
+  ): Promise<ApiAnswer<Id> | null> => {
     setServerError(null);
     try {
-      return await apiSend<T>('POST', path, body);
+      return await (callApi as (id: Id, input: ApiInput<Id>) => Promise<ApiAnswer<Id>>)(id, input);
     } catch {
       fail('Network error', networkDescription);
       return null;
     }
   };
-  return { title, serverError, fail, post };
+  return { title, serverError, fail, call };
 }
 
 /** The notices above an auth form, then the danger alert of the last failure. */

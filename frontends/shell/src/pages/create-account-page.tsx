@@ -20,12 +20,6 @@ import { AuthPage } from './auth-page';
 /** After success the page waits this long, so the confirmation can be read, then goes to /login. */
 export const CREATE_ACCOUNT_REDIRECT_DELAY_MS = 2000;
 
-interface CreateAccountAnswer {
-  success?: boolean;
-  error?: string;
-  message?: string;
-}
-
 export function CreateAccountPage() {
   const navigate = useNavigate();
   const { toast } = useToast();
@@ -61,19 +55,19 @@ export function CreateAccountPage() {
       ...values,
       searchData: pending ? { loanType: pending.loanType, ...pending.formData } : undefined,
     };
-    const answer = await failure.post<CreateAccountAnswer>(
-      '/api/create-account',
-      body,
+    const answer = await failure.call(
+      'createAccount',
+      { body },
       'An error occurred while creating your account.',
     );
     if (!answer) return;
-    if (!answer.ok || answer.data?.success === false) {
+    if (!answer.ok) {
       failure.fail(answer.data?.error ?? 'An error occurred while creating your account.');
       return;
     }
     toast({
       title: 'Account created',
-      description: answer.data?.message ?? 'Check your email to verify your address, then sign in.',
+      description: answer.data.message || 'Check your email to verify your address, then sign in.',
       variant: 'success',
     });
     setCreated(true);

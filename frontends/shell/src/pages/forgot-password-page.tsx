@@ -8,12 +8,6 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { AuthAlerts, AuthSwitchLink, EmailField, useAuthFailure } from './auth-form';
 import { AuthPage } from './auth-page';
 
-interface ForgotAnswer {
-  success?: boolean;
-  message?: string;
-  error?: string;
-}
-
 /**
  * Asks for a password-reset link. Whether or not the address has an account, the answer and this
  * page's confirmation are the same; only a refusal the server gives everyone (too many requests, a
@@ -39,7 +33,7 @@ export function ForgotPasswordPage() {
   }, [sentTo]);
 
   const onSubmit = async ({ email }: ForgotPasswordBody) => {
-    const answer = await failure.post<ForgotAnswer>('/api/auth/forgot-password', { email });
+    const answer = await failure.call('forgotPassword', { body: { email } });
     if (!answer) return;
     if (!answer.ok) {
       failure.fail(answer.data?.error ?? 'Something went wrong. Please try again.');

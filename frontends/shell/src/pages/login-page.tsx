@@ -18,11 +18,6 @@ import { announcePendingResultsSoon } from '../auth/pending-results';
 import { AuthAlerts, AuthSwitchLink, EmailField, useAuthFailure } from './auth-form';
 import { AuthPage } from './auth-page';
 
-interface LoginAnswer {
-  user?: { name?: string; email?: string };
-  error?: string;
-}
-
 function takePostAuthRedirect(): string | null {
   try {
     const stored = window.localStorage.getItem(STORAGE_KEYS.postAuthRedirect);
@@ -60,17 +55,17 @@ export function LoginPage() {
   const registerHref = `/register${registerParams.size ? `?${registerParams}` : ''}`;
 
   const onSubmit = async (values: LoginBody) => {
-    const answer = await failure.post<LoginAnswer>('/api/login', values);
+    const answer = await failure.call('login', { body: values });
     if (!answer) return;
     try {
-      if (!answer.ok || !answer.data?.user) {
+      if (!answer.ok) {
         failure.fail(
           answer.data?.error ?? 'Login failed',
           answer.data?.error ?? 'Invalid credentials. Please check your email and password.',
         );
         return;
       }
-      const name = answer.data.user.name ?? '';
+      const name = answer.data.user.name;
       toast({
         title: 'Login successful',
         description: name ? `Welcome back, ${name}!` : 'Welcome back!',

@@ -16,13 +16,6 @@ import {
 } from './auth-form';
 import { AuthPage } from './auth-page';
 
-interface RegisterAnswer {
-  user?: { name?: string; email?: string; verified?: boolean };
-  message?: string;
-  error?: string;
-  requiresVerification?: boolean;
-}
-
 export function RegisterPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -57,27 +50,27 @@ export function RegisterPage() {
       refDealId,
       fromSharedLink: sharedContext || Boolean(refDealId),
     };
-    const answer = await failure.post<RegisterAnswer>('/api/auth/register', body);
+    const answer = await failure.call('register', { body });
     if (!answer) return;
-    if (!answer.ok || answer.data?.error) {
+    if (!answer.ok) {
       failure.fail(
         answer.data?.error ?? 'Registration failed',
         answer.data?.error ?? 'Please try again later.',
       );
       return;
     }
-    if (sharedContext || answer.data?.requiresVerification || answer.data?.user?.verified === false) {
+    if (sharedContext || answer.data.requiresVerification || !answer.data.user.verified) {
       setCheckEmailFor(email);
       toast({
         title: 'Account created',
-        description: answer.data?.message ?? 'Check your email to verify your address.',
+        description: answer.data.message || 'Check your email to verify your address.',
         variant: 'success',
       });
       return;
     }
     toast({
       title: 'Account created',
-      description: answer.data?.message ?? `Welcome, ${name}!`,
+      description: answer.data.message || `Welcome, ${name}!`,
       variant: 'success',
     });
     await refresh();

@@ -8,12 +8,6 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthAlerts, NewPasswordFields, useAuthFailure } from './auth-form';
 import { AuthPage } from './auth-page';
 
-interface ResetAnswer {
-  success?: boolean;
-  message?: string;
-  error?: string;
-}
-
 /** The answers that mean the link itself is no good (unknown, used, expired or missing). */
 const LINK_ERRORS = new Set<string>([PASSWORD_MESSAGES.resetInvalid, PASSWORD_MESSAGES.noResetToken]);
 
@@ -44,7 +38,7 @@ export function ResetPasswordPage() {
   }, [linkError, token]);
 
   const onSubmit = async (values: ResetPasswordForm) => {
-    const answer = await failure.post<ResetAnswer>('/api/auth/reset-password', { token, ...values });
+    const answer = await failure.call('resetPassword', { body: { token, ...values } });
     if (!answer) return;
     const error = answer.data?.error;
     if (!answer.ok) {

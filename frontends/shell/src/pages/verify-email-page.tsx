@@ -7,7 +7,7 @@ import {
   CheckIcon,
   PageLoading,
   TextField,
-  apiSend,
+  callApi,
   endJourney,
   buttonClass,
   notifySessionChanged,
@@ -19,14 +19,6 @@ import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
 import { readPendingResults } from '../auth/pending-results';
 import { AuthPage } from './auth-page';
-
-interface VerifyAnswer {
-  success?: boolean;
-  error?: string;
-  message?: string;
-  canResend?: boolean;
-  user?: { name?: string; email?: string };
-}
 
 type VerifyState =
   | { status: 'verifying' }
@@ -45,20 +37,21 @@ export function VerifyEmailPage() {
   useEffect(() => {
     if (!token) return;
     let current = true;
-    apiSend<VerifyAnswer>('GET', `/api/verify-email?token=${encodeURIComponent(token)}`).then(
-      ({ ok, data }) => {
+    callApi('verifyEmail', { query: { token } }).then(
+      (answer) => {
         if (!current) return;
-        if (ok && data?.success) {
-          setState({ status: 'verified', name: data.user?.name });
+        if (answer.ok) {
+          setState({ status: 'verified', name: answer.data.user.name });
           // The visitor's way in ends here: what they do next has request ids of its own.
           endJourney();
           notifySessionChanged();
         } else {
+          const data = answer.data;
           const error = data?.error ?? DEFAULT_FAILURE;
           setState({
             status: 'failed',
             error,
-            canResend: data?.canResend === true || /expired/i.test(error),
+            canResend: (data && 'canResend' in data && data.canResend === true) || /expired/i.test(error),
           });
         }
       },

@@ -33,6 +33,18 @@ export const DOCS_ROUTES = [
   }),
 ] as const;
 
+/**
+ * Every public /api route with its literal types (operation ids, paths, schemas): what the browser's
+ * typed client reads its inputs and answers from, without importing any schema at run time.
+ */
+export type PublicApiRoute =
+  | (typeof IDENTITY_ROUTES)[number]
+  | (typeof SEARCH_ROUTES)[number]
+  | (typeof DIP_ROUTES)[number]
+  | (typeof SHARING_ROUTES)[number]
+  | (typeof OPS_ROUTES)[number]
+  | (typeof DOCS_ROUTES)[number];
+
 /** Every public /api route of the platform, each declared once. */
 export const PUBLIC_API_ROUTES: readonly RouteContract[] = [
   ...IDENTITY_ROUTES,

@@ -4,7 +4,6 @@ import {
   INVALID_REQUEST,
   NOT_FOUND,
   NOT_SIGNED_IN,
-  type RouteContract,
   defineRoute,
   errorAnswer,
   errorResponseSchema,
@@ -109,7 +108,7 @@ function searchRoute(loanType: LoanType) {
   });
 }
 
-export const SEARCH_ROUTES: readonly RouteContract[] = [
+export const SEARCH_ROUTES = [
   ...LOAN_TYPES.map(searchRoute),
   defineRoute({
     operationId: 'captureLead',
@@ -216,4 +215,4 @@ export const SEARCH_ROUTES: readonly RouteContract[] = [
       404: NOT_FOUND,
     },
   }),
-];
+] as const;

@@ -1,5 +1,5 @@
 import type { ToastOptions } from '../components/toast';
-import { apiSend } from './api';
+import { callApi } from './api';
 
 /**
  * Asks for a new verification email and says, as a toast, what happened (the spec's words). The
@@ -7,20 +7,16 @@ import { apiSend } from './api';
  */
 export async function resendVerificationEmail(values: { email: string }): Promise<ToastOptions> {
   try {
-    const { ok, data } = await apiSend<{ success?: boolean; message?: string; error?: string }>(
-      'POST',
-      '/api/auth/resend-verification',
-      values,
-    );
-    if (ok && data?.success)
+    const answer = await callApi('resendVerification', { body: values });
+    if (answer.ok)
       return {
         title: 'Email Sent',
-        description: data.message ?? 'Verification email sent. Please check your inbox.',
+        description: answer.data.message ?? 'Verification email sent. Please check your inbox.',
         variant: 'success',
       };
     return {
       title: 'Failed to Send',
-      description: data?.error ?? 'Failed to send verification email.',
+      description: answer.data?.error ?? 'Failed to send verification email.',
       variant: 'error',
     };
   } catch {

@@ -3,6 +3,7 @@
 // `userSessionChanged` window event fires (login, logout, verification).
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { callApi } from './api';
 import { STORAGE_KEYS, USER_SESSION_CHANGED } from './storage-keys';
 
 export interface SessionUser {
@@ -44,12 +45,8 @@ function readUser(body: unknown): SessionUser | null {
 /** GET /api/auth/me: the user, or null for any non-OK answer or failure (logged). */
 export async function fetchSessionUser(): Promise<SessionUser | null> {
   try {
-    const res = await fetch('/api/auth/me', {
-      credentials: 'include',
-      headers: { Accept: 'application/json' },
-    });
-    if (!res.ok) return null;
-    return readUser(await res.json());
+    const answer = await callApi('getCurrentUser');
+    return answer.ok ? readUser(answer.data) : null;
   } catch (err) {
     console.error('Session check failed', err);
     return null;

@@ -1,6 +1,7 @@
 // Share-funnel telemetry (spec §3, §7, §9): POST /api/telemetry/share-funnel, used by the search and
 // dashboard remotes alike. Failures are ignored and never retried (one attempt per event); a failure
 // is reported on the console at most once per event name in the spec's 30 s duplicate-failure window.
+import { callApi } from './api';
 export type FunnelEvent =
   | 'share_link_created'
   | 'share_link_copied'
@@ -57,21 +58,21 @@ export function trackShareFunnel(
   } = {},
 ): void {
   try {
-    void fetch('/api/telemetry/share-funnel', {
-      method: 'POST',
-      credentials: 'include',
-      keepalive: true,
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        event,
-        ...details,
-        timestamp: new Date().toISOString(),
-        sessionId: sessionId(),
-        correlationId: randomId(),
-      }),
-    })
-      .then((res) => {
-        if (!res.ok) reportFailure(event, `HTTP ${res.status}`);
+    void callApi(
+      'recordShareFunnelEvent',
+      {
+        body: {
+          event,
+          ...details,
+          timestamp: new Date().toISOString(),
+          sessionId: sessionId(),
+          correlationId: randomId(),
+        },
+      },
+      { keepalive: true },
+    )
+      .then((answer) => {
+        if (!answer.ok) reportFailure(event, `HTTP ${answer.status}`);
       })
       .catch((err: unknown) => reportFailure(event, err));
   } catch (err) {
