@@ -13,3 +13,4 @@ export * from './runtime';
 export * from './events';
 export * from './roles';
 export * from './route-contracts';
+export * from './declared-route';

@@ -1,5 +1,5 @@
 import { DOCS_ROUTES, PUBLIC_API_ROUTES, buildOpenApiDocument, openApiPathOf } from '@lsp/contracts';
-import { PLATFORM_VERSION } from '@lsp/service-kit';
+import { PLATFORM_VERSION, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -115,11 +115,11 @@ export function registerApiDocs(app: FastifyInstance): void {
   let document: Json | null = null;
   let page: string | null = null;
   const current = () => (document ??= apiDocument());
-  app.get('/api/docs/openapi.json', async (_request, reply) => {
+  declareRoute(app, 'getOpenApiDocument', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return current();
   });
-  app.get('/api/docs', async (_request, reply) => {
+  declareRoute(app, 'getApiDocsPage', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300').type('text/html; charset=utf-8');
     return (page ??= renderApiDocsPage(current()));
   });

@@ -29,8 +29,12 @@ export function statusOf(dip: Dip, now: Date): DipStatus {
   return dip.linkStatus;
 }
 
-export const shareUrlOf = (publicUrl: string, slug: string | null) =>
-  slug ? new URL(`/dip/${slug}`, publicUrl).toString() : null;
+/** The online DIP page of a share slug: a URL for a slug, null for a DIP whose link is revoked. */
+export function shareUrlOf(publicUrl: string, slug: string): string;
+export function shareUrlOf(publicUrl: string, slug: string | null): string | null;
+export function shareUrlOf(publicUrl: string, slug: string | null): string | null {
+  return slug ? new URL(`/dip/${slug}`, publicUrl).toString() : null;
+}
 
 const pct2 = (fraction: number) => Math.round(fraction * 10000) / 100;
 

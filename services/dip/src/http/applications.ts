@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DIP_MESSAGES, dipApplicationBodySchema, loanApplicationBodySchema } from '@lsp/contracts';
-import { forbidden, parseInput, requireJsonObject } from '@lsp/service-kit';
+import { forbidden, parseInput, requireJsonObject, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import {
   type ApplicationRepository,
@@ -26,7 +26,7 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
   const { applications, clock } = deps;
 
   /** The DIP application wizard; validated at submit with the spec's messages. */
-  app.post('/api/dip-applications', async (request, reply) => {
+  declareRoute(app, 'submitDipApplication', async (request, reply) => {
     const caller = signedIn(request);
     const body = parseInput(dipApplicationBodySchema, requireJsonObject(request.body));
     checkUserId(body, caller.userId);
@@ -47,11 +47,12 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
         request.id,
       ),
     ]);
-    return reply.status(201).send({ success: true, id: doc._id, status: doc.status });
+    reply.status(201);
+    return { success: true, id: doc._id, status: doc.status };
   });
 
   /** 'Continue application' (/application): a loan application, status 'DIP Submitted'. */
-  app.post('/api/applications', async (request, reply) => {
+  declareRoute(app, 'submitLoanApplication', async (request, reply) => {
     const caller = signedIn(request);
     const body = parseInput(loanApplicationBodySchema, requireJsonObject(request.body));
     checkUserId(body, caller.userId);
@@ -72,10 +73,11 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
         request.id,
       ),
     ]);
-    return reply.status(201).send({ success: true, id: doc._id, status: doc.status });
+    reply.status(201);
+    return { success: true, id: doc._id, status: doc.status };
   });
 
-  app.get<{ Params: { userId: string } }>('/api/applications/:userId', async (request) => {
+  declareRoute(app, 'listUserApplications', async (request) => {
     const caller = signedIn(request);
     if (request.params.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
     return { success: true, applications: await applications.listForUser(caller.userId) };

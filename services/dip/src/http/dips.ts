@@ -19,6 +19,7 @@ import {
   parseInput,
   requireJsonObject,
   unauthorized,
+  declareRoute,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DipRepository } from '../data/dips';
@@ -85,79 +86,78 @@ const changedConcurrently = () => conflict('The DIP changed at the same time; pl
 export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
   const { dips, clock, publicUrl } = deps;
 
-  app.post<{ Params: { searchId: string; loanIndex: string } }>(
-    '/api/online-dip/create/:searchId/:loanIndex',
-    async (request, reply) => {
-      const caller = signedIn(request, DIP_MESSAGES.authRequired);
-      const { searchId, loanIndex } = parseInput(createDipParamsSchema, request.params);
-      const { validHours } = parseInput(createDipBodySchema, requireJsonObject(request.body));
-      const search = await deps.savedSearches.find(searchId);
-      if (!search) throw notFound(DIP_MESSAGES.searchNotFound);
-      if (search.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
-      const offer = search.offers[loanIndex];
-      if (!offer) throw notFound(DIP_MESSAGES.offerNotFound);
-      const validityHours = validHours ?? DIP_DEFAULT_VALID_HOURS;
-      const firstDip = (await dips.countForUser(caller.userId)) === 0;
-      const snapshot = buildSnapshot(search.loanType, offer, search.searchData, caller, firstDip);
-      for (let attempt = 1; ; attempt++) {
-        const now = clock.now();
-        const dip: Dip = {
-          id: randomUUID(),
-          userId: caller.userId,
-          searchId,
-          loanIndex,
-          quoteCode: newQuoteCode(),
-          shareSlug: newShareSlug(),
-          linkStatus: 'active',
-          validityHours,
-          snapshot,
-          expiresAt: new Date(now.getTime() + validityHours * HOUR_MS),
-          createdAt: now,
-          version: 1,
-          firstSharedAt: null,
-        };
-        try {
-          await dips.insert(dip, (d) => [
-            dipCreatedEvent(
-              d.id,
-              {
-                dipId: d.id,
-                ownerUserId: d.userId,
-                version: d.version,
-                ownerName: caller.name,
-                ownerEmail: caller.email,
-                searchId,
-                loanIndex,
-                quoteCode: d.quoteCode,
-                shareSlug: d.shareSlug!,
-                shareUrl: shareUrlOf(publicUrl, d.shareSlug)!,
-                validityHours,
-                expiresAt: d.expiresAt.toISOString(),
-                createdAt: d.createdAt.toISOString(),
-                snapshot,
-              },
-              request.id,
-            ),
-          ]);
-        } catch (err) {
-          // Another DIP took this quote code (or slug) a moment ago: draw new ones.
-          if (isDuplicateKey(err) && attempt < CREATE_ATTEMPTS) continue;
-          throw err;
-        }
-        request.log.info({ dipId: dip.id, quoteCode: dip.quoteCode }, 'DIP created');
-        return reply.status(201).send({
-          ok: true,
-          dipId: dip.id,
-          quoteCode: dip.quoteCode,
-          shareUrl: shareUrlOf(publicUrl, dip.shareSlug),
-          expiresAt: dip.expiresAt.toISOString(),
-          validityHours,
-        });
+  declareRoute(app, 'createDip', async (request, reply) => {
+    const caller = signedIn(request, DIP_MESSAGES.authRequired);
+    const { searchId, loanIndex } = parseInput(createDipParamsSchema, request.params);
+    const { validHours } = parseInput(createDipBodySchema, requireJsonObject(request.body));
+    const search = await deps.savedSearches.find(searchId);
+    if (!search) throw notFound(DIP_MESSAGES.searchNotFound);
+    if (search.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
+    const offer = search.offers[loanIndex];
+    if (!offer) throw notFound(DIP_MESSAGES.offerNotFound);
+    const validityHours = validHours ?? DIP_DEFAULT_VALID_HOURS;
+    const firstDip = (await dips.countForUser(caller.userId)) === 0;
+    const snapshot = buildSnapshot(search.loanType, offer, search.searchData, caller, firstDip);
+    for (let attempt = 1; ; attempt++) {
+      const now = clock.now();
+      const shareSlug = newShareSlug();
+      const dip: Dip = {
+        id: randomUUID(),
+        userId: caller.userId,
+        searchId,
+        loanIndex,
+        quoteCode: newQuoteCode(),
+        shareSlug,
+        linkStatus: 'active',
+        validityHours,
+        snapshot,
+        expiresAt: new Date(now.getTime() + validityHours * HOUR_MS),
+        createdAt: now,
+        version: 1,
+        firstSharedAt: null,
+      };
+      try {
+        await dips.insert(dip, (d) => [
+          dipCreatedEvent(
+            d.id,
+            {
+              dipId: d.id,
+              ownerUserId: d.userId,
+              version: d.version,
+              ownerName: caller.name,
+              ownerEmail: caller.email,
+              searchId,
+              loanIndex,
+              quoteCode: d.quoteCode,
+              shareSlug,
+              shareUrl: shareUrlOf(publicUrl, shareSlug),
+              validityHours,
+              expiresAt: d.expiresAt.toISOString(),
+              createdAt: d.createdAt.toISOString(),
+              snapshot,
+            },
+            request.id,
+          ),
+        ]);
+      } catch (err) {
+        // Another DIP took this quote code (or slug) a moment ago: draw new ones.
+        if (isDuplicateKey(err) && attempt < CREATE_ATTEMPTS) continue;
+        throw err;
       }
-    },
-  );
+      request.log.info({ dipId: dip.id, quoteCode: dip.quoteCode }, 'DIP created');
+      reply.status(201);
+      return {
+        ok: true,
+        dipId: dip.id,
+        quoteCode: dip.quoteCode,
+        shareUrl: shareUrlOf(publicUrl, shareSlug),
+        expiresAt: dip.expiresAt.toISOString(),
+        validityHours,
+      };
+    }
+  });
 
-  app.get<{ Params: { userId: string } }>('/api/online-dip/user/:userId', async (request) => {
+  declareRoute(app, 'listUserDips', async (request) => {
     const caller = signedIn(request);
     if (request.params.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
     const now = clock.now();
@@ -166,7 +166,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
   });
 
   // One path, two readers: a DIP id is the owner's view, a share slug the online DIP page.
-  app.get<{ Params: { reference: string } }>('/api/online-dip/:reference', async (request, reply) => {
+  declareRoute(app, 'getDip', async (request, reply) => {
     const caller = signedIn(request);
     const { reference } = request.params;
     if (isDipId(reference)) {
@@ -183,7 +183,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
     return { success: true, ...onlineView(dip) };
   });
 
-  app.post<{ Params: { dipId: string } }>('/api/online-dip/:dipId/regenerate-link', async (request) => {
+  declareRoute(app, 'regenerateDipLink', async (request) => {
     const caller = signedIn(request);
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     const shareSlug = newShareSlug();
@@ -195,7 +195,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
           ownerUserId: d.userId,
           version: d.version,
           shareSlug,
-          shareUrl: shareUrlOf(publicUrl, shareSlug)!,
+          shareUrl: shareUrlOf(publicUrl, shareSlug),
           previousShareSlug: dip.shareSlug,
           regeneratedAt: clock.now().toISOString(),
         },
@@ -212,7 +212,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
     };
   });
 
-  app.post<{ Params: { dipId: string } }>('/api/online-dip/:dipId/expiry', async (request) => {
+  declareRoute(app, 'setDipExpiry', async (request) => {
     const caller = signedIn(request);
     const body = parseInput(dipExpiryBodySchema, requireJsonObject(request.body));
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
@@ -241,7 +241,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
     return { ok: true, success: true, expiresAt: expiresAt.toISOString() };
   });
 
-  app.post<{ Params: { dipId: string } }>('/api/online-dip/:dipId/revoke', async (request) => {
+  declareRoute(app, 'revokeDip', async (request) => {
     const caller = signedIn(request);
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     if (dip.linkStatus === 'revoked') return { ok: true, success: true };

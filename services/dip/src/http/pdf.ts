@@ -1,5 +1,5 @@
 import { DIP_MESSAGES } from '@lsp/contracts';
-import { badRequest } from '@lsp/service-kit';
+import { badRequest, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DipRepository } from '../data/dips';
 import { QUOTE_CODE_PATTERN, isDipId } from '../domain/codes';
@@ -15,7 +15,7 @@ export interface PdfRouteDeps extends Pick<DipRouteDeps, 'access' | 'clock'> {
 
 /** GET /api/online-dip/pdf/{reference}: the DIP's owner, or a recipient whose share allows downloading. */
 export function registerPdfRoutes(app: FastifyInstance, deps: PdfRouteDeps) {
-  app.get<{ Params: { reference: string } }>('/api/online-dip/pdf/:reference', async (request, reply) => {
+  declareRoute(app, 'downloadDipPdf', async (request, reply) => {
     const caller = signedIn(request, PDF_LOGIN_REQUIRED);
     const reference = request.params.reference.trim().toUpperCase();
     let dip;

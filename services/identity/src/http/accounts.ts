@@ -1,5 +1,5 @@
 import { createAccountBodySchema, registerBodySchema, saveLeadInfoBodySchema } from '@lsp/contracts';
-import { forbidden, parseInput, requireCaller, unauthorized } from '@lsp/service-kit';
+import { forbidden, parseInput, requireCaller, unauthorized, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type Accounts, MESSAGES } from '../data/accounts';
 import { type UserModel, publicUser } from '../data/users';
@@ -8,7 +8,7 @@ import { type UserModel, publicUser } from '../data/users';
 export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Accounts; users: UserModel }) {
   const { accounts, users } = deps;
 
-  app.post('/api/auth/register', async (request, reply) => {
+  declareRoute(app, 'register', async (request, reply) => {
     const body = parseInput(registerBodySchema, request.body);
     const user = await accounts.signUp(
       {
@@ -22,15 +22,16 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       request.id,
     );
     request.log.info({ userId: user.id }, 'registered');
-    return reply.status(201).send({
+    reply.status(201);
+    return {
       success: true,
       user: publicUser(user),
       message: MESSAGES.registered,
       requiresVerification: true,
-    });
+    };
   });
 
-  app.post('/api/create-account', async (request, reply) => {
+  declareRoute(app, 'createAccount', async (request, reply) => {
     const body = parseInput(createAccountBodySchema, request.body);
     const user = await accounts.signUp(
       {
@@ -44,10 +45,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       request.id,
     );
     request.log.info({ userId: user.id }, 'account created');
-    return reply.status(201).send({ success: true, message: MESSAGES.accountCreated });
+    reply.status(201);
+    return { success: true, message: MESSAGES.accountCreated };
   });
 
-  app.post('/api/save-lead-info', async (request) => {
+  declareRoute(app, 'saveLeadInfo', async (request) => {
     const caller = requireCaller(request);
     const body = parseInput(saveLeadInfoBodySchema, request.body);
     if (body.userId && body.userId !== caller.userId) throw forbidden();

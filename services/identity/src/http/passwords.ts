@@ -4,7 +4,7 @@ import {
   forgotPasswordBodySchema,
   resetPasswordBodySchema,
 } from '@lsp/contracts';
-import { HttpError, parseInput, requireCaller, unauthorized } from '@lsp/service-kit';
+import { HttpError, parseInput, requireCaller, unauthorized, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { PasswordResets } from '../data/password-resets';
 import type { SessionStore } from '../data/sessions';
@@ -26,7 +26,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRoute
   const { sessions, throttle, users, passwordResets, cookie } = deps;
 
   // The same answer whether or not the address has an account; the email is sent only if it has.
-  app.post('/api/auth/forgot-password', async (request, reply) => {
+  declareRoute(app, 'forgotPassword', async (request, reply) => {
     const { email } = parseInput(forgotPasswordBodySchema, request.body);
     await passwordResets
       .request(email, request.clientAddress, request.id)
@@ -34,7 +34,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRoute
     return { success: true, message: PASSWORD_MESSAGES.resetRequested };
   });
 
-  app.post('/api/auth/reset-password', async (request, reply) => {
+  declareRoute(app, 'resetPassword', async (request, reply) => {
     const body = parseInput(resetPasswordBodySchema, request.body);
     const user = await passwordResets.reset(body.token, body.password, request.id);
     // The person who proved they hold the mailbox may try sign-in afresh.
@@ -49,7 +49,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRoute
 
   // A signed-in change: the current password is checked (and counted like a sign-in failure when
   // wrong); every session ends and this browser gets a fresh one.
-  app.post('/api/auth/change-password', async (request, reply) => {
+  declareRoute(app, 'changePassword', async (request, reply) => {
     const caller = requireCaller(request);
     const body = parseInput(changePasswordBodySchema, request.body);
     const user = await users.findById(caller.userId);

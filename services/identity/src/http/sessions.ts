@@ -1,5 +1,5 @@
 import { PASSWORD_MESSAGES, SESSION_COOKIE, loginBodySchema } from '@lsp/contracts';
-import { parseInput, requireCaller, unauthorized } from '@lsp/service-kit';
+import { parseInput, requireCaller, unauthorized, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { IdentityConfig } from '../config';
 import type { SessionStore } from '../data/sessions';
@@ -23,7 +23,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
   const { config, sessions, throttle, users, cookie } = deps;
   let dummy: Promise<string> | undefined;
 
-  app.get('/api/auth/me', async (request, reply) => {
+  declareRoute(app, 'getCurrentUser', async (request, reply) => {
     if (!request.caller) throw unauthorized('Not signed in');
     const { userId, name, email, verified } = request.caller;
     // The header asks on every page load: renewing the cookie here keeps an active browser signed
@@ -40,7 +40,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
     return { user: { id: userId, name, email, verified, roles: request.caller.roles } };
   });
 
-  app.post('/api/login', async (request, reply) => {
+  declareRoute(app, 'login', async (request, reply) => {
     const body = parseInput(loginBodySchema, request.body);
     const email = normaliseEmail(body.email);
     await throttle.beforeAttempt(email, request.clientAddress).catch((err) => withRetryAfter(reply, err));
@@ -90,7 +90,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
     return { success: true, user: publicUser(user) };
   });
 
-  app.post('/api/logout', async (request, reply) => {
+  declareRoute(app, 'logout', async (request, reply) => {
     const sessionId = cookie.sessionIdOf(request);
     if (sessionId) await sessions.destroy(sessionId);
     cookie.clear(reply);
@@ -98,7 +98,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
   });
 
   // Sign out everywhere: every session of the caller ends, this browser's included.
-  app.post('/api/auth/logout-all', async (request, reply) => {
+  declareRoute(app, 'logoutEverywhere', async (request, reply) => {
     const caller = requireCaller(request);
     const ended = await sessions.destroyAll(caller.userId);
     cookie.clear(reply);

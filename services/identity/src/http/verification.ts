@@ -1,5 +1,5 @@
 import { resendVerificationBodySchema, verifyEmailQuerySchema } from '@lsp/contracts';
-import { parseInput } from '@lsp/service-kit';
+import { parseInput, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type Accounts, MESSAGES } from '../data/accounts';
 import { withRetryAfter } from './session-cookie';
@@ -8,14 +8,14 @@ import { withRetryAfter } from './session-cookie';
 export function registerVerificationRoutes(app: FastifyInstance, deps: { accounts: Accounts }) {
   const { accounts } = deps;
 
-  app.get('/api/verify-email', async (request) => {
+  declareRoute(app, 'verifyEmail', async (request) => {
     const { token } = parseInput(verifyEmailQuerySchema, request.query);
     const user = await accounts.verifyEmail(token, request.id);
     request.log.info({ userId: user.id }, 'email verified');
     return { success: true, message: MESSAGES.verified, user: { name: user.name, email: user.email } };
   });
 
-  app.post('/api/auth/resend-verification', async (request, reply) => {
+  declareRoute(app, 'resendVerification', async (request, reply) => {
     const { email } = parseInput(resendVerificationBodySchema, request.body);
     await accounts.resendVerification(email, request.id).catch((err) => withRetryAfter(reply, err));
     return { success: true, message: MESSAGES.verificationSent };

@@ -9,7 +9,7 @@ import {
   opsDiscardBodySchema,
   opsReplayAllBodySchema,
 } from '@lsp/contracts';
-import { type EventBus, parseInput, requireJsonObject, requireRole } from '@lsp/service-kit';
+import { type EventBus, parseInput, requireJsonObject, requireRole, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queue } from 'bullmq';
 import type { Connection } from 'mongoose';
@@ -162,13 +162,13 @@ export function registerOpsRoutes(app: FastifyInstance, ops: OpsConsole, timings
 
   registerEventStream(app, ops.tap, timings);
 
-  app.get('/api/ops/feed/stats', async (request, reply) => {
+  declareRoute(app, 'getOpsFeedStats', async (request, reply) => {
     ops_(request);
     reply.headers(noStore);
     return ops.tap.hub.stats(ops.tap.instance);
   });
 
-  app.get('/api/ops/events', async (request, reply) => {
+  declareRoute(app, 'getCorrelationChain', async (request, reply) => {
     ops_(request);
     const { correlationId } = parseInput(opsChainQuerySchema, request.query);
     reply.headers(noStore);
@@ -181,47 +181,44 @@ export function registerOpsRoutes(app: FastifyInstance, ops: OpsConsole, timings
     });
   });
 
-  app.get('/api/ops/dead-letters', async (request, reply) => {
+  declareRoute(app, 'listDeadLetters', async (request, reply) => {
     ops_(request);
     const query = parseInput(opsDeadLettersQuerySchema, request.query);
     reply.headers(noStore);
     return ops.deadLetters.list(query);
   });
 
-  app.post('/api/ops/dead-letters/replay', async (request) => {
+  declareRoute(app, 'replayDeadLetters', async (request) => {
     const by = actor(request);
     const { topic } = parseInput(opsReplayAllBodySchema, requireJsonObject(request.body));
     return ops.deadLetters.replayAll(topic, by);
   });
 
-  app.post<{ Params: { id: string } }>('/api/ops/dead-letters/:id/replay', async (request) => {
+  declareRoute(app, 'replayDeadLetter', async (request) => {
     const by = actor(request);
     const replayed = await ops.deadLetters.replay(request.params.id, by);
     return { replayed: 1, ids: [replayed.id] };
   });
 
-  app.post<{ Params: { id: string } }>('/api/ops/dead-letters/:id/discard', async (request) => {
+  declareRoute(app, 'discardDeadLetter', async (request) => {
     const by = actor(request);
     const { reason } = parseInput(opsDiscardBodySchema, requireJsonObject(request.body));
     return ops.deadLetters.discard(request.params.id, reason, by);
   });
 
-  app.get('/api/ops/queues', async (request, reply) => {
+  declareRoute(app, 'listQueues', async (request, reply) => {
     ops_(request);
     reply.headers(noStore);
     return { queues: await ops.queues.overview() };
   });
 
-  app.post<{ Params: { queue: string; jobId: string } }>(
-    '/api/ops/queues/:queue/jobs/:jobId/retry',
-    async (request) => {
-      ops_(request);
-      await ops.queues.retry(request.params.queue, request.params.jobId);
-      return { ok: true as const, queue: request.params.queue, jobId: request.params.jobId };
-    },
-  );
+  declareRoute(app, 'retryQueueJob', async (request) => {
+    ops_(request);
+    await ops.queues.retry(request.params.queue, request.params.jobId);
+    return { ok: true as const, queue: request.params.queue, jobId: request.params.jobId };
+  });
 
-  app.get('/api/ops/health', async (request, reply) => {
+  declareRoute(app, 'getPlatformHealth', async (request, reply) => {
     ops_(request);
     reply.headers(noStore);
     return ops.grid.check();

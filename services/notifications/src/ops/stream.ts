@@ -2,8 +2,8 @@
 // no plugin to keep in step with fastify). Each event is `id: <position>` + `data: <envelope>`; a
 // reconnect's Last-Event-ID (or ?lastEventId=) resumes after that position.
 import { OPS_MESSAGES, OPS_ROLE, opsFeedQuerySchema } from '@lsp/contracts';
-import { REQUEST_ID_HEADER, parseInput, requireRole } from '@lsp/service-kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER, parseInput, requireRole, declareRoute } from '@lsp/service-kit';
+import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { type FeedFilter, sseEvent } from './feed';
 import type { EventTap } from './tap';
@@ -26,7 +26,7 @@ export function registerEventStream(app: FastifyInstance, tap: EventTap, timings
     for (const raw of open) raw.end();
   });
 
-  app.get('/api/ops/events/stream', async (request: FastifyRequest, reply: FastifyReply) => {
+  declareRoute(app, 'streamOpsEvents', async (request, reply) => {
     requireRole(request, OPS_ROLE, OPS_MESSAGES.forbidden);
     const query = parseInput(opsFeedQuerySchema, request.query);
     const header = request.headers['last-event-id'];
@@ -53,7 +53,7 @@ export function registerEventStream(app: FastifyInstance, tap: EventTap, timings
     const backlog = await tap.backlog(filter, lastEventId);
     if (raw.destroyed || raw.writableEnded) {
       open.delete(raw);
-      return;
+      return reply;
     }
     // Registered in the same tick as the backlog was taken, so no event falls between the two.
     const viewer = tap.hub.addViewer(filter, {
@@ -76,5 +76,6 @@ export function registerEventStream(app: FastifyInstance, tap: EventTap, timings
     };
     // The response closes when the viewer goes away (or the app closes): the viewer is let go.
     raw.on('close', closed);
+    return reply;
   });
 }

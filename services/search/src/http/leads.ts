@@ -1,5 +1,5 @@
 import { leadBodySchema, searchPayloadSchemas } from '@lsp/contracts';
-import { badRequest, HttpError, parseInput, requireJsonObject } from '@lsp/service-kit';
+import { badRequest, HttpError, parseInput, requireJsonObject, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { computeLendabilityScore, lendabilityDealFor, searchPanel } from '../engine';
 import type { PanelStore } from '../data/panel-store';
@@ -33,7 +33,7 @@ function parseSearchPayload<S extends Parameters<typeof parseInput>[0]>(schema: 
  * panel so the Lendability Score uses the loan to value lenders would actually offer.
  */
 export function registerLeadRoutes(app: FastifyInstance, deps: LeadRouteDeps) {
-  app.post('/api/leads', async (request, reply) => {
+  declareRoute(app, 'captureLead', async (request, reply) => {
     const body = parseInput(leadBodySchema, requireJsonObject(request.body));
     const payload = parseSearchPayload(searchPayloadSchemas[body.searchType], body.searchPayload);
     const { offers } = searchPanel(body.searchType, payload, deps.panels.current());
@@ -51,6 +51,7 @@ export function registerLeadRoutes(app: FastifyInstance, deps: LeadRouteDeps) {
       userId: request.caller?.userId ?? null,
     });
     await deps.leads.insert(lead, [leadCapturedEventFor(lead, request.id)]);
-    return reply.status(201).send({ success: true, lead: { id: lead._id }, lendabilityScore: score });
+    reply.status(201);
+    return { success: true, lead: { id: lead._id }, lendabilityScore: score };
   });
 }

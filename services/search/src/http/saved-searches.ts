@@ -6,7 +6,14 @@ import {
   projectNameBodySchema,
   saveSearchBodySchema,
 } from '@lsp/contracts';
-import { forbidden, notFound, parseInput, requireCaller, requireJsonObject } from '@lsp/service-kit';
+import {
+  forbidden,
+  notFound,
+  parseInput,
+  requireCaller,
+  requireJsonObject,
+  declareRoute,
+} from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
@@ -131,64 +138,70 @@ async function ownedSearch(
  * searches it reads or changes (403), whatever id the URL or body names.
  */
 export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearchRouteDeps) {
-  app.post('/api/search', { preSerialization: withMessageOnError }, async (request, reply) => {
-    const caller = requireCaller(request);
-    const body = parseInput(saveSearchBodySchema, requireJsonObject(request.body));
-    if (body.userId !== caller.userId) throw forbidden(SAVE_FOR_OTHER_USER);
-    const now = new Date();
-    const results = resultsIn(body.apiResponse);
-    const search: SavedSearchDocument = {
-      _id: randomUUID(),
-      user_id: caller.userId,
-      session_id: searchRunIdIn(body.apiResponse),
-      loan_type: body.loanType,
-      project_name: projectNameIn(body.searchData),
-      search_data: body.searchData,
-      api_response: body.apiResponse ?? null,
-      result_count: results.length,
-      application_status: 'not_submitted',
-      created_at: now,
-      updated_at: now,
-    };
-    const event = searchSavedEvent(
-      {
-        searchId: search._id,
-        userId: search.user_id,
-        loanType: search.loan_type,
-        ...(search.project_name ? { projectName: search.project_name } : {}),
-        resultCount: search.result_count,
-        offers: await verifiedOffers(deps.runs, search.loan_type, search.session_id, results),
-        searchData: search.search_data,
-        savedAt: now.toISOString(),
-      },
-      request.id,
-    );
-    await deps.savedSearches.insert(search, [event]);
-    return reply.status(201).send({
-      success: true,
-      search: {
-        id: search._id,
-        userId: search.user_id,
-        loanType: search.loan_type,
-        createdAt: now.toISOString(),
-      },
-    });
-  });
+  declareRoute(
+    app,
+    'saveSearch',
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const body = parseInput(saveSearchBodySchema, requireJsonObject(request.body));
+      if (body.userId !== caller.userId) throw forbidden(SAVE_FOR_OTHER_USER);
+      const now = new Date();
+      const results = resultsIn(body.apiResponse);
+      const search: SavedSearchDocument = {
+        _id: randomUUID(),
+        user_id: caller.userId,
+        session_id: searchRunIdIn(body.apiResponse),
+        loan_type: body.loanType,
+        project_name: projectNameIn(body.searchData),
+        search_data: body.searchData,
+        api_response: body.apiResponse ?? null,
+        result_count: results.length,
+        application_status: 'not_submitted',
+        created_at: now,
+        updated_at: now,
+      };
+      const event = searchSavedEvent(
+        {
+          searchId: search._id,
+          userId: search.user_id,
+          loanType: search.loan_type,
+          ...(search.project_name ? { projectName: search.project_name } : {}),
+          resultCount: search.result_count,
+          offers: await verifiedOffers(deps.runs, search.loan_type, search.session_id, results),
+          searchData: search.search_data,
+          savedAt: now.toISOString(),
+        },
+        request.id,
+      );
+      await deps.savedSearches.insert(search, [event]);
+      reply.status(201);
+      return {
+        success: true,
+        search: {
+          id: search._id,
+          userId: search.user_id,
+          loanType: search.loan_type,
+          createdAt: now.toISOString(),
+        },
+      };
+    },
+    { preSerialization: withMessageOnError },
+  );
 
-  app.get<{ Params: { userId: string } }>('/api/user-searches/:userId', async (request) => {
+  declareRoute(app, 'listUserSearches', async (request) => {
     const caller = requireCaller(request);
     if (request.params.userId !== caller.userId) throw forbidden(SEARCH_ACCESS_DENIED);
     const searches = await deps.savedSearches.listForUser(caller.userId);
     return searches.map(savedSearchView);
   });
 
-  app.get<{ Params: { id: string } }>('/api/search-result/:id', async (request) => {
+  declareRoute(app, 'getSearchResult', async (request) => {
     const caller = requireCaller(request);
     const search = await ownedSearch(deps, request.params.id, caller.userId);
     return { success: true, ...savedSearchView(search), results: resultsIn(search.api_response) };
   });
 
-  app.put('/api/search/project-name', async (request) => {
+  declareRoute(app, 'renameSearch', async (request) => {
     const caller = requireCaller(request);
     const body = parseInput(projectNameBodySchema, requireJsonObject(request.body));
     const search = await ownedSearch(deps, body.searchId, caller.userId);

@@ -17,6 +17,7 @@ import {
   tooManyRequests,
   unauthorized,
   type EventOutbox,
+  declareRoute,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -70,7 +71,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     }
   }
 
-  app.post('/api/referrals/deal-share', async (request, reply) => {
+  declareRoute(app, 'shareDeal', async (request, reply) => {
     const caller = signedInCaller(request);
     const input = parseInput(dealShareBodySchema, requireJsonObject(request.body));
     if (input.referrerId !== caller.userId) throw forbidden(SHARING_MESSAGES.referrerMismatch);
@@ -122,7 +123,8 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         session,
       );
     });
-    return reply.code(201).send({ success: true, signupToken: deal.signupToken });
+    reply.status(201);
+    return { success: true, signupToken: deal.signupToken };
   });
 
   async function dealByToken(token: string) {
@@ -131,7 +133,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     return deal;
   }
 
-  app.get<{ Params: { token: string } }>('/api/shared-deal/:token', async (request) => {
+  declareRoute(app, 'getSharedDeal', async (request) => {
     const deal = await dealByToken(request.params.token);
     return {
       success: true,
@@ -144,7 +146,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     };
   });
 
-  app.post<{ Params: { token: string } }>('/api/shared-deal/:token/viewed', async (request) => {
+  declareRoute(app, 'markSharedDealViewed', async (request) => {
     const deal = await dealByToken(request.params.token);
     const viewer = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
     const now = deps.clock.now();
@@ -170,7 +172,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     return { success: true, viewed: true };
   });
 
-  app.post('/api/referrals', async (request, reply) => {
+  declareRoute(app, 'refer', async (request, reply) => {
     const caller = signedInCaller(request);
     const input = parseInput(referralBodySchema, requireJsonObject(request.body));
     await spendInvitation(caller.userId, reply);
@@ -200,14 +202,15 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         session,
       );
     });
-    return reply.code(201).send({ success: true, referralId: referral._id });
+    reply.status(201);
+    return { success: true, referralId: referral._id };
   });
 
   /**
    * Share-funnel telemetry answers 204 whatever happens: the page ignores failures and must never wait
    * on, or break because of, a measurement.
    */
-  app.post('/api/telemetry/share-funnel', async (request, reply) => {
+  declareRoute(app, 'recordShareFunnelEvent', async (request, reply) => {
     try {
       const parsed = shareFunnelBodySchema.safeParse(request.body ?? {});
       if (!parsed.success) return reply.code(204).send();

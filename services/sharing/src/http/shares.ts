@@ -18,6 +18,7 @@ import {
   requireJsonObject,
   unauthorized,
   type EventOutbox,
+  declareRoute,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ClientSession, Connection } from 'mongoose';
@@ -201,7 +202,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return dip;
   }
 
-  app.post<{ Params: { dipId: string } }>('/api/online-dip/:dipId/share', async (request, reply) => {
+  declareRoute(app, 'shareDip', async (request, reply) => {
     const owner = callerOf(deps, request);
     const body = requireJsonObject(request.body);
     const now = deps.clock.now();
@@ -334,60 +335,58 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
         error: SHARING_MESSAGES.emailUnavailable,
       });
     }
-    return reply.code(201).send({ success: true, results, sent: results.length, failed: 0 });
+    reply.status(201);
+    return { success: true, results, sent: results.length, failed: 0 };
   });
 
-  app.get<{ Params: { slug: string }; Querystring: { e?: string; sig?: string } }>(
-    '/api/online-dip/shared/:slug',
-    async (request) => {
-      const { e, sig } = request.query;
-      if (!e || !sig) throw badRequest(SHARING_MESSAGES.linkMissingParameters);
-      const caller = callerOf(deps, request);
-      const now = deps.clock.now();
-      const recipient = decodeRecipient(e);
-      const dip = await c.dips.findOne({ shareSlug: request.params.slug, status: 'active' });
-      if (!dip || !recipient) throw notFound(SHARING_MESSAGES.notFound);
-      const open = recipient === OPEN_LINK_RECIPIENT;
-      const link = await c.dipShares.findOne({
-        dipId: dip._id,
-        inviteType: open ? 'open' : 'targeted',
-        recipientEmail: open ? null : recipient,
-      });
-      const signed =
-        link !== null &&
-        link.shareSlug === dip.shareSlug &&
-        deps.signer.verify(sig, { slug: link.shareSlug, email: recipient, ...link }, now);
-      if (!link || !signed) throw notFound(SHARING_MESSAGES.notFound);
-      if (link.status === 'revoked') throw notFound(SHARING_MESSAGES.notFound);
-      if (!open && recipient !== caller.email)
-        throw new HttpError(403, SHARING_MESSAGES.wrongAccount, { canSignOut: true });
-      if ((link.expiresAt && isExpired(link.expiresAt, now)) || isExpired(dip.expiresAt, now))
-        throw gone(SHARING_MESSAGES.expired);
+  declareRoute(app, 'openSharedDip', async (request) => {
+    const { e, sig } = request.query;
+    if (!e || !sig) throw badRequest(SHARING_MESSAGES.linkMissingParameters);
+    const caller = callerOf(deps, request);
+    const now = deps.clock.now();
+    const recipient = decodeRecipient(e);
+    const dip = await c.dips.findOne({ shareSlug: request.params.slug, status: 'active' });
+    if (!dip || !recipient) throw notFound(SHARING_MESSAGES.notFound);
+    const open = recipient === OPEN_LINK_RECIPIENT;
+    const link = await c.dipShares.findOne({
+      dipId: dip._id,
+      inviteType: open ? 'open' : 'targeted',
+      recipientEmail: open ? null : recipient,
+    });
+    const signed =
+      link !== null &&
+      link.shareSlug === dip.shareSlug &&
+      deps.signer.verify(sig, { slug: link.shareSlug, email: recipient, ...link }, now);
+    if (!link || !signed) throw notFound(SHARING_MESSAGES.notFound);
+    if (link.status === 'revoked') throw notFound(SHARING_MESSAGES.notFound);
+    if (!open && recipient !== caller.email)
+      throw new HttpError(403, SHARING_MESSAGES.wrongAccount, { canSignOut: true });
+    if ((link.expiresAt && isExpired(link.expiresAt, now)) || isExpired(dip.expiresAt, now))
+      throw gone(SHARING_MESSAGES.expired);
 
-      let entry: RecipientShare | null;
-      if (open) {
+    let entry: RecipientShare | null;
+    if (open) {
+      entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+      if (!entry || entry.status !== 'active') {
+        await upsertRecipientEntry(c, dip, {
+          linkId: link._id,
+          email: caller.email,
+          inviteType: 'open',
+          message: null,
+          now,
+        });
         entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
-        if (!entry || entry.status !== 'active') {
-          await upsertRecipientEntry(c, dip, {
-            linkId: link._id,
-            email: caller.email,
-            inviteType: 'open',
-            message: null,
-            now,
-          });
-          entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
-        }
-      } else {
-        entry = await c.recipientShares.findOne({ dipId: dip._id, email: recipient, status: 'active' });
       }
-      if (!entry) throw notFound(SHARING_MESSAGES.notFound);
-      await c.dipShares.updateOne({ _id: link._id }, { $set: { lastAccessAt: now } });
-      await markViewed(deps, entry, caller.userId, now);
-      return sharedDipBody(dip, entry, open ? 'open-link' : 'signed-link', now);
-    },
-  );
+    } else {
+      entry = await c.recipientShares.findOne({ dipId: dip._id, email: recipient, status: 'active' });
+    }
+    if (!entry) throw notFound(SHARING_MESSAGES.notFound);
+    await c.dipShares.updateOne({ _id: link._id }, { $set: { lastAccessAt: now } });
+    await markViewed(deps, entry, caller.userId, now);
+    return sharedDipBody(dip, entry, open ? 'open-link' : 'signed-link', now);
+  });
 
-  app.get('/api/shared', async (request) => {
+  declareRoute(app, 'listSharedWithMe', async (request) => {
     const caller = callerOf(deps, request);
     const now = deps.clock.now();
     const entries = await c.recipientShares
@@ -408,7 +407,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     };
   });
 
-  app.get('/api/shared/unread-count', async (request) => {
+  declareRoute(app, 'countUnreadShares', async (request) => {
     const caller = callerOf(deps, request);
     const count = await c.recipientShares.countDocuments({
       email: caller.email,
@@ -427,14 +426,14 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return entry;
   }
 
-  app.post<{ Params: { shareId: string } }>('/api/shared/:shareId/mark-viewed', async (request) => {
+  declareRoute(app, 'markShareViewed', async (request) => {
     const caller = callerOf(deps, request);
     const entry = await ownEntry(request.params.shareId, caller.email);
     await markViewed(deps, entry, caller.userId, deps.clock.now());
     return { success: true, shareId: entry._id, isViewed: true };
   });
 
-  app.get<{ Params: { id: string } }>('/api/shared/dips/:id', async (request) => {
+  declareRoute(app, 'getSharedDip', async (request) => {
     const caller = callerOf(deps, request);
     const now = deps.clock.now();
     const dip = await c.dips.findOne({ _id: request.params.id });
