@@ -77,9 +77,14 @@ function portFromEnv(defaultPort: number): number {
   return port;
 }
 
-/** Entry point helper: listens on PORT (or the default) and closes cleanly on SIGTERM/SIGINT. */
+/**
+ * Entry point helper: listens on PORT (or the default) and closes cleanly on SIGTERM/SIGINT. The image
+ * puts the webpack output beside the compiled server (`dist/` next to it); STATIC_DIST names another
+ * folder, as the single-machine stack does when it runs the compiled server against the build in
+ * frontends/<app>/dist.
+ */
 export async function runStaticServer(options: StaticServerOptions & { defaultPort: number }): Promise<void> {
-  const app = await buildStaticServer(options);
+  const app = await buildStaticServer({ ...options, dist: process.env.STATIC_DIST || options.dist });
   const port = portFromEnv(options.defaultPort);
   await app.listen({ port, host: process.env.HOST || '127.0.0.1' });
   const close = (signal: string) => {

@@ -1,8 +1,9 @@
 // The compiled form of the single-machine stack: `npm start`, the browser tests, the chaos run and the
 // benchmarks run the services, workers and the embedded MongoDB from the same JavaScript the images
 // run (docs/decisions.md, "The single-machine stack runs compiled JavaScript too"), rebuilt here when
-// any of their sources is newer than the last build. The frontends' static servers stay on tsx: they
-// serve their webpack output from beside their source, where the image puts it beside the compiled file.
+// any of their sources is newer than the last build, and the frontends' static servers too (pointed
+// at the webpack output beside their source with STATIC_DIST, where the image puts it beside the
+// compiled file).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,8 @@ const SOURCE_ROOTS = [
   'packages/service-kit/src',
   'packages/embedded-mongo/src',
   'packages/embedded-mongo/bin',
+  'frontends/static-server.ts',
+  'frontends/cache-control.ts',
 ];
 const EMBEDDED_MONGO_BIN = 'packages/embedded-mongo/bin/embedded-mongo.ts';
 
@@ -32,7 +35,10 @@ function sourceRoots() {
   const services = readdirSync(path.join(ROOT, 'services'))
     .map((name) => `services/${name}/src`)
     .filter((dir) => existsSync(path.join(ROOT, dir)));
-  return [...SOURCE_ROOTS, ...services, 'package-lock.json'];
+  const frontendServers = readdirSync(path.join(ROOT, 'frontends'))
+    .map((name) => `frontends/${name}/server.ts`)
+    .filter((file) => existsSync(path.join(ROOT, file)));
+  return [...SOURCE_ROOTS, ...services, ...frontendServers, 'package-lock.json'];
 }
 
 /** True when a source, or the lock file, changed after the last build (or there was none). */
@@ -47,13 +53,21 @@ export function nodeBuildIsStale() {
   });
 }
 
-/** Builds the services (swc, scripts/build-node.mjs) and the embedded MongoDB (tsc) when stale. */
+/**
+ * Builds the services and static servers (swc, scripts/build-node.mjs) and the embedded MongoDB (tsc)
+ * when stale, each in a child process: the process that then supervises the stack for hours should
+ * not keep swc's native binding and the build's heap (about 60 MB) resident.
+ */
 export async function ensureNodeBuild() {
   if (!nodeBuildIsStale()) return;
   const started = Date.now();
   say('building the services and the embedded MongoDB (JavaScript, as the images run them)...');
-  const { buildNode } = await import('../build-node.mjs');
-  await buildNode(['packages', 'services']);
+  const swc = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'scripts/build-node.mjs'), 'packages', 'services', 'frontends'],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  if (swc.status !== 0) throw new Error('the services did not build (node scripts/build-node.mjs)');
   const tsc = spawnSync(
     process.execPath,
     [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'packages/embedded-mongo/tsconfig.build.json'],
@@ -73,7 +87,7 @@ export async function ensureNodeBuild() {
 
 /** The node arguments that run a source entry point: its compiled file, or the source through tsx. */
 export function nodeArgsFor(entry, compiled) {
-  if (!compiled || entry.startsWith('frontends/')) return ['--import', 'tsx', entry];
+  if (!compiled) return ['--import', 'tsx', entry];
   if (entry === EMBEDDED_MONGO_BIN) return ['packages/embedded-mongo/dist/bin/embedded-mongo.js'];
   return [compiledEntryOf(entry)];
 }

@@ -29,6 +29,22 @@ export const PROCESSES = [
   { name: 'gateway', entry: 'services/gateway/src/server.ts', port: 8080 },
 ];
 
+/**
+ * The processes off the search path, started with a 2 MB young generation instead of V8's 16 MB: on
+ * one machine each then holds about 30 MB less (the stack about 180 MB less), for more frequent
+ * scavenges in processes that see a fraction of the search path's traffic. Search, the gateway and
+ * the embedded MongoDB keep V8's default (docs/decisions.md, "Memory on one machine").
+ */
+const SMALL_YOUNG_GENERATION = new Set([
+  'identity',
+  'dip',
+  'pdf-worker',
+  'sharing',
+  'notifications',
+  'email-worker',
+]);
+const YOUNG_GENERATION_ARGS = ['--max-semi-space-size=2'];
+
 const COLOURS = [36, 35, 33, 32, 34, 31, 96, 95, 93, 92, 94, 91];
 const LEVELS = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
@@ -193,8 +209,15 @@ export async function startStack({
         ...base,
         SERVICE_NAME: proc.name,
         ...(proc.port ? { PORT: String(port(proc.port)) } : {}),
+        // A compiled static server lives in frontends/dist/<app>/; the webpack build stays beside the source.
+        ...(proc.entry.startsWith('frontends/')
+          ? { STATIC_DIST: path.join(ROOT, path.dirname(proc.entry), 'dist') }
+          : {}),
       };
-      launch(proc.name, argsOf(proc.entry), childEnv, COLOURS[i % COLOURS.length]);
+      const args = SMALL_YOUNG_GENERATION.has(proc.name)
+        ? [...YOUNG_GENERATION_ARGS, ...argsOf(proc.entry)]
+        : argsOf(proc.entry);
+      launch(proc.name, args, childEnv, COLOURS[i % COLOURS.length]);
     });
     // The gateway's readiness is its own; the API services behind it are awaited one by one.
     await Promise.all(
