@@ -18,64 +18,21 @@
  *                                           (summarise with scripts/lib/cpuprofile-summary.mjs)
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freeStackPortOffset, leaseRedisDb } from '@lsp/testing';
 import { SEARCH_PAYLOADS, sameOrigin } from '../lib/journeys';
+import { cpuSnapshot, parentPids, rssMbOf, withDescendants } from '../lib/process-stats';
 
 const COUNT = Number(process.env.SEARCH_CPU_COUNT ?? 400);
 const IDLE_SECONDS = Number(process.env.SEARCH_CPU_IDLE_SECONDS ?? 20);
 const ROOT = path.resolve(__dirname, '../..');
 const RELAY = 'relay (start)';
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
 
 interface StackStatus {
   url: string;
   processes: Array<{ name: string; pid: number | null }>;
-}
-
-/** The parent pid of every process on the machine, to find each stack process's children. */
-function parentPids(): Map<number, number> {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      parents.set(Number(entry), Number(fields[1]));
-    } catch {
-      // the process ended while /proc was read
-    }
-  }
-  return parents;
-}
-
-function withDescendants(pid: number, parents: Map<number, number>): number[] {
-  const found = [pid];
-  for (let i = 0; i < found.length; i++)
-    for (const [child, parent] of parents) if (parent === found[i]) found.push(child);
-  return found;
-}
-
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
-function rssMbOf(pid: number): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS'));
-    return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
 }
 
 /** Each stack process by name (the relay included), with the pids of it and its children. */
@@ -89,9 +46,6 @@ function stackProcesses(relayPid: number, status: StackStatus): Map<string, numb
   result.set(RELAY, [relayPid]);
   return result;
 }
-
-const cpuSnapshot = (procs: Map<string, number[]>) =>
-  new Map([...procs].map(([name, pids]) => [name, pids.reduce((a, pid) => a + cpuMsOf(pid), 0)]));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -67,7 +67,8 @@ function main() {
   const top = topAt === -1 ? 25 : Number(args[topAt + 1]);
   const lastAt = args.indexOf('--last-seconds');
   const lastSeconds = lastAt === -1 ? Infinity : Number(args[lastAt + 1]);
-  const optionAt = new Set([topAt, topAt + 1, lastAt, lastAt + 1].filter((i) => i >= 0));
+  // A flag and the value after it; an absent flag (-1) takes nothing, in particular not the first file.
+  const optionAt = new Set([topAt, lastAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]));
   const files = args.filter((_, i) => !optionAt.has(i));
   for (const file of files) {
     const profile = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,0 +1,55 @@
+// CPU time and resident memory of a process and everything it started, read from /proc: what the
+// benchmarks report per process of the stack (a worker's CPU includes its Chromium's).
+import { readFileSync, readdirSync } from 'node:fs';
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** The parent pid of every process on the machine, to find each process's children. */
+export function parentPids(): Map<number, number> {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+    } catch {
+      // the process ended while /proc was read
+    }
+  }
+  return parents;
+}
+
+/** A process and all its descendants. */
+export function withDescendants(pid: number, parents: Map<number, number> = parentPids()): number[] {
+  const found = [pid];
+  for (let i = 0; i < found.length; i++)
+    for (const [child, parent] of parents) if (parent === found[i]) found.push(child);
+  return found;
+}
+
+/** User plus system CPU milliseconds a process has used; 0 once it is gone. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process in MB; 0 once it is gone. */
+export function rssMbOf(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS'));
+    return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU milliseconds of each named process tree. */
+export const cpuSnapshot = (trees: Map<string, number[]>) =>
+  new Map([...trees].map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0)]));
