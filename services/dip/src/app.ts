@@ -1,10 +1,9 @@
-import { type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
+import { type Clock, type EventOutbox, type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { DipConfig } from './config';
 import { ApplicationRepository } from './data/applications';
-import { DipRepository, type EventOutbox } from './data/dips';
+import { DipRepository } from './data/dips';
 import { AccessProjection, SavedSearchProjection } from './data/projections';
-import type { Clock } from './domain/clock';
 import { registerApplicationRoutes } from './http/applications';
 import { registerDipRoutes } from './http/dips';
 import { registerPdfRoutes } from './http/pdf';

@@ -1,7 +1,6 @@
-import { ProcessedEvents, openEventing, serveService } from '@lsp/service-kit';
+import { ProcessedEvents, openEventing, serveService, systemClock } from '@lsp/service-kit';
 import { buildApp, createRepositories, ensureIndexes } from './app';
 import { dipConfigSchema } from './config';
-import { systemClock } from './domain/clock';
 import { subscribeToProjections } from './events/consumed';
 import { openDipPdfs } from './pdf';
 

@@ -8,6 +8,7 @@ import {
   ProcessedEvents,
   RedisStreamsEventBus,
   ServiceMetrics,
+  type Clock,
 } from '@lsp/service-kit';
 import {
   CookieClient,
@@ -34,7 +35,6 @@ import { PanelStore } from '../../search/src/data/panel-store';
 import { DEVELOPMENT_PAYLOAD } from '../../search/test/search-harness';
 import { buildApp, createRepositories, ensureIndexes } from '../src/app';
 import { dipConfigSchema } from '../src/config';
-import type { Clock } from '../src/domain/clock';
 import { subscribeToProjections } from '../src/events/consumed';
 import type { DipPdfs } from '../src/pdf';
 

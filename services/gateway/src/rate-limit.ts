@@ -19,7 +19,9 @@ const AUTH_PATHS = new Set([
 /**
  * Counts the request and sets the window's expiry in one round trip (a MULTI of INCR and PEXPIRE is
  * four commands, and each costs the gateway a socket write on every API request). The expiry is set
- * only with the first count, so it is never pushed past the window's end.
+ * only with the first count, so it is never pushed past the window's end. Registered as a command, so
+ * ioredis sends its SHA (EVALSHA) rather than the script on every request, and the script again only
+ * when a restarted Redis no longer knows it.
  */
 const COUNT_IN_WINDOW = `
 local count = redis.call('INCR', KEYS[1])
@@ -38,6 +40,8 @@ export interface RateLimitOptions {
  * protect the services, they must not take the site down with Redis.
  */
 export function createRateLimiter(redis: Redis, options: RateLimitOptions) {
+  redis.defineCommand('countInWindow', { numberOfKeys: 1, lua: COUNT_IN_WINDOW });
+  const counter = redis as Redis & { countInWindow(key: string, windowMs: number): Promise<number> };
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0] ?? '';
     const group = AUTH_PATHS.has(path) ? 'auth' : 'api';
@@ -47,7 +51,7 @@ export function createRateLimiter(redis: Redis, options: RateLimitOptions) {
     const key = `gateway-rate:${group}:${request.ip}:${window}`;
     let count: number;
     try {
-      count = Number(await redis.eval(COUNT_IN_WINDOW, 1, key, windowMs));
+      count = Number(await counter.countInWindow(key, windowMs));
     } catch (err) {
       request.log.warn({ err }, 'rate limit store unavailable; request allowed');
       return;

@@ -1,8 +1,13 @@
-import { type EventOutbox, type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
+import {
+  type EventOutbox,
+  type ServiceRuntime,
+  createServiceApp,
+  type Clock,
+  systemClock,
+} from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
 import type { SharingConfig } from './config';
 import type { SharingCollections } from './data/collections';
-import { type Clock, systemClock } from './domain/clock';
 import { ShareLinkSigner } from './domain/signed-links';
 import { registerDealRoutes } from './http/deals';
 import { registerShareRoutes } from './http/shares';

@@ -7,7 +7,7 @@ import type {
 } from '@lsp/contracts';
 import type { Decimal128 } from 'mongodb';
 import type { Connection } from 'mongoose';
-import type { EventOutbox } from './dips';
+import type { EventOutbox } from '@lsp/service-kit';
 import { fromMoneyOrNull, toMoneyOrNull } from './money';
 
 /** The spec's dip_applications: the wizard's answers, money as Decimal128. */

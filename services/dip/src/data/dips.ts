@@ -1,7 +1,5 @@
 import type { DipSnapshot, EventEnvelope } from '@lsp/contracts';
-import type { Outbox } from '@lsp/service-kit';
-
-export type EventOutbox = Pick<Outbox, 'add'>;
+import type { EventOutbox } from '@lsp/service-kit';
 import type { Decimal128 } from 'mongodb';
 import type { ClientSession, Connection } from 'mongoose';
 import type { Dip } from '../domain/views';

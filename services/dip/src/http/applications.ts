@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DIP_MESSAGES, dipApplicationBodySchema, loanApplicationBodySchema } from '@lsp/contracts';
-import { forbidden, parseInput, requireJsonObject, declareRoute } from '@lsp/service-kit';
+import { forbidden, parseInput, requireJsonObject, declareRoute, type Clock } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import {
   type ApplicationRepository,
   dipApplicationDocument,
   loanApplicationDocument,
 } from '../data/applications';
-import type { Clock } from '../domain/clock';
 import { applicationSubmittedEvent } from '../events/published';
 import { signedIn } from './dips';
 

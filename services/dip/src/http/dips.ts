@@ -20,11 +20,11 @@ import {
   requireJsonObject,
   unauthorized,
   declareRoute,
+  type Clock,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DipRepository } from '../data/dips';
 import type { AccessProjection, SavedSearchProjection } from '../data/projections';
-import type { Clock } from '../domain/clock';
 import { isDipId, isShareSlug, newQuoteCode, newShareSlug } from '../domain/codes';
 import { buildSnapshot } from '../domain/snapshot';
 import { type Dip, isExpired, listItem, onlineView, ownerView, shareUrlOf } from '../domain/views';

@@ -125,10 +125,6 @@ export class FeedRing {
   byCorrelation(correlationId: string): FeedEntry[] {
     return this.entries.filter((e) => e.envelope.correlationId === correlationId);
   }
-
-  get oldestPosition(): string | undefined {
-    return this.entries[0]?.position;
-  }
 }
 
 /** Where a viewer's messages go: an SSE response in production, anything with the same calls in tests. */

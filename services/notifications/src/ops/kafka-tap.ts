@@ -65,10 +65,6 @@ export class KafkaTap implements TapSource {
     return this.adminClient;
   }
 
-  eventTopics(): string[] {
-    return this.topics;
-  }
-
   async start(onRecords: (records: TapRecord[]) => void): Promise<void> {
     const admin = await this.admin();
     const existing = await admin.listTopics().catch(() => [] as string[]);

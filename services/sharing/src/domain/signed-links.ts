@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '@lsp/service-kit';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { SharingConfig } from '../config';
 
 /** What `e` carries for the open link: not an email, so it never matches a targeted share. */
@@ -21,12 +22,6 @@ function sign(secret: string, slug: string, email: string, expiresAt: Date | nul
   return createHmac('sha256', secret)
     .update(`${slug}|${email}|${expiresAt ? expiresAt.toISOString() : 'dip'}`)
     .digest('base64url');
-}
-
-function sameText(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A salted SHA-256 of the signature: what the database keeps instead of the link. */
@@ -68,9 +63,9 @@ export class ShareLinkSigner {
     let signed = false;
     for (const secret of secrets) {
       // Every candidate is compared, so the time taken does not say which secret matched.
-      if (sameText(sig, sign(secret, link.slug, link.email, link.expiresAt))) signed = true;
+      if (sameSecret(sig, sign(secret, link.slug, link.email, link.expiresAt))) signed = true;
     }
-    const stored = sameText(hashToken(sig, link.tokenSalt), link.tokenHash);
+    const stored = sameSecret(hashToken(sig, link.tokenSalt), link.tokenHash);
     return signed && stored;
   }
 }

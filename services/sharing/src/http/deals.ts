@@ -18,6 +18,7 @@ import {
   unauthorized,
   type EventOutbox,
   declareRoute,
+  type Clock,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -25,7 +26,6 @@ import type { Connection } from 'mongoose';
 import { createHash } from 'node:crypto';
 import type { SharingConfig } from '../config';
 import type { SharedDeal, SharingCollections } from '../data/collections';
-import type { Clock } from '../domain/clock';
 import { withinAllowance } from '../domain/rate-limit';
 import { dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../events/published';
 

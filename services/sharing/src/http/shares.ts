@@ -19,12 +19,12 @@ import {
   unauthorized,
   type EventOutbox,
   declareRoute,
+  type Clock,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ClientSession, Connection } from 'mongoose';
 import type { SharingConfig } from '../config';
 import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../data/collections';
-import type { Clock } from '../domain/clock';
 import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
 import { shareCreatedEvent, shareViewedEvent } from '../events/published';
 

@@ -1,6 +1,0 @@
-/** The time, as a port: share and DIP expiry are tested by moving a clock rather than by waiting. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
