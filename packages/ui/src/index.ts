@@ -64,6 +64,7 @@ export type {
   UnauthorizedBehavior,
 } from './app/api';
 export { createQueryClient } from './app/query-client';
+export { DASHBOARD_QUERY_KEYS, applicationSubmitted } from './app/dashboard-queries';
 export { currentJourney, endJourney, startJourney } from './app/journey';
 export {
   TELEMETRY_DUPLICATE_FAILURE_WINDOW_MS,

@@ -1,6 +1,6 @@
 // The dashboard's list queries (spec §9): never stale, kept 5 minutes; a 401 sends the browser to
 // /login (requestApi does that). The unread count refetches every 30 s.
-import { type ApiResult, requestApi } from '@lsp/ui';
+import { type ApiResult, DASHBOARD_QUERY_KEYS, requestApi } from '@lsp/ui';
 import { useQuery } from '@tanstack/react-query';
 
 export const LIST_QUERY_OPTIONS = { staleTime: 0, gcTime: 5 * 60_000 } as const;
@@ -12,11 +12,11 @@ export type ApplicationItem = ApiResult<'listUserApplications'>['applications'][
 export type DashboardDip = ApiResult<'listUserDips'>['dips'][number];
 export type SharedItem = ApiResult<'listSharedWithMe'>['items'][number];
 
-export const searchesKey = (userId: string) => ['/api/user-searches', userId] as const;
-export const applicationsKey = (userId: string) => ['/api/applications', userId] as const;
-export const dipsKey = (userId: string) => ['/api/online-dip/user', userId] as const;
-export const sharedKey = ['/api/shared'] as const;
-export const unreadKey = ['/api/shared/unread-count'] as const;
+export const searchesKey = DASHBOARD_QUERY_KEYS.searches;
+export const applicationsKey = DASHBOARD_QUERY_KEYS.applications;
+export const dipsKey = DASHBOARD_QUERY_KEYS.dips;
+export const sharedKey = DASHBOARD_QUERY_KEYS.shared;
+export const unreadKey = DASHBOARD_QUERY_KEYS.unreadShares;
 
 export function useSearches(userId: string) {
   return useQuery({

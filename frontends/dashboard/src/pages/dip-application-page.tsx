@@ -5,6 +5,7 @@
 // goes to /dashboard. Any failure is the §8 toast; the server's own text is never shown.
 import { formatCurrency, formatInterestAnnual, formatInterestPm } from '@lsp/contracts';
 import {
+  applicationSubmitted,
   Alert,
   Button,
   Card,
@@ -22,7 +23,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { applicationsKey, searchesKey } from '../dashboard/queries';
 import {
   CREDIT_SCORE_OPTIONS,
   EXIT_STRATEGY_OPTIONS,
@@ -249,12 +249,7 @@ export function DipApplicationPage() {
         toast(SUBMIT_FAILED);
         return;
       }
-      localStorage.removeItem(STORAGE_KEYS.pendingApplication);
-      localStorage.removeItem(STORAGE_KEYS.selectedLoan);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: applicationsKey(user.id) }),
-        queryClient.invalidateQueries({ queryKey: searchesKey(user.id) }),
-      ]);
+      await applicationSubmitted(queryClient, user.id);
       toast({
         title: 'Application Submitted',
         description: 'Your DIP application has been submitted. We will contact you within 24 hours.',

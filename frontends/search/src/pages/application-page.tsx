@@ -1,5 +1,6 @@
-import { STORAGE_KEYS, formatCurrency, formatInterestPm, loanApplicationBodySchema } from '@lsp/contracts';
+import { formatCurrency, formatInterestPm, loanApplicationBodySchema } from '@lsp/contracts';
 import {
+  applicationSubmitted,
   Button,
   Card,
   Checkbox,
@@ -179,13 +180,7 @@ function ApplicationForm({ application }: { application: PendingApplication }) {
         toast(SUBMIT_FAILED);
         return;
       }
-      const storage = browserStorage();
-      storage.removeItem(STORAGE_KEYS.pendingApplication);
-      storage.removeItem(STORAGE_KEYS.selectedLoan);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['/api/applications', user.id] }),
-        queryClient.invalidateQueries({ queryKey: ['/api/user-searches', user.id] }),
-      ]);
+      await applicationSubmitted(queryClient, user.id);
       toast({
         title: 'Application Submitted',
         description: 'Your application has been submitted. We will contact you within 24 hours.',

@@ -1,5 +1,6 @@
 import type { LeadForm } from '@lsp/contracts';
 import {
+  DASHBOARD_QUERY_KEYS,
   LendabilityScoreCard,
   PENDING_RESULTS_EVENT,
   RadioCards,
@@ -106,7 +107,7 @@ export function HomePage() {
           apiResponse: { success: true, data: { Results: entry.results } },
         });
         setResults((shown) => (shown ? { ...shown, searchId } : shown));
-        void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
+        void queryClient.invalidateQueries({ queryKey: DASHBOARD_QUERY_KEYS.allSearches });
       } catch (error) {
         console.error('Failed to save the verified search', error);
       }
@@ -195,7 +196,7 @@ export function HomePage() {
         results: outcome.results,
         lendabilityScore: outcome.lendabilityScore,
       });
-      void queryClient.invalidateQueries({ queryKey: ['/api/user-searches'] });
+      void queryClient.invalidateQueries({ queryKey: DASHBOARD_QUERY_KEYS.allSearches });
     } else if (outcome.kind === 'held-for-verification') {
       setPending(readFreshPendingResults(browserStorage(), Date.now()));
     } else {
