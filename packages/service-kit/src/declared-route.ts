@@ -1,4 +1,9 @@
-import { PUBLIC_API_ROUTES, type PublicApiRoute, type RouteContract } from '@lsp/contracts';
+import {
+  PUBLIC_API_ROUTES,
+  type PublicOperationId,
+  type PublicRouteOf,
+  type RouteContract,
+} from '@lsp/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 
@@ -13,11 +18,8 @@ import type { z } from 'zod';
  * fixes the wording of every refusal (docs/decisions.md, "Route contracts are held at the service's
  * edge by hooks").
  */
-export type OperationId = PublicApiRoute['operationId'];
-
-type Declared<R, Id> = R extends { operationId: infer O } ? (Id extends O ? R : never) : never;
-/** The declaration of an operation (for `bridgingSearch`, the one declared for every loan type). */
-export type ContractOf<Id extends OperationId> = Declared<PublicApiRoute, Id>;
+export type OperationId = PublicOperationId;
+export type ContractOf<Id extends OperationId> = PublicRouteOf<Id>;
 
 /** `/api/online-dip/:dipId/share` → `{ dipId: string }`. */
 export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`

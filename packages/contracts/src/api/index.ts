@@ -45,6 +45,12 @@ export type PublicApiRoute =
   | (typeof OPS_ROUTES)[number]
   | (typeof DOCS_ROUTES)[number];
 
+export type PublicOperationId = PublicApiRoute['operationId'];
+
+type Declared<R, Id> = R extends { operationId: infer O } ? (Id extends O ? R : never) : never;
+/** The declaration an operation id names (for `bridgingSearch`, the one declared for every loan type). */
+export type PublicRouteOf<Id extends string> = Declared<PublicApiRoute, Id>;
+
 /** Every public /api route of the platform, each declared once. */
 export const PUBLIC_API_ROUTES: readonly RouteContract[] = [
   ...IDENTITY_ROUTES,

@@ -6,7 +6,7 @@
 // parameters, query, body) and the answers are typed from that declaration's schemas through
 // type-only imports, and the method and path come from the table generated from it
 // (api-routes.generated.ts), so no schema is bundled and no call can name a route that does not exist.
-import type { ErrorResponse, PublicApiRoute } from '@lsp/contracts';
+import type { ErrorResponse, PublicRouteOf } from '@lsp/contracts';
 import type { z } from 'zod';
 import { API_ROUTES } from './api-routes.generated';
 import { journeyHeaders } from './journey';
@@ -60,10 +60,6 @@ async function readJson(res: Response): Promise<unknown> {
 
 export type OperationId = keyof typeof API_ROUTES;
 
-/** The declaration an operation id names (`bridgingSearch`: the one declared for every loan type). */
-type Declared<R, Id> = R extends { operationId: infer O } ? (Id extends O ? R : never) : never;
-export type RouteOf<Id extends OperationId> = Declared<PublicApiRoute, Id>;
-
 type Part<C, K extends 'params' | 'query' | 'body'> = [C] extends [{ [P in K]: infer S extends z.ZodType }]
   ? { [P in K]: z.input<S> }
   : { [P in K]?: undefined };
@@ -72,9 +68,9 @@ type Part<C, K extends 'params' | 'query' | 'body'> = [C] extends [{ [P in K]: i
 type InputOf<C> = C extends unknown ? Part<C, 'params'> & Part<C, 'query'> & Part<C, 'body'> : never;
 
 /** What a call sends: the declared path parameters, query and body, each only where declared. */
-export type ApiInput<Id extends OperationId> = InputOf<RouteOf<Id>>;
+export type ApiInput<Id extends OperationId> = InputOf<PublicRouteOf<Id>>;
 
-type Responses<Id extends OperationId> = RouteOf<Id>['responses'];
+type Responses<Id extends OperationId> = PublicRouteOf<Id>['responses'];
 type BodyOf<R> = R extends { schema: infer S extends z.ZodType } ? z.output<S> : null;
 type SuccessStatus = 200 | 201 | 202 | 204;
 
