@@ -10,22 +10,14 @@
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { searchAndSave } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'applications need the real services');
 
 /** A signed-in development search, saved to the account; returns the saved search's id. */
 async function savedSearch(page: Page, userId: string, projectName: string): Promise<string> {
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, projectName);
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
-  const searches = (await (await page.request.get(`/api/user-searches/${userId}`)).json()) as Array<{
-    id: string;
-  }>;
+  const searches = await searchAndSave(page, userId, projectName);
   expect(searches).toHaveLength(1);
   return searches[0].id;
 }

@@ -195,19 +195,25 @@ export async function waitForResults(page: Page) {
 }
 
 /**
- * A signed-in user's development search, saved to their account, and a DIP made from its first offer
- * through the API (as Get DIP would); returns the DIP as the create call answers it.
+ * A signed-in user's development search through the form, which saves it to their account; returns
+ * the account's saved searches as the dashboard lists them.
  */
-export async function searchAndCreateDip(page: Page, userId: string, projectName: string) {
+export async function searchAndSave(page: Page, userId: string, projectName: string) {
   await page.goto('/');
   await chooseLoanType(page, 'Development Finance');
   await fillDevelopmentForm(page, projectName);
   await page.getByRole('button', { name: 'Search Finance' }).click();
   await waitForResults(page);
   await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
-  const [search] = (await (await page.request.get(`/api/user-searches/${userId}`)).json()) as Array<{
-    id: string;
-  }>;
+  return (await (await page.request.get(`/api/user-searches/${userId}`)).json()) as Array<{ id: string }>;
+}
+
+/**
+ * A signed-in user's development search, saved to their account, and a DIP made from its first offer
+ * through the API (as Get DIP would); returns the DIP as the create call answers it.
+ */
+export async function searchAndCreateDip(page: Page, userId: string, projectName: string) {
+  const [search] = await searchAndSave(page, userId, projectName);
   const created = await page.request.post(`/api/online-dip/create/${search!.id}/0`, {
     data: { validHours: 48 },
   });
