@@ -10,10 +10,11 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { HttpError, unauthorized } from './errors';
+import { HttpError } from './errors';
 import { type CallerIdentity, fromGateway, readCallerIdentity, sameSecret } from './identity-headers';
 import type { ServiceMetrics } from './metrics';
 import { enforceRouteContracts, responseChecksEnabled } from './route-contracts';
+import { declaredValidationProblem } from './validation';
 
 /** The platform's release: the repository's `version`, shown in the details of every /health. */
 export const PLATFORM_VERSION = readPlatformVersion();
@@ -148,7 +149,9 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     logRequest(request, reply);
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+  app.setErrorHandler((raw: Error & { statusCode?: number }, request, reply) => {
+    // A declared route's input refused by its schema (declareRoute) reads like any other 400.
+    const error = declaredValidationProblem(raw) ?? raw;
     if (error instanceof HttpError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply.status(error.statusCode).send({ success: false, error: error.message, ...error.details });
@@ -215,10 +218,4 @@ export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply, 
   return reply
     .status(404)
     .send({ success: false, error: `No ${what} for ${request.method} ${request.url.split('?')[0]}` });
-}
-
-/** The signed-in caller, or a 401 the frontends turn into a redirect to /login. */
-export function requireCaller(request: FastifyRequest): CallerIdentity {
-  if (!request.caller) throw unauthorized();
-  return request.caller;
 }

@@ -12,6 +12,5 @@ export * from './redis';
 export * from './validation';
 export * from './runtime';
 export * from './events';
-export * from './roles';
 export * from './route-contracts';
 export * from './declared-route';

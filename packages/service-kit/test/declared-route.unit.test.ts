@@ -1,21 +1,190 @@
+import { OPS_MESSAGES } from '@lsp/contracts';
 import Fastify from 'fastify';
+import { ServiceMetrics, createLogger, createServiceApp, identityHeaders } from '../src';
 import { type PathParams, contractOf, declareRoute } from '../src/declared-route';
+
+const SECRET = 'a-test-internal-secret-0123456789';
+const borrower = { userId: 'u-1', email: 'a@b.co', name: 'A', verified: true };
+const signedIn = identityHeaders(borrower, SECRET);
+const asOps = identityHeaders({ ...borrower, roles: ['ops'] }, SECRET);
+
+function serviceApp() {
+  return createServiceApp({
+    name: 'test',
+    logger: createLogger('test', 'silent'),
+    metrics: new ServiceMetrics('test'),
+    internalSecret: SECRET,
+  });
+}
+
+const renamed = {
+  success: true as const,
+  message: 'Renamed',
+  search: { id: 's-1', loan_type: 'bridging' as const, project_name: 'P' },
+};
 
 describe('declareRoute', () => {
   it("registers the handler at the declaration's method and path", async () => {
-    const app = Fastify();
+    const app = serviceApp();
     declareRoute(app, 'countUnreadShares', async () => ({ success: true, count: 2 }));
     declareRoute(app, 'markShareViewed', async (request) => ({
       success: true,
       shareId: request.params.shareId,
       isViewed: true,
     }));
-    const count = await app.inject({ method: 'GET', url: '/api/shared/unread-count' });
+    const count = await app.inject({ method: 'GET', url: '/api/shared/unread-count', headers: signedIn });
     expect(count.json()).toEqual({ success: true, count: 2 });
-    const viewed = await app.inject({ method: 'POST', url: '/api/shared/s-1/mark-viewed' });
+    const viewed = await app.inject({
+      method: 'POST',
+      url: '/api/shared/s-1/mark-viewed',
+      headers: signedIn,
+    });
     expect(viewed.json()).toEqual({ success: true, shareId: 's-1', isViewed: true });
     // Only the declared method answers.
-    expect((await app.inject({ method: 'GET', url: '/api/shared/s-1/mark-viewed' })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/shared/s-1/mark-viewed', headers: signedIn })).statusCode,
+    ).toBe(404);
+    await app.close();
+  });
+
+  it('refuses an anonymous caller of a signed-in route with a 401 before looking at the body', async () => {
+    const app = serviceApp();
+    const seen: unknown[] = [];
+    declareRoute(
+      app,
+      'renameSearch',
+      async (request) => {
+        seen.push(request.body);
+        return renamed;
+      },
+      { signInMessage: 'Please sign in to rename' },
+    );
+    const anonymous = await app.inject({
+      method: 'PUT',
+      url: '/api/search/project-name',
+      payload: { projectName: 7 },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ success: false, error: 'Please sign in to rename' });
+    // Identity headers without the internal secret are no one's.
+    const forged = await app.inject({
+      method: 'PUT',
+      url: '/api/search/project-name',
+      headers: { ...signedIn, 'x-internal-secret': 'not-the-secret-0123456789' },
+      payload: { searchId: 's-1', loanType: 'bridging', projectName: 'P' },
+    });
+    expect(forged.statusCode).toBe(401);
+    expect(seen).toEqual([]);
+    await app.close();
+  });
+
+  it("validates the body with the declared schema: the first problem is the error, each field's in `fields`", async () => {
+    const app = serviceApp();
+    const seen: unknown[] = [];
+    declareRoute(app, 'renameSearch', async (request) => {
+      seen.push(request.body);
+      return renamed;
+    });
+    const put = (payload?: unknown) =>
+      app.inject({
+        method: 'PUT',
+        url: '/api/search/project-name',
+        headers: { ...signedIn, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+      });
+
+    const blank = await put({ searchId: 's-1', loanType: 'bridging', projectName: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toEqual({
+      success: false,
+      error: 'Project name cannot be empty',
+      fields: { projectName: 'Project name cannot be empty' },
+    });
+
+    // No body at all is validated as {}, so every required field says what it needs.
+    const none = await put();
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toMatchObject({
+      error: 'Search id is required',
+      fields: { searchId: 'Search id is required', projectName: 'Project name cannot be empty' },
+    });
+
+    for (const notAnObject of [[1, 2], 'text', 42]) {
+      const refused = await put(notAnObject);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ success: false, error: 'The request body must be a JSON object' });
+    }
+    expect(seen).toEqual([]);
+
+    // What the handler reads is the schema's output (trimmed here).
+    const ok = await put({ searchId: ' s-1 ', loanType: 'bridging', projectName: '  Mill Lane  ' });
+    expect(ok.statusCode).toBe(200);
+    expect(seen).toEqual([{ searchId: 's-1', loanType: 'bridging', projectName: 'Mill Lane' }]);
+    await app.close();
+  });
+
+  it('answers ops routes to the ops role only (403 in the ops console words)', async () => {
+    const app = serviceApp();
+    const stats = { instance: 'n-1', viewers: [], totalDropped: 0, rate: { bucketSeconds: 10, buckets: [] } };
+    declareRoute(app, 'getOpsFeedStats', async () => stats);
+    const ask = (headers: Record<string, string>) => app.inject({ url: '/api/ops/feed/stats', headers });
+    expect((await ask({})).statusCode).toBe(401);
+    const borrowerAsks = await ask(signedIn);
+    expect(borrowerAsks.statusCode).toBe(403);
+    expect(borrowerAsks.json().error).toBe(OPS_MESSAGES.forbidden);
+    expect((await ask(asOps)).json()).toEqual(stats);
+    await app.close();
+  });
+
+  it('serialises answers through the declared schema: undeclared fields never leave, a wrong answer is a masked 500', async () => {
+    const app = serviceApp();
+    let answer: unknown = { success: true, count: 2, internalNote: 'not for the browser' };
+    declareRoute(app, 'countUnreadShares', async () => answer as never);
+    const first = await app.inject({ url: '/api/shared/unread-count', headers: signedIn });
+    expect(first.json()).toEqual({ success: true, count: 2 });
+
+    answer = { success: true, count: 'two' };
+    const wrong = await app.inject({ url: '/api/shared/unread-count', headers: signedIn });
+    expect(wrong.statusCode).toBe(500);
+    expect(wrong.json()).toMatchObject({
+      success: false,
+      error: 'Something went wrong on our side. Please try again.',
+    });
+    expect(wrong.body).not.toContain('two');
+    await app.close();
+  });
+
+  it('leaves a refusal to the handler when the route asks for it (attachValidation)', async () => {
+    const app = serviceApp();
+    declareRoute(
+      app,
+      'recordShareFunnelEvent',
+      async (request, reply) => reply.code(204).header('x-valid', String(!request.validationError)).send(),
+      { attachValidation: true },
+    );
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/telemetry/share-funnel',
+      payload: { event: 42 },
+    });
+    expect(bad.statusCode).toBe(204);
+    expect(bad.headers['x-valid']).toBe('false');
+    await app.close();
+  });
+
+  it('works on a plain fastify too: the route carries its own compilers', async () => {
+    const app = Fastify();
+    declareRoute(app, 'verifyEmail', async (request) => ({
+      success: true,
+      message: `Verified with ${request.query.token}`,
+      user: { name: 'A', email: 'a@b.co' },
+    }));
+    const answer = await app.inject({ url: '/api/verify-email?token=abc' });
+    expect(answer.json()).toEqual({
+      success: true,
+      message: 'Verified with abc',
+      user: { name: 'A', email: 'a@b.co' },
+    });
     await app.close();
   });
 
@@ -26,7 +195,7 @@ describe('declareRoute', () => {
   });
 
   it('refuses, at compile time, a handler whose answer or parameters do not fit the declaration', () => {
-    const app = Fastify();
+    const app = serviceApp();
     const never = () => {
       // @ts-expect-error: the count is a number
       declareRoute(app, 'countUnreadShares', async () => ({ success: true, count: 'two' }));

@@ -1,7 +1,6 @@
 import { bridgingSearchSchema } from '@lsp/contracts';
 import { resultsIn } from '../src/http/saved-searches';
 import { bridgingDebugInfo, countDeclinedByReason, searchMessage } from '../src/domain/search-response';
-import { requireJsonObject } from '@lsp/service-kit';
 import { searchUserId } from '../src/http/search-runner';
 
 const caller = { userId: 'u1', email: 'a@b.co', name: 'A', verified: true };
@@ -18,18 +17,6 @@ describe('searchUserId', () => {
 
   it('never trusts an id claimed by an anonymous caller', () => {
     expect(searchUserId('u2', null)).toBeNull();
-  });
-});
-
-describe('requireJsonObject', () => {
-  it('treats a missing body as empty, so each required field reports its own message', () => {
-    expect(requireJsonObject(undefined)).toEqual({});
-  });
-
-  it.each([[[1, 2]], ['text'], [42]])('refuses %p with 400', (body) => {
-    expect(() => requireJsonObject(body)).toThrow(
-      expect.objectContaining({ statusCode: 400, message: 'The request body must be a JSON object' }),
-    );
   });
 });
 

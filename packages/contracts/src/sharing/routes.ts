@@ -37,7 +37,8 @@ export const SHARING_ROUTES = [
     summary: 'Share a DIP: email a signed link to each recipient, or make an open link',
     auth: 'session',
     params: z.object({ dipId: z.string() }),
-    body: z.union([openShareBodySchema, targetedShareBodySchema]),
+    // By `inviteType`, so a refusal speaks of the kind of share asked for (absent is 'targeted').
+    body: z.discriminatedUnion('inviteType', [openShareBodySchema, targetedShareBodySchema]),
     responses: {
       200: { description: 'The open link (inviteType "open")', schema: openShareResponseSchema },
       201: { description: 'The targeted shares, one per recipient', schema: targetedShareResponseSchema },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DIP_MESSAGES, dipApplicationBodySchema, loanApplicationBodySchema } from '@lsp/contracts';
-import { forbidden, parseInput, requireJsonObject, declareRoute, type Clock } from '@lsp/service-kit';
+import { DIP_MESSAGES } from '@lsp/contracts';
+import { forbidden, declareRoute, type Clock } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import {
   type ApplicationRepository,
@@ -8,7 +8,6 @@ import {
   loanApplicationDocument,
 } from '../data/applications';
 import { applicationSubmittedEvent } from '../events/published';
-import { signedIn } from './dips';
 
 export interface ApplicationRouteDeps {
   applications: ApplicationRepository;
@@ -26,8 +25,8 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
 
   /** The DIP application wizard; validated at submit with the spec's messages. */
   declareRoute(app, 'submitDipApplication', async (request, reply) => {
-    const caller = signedIn(request);
-    const body = parseInput(dipApplicationBodySchema, requireJsonObject(request.body));
+    const { caller } = request;
+    const { body } = request;
     checkUserId(body, caller.userId);
     const doc = dipApplicationDocument(randomUUID(), caller.userId, body, clock.now());
     await applications.insertDipApplication(doc, [
@@ -52,8 +51,8 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
 
   /** 'Continue application' (/application): a loan application, status 'DIP Submitted'. */
   declareRoute(app, 'submitLoanApplication', async (request, reply) => {
-    const caller = signedIn(request);
-    const body = parseInput(loanApplicationBodySchema, requireJsonObject(request.body));
+    const { caller } = request;
+    const { body } = request;
     checkUserId(body, caller.userId);
     const doc = loanApplicationDocument(randomUUID(), caller.userId, body, clock.now());
     await applications.insertLoanApplication(doc, [
@@ -77,7 +76,7 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
   });
 
   declareRoute(app, 'listUserApplications', async (request) => {
-    const caller = signedIn(request);
+    const { caller } = request;
     if (request.params.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
     return { success: true, applications: await applications.listForUser(caller.userId) };
   });

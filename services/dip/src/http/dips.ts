@@ -4,9 +4,6 @@ import {
   DIP_EXPIRY_SHORTCUT_DAYS,
   DIP_MAX_EXPIRY_DAYS,
   DIP_MESSAGES,
-  createDipBodySchema,
-  createDipParamsSchema,
-  dipExpiryBodySchema,
 } from '@lsp/contracts';
 import {
   type CallerIdentity,
@@ -16,13 +13,10 @@ import {
   gone,
   isDuplicateKey,
   notFound,
-  parseInput,
-  requireJsonObject,
-  unauthorized,
   declareRoute,
   type Clock,
 } from '@lsp/service-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { DipRepository } from '../data/dips';
 import type { AccessProjection, SavedSearchProjection } from '../data/projections';
 import { isDipId, isShareSlug, newQuoteCode, newShareSlug } from '../domain/codes';
@@ -47,11 +41,6 @@ export interface DipRouteDeps {
 const CREATE_ATTEMPTS = 5;
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
-
-export function signedIn(request: FastifyRequest, message?: string): CallerIdentity {
-  if (!request.caller) throw unauthorized(message);
-  return request.caller;
-}
 
 /**
  * The DIP a caller may read: it exists (404), has not expired (410), and is the caller's own or
@@ -86,79 +75,84 @@ const changedConcurrently = () => conflict('The DIP changed at the same time; pl
 export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
   const { dips, clock, publicUrl } = deps;
 
-  declareRoute(app, 'createDip', async (request, reply) => {
-    const caller = signedIn(request, DIP_MESSAGES.authRequired);
-    const { searchId, loanIndex } = parseInput(createDipParamsSchema, request.params);
-    const { validHours } = parseInput(createDipBodySchema, requireJsonObject(request.body));
-    const search = await deps.savedSearches.find(searchId);
-    if (!search) throw notFound(DIP_MESSAGES.searchNotFound);
-    if (search.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
-    const offer = search.offers[loanIndex];
-    if (!offer) throw notFound(DIP_MESSAGES.offerNotFound);
-    const validityHours = validHours ?? DIP_DEFAULT_VALID_HOURS;
-    const firstDip = (await dips.countForUser(caller.userId)) === 0;
-    const snapshot = buildSnapshot(search.loanType, offer, search.searchData, caller, firstDip);
-    for (let attempt = 1; ; attempt++) {
-      const now = clock.now();
-      const shareSlug = newShareSlug();
-      const dip: Dip = {
-        id: randomUUID(),
-        userId: caller.userId,
-        searchId,
-        loanIndex,
-        quoteCode: newQuoteCode(),
-        shareSlug,
-        linkStatus: 'active',
-        validityHours,
-        snapshot,
-        expiresAt: new Date(now.getTime() + validityHours * HOUR_MS),
-        createdAt: now,
-        version: 1,
-        firstSharedAt: null,
-      };
-      try {
-        await dips.insert(dip, (d) => [
-          dipCreatedEvent(
-            d.id,
-            {
-              dipId: d.id,
-              ownerUserId: d.userId,
-              version: d.version,
-              ownerName: caller.name,
-              ownerEmail: caller.email,
-              searchId,
-              loanIndex,
-              quoteCode: d.quoteCode,
-              shareSlug,
-              shareUrl: shareUrlOf(publicUrl, shareSlug),
-              validityHours,
-              expiresAt: d.expiresAt.toISOString(),
-              createdAt: d.createdAt.toISOString(),
-              snapshot,
-            },
-            request.id,
-          ),
-        ]);
-      } catch (err) {
-        // Another DIP took this quote code (or slug) a moment ago: draw new ones.
-        if (isDuplicateKey(err) && attempt < CREATE_ATTEMPTS) continue;
-        throw err;
+  declareRoute(
+    app,
+    'createDip',
+    async (request, reply) => {
+      const { caller } = request;
+      const { searchId, loanIndex } = request.params;
+      const { validHours } = request.body;
+      const search = await deps.savedSearches.find(searchId);
+      if (!search) throw notFound(DIP_MESSAGES.searchNotFound);
+      if (search.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
+      const offer = search.offers[loanIndex];
+      if (!offer) throw notFound(DIP_MESSAGES.offerNotFound);
+      const validityHours = validHours ?? DIP_DEFAULT_VALID_HOURS;
+      const firstDip = (await dips.countForUser(caller.userId)) === 0;
+      const snapshot = buildSnapshot(search.loanType, offer, search.searchData, caller, firstDip);
+      for (let attempt = 1; ; attempt++) {
+        const now = clock.now();
+        const shareSlug = newShareSlug();
+        const dip: Dip = {
+          id: randomUUID(),
+          userId: caller.userId,
+          searchId,
+          loanIndex,
+          quoteCode: newQuoteCode(),
+          shareSlug,
+          linkStatus: 'active',
+          validityHours,
+          snapshot,
+          expiresAt: new Date(now.getTime() + validityHours * HOUR_MS),
+          createdAt: now,
+          version: 1,
+          firstSharedAt: null,
+        };
+        try {
+          await dips.insert(dip, (d) => [
+            dipCreatedEvent(
+              d.id,
+              {
+                dipId: d.id,
+                ownerUserId: d.userId,
+                version: d.version,
+                ownerName: caller.name,
+                ownerEmail: caller.email,
+                searchId,
+                loanIndex,
+                quoteCode: d.quoteCode,
+                shareSlug,
+                shareUrl: shareUrlOf(publicUrl, shareSlug),
+                validityHours,
+                expiresAt: d.expiresAt.toISOString(),
+                createdAt: d.createdAt.toISOString(),
+                snapshot,
+              },
+              request.id,
+            ),
+          ]);
+        } catch (err) {
+          // Another DIP took this quote code (or slug) a moment ago: draw new ones.
+          if (isDuplicateKey(err) && attempt < CREATE_ATTEMPTS) continue;
+          throw err;
+        }
+        request.log.info({ dipId: dip.id, quoteCode: dip.quoteCode }, 'DIP created');
+        reply.status(201);
+        return {
+          ok: true,
+          dipId: dip.id,
+          quoteCode: dip.quoteCode,
+          shareUrl: shareUrlOf(publicUrl, shareSlug),
+          expiresAt: dip.expiresAt.toISOString(),
+          validityHours,
+        };
       }
-      request.log.info({ dipId: dip.id, quoteCode: dip.quoteCode }, 'DIP created');
-      reply.status(201);
-      return {
-        ok: true,
-        dipId: dip.id,
-        quoteCode: dip.quoteCode,
-        shareUrl: shareUrlOf(publicUrl, shareSlug),
-        expiresAt: dip.expiresAt.toISOString(),
-        validityHours,
-      };
-    }
-  });
+    },
+    { signInMessage: DIP_MESSAGES.authRequired },
+  );
 
   declareRoute(app, 'listUserDips', async (request) => {
-    const caller = signedIn(request);
+    const { caller } = request;
     if (request.params.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
     const now = clock.now();
     const list = await dips.listForUser(caller.userId);
@@ -167,7 +161,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
 
   // One path, two readers: a DIP id is the owner's view, a share slug the online DIP page.
   declareRoute(app, 'getDip', async (request, reply) => {
-    const caller = signedIn(request);
+    const { caller } = request;
     const { reference } = request.params;
     if (isDipId(reference)) {
       const dip = await dips.findById(reference);
@@ -184,7 +178,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
   });
 
   declareRoute(app, 'regenerateDipLink', async (request) => {
-    const caller = signedIn(request);
+    const { caller } = request;
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     const shareSlug = newShareSlug();
     const changed = await dips.change(dip, { shareSlug, linkStatus: 'active' }, (d) =>
@@ -213,8 +207,8 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
   });
 
   declareRoute(app, 'setDipExpiry', async (request) => {
-    const caller = signedIn(request);
-    const body = parseInput(dipExpiryBodySchema, requireJsonObject(request.body));
+    const { caller } = request;
+    const { body } = request;
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     const now = clock.now();
     const expiresAt = body.expiresAt
@@ -242,7 +236,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
   });
 
   declareRoute(app, 'revokeDip', async (request) => {
-    const caller = signedIn(request);
+    const { caller } = request;
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     if (dip.linkStatus === 'revoked') return { ok: true, success: true };
     const changed = await dips.change(dip, { shareSlug: null, linkStatus: 'revoked' }, (d) =>

@@ -1,5 +1,4 @@
-import { createAccountBodySchema, registerBodySchema, saveLeadInfoBodySchema } from '@lsp/contracts';
-import { forbidden, parseInput, requireCaller, unauthorized, declareRoute } from '@lsp/service-kit';
+import { forbidden, unauthorized, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type Accounts, MESSAGES } from '../data/accounts';
 import { type UserModel, publicUser } from '../data/users';
@@ -9,7 +8,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
   const { accounts, users } = deps;
 
   declareRoute(app, 'register', async (request, reply) => {
-    const body = parseInput(registerBodySchema, request.body);
+    const { body } = request;
     const user = await accounts.signUp(
       {
         name: body.name,
@@ -32,7 +31,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
   });
 
   declareRoute(app, 'createAccount', async (request, reply) => {
-    const body = parseInput(createAccountBodySchema, request.body);
+    const { body } = request;
     const user = await accounts.signUp(
       {
         name: body.name,
@@ -50,8 +49,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
   });
 
   declareRoute(app, 'saveLeadInfo', async (request) => {
-    const caller = requireCaller(request);
-    const body = parseInput(saveLeadInfoBodySchema, request.body);
+    const { caller, body } = request;
     if (body.userId && body.userId !== caller.userId) throw forbidden();
     const { leadInfo } = body;
     const result = await users.updateOne(

@@ -1,10 +1,5 @@
-import {
-  PASSWORD_MESSAGES,
-  changePasswordBodySchema,
-  forgotPasswordBodySchema,
-  resetPasswordBodySchema,
-} from '@lsp/contracts';
-import { HttpError, parseInput, requireCaller, unauthorized, declareRoute } from '@lsp/service-kit';
+import { PASSWORD_MESSAGES } from '@lsp/contracts';
+import { HttpError, unauthorized, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { PasswordResets } from '../data/password-resets';
 import type { SessionStore } from '../data/sessions';
@@ -27,7 +22,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRoute
 
   // The same answer whether or not the address has an account; the email is sent only if it has.
   declareRoute(app, 'forgotPassword', async (request, reply) => {
-    const { email } = parseInput(forgotPasswordBodySchema, request.body);
+    const { email } = request.body;
     await passwordResets
       .request(email, request.clientAddress, request.id)
       .catch((err) => withRetryAfter(reply, err));
@@ -35,7 +30,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRoute
   });
 
   declareRoute(app, 'resetPassword', async (request, reply) => {
-    const body = parseInput(resetPasswordBodySchema, request.body);
+    const { body } = request;
     const user = await passwordResets.reset(body.token, body.password, request.id);
     // The person who proved they hold the mailbox may try sign-in afresh.
     await throttle.recordSuccess(user.email, request.clientAddress);
@@ -50,8 +45,7 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRoute
   // A signed-in change: the current password is checked (and counted like a sign-in failure when
   // wrong); every session ends and this browser gets a fresh one.
   declareRoute(app, 'changePassword', async (request, reply) => {
-    const caller = requireCaller(request);
-    const body = parseInput(changePasswordBodySchema, request.body);
+    const { caller, body } = request;
     const user = await users.findById(caller.userId);
     if (!user) throw unauthorized('Not signed in');
     await throttle

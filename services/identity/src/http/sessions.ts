@@ -1,5 +1,5 @@
-import { PASSWORD_MESSAGES, SESSION_COOKIE, loginBodySchema } from '@lsp/contracts';
-import { parseInput, requireCaller, unauthorized, declareRoute } from '@lsp/service-kit';
+import { PASSWORD_MESSAGES, SESSION_COOKIE } from '@lsp/contracts';
+import { unauthorized, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { IdentityConfig } from '../config';
 import type { SessionStore } from '../data/sessions';
@@ -23,25 +23,29 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
   const { config, sessions, throttle, users, cookie } = deps;
   let dummy: Promise<string> | undefined;
 
-  declareRoute(app, 'getCurrentUser', async (request, reply) => {
-    if (!request.caller) throw unauthorized('Not signed in');
-    const { userId, name, email, verified } = request.caller;
-    // The header asks on every page load: renewing the cookie here keeps an active browser signed
-    // in for as long as its session slides forward in Redis.
-    // The cookie never outlives the session's absolute end.
-    const sessionId = cookie.sessionIdOf(request);
-    const record = sessionId ? await sessions.get(sessionId) : null;
-    if (sessionId && record) {
-      reply.setCookie(SESSION_COOKIE, sessionId, {
-        ...cookie.options,
-        maxAge: sessions.remainingSeconds(record),
-      });
-    }
-    return { user: { id: userId, name, email, verified, roles: request.caller.roles } };
-  });
+  declareRoute(
+    app,
+    'getCurrentUser',
+    async (request, reply) => {
+      const { userId, name, email, verified, roles } = request.caller;
+      // The header asks on every page load: renewing the cookie here keeps an active browser signed
+      // in for as long as its session slides forward in Redis.
+      // The cookie never outlives the session's absolute end.
+      const sessionId = cookie.sessionIdOf(request);
+      const record = sessionId ? await sessions.get(sessionId) : null;
+      if (sessionId && record) {
+        reply.setCookie(SESSION_COOKIE, sessionId, {
+          ...cookie.options,
+          maxAge: sessions.remainingSeconds(record),
+        });
+      }
+      return { user: { id: userId, name, email, verified, roles } };
+    },
+    { signInMessage: 'Not signed in' },
+  );
 
   declareRoute(app, 'login', async (request, reply) => {
-    const body = parseInput(loginBodySchema, request.body);
+    const { body } = request;
     const email = normaliseEmail(body.email);
     await throttle.beforeAttempt(email, request.clientAddress).catch((err) => withRetryAfter(reply, err));
     const user = await users.findOne({ email });
@@ -99,7 +103,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
 
   // Sign out everywhere: every session of the caller ends, this browser's included.
   declareRoute(app, 'logoutEverywhere', async (request, reply) => {
-    const caller = requireCaller(request);
+    const { caller } = request;
     const ended = await sessions.destroyAll(caller.userId);
     cookie.clear(reply);
     request.log.info({ userId: caller.userId, ended }, 'signed out everywhere');

@@ -1,5 +1,4 @@
-import { resendVerificationBodySchema, verifyEmailQuerySchema } from '@lsp/contracts';
-import { parseInput, declareRoute } from '@lsp/service-kit';
+import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { type Accounts, MESSAGES } from '../data/accounts';
 import { withRetryAfter } from './session-cookie';
@@ -9,14 +8,14 @@ export function registerVerificationRoutes(app: FastifyInstance, deps: { account
   const { accounts } = deps;
 
   declareRoute(app, 'verifyEmail', async (request) => {
-    const { token } = parseInput(verifyEmailQuerySchema, request.query);
+    const { token } = request.query;
     const user = await accounts.verifyEmail(token, request.id);
     request.log.info({ userId: user.id }, 'email verified');
     return { success: true, message: MESSAGES.verified, user: { name: user.name, email: user.email } };
   });
 
   declareRoute(app, 'resendVerification', async (request, reply) => {
-    const { email } = parseInput(resendVerificationBodySchema, request.body);
+    const { email } = request.body;
     await accounts.resendVerification(email, request.id).catch((err) => withRetryAfter(reply, err));
     return { success: true, message: MESSAGES.verificationSent };
   });

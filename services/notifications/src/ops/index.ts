@@ -1,16 +1,8 @@
 // The operations console's server side (issue 12): the event tap and live feed, the correlation
 // view, dead letters, the BullMQ queues and the health grid, all under /api/ops behind the `ops` role.
 import { hostname } from 'node:os';
-import {
-  OPS_MESSAGES,
-  OPS_ROLE,
-  opsChainQuerySchema,
-  opsDeadLettersQuerySchema,
-  opsDiscardBodySchema,
-  opsReplayAllBodySchema,
-} from '@lsp/contracts';
-import { type EventBus, parseInput, requireJsonObject, requireRole, declareRoute } from '@lsp/service-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type CallerIdentity, type EventBus, declareRoute } from '@lsp/service-kit';
+import type { FastifyInstance } from 'fastify';
 import type { Queue } from 'bullmq';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
@@ -151,26 +143,20 @@ export async function createOpsConsole(opts: {
 }
 
 /** Who did it, for the kept record of a replay or a discard. */
-const actor = (request: FastifyRequest) => {
-  const caller = requireRole(request, OPS_ROLE, OPS_MESSAGES.forbidden);
-  return caller.email || caller.userId;
-};
+const actorOf = (caller: CallerIdentity) => caller.email || caller.userId;
 
 export function registerOpsRoutes(app: FastifyInstance, ops: OpsConsole, timings?: StreamTimings): void {
-  const ops_ = (request: FastifyRequest) => requireRole(request, OPS_ROLE, OPS_MESSAGES.forbidden);
   const noStore = { 'cache-control': 'no-store' };
 
   registerEventStream(app, ops.tap, timings);
 
   declareRoute(app, 'getOpsFeedStats', async (request, reply) => {
-    ops_(request);
     reply.headers(noStore);
     return ops.tap.hub.stats(ops.tap.instance);
   });
 
   declareRoute(app, 'getCorrelationChain', async (request, reply) => {
-    ops_(request);
-    const { correlationId } = parseInput(opsChainQuerySchema, request.query);
+    const { correlationId } = request.query;
     reply.headers(noStore);
     return correlationChain({
       correlationId,
@@ -182,44 +168,40 @@ export function registerOpsRoutes(app: FastifyInstance, ops: OpsConsole, timings
   });
 
   declareRoute(app, 'listDeadLetters', async (request, reply) => {
-    ops_(request);
-    const query = parseInput(opsDeadLettersQuerySchema, request.query);
+    const { query } = request;
     reply.headers(noStore);
     return ops.deadLetters.list(query);
   });
 
   declareRoute(app, 'replayDeadLetters', async (request) => {
-    const by = actor(request);
-    const { topic } = parseInput(opsReplayAllBodySchema, requireJsonObject(request.body));
+    const by = actorOf(request.caller);
+    const { topic } = request.body;
     return ops.deadLetters.replayAll(topic, by);
   });
 
   declareRoute(app, 'replayDeadLetter', async (request) => {
-    const by = actor(request);
+    const by = actorOf(request.caller);
     const replayed = await ops.deadLetters.replay(request.params.id, by);
     return { replayed: 1, ids: [replayed.id] };
   });
 
   declareRoute(app, 'discardDeadLetter', async (request) => {
-    const by = actor(request);
-    const { reason } = parseInput(opsDiscardBodySchema, requireJsonObject(request.body));
+    const by = actorOf(request.caller);
+    const { reason } = request.body;
     return ops.deadLetters.discard(request.params.id, reason, by);
   });
 
   declareRoute(app, 'listQueues', async (request, reply) => {
-    ops_(request);
     reply.headers(noStore);
     return { queues: await ops.queues.overview() };
   });
 
   declareRoute(app, 'retryQueueJob', async (request) => {
-    ops_(request);
     await ops.queues.retry(request.params.queue, request.params.jobId);
     return { ok: true as const, queue: request.params.queue, jobId: request.params.jobId };
   });
 
   declareRoute(app, 'getPlatformHealth', async (request, reply) => {
-    ops_(request);
     reply.headers(noStore);
     return ops.grid.check();
   });

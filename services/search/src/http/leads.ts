@@ -1,5 +1,5 @@
-import { leadBodySchema, searchPayloadSchemas } from '@lsp/contracts';
-import { badRequest, HttpError, parseInput, requireJsonObject, declareRoute } from '@lsp/service-kit';
+import { searchPayloadSchemas } from '@lsp/contracts';
+import { badRequest, HttpError, parseInput, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { computeLendabilityScore, lendabilityDealFor, searchPanel } from '../engine';
 import type { PanelStore } from '../data/panel-store';
@@ -34,7 +34,7 @@ function parseSearchPayload<S extends Parameters<typeof parseInput>[0]>(schema: 
  */
 export function registerLeadRoutes(app: FastifyInstance, deps: LeadRouteDeps) {
   declareRoute(app, 'captureLead', async (request, reply) => {
-    const body = parseInput(leadBodySchema, requireJsonObject(request.body));
+    const { body } = request;
     const payload = parseSearchPayload(searchPayloadSchemas[body.searchType], body.searchPayload);
     const { offers } = searchPanel(body.searchType, payload, deps.panels.current());
     const score = computeLendabilityScore(

@@ -1,19 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type LoanOffer,
-  type LoanType,
-  loanOfferSchema,
-  projectNameBodySchema,
-  saveSearchBodySchema,
-} from '@lsp/contracts';
-import {
-  forbidden,
-  notFound,
-  parseInput,
-  requireCaller,
-  requireJsonObject,
-  declareRoute,
-} from '@lsp/service-kit';
+import { type LoanOffer, type LoanType, loanOfferSchema } from '@lsp/contracts';
+import { forbidden, notFound, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
@@ -142,8 +129,7 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
     app,
     'saveSearch',
     async (request, reply) => {
-      const caller = requireCaller(request);
-      const body = parseInput(saveSearchBodySchema, requireJsonObject(request.body));
+      const { caller, body } = request;
       if (body.userId !== caller.userId) throw forbidden(SAVE_FOR_OTHER_USER);
       const now = new Date();
       const results = resultsIn(body.apiResponse);
@@ -189,21 +175,20 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
   );
 
   declareRoute(app, 'listUserSearches', async (request) => {
-    const caller = requireCaller(request);
+    const { caller } = request;
     if (request.params.userId !== caller.userId) throw forbidden(SEARCH_ACCESS_DENIED);
     const searches = await deps.savedSearches.listForUser(caller.userId);
     return searches.map(savedSearchView);
   });
 
   declareRoute(app, 'getSearchResult', async (request) => {
-    const caller = requireCaller(request);
+    const { caller } = request;
     const search = await ownedSearch(deps, request.params.id, caller.userId);
     return { success: true, ...savedSearchView(search), results: resultsIn(search.api_response) };
   });
 
   declareRoute(app, 'renameSearch', async (request) => {
-    const caller = requireCaller(request);
-    const body = parseInput(projectNameBodySchema, requireJsonObject(request.body));
+    const { caller, body } = request;
     const search = await ownedSearch(deps, body.searchId, caller.userId);
     // The loan type names which kind of search the client means; a mismatch is a stale reference.
     if (search.loan_type !== body.loanType) throw notFound(SEARCH_NOT_FOUND);

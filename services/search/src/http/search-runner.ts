@@ -7,11 +7,8 @@ import {
   type LoanOffer,
   type LoanType,
   type SearchPayloadByType,
-  leadFormSchema,
-  searchPayloadSchemas,
 } from '@lsp/contracts';
-import { type CallerIdentity, forbidden, parseInput, requireJsonObject } from '@lsp/service-kit';
-import { z } from 'zod';
+import { type CallerIdentity, forbidden } from '@lsp/service-kit';
 import {
   type LendabilityScore,
   bestRateOf,
@@ -64,13 +61,12 @@ export interface SearchRunnerDeps {
   runs: SearchRunRepository;
 }
 
-export interface SearchRunRequest {
-  body: unknown;
+export interface SearchRunRequest<T extends LoanType> {
+  /** The body as the route's declared schema left it: the search payload, and the lead it came with. */
+  body: SearchPayloadByType[T] & { lead?: LeadForm | null };
   caller: CallerIdentity | null;
   requestId: string;
 }
-
-const leadEnvelopeSchema = z.object({ lead: leadFormSchema });
 
 /**
  * The user a search is recorded for. An anonymous caller's claimed id is ignored (the spec attaches the
@@ -135,15 +131,12 @@ function storedOffer(offer: LoanOffer) {
 export async function runSearch<T extends LoanType>(
   deps: SearchRunnerDeps,
   loanType: T,
-  request: SearchRunRequest,
+  request: SearchRunRequest<T>,
 ): Promise<SearchRunResponse> {
   const started = performance.now();
-  const body = requireJsonObject(request.body);
-  const payload = parseInput(searchPayloadSchemas[loanType], body) as SearchPayloadByType[T];
-  const lead: LeadForm | null =
-    body.lead === undefined || body.lead === null
-      ? null
-      : parseInput(leadEnvelopeSchema, { lead: body.lead }).lead;
+  const { lead: leadInput, ...fields } = request.body;
+  const payload = fields as SearchPayloadByType[T];
+  const lead: LeadForm | null = leadInput ?? null;
   const userId = searchUserId(payload.userId, request.caller);
 
   const panel = deps.panels.current();

@@ -1,26 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  MAX_DEAL_LOAN_DATA_BYTES,
-  SHARING_MESSAGES,
-  dealShareBodySchema,
-  referralBodySchema,
-  shareFunnelBodySchema,
-} from '@lsp/contracts';
+import { MAX_DEAL_LOAN_DATA_BYTES, SHARING_MESSAGES } from '@lsp/contracts';
 import {
   type Logger,
   badRequest,
   forbidden,
   notFound,
-  parseInput,
-  readCallerIdentity,
-  requireJsonObject,
   tooManyRequests,
-  unauthorized,
   type EventOutbox,
   declareRoute,
   type Clock,
 } from '@lsp/service-kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { createHash } from 'node:crypto';
@@ -28,6 +18,7 @@ import type { SharingConfig } from '../config';
 import type { SharedDeal, SharingCollections } from '../data/collections';
 import { withinAllowance } from '../domain/rate-limit';
 import { dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../events/published';
+import { SIGNED_IN } from './shares';
 
 export interface DealRouteDeps {
   config: Pick<
@@ -50,12 +41,6 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
 export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   const c = deps.collections;
 
-  function signedInCaller(request: FastifyRequest) {
-    const caller = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
-    if (!caller) throw unauthorized(SHARING_MESSAGES.authRequired);
-    return caller;
-  }
-
   /** Deal shares and referrals together: one allowance per user, so nobody can spam through the platform. */
   async function spendInvitation(userId: string, reply: FastifyReply) {
     const { allowed, retryAfterSeconds } = await withinAllowance(
@@ -71,61 +56,65 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     }
   }
 
-  declareRoute(app, 'shareDeal', async (request, reply) => {
-    const caller = signedInCaller(request);
-    const input = parseInput(dealShareBodySchema, requireJsonObject(request.body));
-    if (input.referrerId !== caller.userId) throw forbidden(SHARING_MESSAGES.referrerMismatch);
-    const loanData = typeof input.loanData === 'string' ? input.loanData : JSON.stringify(input.loanData);
-    if (Buffer.byteLength(loanData) > MAX_DEAL_LOAN_DATA_BYTES)
-      throw badRequest(`loanData must be at most ${MAX_DEAL_LOAN_DATA_BYTES} bytes`);
-    let offer: Record<string, unknown>;
-    try {
-      offer = JSON.parse(loanData) as Record<string, unknown>;
-    } catch {
-      throw badRequest('loanData must be a loan result (JSON)');
-    }
-    if (!offer || typeof offer !== 'object' || Array.isArray(offer))
-      throw badRequest('loanData must be a loan result (JSON)');
-    await spendInvitation(caller.userId, reply);
-    const now = deps.clock.now();
-    const deal: SharedDeal = {
-      _id: randomUUID(),
-      referralEmail: input.referralEmail.toLowerCase(),
-      referrerId: caller.userId,
-      referrerName: caller.name,
-      loanType: input.loanType,
-      loanData,
-      // 256 random bits: the token is the only key to the deal page.
-      signupToken: randomBytes(32).toString('base64url'),
-      note: input.note,
-      viewed: false,
-      viewedAt: null,
-      linkedUserId: null,
-      createdAt: now,
-    };
-    const lenderName = typeof offer.LenderName === 'string' ? offer.LenderName.slice(0, 2000) : null;
-    await deps.mongo.transaction(async (session) => {
-      await c.sharedDeals.insertOne(deal, { session });
-      await deps.outbox.add(
-        [
-          dealSharedEvent({
-            dealId: deal._id,
-            referrerId: deal.referrerId,
-            referrerName: deal.referrerName,
-            referralEmail: deal.referralEmail,
-            loanType: deal.loanType,
-            lenderName,
-            note: deal.note,
-            dealUrl: new URL(`/shared-deal/${deal.signupToken}`, deps.config.PUBLIC_URL).toString(),
-            createdAt: now.toISOString(),
-          }),
-        ],
-        session,
-      );
-    });
-    reply.status(201);
-    return { success: true, signupToken: deal.signupToken };
-  });
+  declareRoute(
+    app,
+    'shareDeal',
+    async (request, reply) => {
+      const { caller, body: input } = request;
+      if (input.referrerId !== caller.userId) throw forbidden(SHARING_MESSAGES.referrerMismatch);
+      const loanData = typeof input.loanData === 'string' ? input.loanData : JSON.stringify(input.loanData);
+      if (Buffer.byteLength(loanData) > MAX_DEAL_LOAN_DATA_BYTES)
+        throw badRequest(`loanData must be at most ${MAX_DEAL_LOAN_DATA_BYTES} bytes`);
+      let offer: Record<string, unknown>;
+      try {
+        offer = JSON.parse(loanData) as Record<string, unknown>;
+      } catch {
+        throw badRequest('loanData must be a loan result (JSON)');
+      }
+      if (!offer || typeof offer !== 'object' || Array.isArray(offer))
+        throw badRequest('loanData must be a loan result (JSON)');
+      await spendInvitation(caller.userId, reply);
+      const now = deps.clock.now();
+      const deal: SharedDeal = {
+        _id: randomUUID(),
+        referralEmail: input.referralEmail.toLowerCase(),
+        referrerId: caller.userId,
+        referrerName: caller.name,
+        loanType: input.loanType,
+        loanData,
+        // 256 random bits: the token is the only key to the deal page.
+        signupToken: randomBytes(32).toString('base64url'),
+        note: input.note,
+        viewed: false,
+        viewedAt: null,
+        linkedUserId: null,
+        createdAt: now,
+      };
+      const lenderName = typeof offer.LenderName === 'string' ? offer.LenderName.slice(0, 2000) : null;
+      await deps.mongo.transaction(async (session) => {
+        await c.sharedDeals.insertOne(deal, { session });
+        await deps.outbox.add(
+          [
+            dealSharedEvent({
+              dealId: deal._id,
+              referrerId: deal.referrerId,
+              referrerName: deal.referrerName,
+              referralEmail: deal.referralEmail,
+              loanType: deal.loanType,
+              lenderName,
+              note: deal.note,
+              dealUrl: new URL(`/shared-deal/${deal.signupToken}`, deps.config.PUBLIC_URL).toString(),
+              createdAt: now.toISOString(),
+            }),
+          ],
+          session,
+        );
+      });
+      reply.status(201);
+      return { success: true, signupToken: deal.signupToken };
+    },
+    SIGNED_IN,
+  );
 
   async function dealByToken(token: string) {
     const deal = TOKEN_PATTERN.test(token) ? await c.sharedDeals.findOne({ signupToken: token }) : null;
@@ -148,7 +137,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
 
   declareRoute(app, 'markSharedDealViewed', async (request) => {
     const deal = await dealByToken(request.params.token);
-    const viewer = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
+    const viewer = request.caller;
     const now = deps.clock.now();
     await deps.mongo.transaction(async (session) => {
       const result = await c.sharedDeals.updateOne(
@@ -172,90 +161,98 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     return { success: true, viewed: true };
   });
 
-  declareRoute(app, 'refer', async (request, reply) => {
-    const caller = signedInCaller(request);
-    const input = parseInput(referralBodySchema, requireJsonObject(request.body));
-    await spendInvitation(caller.userId, reply);
-    const now = deps.clock.now();
-    const referral = {
-      _id: randomUUID(),
-      referrerUserId: caller.userId,
-      referrerName: input.referrerName,
-      referralEmail: input.referralEmail.toLowerCase(),
-      message: input.message,
-      createdAt: now,
-    };
-    await deps.mongo.transaction(async (session) => {
-      await c.referrals.insertOne(referral, { session });
-      await deps.outbox.add(
-        [
-          referralCreatedEvent({
-            referralId: referral._id,
-            referrerUserId: referral.referrerUserId,
-            referrerName: referral.referrerName,
-            referralEmail: referral.referralEmail,
-            message: referral.message,
-            inviteUrl: new URL('/register', deps.config.PUBLIC_URL).toString(),
-            createdAt: now.toISOString(),
-          }),
-        ],
-        session,
-      );
-    });
-    reply.status(201);
-    return { success: true, referralId: referral._id };
-  });
+  declareRoute(
+    app,
+    'refer',
+    async (request, reply) => {
+      const { caller, body: input } = request;
+      await spendInvitation(caller.userId, reply);
+      const now = deps.clock.now();
+      const referral = {
+        _id: randomUUID(),
+        referrerUserId: caller.userId,
+        referrerName: input.referrerName,
+        referralEmail: input.referralEmail.toLowerCase(),
+        message: input.message,
+        createdAt: now,
+      };
+      await deps.mongo.transaction(async (session) => {
+        await c.referrals.insertOne(referral, { session });
+        await deps.outbox.add(
+          [
+            referralCreatedEvent({
+              referralId: referral._id,
+              referrerUserId: referral.referrerUserId,
+              referrerName: referral.referrerName,
+              referralEmail: referral.referralEmail,
+              message: referral.message,
+              inviteUrl: new URL('/register', deps.config.PUBLIC_URL).toString(),
+              createdAt: now.toISOString(),
+            }),
+          ],
+          session,
+        );
+      });
+      reply.status(201);
+      return { success: true, referralId: referral._id };
+    },
+    SIGNED_IN,
+  );
 
   /**
    * Share-funnel telemetry answers 204 whatever happens: the page ignores failures and must never wait
    * on, or break because of, a measurement.
    */
-  declareRoute(app, 'recordShareFunnelEvent', async (request, reply) => {
-    try {
-      const parsed = shareFunnelBodySchema.safeParse(request.body ?? {});
-      if (!parsed.success) return reply.code(204).send();
-      const input = parsed.data;
-      const caller = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
-      const who = caller
-        ? `u:${caller.userId}`
-        : input.sessionId
-          ? `s:${input.sessionId}`
-          : `a:${request.clientAddress}`;
-      const { allowed } = await withinAllowance(
-        deps.redis,
-        deps.logger,
-        `sharing:telemetry:${who}`,
-        deps.config.TELEMETRY_PER_MINUTE,
-        60_000,
-      );
-      if (!allowed) return reply.code(204).send();
-      const fingerprint = createHash('sha256')
-        .update(
-          JSON.stringify([who, input.event, input.dipId ?? '', input.shareId ?? '', input.context ?? '']),
-        )
-        .digest('hex');
-      const first = await deps.redis
-        .set(`sharing:telemetry-seen:${fingerprint}`, '1', 'EX', TELEMETRY_DEDUPE_SECONDS, 'NX')
-        .catch(() => 'OK');
-      if (first !== 'OK') return reply.code(204).send();
-      await c.shareFunnel.insertOne({
-        _id: randomUUID(),
-        event: input.event,
-        dipId: input.dipId ?? null,
-        shareId: input.shareId ?? null,
-        context: input.context ?? null,
-        duration: input.duration ?? null,
-        metadata: input.metadata && JSON.stringify(input.metadata).length <= 4000 ? input.metadata : null,
-        clientTimestamp:
-          input.timestamp === undefined || input.timestamp === null ? null : String(input.timestamp),
-        sessionId: input.sessionId ?? null,
-        correlationId: input.correlationId ?? null,
-        userId: caller?.userId ?? null,
-        createdAt: deps.clock.now(),
-      });
-    } catch (err) {
-      deps.logger.warn({ err }, 'share-funnel event not recorded');
-    }
-    return reply.code(204).send();
-  });
+  declareRoute(
+    app,
+    'recordShareFunnelEvent',
+    async (request, reply) => {
+      try {
+        // Validated by the declared schema, but a refusal is attached rather than answered (below).
+        if (request.validationError) return reply.code(204).send();
+        const { body: input, caller } = request;
+        const who = caller
+          ? `u:${caller.userId}`
+          : input.sessionId
+            ? `s:${input.sessionId}`
+            : `a:${request.clientAddress}`;
+        const { allowed } = await withinAllowance(
+          deps.redis,
+          deps.logger,
+          `sharing:telemetry:${who}`,
+          deps.config.TELEMETRY_PER_MINUTE,
+          60_000,
+        );
+        if (!allowed) return reply.code(204).send();
+        const fingerprint = createHash('sha256')
+          .update(
+            JSON.stringify([who, input.event, input.dipId ?? '', input.shareId ?? '', input.context ?? '']),
+          )
+          .digest('hex');
+        const first = await deps.redis
+          .set(`sharing:telemetry-seen:${fingerprint}`, '1', 'EX', TELEMETRY_DEDUPE_SECONDS, 'NX')
+          .catch(() => 'OK');
+        if (first !== 'OK') return reply.code(204).send();
+        await c.shareFunnel.insertOne({
+          _id: randomUUID(),
+          event: input.event,
+          dipId: input.dipId ?? null,
+          shareId: input.shareId ?? null,
+          context: input.context ?? null,
+          duration: input.duration ?? null,
+          metadata: input.metadata && JSON.stringify(input.metadata).length <= 4000 ? input.metadata : null,
+          clientTimestamp:
+            input.timestamp === undefined || input.timestamp === null ? null : String(input.timestamp),
+          sessionId: input.sessionId ?? null,
+          correlationId: input.correlationId ?? null,
+          userId: caller?.userId ?? null,
+          createdAt: deps.clock.now(),
+        });
+      } catch (err) {
+        deps.logger.warn({ err }, 'share-funnel event not recorded');
+      }
+      return reply.code(204).send();
+    },
+    { attachValidation: true },
+  );
 }

@@ -1,27 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_SHARE_PERMISSIONS, SHARING_MESSAGES, SIMPLE_EMAIL_PATTERN } from '@lsp/contracts';
 import {
-  DEFAULT_SHARE_PERMISSIONS,
-  SHARING_MESSAGES,
-  SIMPLE_EMAIL_PATTERN,
-  openShareBodySchema,
-  targetedShareBodySchema,
-} from '@lsp/contracts';
-import {
+  type CallerIdentity,
+  type DeclaredRouteOptions,
   HttpError,
   type Logger,
   badRequest,
   forbidden,
   gone,
   notFound,
-  parseInput,
-  readCallerIdentity,
-  requireJsonObject,
   unauthorized,
   type EventOutbox,
   declareRoute,
   type Clock,
 } from '@lsp/service-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ClientSession, Connection } from 'mongoose';
 import type { SharingConfig } from '../config';
 import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../data/collections';
@@ -43,9 +36,11 @@ export const SHARED_LIST_LIMIT = 1000;
 
 const isExpired = (expiresAt: Date, now: Date) => expiresAt.getTime() <= now.getTime();
 
-function callerOf(deps: ShareRouteDeps, request: FastifyRequest) {
-  const caller = readCallerIdentity(request.headers, deps.config.INTERNAL_SECRET);
-  if (!caller) throw unauthorized(SHARING_MESSAGES.authRequired);
+/** Sharing's routes for signed-in callers refuse others in sharing's words. */
+export const SIGNED_IN: DeclaredRouteOptions = { signInMessage: SHARING_MESSAGES.authRequired };
+
+/** The caller with the address shares are kept under (trimmed, lower case). */
+function recipientOf(caller: CallerIdentity): CallerIdentity {
   return { ...caller, email: caller.email.trim().toLowerCase() };
 }
 
@@ -202,147 +197,156 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return dip;
   }
 
-  declareRoute(app, 'shareDip', async (request, reply) => {
-    const owner = callerOf(deps, request);
-    const body = requireJsonObject(request.body);
-    const now = deps.clock.now();
-    const dip = await shareableDip(request.params.dipId, owner.userId, now);
-    const slug = dip.shareSlug as string;
+  declareRoute(
+    app,
+    'shareDip',
+    async (request, reply) => {
+      const owner = recipientOf(request.caller);
+      const { body } = request;
+      const now = deps.clock.now();
+      const dip = await shareableDip(request.params.dipId, owner.userId, now);
+      const slug = dip.shareSlug as string;
 
-    if (body.inviteType === 'open') {
-      const input = parseInput(openShareBodySchema, body);
-      const asked = input.expiresAt ? new Date(input.expiresAt) : null;
-      if (asked && asked.getTime() <= now.getTime()) throw badRequest('expiresAt must be in the future');
-      // A link never outlives its DIP; without an expiry of its own it follows the DIP's.
-      const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
-      const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt);
-      const shareId = await deps.mongo.transaction(async (session) => {
-        const existing = await c.dipShares.findOne(
-          { dipId: dip._id, inviteType: 'open', recipientEmail: null },
-          { session },
-        );
-        const id = existing?._id ?? randomUUID();
-        await c.dipShares.updateOne(
-          { _id: id },
-          {
-            $set: {
+      if (body.inviteType === 'open') {
+        const input = body;
+        const asked = input.expiresAt ? new Date(input.expiresAt) : null;
+        if (asked && asked.getTime() <= now.getTime()) throw badRequest('expiresAt must be in the future');
+        // A link never outlives its DIP; without an expiry of its own it follows the DIP's.
+        const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
+        const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt);
+        const shareId = await deps.mongo.transaction(async (session) => {
+          const existing = await c.dipShares.findOne(
+            { dipId: dip._id, inviteType: 'open', recipientEmail: null },
+            { session },
+          );
+          const id = existing?._id ?? randomUUID();
+          await c.dipShares.updateOne(
+            { _id: id },
+            {
+              $set: {
+                dipId: dip._id,
+                inviteType: 'open',
+                recipientEmail: null,
+                shareSlug: slug,
+                ownerUserId: dip.ownerUserId,
+                status: 'active',
+                tokenHash: link.tokenHash,
+                tokenSalt: link.tokenSalt,
+                permissions: DEFAULT_SHARE_PERMISSIONS,
+                expiresAt: linkExpiresAt,
+              },
+              $setOnInsert: { recipientUserId: null, message: null, createdAt: now, lastAccessAt: null },
+            },
+            { upsert: true, session },
+          );
+          // dip learns of the open link too, so that whoever opens it may also download the PDF.
+          await deps.outbox.add(
+            [
+              shareCreatedFor(dip, owner, {
+                shareId: id,
+                recipientEmail: null,
+                message: null,
+                url: link.url,
+                linkExpiresAt,
+                now,
+              }),
+            ],
+            session,
+          );
+          return id;
+        });
+        const expiresAt = linkExpiresAt ?? dip.expiresAt;
+        return { success: true, url: link.url, shareId, expiresAt: expiresAt.toISOString() };
+      }
+
+      const input = body;
+      const emails = [
+        ...new Set(input.recipients.map((email) => email.trim().toLowerCase()).filter(Boolean)),
+      ];
+      if (emails.length === 0) throw badRequest(SHARING_MESSAGES.noEmails);
+      const invalid = emails.filter((email) => !SIMPLE_EMAIL_PATTERN.test(email));
+      if (invalid.length > 0)
+        throw badRequest(`${SHARING_MESSAGES.invalidEmails}: ${invalid.join(', ')}`, { invalid });
+
+      const results: Array<{ email: string; success: boolean; shareId: string }> = [];
+      try {
+        // The shares and their share.created events (which the email is sent from) commit together:
+        // a share exists if and only if its email was queued for delivery.
+        await deps.mongo.transaction(async (session) => {
+          results.length = 0;
+          const events = [];
+          for (const email of emails) {
+            // A targeted link lasts as long as the DIP, so the same email's link is the same link.
+            const link = deps.signer.issue(slug, email, null);
+            const existing = await c.dipShares.findOne(
+              { dipId: dip._id, inviteType: 'targeted', recipientEmail: email },
+              { session },
+            );
+            const shareId = existing?._id ?? randomUUID();
+            const share: DipShare = {
+              _id: shareId,
               dipId: dip._id,
-              inviteType: 'open',
-              recipientEmail: null,
               shareSlug: slug,
               ownerUserId: dip.ownerUserId,
+              recipientUserId: existing?.recipientUserId ?? null,
+              recipientEmail: email,
               status: 'active',
               tokenHash: link.tokenHash,
               tokenSalt: link.tokenSalt,
+              inviteType: 'targeted',
               permissions: DEFAULT_SHARE_PERMISSIONS,
-              expiresAt: linkExpiresAt,
-            },
-            $setOnInsert: { recipientUserId: null, message: null, createdAt: now, lastAccessAt: null },
-          },
-          { upsert: true, session },
-        );
-        // dip learns of the open link too, so that whoever opens it may also download the PDF.
-        await deps.outbox.add(
-          [
-            shareCreatedFor(dip, owner, {
-              shareId: id,
-              recipientEmail: null,
-              message: null,
-              url: link.url,
-              linkExpiresAt,
-              now,
-            }),
-          ],
-          session,
-        );
-        return id;
-      });
-      const expiresAt = linkExpiresAt ?? dip.expiresAt;
-      return { success: true, url: link.url, shareId, expiresAt: expiresAt.toISOString() };
-    }
-
-    const input = parseInput(targetedShareBodySchema, body);
-    const emails = [...new Set(input.recipients.map((email) => email.trim().toLowerCase()).filter(Boolean))];
-    if (emails.length === 0) throw badRequest(SHARING_MESSAGES.noEmails);
-    const invalid = emails.filter((email) => !SIMPLE_EMAIL_PATTERN.test(email));
-    if (invalid.length > 0)
-      throw badRequest(`${SHARING_MESSAGES.invalidEmails}: ${invalid.join(', ')}`, { invalid });
-
-    const results: Array<{ email: string; success: boolean; shareId: string }> = [];
-    try {
-      // The shares and their share.created events (which the email is sent from) commit together:
-      // a share exists if and only if its email was queued for delivery.
-      await deps.mongo.transaction(async (session) => {
-        results.length = 0;
-        const events = [];
-        for (const email of emails) {
-          // A targeted link lasts as long as the DIP, so the same email's link is the same link.
-          const link = deps.signer.issue(slug, email, null);
-          const existing = await c.dipShares.findOne(
-            { dipId: dip._id, inviteType: 'targeted', recipientEmail: email },
-            { session },
-          );
-          const shareId = existing?._id ?? randomUUID();
-          const share: DipShare = {
-            _id: shareId,
-            dipId: dip._id,
-            shareSlug: slug,
-            ownerUserId: dip.ownerUserId,
-            recipientUserId: existing?.recipientUserId ?? null,
-            recipientEmail: email,
-            status: 'active',
-            tokenHash: link.tokenHash,
-            tokenSalt: link.tokenSalt,
-            inviteType: 'targeted',
-            permissions: DEFAULT_SHARE_PERMISSIONS,
-            message: input.message,
-            createdAt: existing?.createdAt ?? now,
-            expiresAt: null,
-            lastAccessAt: existing?.lastAccessAt ?? null,
-          };
-          await c.dipShares.replaceOne({ _id: shareId }, share, { upsert: true, session });
-          await upsertRecipientEntry(
-            c,
-            dip,
-            { linkId: shareId, email, inviteType: 'targeted', message: input.message, now },
-            session,
-          );
-          events.push(
-            shareCreatedFor(dip, owner, {
-              shareId,
-              recipientEmail: email,
               message: input.message,
-              url: link.url,
-              linkExpiresAt: null,
-              now,
-            }),
-          );
-          results.push({ email, success: true, shareId });
-        }
-        await deps.outbox.add(events, session);
-      });
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      deps.logger.error(
-        { err, dipId: dip._id },
-        'share could not be recorded; offering the copy-link fallback',
-      );
-      return reply.code(503).send({
-        success: false,
-        fallback: true,
-        shareUrl: dip.shareUrl,
-        userMessage: SHARING_MESSAGES.emailUnavailable,
-        error: SHARING_MESSAGES.emailUnavailable,
-      });
-    }
-    reply.status(201);
-    return { success: true, results, sent: results.length, failed: 0 };
-  });
+              createdAt: existing?.createdAt ?? now,
+              expiresAt: null,
+              lastAccessAt: existing?.lastAccessAt ?? null,
+            };
+            await c.dipShares.replaceOne({ _id: shareId }, share, { upsert: true, session });
+            await upsertRecipientEntry(
+              c,
+              dip,
+              { linkId: shareId, email, inviteType: 'targeted', message: input.message, now },
+              session,
+            );
+            events.push(
+              shareCreatedFor(dip, owner, {
+                shareId,
+                recipientEmail: email,
+                message: input.message,
+                url: link.url,
+                linkExpiresAt: null,
+                now,
+              }),
+            );
+            results.push({ email, success: true, shareId });
+          }
+          await deps.outbox.add(events, session);
+        });
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        deps.logger.error(
+          { err, dipId: dip._id },
+          'share could not be recorded; offering the copy-link fallback',
+        );
+        return reply.code(503).send({
+          success: false,
+          fallback: true,
+          shareUrl: dip.shareUrl,
+          userMessage: SHARING_MESSAGES.emailUnavailable,
+          error: SHARING_MESSAGES.emailUnavailable,
+        });
+      }
+      reply.status(201);
+      return { success: true, results, sent: results.length, failed: 0 };
+    },
+    SIGNED_IN,
+  );
 
   declareRoute(app, 'openSharedDip', async (request) => {
     const { e, sig } = request.query;
     if (!e || !sig) throw badRequest(SHARING_MESSAGES.linkMissingParameters);
-    const caller = callerOf(deps, request);
+    // Signed in, but only after the link's own parameters are checked (hence not declared 'session').
+    if (!request.caller) throw unauthorized(SHARING_MESSAGES.authRequired);
+    const caller = recipientOf(request.caller);
     const now = deps.clock.now();
     const recipient = decodeRecipient(e);
     const dip = await c.dips.findOne({ shareSlug: request.params.slug, status: 'active' });
@@ -386,37 +390,47 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return sharedDipBody(dip, entry, open ? 'open-link' : 'signed-link', now);
   });
 
-  declareRoute(app, 'listSharedWithMe', async (request) => {
-    const caller = callerOf(deps, request);
-    const now = deps.clock.now();
-    const entries = await c.recipientShares
-      .find({ email: caller.email, status: 'active' })
-      .sort({ sharedAt: -1 })
-      .limit(SHARED_LIST_LIMIT)
-      .toArray();
-    const dipIds = [...new Set(entries.map((entry) => entry.dipId))];
-    const slugs = new Map(
-      (await c.dips.find({ _id: { $in: dipIds } }, { projection: { shareSlug: 1 } }).toArray()).map((d) => [
-        d._id,
-        d.shareSlug,
-      ]),
-    );
-    return {
-      success: true,
-      items: entries.map((entry) => sharedItemOf(entry, slugs.get(entry.dipId) ?? null, now)),
-    };
-  });
+  declareRoute(
+    app,
+    'listSharedWithMe',
+    async (request) => {
+      const caller = recipientOf(request.caller);
+      const now = deps.clock.now();
+      const entries = await c.recipientShares
+        .find({ email: caller.email, status: 'active' })
+        .sort({ sharedAt: -1 })
+        .limit(SHARED_LIST_LIMIT)
+        .toArray();
+      const dipIds = [...new Set(entries.map((entry) => entry.dipId))];
+      const slugs = new Map(
+        (await c.dips.find({ _id: { $in: dipIds } }, { projection: { shareSlug: 1 } }).toArray()).map((d) => [
+          d._id,
+          d.shareSlug,
+        ]),
+      );
+      return {
+        success: true,
+        items: entries.map((entry) => sharedItemOf(entry, slugs.get(entry.dipId) ?? null, now)),
+      };
+    },
+    SIGNED_IN,
+  );
 
-  declareRoute(app, 'countUnreadShares', async (request) => {
-    const caller = callerOf(deps, request);
-    const count = await c.recipientShares.countDocuments({
-      email: caller.email,
-      status: 'active',
-      viewedAt: null,
-      dipExpiresAt: { $gt: deps.clock.now() },
-    });
-    return { success: true, count };
-  });
+  declareRoute(
+    app,
+    'countUnreadShares',
+    async (request) => {
+      const caller = recipientOf(request.caller);
+      const count = await c.recipientShares.countDocuments({
+        email: caller.email,
+        status: 'active',
+        viewedAt: null,
+        dipExpiresAt: { $gt: deps.clock.now() },
+      });
+      return { success: true, count };
+    },
+    SIGNED_IN,
+  );
 
   /** The caller's own entry: 404 for an unknown id, 403 for someone else's. */
   async function ownEntry(shareId: string, email: string) {
@@ -426,24 +440,34 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return entry;
   }
 
-  declareRoute(app, 'markShareViewed', async (request) => {
-    const caller = callerOf(deps, request);
-    const entry = await ownEntry(request.params.shareId, caller.email);
-    await markViewed(deps, entry, caller.userId, deps.clock.now());
-    return { success: true, shareId: entry._id, isViewed: true };
-  });
+  declareRoute(
+    app,
+    'markShareViewed',
+    async (request) => {
+      const caller = recipientOf(request.caller);
+      const entry = await ownEntry(request.params.shareId, caller.email);
+      await markViewed(deps, entry, caller.userId, deps.clock.now());
+      return { success: true, shareId: entry._id, isViewed: true };
+    },
+    SIGNED_IN,
+  );
 
-  declareRoute(app, 'getSharedDip', async (request) => {
-    const caller = callerOf(deps, request);
-    const now = deps.clock.now();
-    const dip = await c.dips.findOne({ _id: request.params.id });
-    if (!dip) throw notFound(SHARING_MESSAGES.notFound);
-    const entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
-    if (!entry) throw forbidden(SHARING_MESSAGES.accessDenied);
-    if (entry.status !== 'active' || dip.status !== 'active') throw notFound(SHARING_MESSAGES.notFound);
-    if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expired);
-    return sharedDipBody(dip, entry, 'recipient', now);
-  });
+  declareRoute(
+    app,
+    'getSharedDip',
+    async (request) => {
+      const caller = recipientOf(request.caller);
+      const now = deps.clock.now();
+      const dip = await c.dips.findOne({ _id: request.params.id });
+      if (!dip) throw notFound(SHARING_MESSAGES.notFound);
+      const entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+      if (!entry) throw forbidden(SHARING_MESSAGES.accessDenied);
+      if (entry.status !== 'active' || dip.status !== 'active') throw notFound(SHARING_MESSAGES.notFound);
+      if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expired);
+      return sharedDipBody(dip, entry, 'recipient', now);
+    },
+    SIGNED_IN,
+  );
 }
 
 /** One 'Shared with me' entry per DIP and email; sharing again re-activates and refreshes it. */
