@@ -1,5 +1,6 @@
-import { OPS_MESSAGES } from '@lsp/contracts';
+import { OPS_MESSAGES, PUBLIC_API_ROUTES } from '@lsp/contracts';
 import Fastify from 'fastify';
+import { z } from 'zod';
 import { ServiceMetrics, createLogger, createServiceApp, identityHeaders } from '../src';
 import { type PathParams, contractOf, declareRoute } from '../src/declared-route';
 
@@ -152,6 +153,26 @@ describe('declareRoute', () => {
     });
     expect(wrong.body).not.toContain('two');
     await app.close();
+  });
+
+  it('serialises with zod parse, which equals encode because no declared answer holds a transform or codec', () => {
+    const transforms = (schema: z.ZodType) => {
+      try {
+        z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' });
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    // The probe does see a transform...
+    expect(transforms(z.object({ total: z.string().transform(Number) }))).toBe(true);
+    // ...and no declared answer has one.
+    const withTransforms = PUBLIC_API_ROUTES.flatMap((route) =>
+      Object.entries(route.responses)
+        .filter(([, answer]) => answer.schema && transforms(answer.schema))
+        .map(([status]) => `${route.operationId} ${status}`),
+    );
+    expect(withTransforms).toEqual([]);
   });
 
   it('leaves a refusal to the handler when the route asks for it (attachValidation)', async () => {

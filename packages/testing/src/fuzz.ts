@@ -449,17 +449,12 @@ export function bodyCandidates(schema: unknown, example: unknown): FuzzBody[] {
 /** What a route makes of a body: true when its schema takes it (so a refusal is not required). */
 export type BodyOracle = (value: unknown) => boolean;
 
-/** The oracle of routes that read `parseInput(schema, requireJsonObject(body))`: null is {}, non-objects are refused. */
+/** What a declared route's validation takes (service-kit's `declaredSchemaValidator`): no body is {}, a non-object is refused. */
 export function objectBodyOracle(schema: FuzzSchema): BodyOracle {
   return (value) =>
     value === null || value === undefined
       ? schema.safeParse({}).success
       : isPlainObject(value) && schema.safeParse(value).success;
-}
-
-/** The oracle of routes that read `parseInput(schema, body)` (`body ?? {}`). */
-export function bodyOracle(schema: FuzzSchema): BodyOracle {
-  return (value) => schema.safeParse(value ?? {}).success;
 }
 
 /** Hostile values for a path parameter, each already written as it goes in the URL. */

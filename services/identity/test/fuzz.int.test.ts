@@ -14,10 +14,10 @@ import { TEST_SECRETS } from '@lsp/testing';
 import {
   type FuzzRoute,
   type FuzzSchema,
-  bodyOracle,
   databaseFingerprint,
   describeFuzz,
   fuzzSeed,
+  objectBodyOracle,
   unsafeStoredKeys,
 } from '@lsp/testing';
 import { latestVerificationToken, startIdentityStack } from './harness';
@@ -46,7 +46,7 @@ const post = (path: string, schema: FuzzSchema | null, examples: (ctx: Context) 
     ? (ctx) => ({
         method: 'POST',
         path,
-        body: { examples: examples(ctx), schema, accepts: bodyOracle(schema) },
+        body: { examples: examples(ctx), schema, accepts: objectBodyOracle(schema) },
       })
     : () => ({ method: 'POST', path });
 

@@ -10,7 +10,6 @@ import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
 import { TEST_SECRETS } from '@lsp/testing';
 import {
   type BodyOracle,
-  bodyOracle,
   databaseFingerprint,
   describeFuzz,
   fuzzSeed,
@@ -154,7 +153,7 @@ describeFuzz<Context>({
             },
           ],
           schema: shareFunnelBodySchema,
-          accepts: bodyOracle(shareFunnelBodySchema),
+          accepts: objectBodyOracle(shareFunnelBodySchema),
         },
       }),
     ],
