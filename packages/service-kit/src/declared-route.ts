@@ -22,13 +22,13 @@ import type { CallerIdentity } from './identity-headers';
 import { declaredSchemaValidator } from './validation';
 
 /**
- * Registers a handler for a route declared in @lsp/contracts, by its operation id, the way
- * fastify-type-provider-zod does it: the method and path come from the declaration (no path is
- * written twice), and the declaration's zod schemas become the route's fastify schema, so fastify
- * validates params, query and body before the handler (a clear 400 in the spec's words, see
- * validation.ts) and serialises each JSON answer through its declared schema (an answer that does not
- * match is a masked 500, never a leak of undeclared fields). The handler is typed from the same
- * schemas: what it reads is the schemas' output, what it returns one of the declared 2xx bodies.
+ * Registers a handler for a route declared in @lsp/contracts, by its operation id. The method and
+ * path come from the declaration (no path is written twice), and the declaration's zod schemas become
+ * the route's fastify schema: fastify validates params, query and body before the handler with
+ * fastify-type-provider-zod's validator (a clear 400 in the spec's words, see validation.ts), and
+ * serialises each JSON answer through its declared schema (`declaredAnswerSerializer`: an answer that
+ * does not match is a masked 500, never a leak of undeclared fields). The handler is typed from the
+ * same schemas: what it reads is the schemas' output, what it returns one of the declared 2xx bodies.
  *
  * A route declared for signed-in callers (`session`, `ops`) refuses an anonymous caller with a 401
  * before validation, as the spec orders it (a 401 comes before a body's 400); `ops` also needs the
