@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
   bridgingSearchSchema,
@@ -9,8 +10,8 @@ import {
 import { contractOf, declaredAnswerSerializer, declaredSchemaValidator } from '@lsp/service-kit';
 import { serializerCompiler as zodEncodingSerializer } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { bridgingDebugInfo, countDeclinedByReason, searchMessage } from '../src/domain/search-response';
 import { searchPanel } from '../src/engine';
+import { searchAnswer } from '../src/http/search-runner';
 import { loadDefaultPanel, type Panel } from '../src/panel';
 
 /**
@@ -169,37 +170,11 @@ function meanMs(fn: () => unknown): number {
   return (performance.now() - started) / CALLS;
 }
 
-/** The answer of a search route as the handler returns it (search-runner.ts), for the full panel. */
-function answerOf<T extends LoanType>(loanType: T, payload: SearchPayloadByType[T]) {
-  const result = searchPanel(loanType, payload, full);
-  return {
-    success: true,
-    message: searchMessage(loanType, result.offers.length),
-    data: {
-      Results: result.offers,
-      Declined: result.declined,
-      Summary: {
-        panelVersion: result.panelVersion,
-        lendersSearched: result.lendersSearched,
-        lendersWithoutProduct: result.lendersWithoutProduct,
-        productsConsidered: result.productsConsidered,
-        resultCount: result.offers.length,
-        declinedCount: result.declined.length,
-        declinedByReason: countDeclinedByReason(result.declined),
-      },
-      SearchRunId: '00000000-0000-4000-8000-000000000000',
-    },
-    ...(loanType === 'bridging'
-      ? { debugInfo: bridgingDebugInfo(payload as SearchPayloadByType['bridging']) }
-      : {}),
-  };
-}
-
 const contractRows: string[] = [];
 for (const loanType of ['development', 'bridging', 'commercial'] as const) {
   const contract = contractOf(`${loanType}Search`);
   const payload = deals[loanType][0];
-  const answer = answerOf(loanType, payload);
+  const answer = searchAnswer(loanType, payload, searchPanel(loanType, payload, full), randomUUID());
   const route = {
     schema: contract.responses[200]!.schema as z.ZodType,
     method: contract.method,

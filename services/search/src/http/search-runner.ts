@@ -11,6 +11,7 @@ import {
 import { type CallerIdentity, forbidden } from '@lsp/service-kit';
 import {
   type LendabilityScore,
+  type PanelSearchResult,
   bestRateOf,
   computeLendabilityScore,
   developmentCosts,
@@ -124,6 +125,39 @@ function storedOffer(offer: LoanOffer) {
   };
 }
 
+/** The answer of a search route for one engine result: the offers, the declines, the run's summary. */
+export function searchAnswer<T extends LoanType>(
+  loanType: T,
+  payload: SearchPayloadByType[T],
+  result: PanelSearchResult,
+  searchRunId: string,
+  score?: LendabilityScore,
+): SearchRunResponse {
+  const summary: SearchSummary = {
+    panelVersion: result.panelVersion,
+    lendersSearched: result.lendersSearched,
+    lendersWithoutProduct: result.lendersWithoutProduct,
+    productsConsidered: result.productsConsidered,
+    resultCount: result.offers.length,
+    declinedCount: result.declined.length,
+    declinedByReason: countDeclinedByReason(result.declined),
+  };
+  return {
+    success: true,
+    message: searchMessage(loanType, result.offers.length),
+    data: {
+      Results: result.offers,
+      Declined: result.declined,
+      Summary: summary,
+      SearchRunId: searchRunId,
+      ...(score ? { LendabilityScore: score } : {}),
+    },
+    ...(loanType === 'bridging'
+      ? { debugInfo: bridgingDebugInfo(payload as SearchPayloadByType['bridging']) }
+      : {}),
+  };
+}
+
 /**
  * One search run: validate, size the deal with every lender on the active panel, score the lead when
  * one came with it, and record the run (plus the lead) with its events in one transaction.
@@ -154,29 +188,8 @@ export async function runSearch<T extends LoanType>(
     : undefined;
 
   const searchRunId = randomUUID();
-  const summary: SearchSummary = {
-    panelVersion: result.panelVersion,
-    lendersSearched: result.lendersSearched,
-    lendersWithoutProduct: result.lendersWithoutProduct,
-    productsConsidered: result.productsConsidered,
-    resultCount: result.offers.length,
-    declinedCount: result.declined.length,
-    declinedByReason: countDeclinedByReason(result.declined),
-  };
-  const response: SearchRunResponse = {
-    success: true,
-    message: searchMessage(loanType, result.offers.length),
-    data: {
-      Results: result.offers,
-      Declined: result.declined,
-      Summary: summary,
-      SearchRunId: searchRunId,
-      ...(score ? { LendabilityScore: score } : {}),
-    },
-    ...(loanType === 'bridging'
-      ? { debugInfo: bridgingDebugInfo(payload as SearchPayloadByType['bridging']) }
-      : {}),
-  };
+  const response = searchAnswer(loanType, payload, result, searchRunId, score);
+  const summary = response.data.Summary;
 
   const bestRate = bestRateOf(result.offers);
   const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
