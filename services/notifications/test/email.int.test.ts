@@ -1,48 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createEnvelope, IDENTITY_EVENT_TYPES } from '@lsp/contracts';
-import { createQueue } from '@lsp/service-kit';
-import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit';
+import { ProcessedEvents, createQueue } from '@lsp/service-kit';
 import {
   type CapturedMail,
   type TestMongo,
   type TestRedis,
   type TestSmtp,
   leaseRedisDb,
-  silentLogger,
   startTestMongo,
   startTestSmtp,
   waitFor,
 } from '@lsp/testing';
-import type { Queue, Worker } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Connection } from 'mongoose';
-import type { Transporter } from 'nodemailer';
-import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
-import { notificationsConfigSchema } from '../src/config';
 import { sentEmails } from '../src/data/sent-emails';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
-import { createMailTransport, startEmailWorker } from '../src/email/sender';
-import { handleVerificationRequested, subscribeToIdentityEvents } from '../src/events/consumed';
+import { handleVerificationRequested } from '../src/events/consumed';
+import { type EmailPipeline, startEmailPipeline } from './email-pipeline';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const PASSWORD = 'correct horse battery';
-
-function notificationsConfig(
-  mongo: TestMongo,
-  redis: TestRedis,
-  smtp: TestSmtp,
-  dbName: string,
-  extra: Record<string, string> = {},
-) {
-  return notificationsConfigSchema.parse({
-    INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
-    MONGO_URL: mongo.url,
-    REDIS_URL: redis.url,
-    SMTP_URL: smtp.url,
-    DB_NAME: dbName,
-    ...extra,
-  });
-}
 
 function verificationEvent(email: string) {
   return createEnvelope('identity', {
@@ -62,60 +40,23 @@ function verificationEvent(email: string) {
 jest.setTimeout(60_000);
 
 describe('the verification email, end to end', () => {
-  let mongo: TestMongo;
-  let redis: TestRedis;
-  let smtp: TestSmtp;
-  let db: Connection;
-  let identityBus: RedisStreamsEventBus;
-  let notificationsBus: RedisStreamsEventBus;
-  let queue: Queue<EmailJob>;
-  let worker: Worker<EmailJob>;
-  let transport: Transporter;
-  let stack: IdentityStack;
+  let pipeline: EmailPipeline;
 
   beforeAll(async () => {
-    mongo = await startTestMongo();
-    redis = await leaseRedisDb();
-    smtp = await startTestSmtp();
-    db = await mongo.database('notifications');
-    const config = notificationsConfig(mongo, redis, smtp, db.name);
-    identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
-    notificationsBus = new RedisStreamsEventBus({
-      redisUrl: redis.url,
-      prefix: 'events:',
-      blockMs: 200,
-      claimIntervalMs: 500,
-    });
-    const processed = await ProcessedEvents.open(db);
-    queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
-    subscribeToIdentityEvents(notificationsBus, processed, queue);
-    await notificationsBus.start();
-    transport = createMailTransport(config);
-    worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
-    stack = await startIdentityStack({ mongo, redis, relayTo: identityBus });
+    pipeline = await startEmailPipeline();
   });
 
-  afterAll(async () => {
-    await stack.close();
-    await worker.close();
-    transport.close();
-    await queue.close();
-    await notificationsBus.close();
-    await identityBus.close();
-    await smtp.close();
-    await redis.release();
-    await mongo.stop();
-  });
+  afterAll(() => pipeline.close());
 
   it('registers, receives the email over SMTP, follows the link and signs in verified', async () => {
     const email = `reader.${Date.now()}@example.com`;
-    const browser = stack.browser();
+    const browser = pipeline.identity.browser();
     expect(
       (await browser.post('/api/auth/register', { name: 'Mary Somerville', email, password: PASSWORD }))
         .status,
     ).toBe(201);
 
-    const mail = await smtp.waitForMessage((m) => m.to.includes(email));
+    const mail = await pipeline.smtp.waitForMessage((m) => m.to.includes(email));
     expect(mail.subject).toBe('Verify your email address to see your loan results');
     expect(mail.text).toContain('Hi Mary,');
     const link = mail.text.match(/http:\/\/localhost:8080\/verify-email\?token=[^\s]+/)![0];
@@ -133,34 +74,37 @@ describe('the verification email, end to end', () => {
     const login = await browser.post('/api/login', { email, password: PASSWORD });
     expect(login.status).toBe(200);
     expect((await browser.get('/api/auth/me')).json().user).toMatchObject({ email, verified: true });
-    expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+    expect(pipeline.smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
   });
 
   it('sends one email when the same event is delivered twice', async () => {
     const email = `twice.${Date.now()}@example.com`;
     const event = verificationEvent(email);
-    await identityBus.publish(event);
-    await identityBus.publish(event);
-    await smtp.waitForMessage((m) => m.to.includes(email));
+    await pipeline.identityBus.publish(event);
+    await pipeline.identityBus.publish(event);
+    await pipeline.smtp.waitForMessage((m) => m.to.includes(email));
     const job = await waitFor(async () => {
-      const found = await queue.getJob(event.id);
+      const found = await pipeline.queue.getJob(event.id);
       return found && (await found.isCompleted()) ? found : null;
     }, 'the email job to complete');
     expect(job.id).toBe(event.id);
     await waitFor(
-      async () => (await db.collection('processed_events').countDocuments({ eventId: event.id })) === 1,
+      async () =>
+        (await pipeline.db.collection('processed_events').countDocuments({ eventId: event.id })) === 1,
       'the marker',
     );
     // Handling the event yet again (a redelivery after the marker) adds nothing.
-    expect(await handleVerificationRequested(event, await ProcessedEvents.open(db), queue)).toBe(false);
-    expect(await queue.getJobCountByTypes('waiting', 'active', 'delayed')).toBe(0);
-    expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+    expect(
+      await handleVerificationRequested(event, await ProcessedEvents.open(pipeline.db), pipeline.queue),
+    ).toBe(false);
+    expect(await pipeline.queue.getJobCountByTypes('waiting', 'active', 'delayed')).toBe(0);
+    expect(pipeline.smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
   });
 
   it('retries a send the SMTP server refused, with backoff, until it goes through', async () => {
     const email = `refused.${Date.now()}@example.com`;
     let refusals = 0;
-    smtp.beforeAccept = async (mail) => {
+    pipeline.smtp.beforeAccept = async (mail) => {
       if (mail.to.includes(email) && refusals < 1) {
         refusals++;
         throw new Error('mailbox busy');
@@ -168,14 +112,14 @@ describe('the verification email, end to end', () => {
     };
     try {
       const event = verificationEvent(email);
-      await identityBus.publish(event);
-      await smtp.waitForMessage((m) => m.to.includes(email), 20_000);
-      const job = await queue.getJob(event.id);
+      await pipeline.identityBus.publish(event);
+      await pipeline.smtp.waitForMessage((m) => m.to.includes(email), 20_000);
+      const job = await pipeline.queue.getJob(event.id);
       expect(job!.attemptsMade).toBeGreaterThanOrEqual(1);
       expect(refusals).toBe(1);
-      expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+      expect(pipeline.smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
     } finally {
-      smtp.beforeAccept = undefined;
+      pipeline.smtp.beforeAccept = undefined;
     }
   });
 });

@@ -1,23 +1,7 @@
 // Issue 13, finding 9: the password-reset email and the "password changed" notice, end to end:
 // identity's outbox, the bus, notifications' handlers, the queue, the worker, SMTP.
-import { ProcessedEvents, RedisStreamsEventBus, createQueue } from '@lsp/service-kit';
-import {
-  type TestMongo,
-  type TestRedis,
-  type TestSmtp,
-  leaseRedisDb,
-  silentLogger,
-  startTestMongo,
-  startTestSmtp,
-} from '@lsp/testing';
-import type { Queue, Worker } from 'bullmq';
-import type { Connection } from 'mongoose';
-import type { Transporter } from 'nodemailer';
-import { type IdentityStack, latestVerificationToken, startIdentityStack } from '../../identity/test/harness';
-import { notificationsConfigSchema } from '../src/config';
-import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
-import { createMailTransport, startEmailWorker } from '../src/email/sender';
-import { subscribeToIdentityEvents } from '../src/events/consumed';
+import { latestVerificationToken } from '../../identity/test/harness';
+import { type EmailPipeline, startEmailPipeline } from './email-pipeline';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a much better passphrase';
@@ -25,59 +9,17 @@ const NEW_PASSWORD = 'a much better passphrase';
 jest.setTimeout(60_000);
 
 describe('password emails, end to end', () => {
-  let mongo: TestMongo;
-  let redis: TestRedis;
-  let smtp: TestSmtp;
-  let db: Connection;
-  let identityBus: RedisStreamsEventBus;
-  let notificationsBus: RedisStreamsEventBus;
-  let queue: Queue<EmailJob>;
-  let worker: Worker<EmailJob>;
-  let transport: Transporter;
-  let stack: IdentityStack;
+  let pipeline: EmailPipeline;
 
   beforeAll(async () => {
-    mongo = await startTestMongo();
-    redis = await leaseRedisDb();
-    smtp = await startTestSmtp();
-    db = await mongo.database('notifications');
-    const config = notificationsConfigSchema.parse({
-      INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
-      MONGO_URL: mongo.url,
-      REDIS_URL: redis.url,
-      SMTP_URL: smtp.url,
-      DB_NAME: db.name,
-    });
-    identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
-    notificationsBus = new RedisStreamsEventBus({
-      redisUrl: redis.url,
-      prefix: 'events:',
-      blockMs: 200,
-      claimIntervalMs: 500,
-    });
-    queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
-    subscribeToIdentityEvents(notificationsBus, await ProcessedEvents.open(db), queue);
-    await notificationsBus.start();
-    transport = createMailTransport(config);
-    worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
-    stack = await startIdentityStack({ mongo, redis, relayTo: identityBus });
+    pipeline = await startEmailPipeline();
   });
 
-  afterAll(async () => {
-    await stack.close();
-    await worker.close();
-    transport.close();
-    await queue.close();
-    await notificationsBus.close();
-    await identityBus.close();
-    await smtp.close();
-    await redis.release();
-    await mongo.stop();
-  });
+  afterAll(() => pipeline.close());
 
   it('emails a reset link that works, then tells the owner the password changed', async () => {
     const email = `forgetful.${Date.now()}@example.com`;
-    const browser = stack.browser();
+    const browser = pipeline.identity.browser();
     expect(
       (
         await browser.post('/api/auth/register', {
@@ -87,11 +29,11 @@ describe('password emails, end to end', () => {
         })
       ).status,
     ).toBe(201);
-    const token = await latestVerificationToken(stack, email);
+    const token = await latestVerificationToken(pipeline.identity, email);
     expect((await browser.get(`/api/verify-email?token=${token}`)).status).toBe(200);
 
     expect((await browser.post('/api/auth/forgot-password', { email })).status).toBe(200);
-    const mail = await smtp.waitForMessage(
+    const mail = await pipeline.smtp.waitForMessage(
       (m) => m.to.includes(email) && m.subject === 'Reset your password',
     );
     expect(mail.text).toContain('Hi Mary,');
@@ -107,7 +49,7 @@ describe('password emails, end to end', () => {
     });
     expect(reset.status).toBe(200);
 
-    const notice = await smtp.waitForMessage(
+    const notice = await pipeline.smtp.waitForMessage(
       (m) => m.to.includes(email) && m.subject === 'Your password has been changed',
     );
     expect(notice.text).toContain(`(${email}) was changed with a password reset link`);
@@ -116,7 +58,7 @@ describe('password emails, end to end', () => {
     expect(notice.text).not.toContain(link);
 
     expect((await browser.post('/api/login', { email, password: NEW_PASSWORD })).status).toBe(200);
-    expect(smtp.messages.filter((m) => m.to.includes(email)).map((m) => m.subject)).toEqual([
+    expect(pipeline.smtp.messages.filter((m) => m.to.includes(email)).map((m) => m.subject)).toEqual([
       'Verify your email address to see your loan results',
       'Reset your password',
       'Your password has been changed',
@@ -125,7 +67,7 @@ describe('password emails, end to end', () => {
 
   it('sends the change notice after a signed-in change, and no email for an unknown address', async () => {
     const email = `careful.${Date.now()}@example.com`;
-    const browser = stack.browser();
+    const browser = pipeline.identity.browser();
     await browser.post('/api/auth/register', { name: 'Ada Lovelace', email, password: PASSWORD });
     expect((await browser.post('/api/login', { email, password: PASSWORD })).status).toBe(200);
     const unknown = `nobody.${Date.now()}@example.com`;
@@ -137,12 +79,12 @@ describe('password emails, end to end', () => {
       confirmPassword: NEW_PASSWORD,
     });
     expect(changed.status).toBe(200);
-    const notice = await smtp.waitForMessage(
+    const notice = await pipeline.smtp.waitForMessage(
       (m) => m.to.includes(email) && m.subject === 'Your password has been changed',
     );
     expect(notice.text).toContain('from your account page');
     expect(notice.text).toContain('signed out on every other device');
     // The unknown address asked before the change, whose email has come: nothing was sent to it.
-    expect(smtp.messages.filter((m) => m.to.includes(unknown))).toEqual([]);
+    expect(pipeline.smtp.messages.filter((m) => m.to.includes(unknown))).toEqual([]);
   });
 });

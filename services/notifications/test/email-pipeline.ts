@@ -1,0 +1,85 @@
+import { ProcessedEvents, RedisStreamsEventBus, createQueue } from '@lsp/service-kit';
+import {
+  type TestMongo,
+  type TestRedis,
+  type TestSmtp,
+  leaseRedisDb,
+  silentLogger,
+  startTestMongo,
+  startTestSmtp,
+} from '@lsp/testing';
+import type { Queue, Worker } from 'bullmq';
+import type { Connection } from 'mongoose';
+import type { Transporter } from 'nodemailer';
+import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
+import { notificationsConfigSchema } from '../src/config';
+import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
+import { createMailTransport, startEmailWorker } from '../src/email/sender';
+import { subscribeToIdentityEvents } from '../src/events/consumed';
+
+/**
+ * The whole email path as it runs in production, in this process: identity (its outbox relayed onto
+ * the bus), notifications' identity-event handlers, the email queue, the worker and a capturing SMTP
+ * server.
+ */
+export interface EmailPipeline {
+  mongo: TestMongo;
+  redis: TestRedis;
+  smtp: TestSmtp;
+  /** Notifications' database. */
+  db: Connection;
+  /** The bus identity's outbox relays onto; a test may publish on it too. */
+  identityBus: RedisStreamsEventBus;
+  queue: Queue<EmailJob>;
+  worker: Worker<EmailJob>;
+  identity: IdentityStack;
+  close(): Promise<void>;
+}
+
+export async function startEmailPipeline(): Promise<EmailPipeline> {
+  const mongo = await startTestMongo();
+  const redis = await leaseRedisDb();
+  const smtp = await startTestSmtp();
+  const db = await mongo.database('notifications');
+  const config = notificationsConfigSchema.parse({
+    INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
+    MONGO_URL: mongo.url,
+    REDIS_URL: redis.url,
+    SMTP_URL: smtp.url,
+    DB_NAME: db.name,
+  });
+  const identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
+  const notificationsBus = new RedisStreamsEventBus({
+    redisUrl: redis.url,
+    prefix: 'events:',
+    blockMs: 200,
+    claimIntervalMs: 500,
+  });
+  const queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
+  subscribeToIdentityEvents(notificationsBus, await ProcessedEvents.open(db), queue);
+  await notificationsBus.start();
+  const transport: Transporter = createMailTransport(config);
+  const worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
+  const identity = await startIdentityStack({ mongo, redis, relayTo: identityBus });
+  return {
+    mongo,
+    redis,
+    smtp,
+    db,
+    identityBus,
+    queue,
+    worker,
+    identity,
+    async close() {
+      await identity.close();
+      await worker.close();
+      transport.close();
+      await queue.close();
+      await notificationsBus.close();
+      await identityBus.close();
+      await smtp.close();
+      await redis.release();
+      await mongo.stop();
+    },
+  };
+}
