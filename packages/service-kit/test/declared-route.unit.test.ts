@@ -1,4 +1,4 @@
-import { OPS_MESSAGES, PUBLIC_API_ROUTES } from '@lsp/contracts';
+import { OPS_MESSAGES, PUBLIC_API_ROUTES, pathParamNames } from '@lsp/contracts';
 import Fastify from 'fastify';
 import { z } from 'zod';
 import { ServiceMetrics, createLogger, createServiceApp, identityHeaders } from '../src';
@@ -153,6 +153,20 @@ describe('declareRoute', () => {
     });
     expect(wrong.body).not.toContain('two');
     await app.close();
+  });
+
+  it('declares the refusals it answers before the handler: 401 on signed-in routes, 403 on ops routes', () => {
+    const undeclared = PUBLIC_API_ROUTES.flatMap((route) => {
+      const refusals = route.auth === 'session' ? [401] : route.auth === 'ops' ? [401, 403] : [];
+      // Path parameters declared as plain text (every fastify path segment is some text) refuse nothing.
+      const anyText = Object.fromEntries(pathParamNames(route.path).map((name) => [name, '?']));
+      const paramsCanRefuse = route.params !== undefined && !route.params.safeParse(anyText).success;
+      const withInput = paramsCanRefuse || route.query || route.body ? [400] : [];
+      return [...refusals, ...withInput]
+        .filter((status) => !route.responses[status])
+        .map((status) => `${route.operationId} ${status}`);
+    });
+    expect(undeclared).toEqual([]);
   });
 
   it('serialises with zod parse, which equals encode because no declared answer holds a transform or codec', () => {
