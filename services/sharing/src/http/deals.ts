@@ -21,10 +21,7 @@ import { dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../event
 import { SIGNED_IN } from './shares';
 
 export interface DealRouteDeps {
-  config: Pick<
-    SharingConfig,
-    'INTERNAL_SECRET' | 'PUBLIC_URL' | 'INVITATIONS_PER_HOUR' | 'TELEMETRY_PER_MINUTE'
-  >;
+  config: Pick<SharingConfig, 'PUBLIC_URL' | 'INVITATIONS_PER_HOUR' | 'TELEMETRY_PER_MINUTE'>;
   logger: Pick<Logger, 'warn' | 'error'>;
   mongo: Connection;
   redis: Redis;

@@ -16,13 +16,11 @@ import {
 } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { ClientSession, Connection } from 'mongoose';
-import type { SharingConfig } from '../config';
 import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../data/collections';
 import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
 import { shareCreatedEvent, shareViewedEvent } from '../events/published';
 
 export interface ShareRouteDeps {
-  config: Pick<SharingConfig, 'INTERNAL_SECRET'>;
   logger: Pick<Logger, 'warn' | 'error'>;
   mongo: Connection;
   collections: SharingCollections;
