@@ -206,8 +206,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       const slug = dip.shareSlug as string;
 
       if (body.inviteType === 'open') {
-        const input = body;
-        const asked = input.expiresAt ? new Date(input.expiresAt) : null;
+        const asked = body.expiresAt ? new Date(body.expiresAt) : null;
         if (asked && asked.getTime() <= now.getTime()) throw badRequest('expiresAt must be in the future');
         // A link never outlives its DIP; without an expiry of its own it follows the DIP's.
         const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
@@ -257,10 +256,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
         return { success: true, url: link.url, shareId, expiresAt: expiresAt.toISOString() };
       }
 
-      const input = body;
-      const emails = [
-        ...new Set(input.recipients.map((email) => email.trim().toLowerCase()).filter(Boolean)),
-      ];
+      const emails = [...new Set(body.recipients.map((email) => email.trim().toLowerCase()).filter(Boolean))];
       if (emails.length === 0) throw badRequest(SHARING_MESSAGES.noEmails);
       const invalid = emails.filter((email) => !SIMPLE_EMAIL_PATTERN.test(email));
       if (invalid.length > 0)
@@ -293,7 +289,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
               tokenSalt: link.tokenSalt,
               inviteType: 'targeted',
               permissions: DEFAULT_SHARE_PERMISSIONS,
-              message: input.message,
+              message: body.message,
               createdAt: existing?.createdAt ?? now,
               expiresAt: null,
               lastAccessAt: existing?.lastAccessAt ?? null,
@@ -302,14 +298,14 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
             await upsertRecipientEntry(
               c,
               dip,
-              { linkId: shareId, email, inviteType: 'targeted', message: input.message, now },
+              { linkId: shareId, email, inviteType: 'targeted', message: body.message, now },
               session,
             );
             events.push(
               shareCreatedFor(dip, owner, {
                 shareId,
                 recipientEmail: email,
-                message: input.message,
+                message: body.message,
                 url: link.url,
                 linkExpiresAt: null,
                 now,
