@@ -25,8 +25,7 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
 
   /** The DIP application wizard; validated at submit with the spec's messages. */
   declareRoute(app, 'submitDipApplication', async (request, reply) => {
-    const { caller } = request;
-    const { body } = request;
+    const { caller, body } = request;
     checkUserId(body, caller.userId);
     const doc = dipApplicationDocument(randomUUID(), caller.userId, body, clock.now());
     await applications.insertDipApplication(doc, [
@@ -51,8 +50,7 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
 
   /** 'Continue application' (/application): a loan application, status 'DIP Submitted'. */
   declareRoute(app, 'submitLoanApplication', async (request, reply) => {
-    const { caller } = request;
-    const { body } = request;
+    const { caller, body } = request;
     checkUserId(body, caller.userId);
     const doc = loanApplicationDocument(randomUUID(), caller.userId, body, clock.now());
     await applications.insertLoanApplication(doc, [

@@ -207,8 +207,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
   });
 
   declareRoute(app, 'setDipExpiry', async (request) => {
-    const { caller } = request;
-    const { body } = request;
+    const { caller, body } = request;
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     const now = clock.now();
     const expiresAt = body.expiresAt
