@@ -52,7 +52,7 @@ const insert: Handler = (ctx) => {
       n++;
     } catch (err) {
       writeErrors.push(writeError(i, err));
-      if (ordered) break;
+      if (ordered || ctx.txn) break; // a write error aborts a transaction
     }
   }
   return writeErrors.length > 0 ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
@@ -174,7 +174,7 @@ const update: Handler = (ctx) => {
   const upserted: Doc[] = [];
   const writeErrors: Doc[] = [];
   updates.forEach((spec, index) => {
-    if (writeErrors.length > 0 && ordered) return;
+    if (writeErrors.length > 0 && (ordered || ctx.txn)) return;
     try {
       const s = spec as Doc;
       const r = runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
@@ -205,7 +205,7 @@ const del: Handler = (ctx) => {
   let n = 0;
   const writeErrors: Doc[] = [];
   deletes.forEach((spec, index) => {
-    if (writeErrors.length > 0 && ordered) return;
+    if (writeErrors.length > 0 && (ordered || ctx.txn)) return;
     try {
       const s = spec as Doc;
       const limit = toInt(s.limit, 0);

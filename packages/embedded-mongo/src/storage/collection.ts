@@ -56,7 +56,7 @@ export class Collection {
   }
 
   /** Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). */
-  checkUnique(doc: Doc, selfId: string | undefined, ignoreIds?: Set<string>): void {
+  checkUnique(doc: Doc, selfId: string | undefined, ignoreIds?: { has(id: string): boolean }): void {
     const id = idKeyOf(doc);
     if (id !== selfId && this.docs.has(id) && !ignoreIds?.has(id))
       throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id });

@@ -9,7 +9,7 @@ import { MongoServerError, duplicateKey, errors } from '../errors';
 import { MatchState, matchDocument } from '../query/match';
 import { Doc, valueKey } from '../query/values';
 import { Collection, idKeyOf } from './collection';
-import { IndexSpec } from './index-def';
+import { IndexSpec, SecondaryIndex } from './index-def';
 import {
   FsyncPolicy,
   Journal,
@@ -45,6 +45,11 @@ export class Transaction {
   readonly startSeq: number;
   readonly startedAt = Date.now();
   readonly writes = new Map<Collection, Map<string, Doc | null>>();
+  /**
+   * The unique keys the transaction's own versions hold, per unique index: key -> document id.
+   * Lets each write check the transaction's other writes without walking all of them.
+   */
+  readonly uniqueKeys = new Map<SecondaryIndex, Map<string, string>>();
   state: 'active' | 'committed' | 'aborted' = 'active';
 
   constructor(sessionKey: string, txnNumber: bigint, startSeq: number) {
@@ -475,7 +480,7 @@ export class Engine {
 
   insert(coll: Collection, doc: Doc, txn?: Transaction): void {
     checkSize(doc);
-    if (txn) return this.txnWrite(coll, idKeyOf(doc), doc, txn);
+    if (txn) return this.txnWrite(coll, idKeyOf(doc), doc, txn, true);
     coll.insert(doc);
     const id = idKeyOf(doc);
     this.committed(coll, id, undefined);
@@ -485,7 +490,7 @@ export class Engine {
   replace(coll: Collection, next: Doc, txn?: Transaction): void {
     checkSize(next);
     const id = idKeyOf(next);
-    if (txn) return this.txnWrite(coll, id, next, txn);
+    if (txn) return this.txnWrite(coll, id, next, txn, false);
     const before = coll.docs.get(id);
     coll.replace(id, next);
     this.committed(coll, id, before);
@@ -494,7 +499,7 @@ export class Engine {
 
   delete(coll: Collection, doc: Doc, txn?: Transaction): void {
     const id = idKeyOf(doc);
-    if (txn) return this.txnWrite(coll, id, null, txn);
+    if (txn) return this.txnWrite(coll, id, null, txn, false);
     const before = coll.remove(id);
     this.committed(coll, id, before);
     this.record({ op: 'del', db: coll.db, coll: coll.name, id: doc._id }, () => restore(coll, id, before));
@@ -532,35 +537,64 @@ export class Engine {
     if (coll.lastWriteSeq(id) > txn.startSeq) throw errors.writeConflict();
   }
 
-  private txnWrite(coll: Collection, id: string, doc: Doc | null, txn: Transaction): void {
-    const lockKey = `${coll.ns}\u0000${id}`;
+  /**
+   * A write inside a transaction goes to its private overlay, after the checks MongoDB makes
+   * against the transaction's snapshot: an insert of an `_id` the transaction can see (stored
+   * before it began, or written by itself) is 11000, as is a unique key held by a document it can
+   * see; a key held by a document another client wrote since the snapshot is a WriteConflict.
+   */
+  private txnWrite(coll: Collection, id: string, doc: Doc | null, txn: Transaction, isInsert: boolean): void {
     this.claim(coll, id, txn);
     let overlay = txn.writes.get(coll);
     if (!overlay) {
       overlay = new Map();
       txn.writes.set(coll, overlay);
     }
-    if (doc) this.checkUniqueInTxn(coll, id, doc, overlay);
-    this.locks.set(lockKey, txn);
+    const mine = overlay.has(id) ? overlay.get(id) : coll.versionAt(id, txn.startSeq);
+    if (isInsert && mine) throw duplicateKey(coll.ns, '_id_', { _id: 1 }, { _id: doc!._id });
+    const uniques = coll.indexes.length > 0 ? coll.indexes.filter((i) => i.unique) : [];
+    const newKeys = doc ? uniques.map((index) => index.keysFor(doc)) : [];
+    if (doc) this.checkUniqueInTxn(coll, id, doc, overlay, txn, uniques, newKeys);
+    this.locks.set(`${coll.ns}\u0000${id}`, txn);
+    // Keep the transaction's own unique keys current: the old version's keys are freed.
+    const previous = overlay.has(id) ? overlay.get(id) : undefined;
+    uniques.forEach((index, i) => {
+      let held = txn.uniqueKeys.get(index);
+      if (!held) {
+        held = new Map();
+        txn.uniqueKeys.set(index, held);
+      }
+      if (previous) for (const key of index.keysFor(previous)) if (held.get(key) === id) held.delete(key);
+      if (doc) for (const key of newKeys[i]) held.set(key, id);
+    });
     overlay.set(id, doc);
   }
 
-  private checkUniqueInTxn(coll: Collection, id: string, doc: Doc, overlay: Map<string, Doc | null>): void {
-    const existing = overlay.has(id) ? overlay.get(id) : coll.docs.get(id);
-    coll.checkUnique(doc, existing ? id : undefined, new Set(overlay.keys()));
-    for (const [otherId, other] of overlay) {
-      if (!other || otherId === id) continue;
-      for (const index of coll.indexes) {
-        if (!index.unique) continue;
-        const theirs = new Set(index.keysFor(other));
-        for (const key of index.keysFor(doc)) {
-          if (theirs.has(key))
-            throw duplicateKey(coll.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
+  private checkUniqueInTxn(
+    coll: Collection,
+    id: string,
+    doc: Doc,
+    overlay: Map<string, Doc | null>,
+    txn: Transaction,
+    uniques: SecondaryIndex[],
+    newKeys: string[][],
+  ): void {
+    uniques.forEach((index, i) => {
+      const held = txn.uniqueKeys.get(index);
+      for (const key of newKeys[i]) {
+        const owner = held?.get(key);
+        if (owner !== undefined && owner !== id)
+          throw duplicateKey(coll.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
+        const holders = index.entries.get(key);
+        if (!holders) continue;
+        for (const holder of holders) {
+          // The transaction's own version of a document decides for it, not the stored one.
+          if (holder === id || overlay.has(holder)) continue;
+          if (coll.lastWriteSeq(holder) > txn.startSeq) throw errors.writeConflict();
+          throw duplicateKey(coll.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
         }
       }
-    }
-    if (!existing && coll.docs.has(id) && !overlay.has(id))
-      throw duplicateKey(coll.ns, '_id_', { _id: 1 }, { _id: doc._id });
+    });
   }
 
   commit(txn: Transaction): void {
@@ -579,6 +613,17 @@ export class Engine {
         }
       }
     }
+    // Unique keys are checked against the stored documents the transaction did not write (they
+    // may have changed since its snapshot) before anything is applied: applying one version at a
+    // time would see a key two documents swap as a duplicate.
+    try {
+      for (const [coll, overlay] of txn.writes)
+        for (const [id, doc] of overlay) if (doc) coll.checkUnique(doc, id, overlay);
+    } catch {
+      // The write-time checks passed against the snapshot, so only a concurrent write can clash.
+      this.abort(txn);
+      throw errors.writeConflict();
+    }
     const undo: Array<[Collection, string, Doc | undefined]> = [];
     const ops: Document[] = [];
     try {
@@ -586,7 +631,6 @@ export class Engine {
         for (const [id, doc] of overlay) {
           const before = coll.docs.get(id);
           if (doc) {
-            coll.checkUnique(doc, id);
             coll.put(doc);
             ops.push({ op: 'put', db: coll.db, coll: coll.name, doc });
           } else {
