@@ -1,4 +1,5 @@
 import {
+  EMAIL_NOT_VERIFIED,
   OPS_MESSAGES,
   OPS_ROLE,
   PUBLIC_API_ROUTES,
@@ -17,7 +18,7 @@ import type {
 } from 'fastify';
 import type { z } from 'zod';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
-import { forbidden, unauthorized } from './errors';
+import { HttpError, forbidden, unauthorized } from './errors';
 import type { CallerIdentity } from './identity-headers';
 import { declaredSchemaValidator } from './validation';
 
@@ -32,7 +33,8 @@ import { declaredSchemaValidator } from './validation';
  *
  * A route declared for signed-in callers (`session`, `ops`) refuses an anonymous caller with a 401
  * before validation, as the spec orders it (a 401 comes before a body's 400); `ops` also needs the
- * ops role (403, in the ops console's words). The handler then reads `request.caller` without checking it again.
+ * ops role (403, in the ops console's words), and a `verifiedEmail` route a caller whose email address
+ * is verified (403 `EMAIL_NOT_VERIFIED` with `verificationRequired: true`). The handler then reads `request.caller` without checking it again.
  */
 export type OperationId = PublicOperationId;
 export type ContractOf<Id extends OperationId> = PublicRouteOf<Id>;
@@ -130,13 +132,21 @@ export const declaredAnswerSerializer: FastifySerializerCompiler<z.ZodType> = ({
   };
 };
 
+/**
+ * The 403 of a route that needs a verified email address, to a caller who has not verified theirs:
+ * `verificationRequired` tells the page to offer to resend the verification email.
+ */
+export const emailNotVerified = () => new HttpError(403, EMAIL_NOT_VERIFIED, { verificationRequired: true });
+
 /** The hook that refuses a caller the declaration does not admit, before the input is validated. */
 function admissionCheck(contract: RouteContract, signInMessage: string | undefined) {
   if (contract.auth !== 'session' && contract.auth !== 'ops') return undefined;
   const needsOps = contract.auth === 'ops';
+  const needsVerified = contract.verifiedEmail === true;
   return async (request: FastifyRequest) => {
     if (!request.caller) throw unauthorized(signInMessage);
     if (needsOps && !request.caller.roles?.includes(OPS_ROLE)) throw forbidden(OPS_MESSAGES.forbidden);
+    if (needsVerified && !request.caller.verified) throw emailNotVerified();
   };
 }
 

@@ -1,4 +1,4 @@
-import { OPS_MESSAGES, PUBLIC_API_ROUTES, pathParamNames } from '@lsp/contracts';
+import { EMAIL_NOT_VERIFIED, OPS_MESSAGES, PUBLIC_API_ROUTES, pathParamNames } from '@lsp/contracts';
 import Fastify from 'fastify';
 import { z } from 'zod';
 import { ServiceMetrics, createLogger, createServiceApp, identityHeaders } from '../src';
@@ -155,9 +155,75 @@ describe('declareRoute', () => {
     await app.close();
   });
 
-  it('declares the refusals it answers before the handler: 401 on signed-in routes, 403 on ops routes', () => {
+  it('refuses a caller whose email is not verified on a verifiedEmail route (403, offering the resend), before the body', async () => {
+    const app = serviceApp();
+    const seen: unknown[] = [];
+    declareRoute(app, 'refer', async (request) => {
+      seen.push(request.body);
+      return { success: true, message: 'sent' } as never;
+    });
+    declareRoute(app, 'saveLeadInfo', async () => ({ success: true }) as never);
+    const unverified = identityHeaders({ ...borrower, verified: false }, SECRET);
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/referrals',
+      headers: unverified,
+      payload: { referralEmail: 'not an email' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ success: false, error: EMAIL_NOT_VERIFIED, verificationRequired: true });
+    expect(seen).toEqual([]);
+    // Anonymous is still a 401 first; a route without the flag admits the unverified caller.
+    expect((await app.inject({ method: 'POST', url: '/api/referrals', payload: {} })).statusCode).toBe(401);
+    const lead = await app.inject({
+      method: 'POST',
+      url: '/api/save-lead-info',
+      headers: unverified,
+      payload: {},
+    });
+    expect(lead.statusCode).not.toBe(403);
+    await app.close();
+  });
+
+  it('needs a verified email on every owner- or recipient-scoped route (DIPs, applications, shares, deals, referrals)', () => {
+    const verified = PUBLIC_API_ROUTES.filter((route) => route.verifiedEmail)
+      .map((route) => route.operationId)
+      .sort();
+    expect(verified).toEqual(
+      [
+        'createDip',
+        'listUserDips',
+        'getDip',
+        'regenerateDipLink',
+        'setDipExpiry',
+        'revokeDip',
+        'downloadDipPdf',
+        'submitDipApplication',
+        'submitLoanApplication',
+        'listUserApplications',
+        'shareDip',
+        'listSharedWithMe',
+        'countUnreadShares',
+        'markShareViewed',
+        'getSharedDip',
+        'shareDeal',
+        'refer',
+      ].sort(),
+    );
+    // Only signed-in routes can ask for it (a targeted link's recipient is checked by sharing itself).
+    expect(PUBLIC_API_ROUTES.filter((r) => r.verifiedEmail && r.auth !== 'session')).toEqual([]);
+  });
+
+  it('declares the refusals it answers before the handler: 401 on signed-in routes, 403 on ops and verifiedEmail routes', () => {
     const undeclared = PUBLIC_API_ROUTES.flatMap((route) => {
-      const refusals = route.auth === 'session' ? [401] : route.auth === 'ops' ? [401, 403] : [];
+      const refusals =
+        route.auth === 'session'
+          ? route.verifiedEmail
+            ? [401, 403]
+            : [401]
+          : route.auth === 'ops'
+            ? [401, 403]
+            : [];
       // Path parameters declared as plain text (every fastify path segment is some text) refuse nothing.
       const anyText = Object.fromEntries(pathParamNames(route.path).map((name) => [name, '?']));
       const paramsCanRefuse = route.params !== undefined && !route.params.safeParse(anyText).success;

@@ -47,6 +47,9 @@ const AUTH_TEXT: Record<RouteContract['auth'], string> = {
   ops: 'Needs a signed-in session of an account with the ops role.',
 };
 
+const VERIFIED_TEXT =
+  'Needs a verified email address: an unverified caller gets a 403 with `verificationRequired: true`.';
+
 function operationOf(route: RouteContract): JsonSchema {
   const declaredPathParams = new Map(objectProperties(route.params).map((p) => [p.name, p]));
   const parameters = [
@@ -85,7 +88,9 @@ function operationOf(route: RouteContract): JsonSchema {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, AUTH_TEXT[route.auth]].filter(Boolean).join('\n\n'),
+    description: [route.description, AUTH_TEXT[route.auth], route.verifiedEmail ? VERIFIED_TEXT : undefined]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: [route.service],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
@@ -103,6 +108,7 @@ function operationOf(route: RouteContract): JsonSchema {
         ? { security: [] }
         : {}),
     'x-auth': route.auth,
+    ...(route.verifiedEmail ? { 'x-verified-email': true } : {}),
   };
 }
 

@@ -33,6 +33,13 @@ export interface RouteContract {
   summary: string;
   description?: string;
   auth: RouteAuth;
+  /**
+   * On a `session` route: the caller's email address must be verified. An unverified caller gets a
+   * 403 with `EMAIL_NOT_VERIFIED` and `verificationRequired: true` (the page offers to resend the
+   * email) before the input is looked at. Set on every owner- or recipient-scoped route: what is
+   * shared to an address must reach only someone who proved they hold it.
+   */
+  verifiedEmail?: boolean;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -111,6 +118,8 @@ export const errorResponseSchema = z.object({
   fields: z.record(z.string(), z.string()).optional(),
   retryAfterSeconds: z.number().optional(),
   requestId: z.string().optional(),
+  /** Set on the 403 of a route that needs a verified email address: offer to resend the email. */
+  verificationRequired: z.literal(true).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
@@ -125,6 +134,15 @@ export const INVALID_REQUEST = errorAnswer(
 );
 export const NOT_SIGNED_IN = errorAnswer('Not signed in');
 export const FORBIDDEN = errorAnswer('Signed in, but not allowed');
+/**
+ * The 403 of a `verifiedEmail` route to a caller whose address is not verified yet (with
+ * `verificationRequired: true`). The spec: 'After registering, users must verify their email address'.
+ */
+export const EMAIL_NOT_VERIFIED =
+  'Please verify your email address to continue. Check your inbox for the verification email, or send a new one.';
+export const NOT_VERIFIED = errorAnswer(
+  'Signed in, but the email address is not verified yet (`verificationRequired`: offer to resend the email)',
+);
 export const NOT_FOUND = errorAnswer('Not found');
 export const TOO_MANY = errorAnswer('Too many attempts: wait `retryAfterSeconds` (also in Retry-After)');
 

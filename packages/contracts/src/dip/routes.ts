@@ -145,6 +145,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'Create a Decision in Principle from one offer of a saved search',
     auth: 'session',
+    verifiedEmail: true,
     params: createDipParamsSchema,
     body: createDipBodySchema,
     responses: {
@@ -162,6 +163,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "The caller's DIPs for the dashboard",
     auth: 'session',
+    verifiedEmail: true,
     params: z.object({ userId: z.string() }),
     responses: {
       200: {
@@ -179,6 +181,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "A DIP: by id, the owner's view; by share slug, the online DIP page",
     auth: 'session',
+    verifiedEmail: true,
     params: z.object({ reference: z.string() }),
     responses: {
       200: {
@@ -205,6 +208,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "Replace the DIP's share link (the old one stops working)",
     auth: 'session',
+    verifiedEmail: true,
     params: dipIdParams,
     responses: {
       200: {
@@ -231,6 +235,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'Move the DIP’s expiry (by default 30 days from now)',
     auth: 'session',
+    verifiedEmail: true,
     params: dipIdParams,
     body: dipExpiryBodySchema,
     responses: {
@@ -253,6 +258,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "Revoke the DIP's share link",
     auth: 'session',
+    verifiedEmail: true,
     params: dipIdParams,
     responses: {
       200: { description: 'Revoked', schema: z.object({ ok: z.literal(true), success: z.literal(true) }) },
@@ -270,6 +276,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'The DIP as a PDF, by DIP id or quote code (the owner, or a recipient allowed to download)',
     auth: 'session',
+    verifiedEmail: true,
     params: z.object({ reference: z.string() }),
     responses: {
       200: { description: 'The PDF (an attachment)', contentType: 'application/pdf' },
@@ -291,6 +298,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'Submit the DIP application wizard',
     auth: 'session',
+    verifiedEmail: true,
     body: dipApplicationBodySchema,
     responses: {
       201: { description: 'Submitted', schema: applicationSubmittedSchema },
@@ -306,6 +314,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "Submit a loan application ('Continue application')",
     auth: 'session',
+    verifiedEmail: true,
     body: loanApplicationBodySchema,
     responses: {
       201: { description: 'Submitted', schema: applicationSubmittedSchema },
@@ -321,6 +330,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "The caller's DIP and loan applications, newest first",
     auth: 'session',
+    verifiedEmail: true,
     params: z.object({ userId: z.string() }),
     responses: {
       200: {

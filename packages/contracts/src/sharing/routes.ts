@@ -4,6 +4,7 @@ import {
   INVALID_REQUEST,
   NOT_FOUND,
   NOT_SIGNED_IN,
+  NOT_VERIFIED,
   TOO_MANY,
   defineRoute,
   errorAnswer,
@@ -36,6 +37,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Share a DIP: email a signed link to each recipient, or make an open link',
     auth: 'session',
+    verifiedEmail: true,
     params: z.object({ dipId: z.string() }),
     // By `inviteType`, so a refusal speaks of the kind of share asked for (absent is 'targeted').
     body: z.discriminatedUnion('inviteType', [openShareBodySchema, targetedShareBodySchema]),
@@ -70,7 +72,8 @@ export const SHARING_ROUTES = [
       400: errorAnswer('The link misses `e` or `sig`'),
       401: NOT_SIGNED_IN,
       403: {
-        description: 'Shared with a different email address (`canSignOut`)',
+        description:
+          'Shared with a different email address (`canSignOut`), or the caller’s address is not verified yet (`verificationRequired`)',
         schema: errorResponseSchema.extend({ canSignOut: z.boolean().optional() }),
       },
       404: errorAnswer('No such DIP or link'),
@@ -84,9 +87,11 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'The DIPs shared with the caller',
     auth: 'session',
+    verifiedEmail: true,
     responses: {
       200: { description: 'The shared DIPs', schema: sharedListResponseSchema },
       401: NOT_SIGNED_IN,
+      403: NOT_VERIFIED,
     },
   }),
   defineRoute({
@@ -96,9 +101,11 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'How many DIPs shared with the caller are not yet viewed',
     auth: 'session',
+    verifiedEmail: true,
     responses: {
       200: { description: 'The count', schema: unreadCountResponseSchema },
       401: NOT_SIGNED_IN,
+      403: NOT_VERIFIED,
     },
   }),
   defineRoute({
@@ -108,6 +115,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Mark a DIP shared with the caller as viewed',
     auth: 'session',
+    verifiedEmail: true,
     params: z.object({ shareId: z.string() }),
     responses: {
       200: {
@@ -126,6 +134,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'A DIP shared with the caller, by DIP id',
     auth: 'session',
+    verifiedEmail: true,
     params: z.object({ id: z.string() }),
     responses: {
       200: { description: 'The shared DIP', schema: sharedDipResponseSchema },
@@ -142,6 +151,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Email one loan result to someone, with a sign-up link',
     auth: 'session',
+    verifiedEmail: true,
     body: dealShareBodySchema,
     responses: {
       201: {
@@ -201,11 +211,13 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Invite someone to the platform',
     auth: 'session',
+    verifiedEmail: true,
     body: referralBodySchema,
     responses: {
       201: { description: 'Invited', schema: z.object({ success: z.literal(true), referralId: z.string() }) },
       400: INVALID_REQUEST,
       401: NOT_SIGNED_IN,
+      403: NOT_VERIFIED,
       429: TOO_MANY,
     },
   }),

@@ -12,6 +12,7 @@ import {
   unauthorized,
   type EventOutbox,
   declareRoute,
+  emailNotVerified,
   type Clock,
 } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
@@ -359,6 +360,9 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     if (link.status === 'revoked') throw notFound(SHARING_MESSAGES.notFound);
     if (!open && recipient !== caller.email)
       throw new HttpError(403, SHARING_MESSAGES.wrongAccount, { canSignOut: true });
+    // What is shared to an address reaches only someone who proved they hold it; an open link too,
+    // since opening one puts the DIP in 'Shared with me' under the caller's address.
+    if (!request.caller.verified) throw emailNotVerified();
     if ((link.expiresAt && isExpired(link.expiresAt, now)) || isExpired(dip.expiresAt, now))
       throw gone(SHARING_MESSAGES.expired);
 
