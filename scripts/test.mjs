@@ -122,10 +122,14 @@ async function main() {
   if (stages.includes('integration') && !aptInstall('poppler-utils', 'pdftotext')) {
     throw new Error('pdftotext is needed to read the DIP PDFs back: apt-get install -y poppler-utils');
   }
-  if (stages.includes('integration') && !process.env.KAFKA_BROKERS && !aptInstall('kcat', 'kcat')) {
-    throw new Error(
-      'kcat is needed for the Kafka contract suite (or set KAFKA_BROKERS): apt-get install -y kcat',
-    );
+  // The Kafka suites start a real Apache Kafka broker (scripts/kafka-broker.mjs): Java, and Maven once to fetch it.
+  if (stages.includes('integration') && !process.env.KAFKA_BROKERS) {
+    if (!aptInstall('default-jre-headless', 'java') || !aptInstall('maven', 'mvn'))
+      throw new Error(
+        'Java and Maven are needed for the Kafka suites (or set KAFKA_BROKERS): apt-get install -y default-jre-headless maven',
+      );
+    if (!run(process.execPath, ['scripts/kafka.mjs', '--fetch']))
+      throw new Error("Apache Kafka's jars could not be fetched with Maven (npm run kafka -- --fetch)");
   }
   mkdirSync(RESULTS, { recursive: true });
   // Only this run's summaries are cleared; screenshots and traces of other runs may still be in use.

@@ -1,5 +1,5 @@
 // Bootstrap steps shared by `npm start` and `npm test`: dependencies, Redis, Chromium (and, through
-// aptInstall, the Debian tools the tests need: poppler-utils, kcat for the Kafka mock cluster).
+// aptInstall, the Debian tools the tests need: poppler-utils, Java and Maven for the Kafka broker).
 // Plain Node (no dependencies) because it runs before the dependencies are installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';

@@ -1,13 +1,13 @@
 /**
  * Event bus figures on this machine: `npx tsx packages/service-kit/bench/events-bench.ts`.
  * Uses the machine's Redis (REDIS_URL) under a throwaway prefix and an embedded MongoDB (or MONGO_URL);
- * Kafka on KAFKA_BROKERS, else on librdkafka's mock cluster (kcat), with each client KAFKA_CLIENT offers
- * that can talk to it (@platformatic/kafka needs a real broker >= 3.5 and Node >= 22.19).
+ * Kafka on KAFKA_BROKERS, else on a real Apache Kafka broker it starts (scripts/kafka-broker.mjs), with
+ * each client KAFKA_CLIENT offers. The client comparison is `npm run bench -- kafka-clients`.
  */
 import { createEnvelope } from '@lsp/contracts';
 import { type KafkaClient, Outbox, OutboxRelay, RedisStreamsEventBus, createEventBus } from '../src/events';
 import { REDIS_URL, deleteKeysWithPrefix, openTestMongo, uniqueId, waitFor } from '../test/events-helpers';
-import { type KafkaMockCluster, kcatInstalled, startKafkaMockCluster } from '../test/kafka-mock-cluster';
+import { startTestKafka } from '../test/kafka-broker';
 
 const COUNT = Number(process.env.BENCH_EVENTS ?? 5000);
 const prefix = `bench:events:${uniqueId()}:`;
@@ -91,23 +91,12 @@ async function kafkaFigures(client: KafkaClient, brokers: string[], where: strin
 }
 
 async function kafkaBench() {
-  const real = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
-  let mock: KafkaMockCluster | undefined;
-  if (real.length === 0 && !kcatInstalled()) {
-    console.log('kafka: skipped (no KAFKA_BROKERS and no kcat for the mock cluster)');
-    return;
-  }
-  if (real.length === 0) mock = await startKafkaMockCluster();
-  const brokers = real.length ? real : mock!.brokers;
-  const where = real.length ? `broker at ${brokers.join(',')}` : 'librdkafka mock cluster';
+  const kafka = await startTestKafka();
   try {
-    await kafkaFigures('kafkajs', brokers, where);
-    const [major, minor] = process.versions.node.split('.').map(Number);
-    if (!mock && (major > 22 || (major === 22 && minor >= 19)))
-      await kafkaFigures('platformatic', brokers, where);
-    else console.log('kafka (platformatic): not measured (needs a real Kafka >= 3.5 and Node >= 22.19)');
+    for (const client of ['kafkajs', 'platformatic'] as const)
+      await kafkaFigures(client, kafka.brokers, kafka.target);
   } finally {
-    await mock?.stop();
+    await kafka.stop();
   }
 }
 

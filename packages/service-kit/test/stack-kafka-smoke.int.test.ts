@@ -6,17 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { SEARCH_PAYLOADS, sameOrigin, signUpVerified } from '../../../scripts/lib/journeys';
 import { waitFor } from './events-helpers';
-import { type KafkaMockCluster, kcatInstalled, startKafkaMockCluster } from './kafka-mock-cluster';
+import { type TestKafka, kafkaTargetName, startTestKafka } from './kafka-broker';
 
 /**
  * The whole system on EVENT_BUS=kafka, through the gateway as a person uses it: register, verify by
  * the emailed link (the email is sent by notifications from identity's event, so it crossed Kafka),
  * sign in, search, save the search, create a DIP, and the sharing service consumes the DIP and
- * registration events. On KAFKA_BROKERS when set, else on the librdkafka mock cluster (kcat).
+ * registration events. On a real Apache Kafka broker: KAFKA_BROKERS when set, else one this suite starts.
  */
 const ROOT = path.resolve(__dirname, '../../..');
-const realBrokers = process.env.KAFKA_BROKERS;
-const target = realBrokers ? `real broker at ${realBrokers}` : 'librdkafka mock cluster (kcat)';
 
 interface Stack {
   url: string;
@@ -31,25 +29,18 @@ function consumedCount(metricsText: string, type: string): number {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
-describe(`the whole system on EVENT_BUS=kafka (${target})`, () => {
+describe(`the whole system on EVENT_BUS=kafka (${kafkaTargetName()})`, () => {
   jest.setTimeout(180_000);
-  let mock: KafkaMockCluster | undefined;
+  let kafka: TestKafka | undefined;
   let redis: TestRedis;
   let stack: Stack;
   let portOffset: number;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-kafka-smoke-'));
 
   beforeAll(async () => {
-    let brokers = realBrokers;
-    if (!brokers) {
-      if (!kcatInstalled())
-        throw new Error('kcat is not installed: apt-get install -y kcat, or set KAFKA_BROKERS');
-      mock = await startKafkaMockCluster();
-      brokers = mock.brokers.join(',');
-    }
-    console.info(
-      `Kafka smoke: the whole system on ${realBrokers ? 'a real broker' : 'the mock cluster'} at ${brokers}`,
-    );
+    kafka = await startTestKafka();
+    const brokers = kafka.brokers.join(',');
+    console.info(`Kafka smoke: the whole system on ${kafka.target}`);
     // The stack runs the frontend servers too, and they refuse to start without a build (a fresh clone
     // reaches the integration stage before the browser stage builds them).
     const unbuilt = ['shell', 'search', 'dashboard'].some(
@@ -78,7 +69,7 @@ describe(`the whole system on EVENT_BUS=kafka (${target})`, () => {
   afterAll(async () => {
     await stack?.stop();
     await redis?.release();
-    await mock?.stop();
+    await kafka?.stop();
     if (!process.env.KEEP_SMOKE_DATA) rmSync(dataDir, { recursive: true, force: true });
     else console.info(`Kafka smoke: logs kept in ${dataDir}`);
   });

@@ -1,6 +1,6 @@
 // The live feed on EVENT_BUS=kafka: the tap's own consumer group reads every topic; a published
-// event reaches the SSE stream, and a reconnect with Last-Event-ID loses nothing. On a real broker when
-// KAFKA_BROKERS is set, else on librdkafka's mock cluster (kcat), like the bus's own contract suite.
+// event reaches the SSE stream, and a reconnect with Last-Event-ID loses nothing. On a real Apache Kafka
+// broker: KAFKA_BROKERS when set, else one this suite starts, like the bus's own contract suite.
 import { type EventEnvelope, OPS_FEED_REPLAY } from '@lsp/contracts';
 import { KafkaEventBus, ServiceMetrics } from '@lsp/service-kit';
 import {
@@ -16,10 +16,10 @@ import {
 } from '@lsp/testing';
 import type { Connection } from 'mongoose';
 import {
-  type KafkaMockCluster,
-  kcatInstalled,
-  startKafkaMockCluster,
-} from '../../../packages/service-kit/test/kafka-mock-cluster';
+  type TestKafka,
+  kafkaTargetName,
+  startTestKafka,
+} from '../../../packages/service-kit/test/kafka-broker';
 import { buildApp } from '../src/app';
 import { notificationsConfigSchema } from '../src/config';
 import { type OpsConsole, createOpsConsole } from '../src/ops';
@@ -27,15 +27,11 @@ import { asOps, openStream, testEvent } from './ops-helpers';
 
 jest.setTimeout(180_000);
 
-const realBrokers = (process.env.KAFKA_BROKERS ?? '')
-  .split(',')
-  .map((b) => b.trim())
-  .filter(Boolean);
 const GROUP = { sessionTimeout: 6000, rebalanceTimeout: 6000, heartbeatInterval: 500, maxWaitTimeInMs: 100 };
 
-describe(`the operations feed on Kafka (${realBrokers.length ? 'real broker' : 'librdkafka mock cluster'})`, () => {
-  let mock: KafkaMockCluster | undefined;
-  let brokers = realBrokers;
+describe(`the operations feed on Kafka (${kafkaTargetName()})`, () => {
+  let kafka: TestKafka | undefined;
+  let brokers: string[];
   let mongo: TestMongo;
   let redis: TestRedis;
   let db: Connection;
@@ -45,12 +41,9 @@ describe(`the operations feed on Kafka (${realBrokers.length ? 'real broker' : '
   let service: Listening;
 
   beforeAll(async () => {
-    if (!brokers.length) {
-      if (!kcatInstalled())
-        throw new Error('kcat is not installed: apt-get install -y kcat, or set KAFKA_BROKERS');
-      mock = await startKafkaMockCluster();
-      brokers = mock.brokers;
-    }
+    kafka = await startTestKafka();
+    brokers = kafka.brokers;
+    console.info(`Operations feed on Kafka: ${kafka.target}`);
     mongo = await startTestMongo();
     redis = await leaseRedisDb();
     db = await mongo.database('notifications');
@@ -72,7 +65,7 @@ describe(`the operations feed on Kafka (${realBrokers.length ? 'real broker' : '
       bus,
       instance: `kafka-test-${Date.now()}`,
       kafka: { consumerConfig: GROUP },
-      // One dead-letter topic keeps the group join short on the mock.
+      // One dead-letter topic keeps the group join short.
       deadLetterTypes: ['dip.created'],
     });
     const app = buildApp({
@@ -110,7 +103,7 @@ describe(`the operations feed on Kafka (${realBrokers.length ? 'real broker' : '
     await publisher?.close();
     await redis?.release();
     await mongo?.stop();
-    await mock?.stop();
+    await kafka?.stop();
   });
 
   it('streams a published event and resumes after Last-Event-ID without a gap', async () => {

@@ -27,7 +27,7 @@ export default async function integrationGlobalSetup(): Promise<void> {
         : "no Docker engine: embedded MongoDB and the machine's Redis" +
             (process.env.KAFKA_BROKERS
               ? `; Kafka at ${process.env.KAFKA_BROKERS}`
-              : '; Kafka contract on the librdkafka mock cluster (kcat)'),
+              : '; each Kafka suite starts a real Apache Kafka broker (scripts/kafka-broker.mjs)'),
     );
     return;
   }
