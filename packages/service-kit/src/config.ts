@@ -29,6 +29,16 @@ export const baseConfigSchema = z.object({
   /** The Kafka client library when EVENT_BUS=kafka (docs/decisions.md: "Kafka client: ..."). */
   KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('kafkajs'),
   EVENT_STREAM_PREFIX: z.string().default('events:'),
+  /**
+   * How often the outbox relay looks for entries their committing process did not publish. Events are
+   * published at commit; this is the safety net's period.
+   */
+  OUTBOX_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(24 * 3600_000)
+    .default(5000),
   /** Shared secret proving that identity headers were set by the gateway, not by a client. */
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters'),
 });

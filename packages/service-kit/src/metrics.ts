@@ -1,6 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const EVENT_LOOP_SAMPLE_MS = 100;
+/** Seconds: fine below 50 ms (the aim at rest), coarse up to the relay's 5 s poll and beyond. */
+export const PROPAGATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** One Prometheus registry per service process, exposed at /metrics. */
 export class ServiceMetrics {
@@ -11,6 +13,10 @@ export class ServiceMetrics {
   readonly eventsFailed: Counter<'type'>;
   readonly eventsDeadLettered: Counter<'type'>;
   readonly queueDepth: Gauge<'queue' | 'state'>;
+  /** From the event's time (its commit, near enough) to its being published to the bus. */
+  readonly eventPublishDelay: Histogram<'type'>;
+  /** From the event's time to a consumer having handled it: what a user waiting on a projection meets. */
+  readonly eventPropagation: Histogram<'type' | 'consumer'>;
   private readonly queueDepthSources: Array<
     () => Promise<Array<{ queue: string; state: string; count: number }>>
   > = [];
@@ -33,6 +39,20 @@ export class ServiceMetrics {
     this.eventsConsumed = counter('events_consumed_total', 'Events handled successfully');
     this.eventsFailed = counter('events_failed_total', 'Event handler failures (each attempt)');
     this.eventsDeadLettered = counter('events_dead_lettered_total', 'Events moved to a dead-letter topic');
+    this.eventPublishDelay = new Histogram({
+      name: 'event_publish_delay_seconds',
+      help: 'From an event being committed to its outbox entry being published',
+      labelNames: ['type'],
+      buckets: PROPAGATION_BUCKETS,
+      registers: [this.registry],
+    });
+    this.eventPropagation = new Histogram({
+      name: 'event_propagation_seconds',
+      help: 'From an event being committed to a consumer group having handled it',
+      labelNames: ['type', 'consumer'],
+      buckets: PROPAGATION_BUCKETS,
+      registers: [this.registry],
+    });
     const sources = this.queueDepthSources;
     this.queueDepth = new Gauge({
       name: 'queue_depth',
@@ -53,7 +73,13 @@ export class ServiceMetrics {
   get eventHooks() {
     return {
       onPublished: (type: string) => this.eventsPublished.inc({ type }),
-      onConsumed: (type: string) => this.eventsConsumed.inc({ type }),
+      onConsumed: (type: string, handled?: { time: string; consumerGroup: string }) => {
+        this.eventsConsumed.inc({ type });
+        if (!handled) return;
+        const ageMs = Date.now() - Date.parse(handled.time);
+        if (Number.isFinite(ageMs))
+          this.eventPropagation.observe({ type, consumer: handled.consumerGroup }, Math.max(0, ageMs) / 1000);
+      },
       onFailed: (type: string) => this.eventsFailed.inc({ type }),
       onDeadLettered: (type: string) => this.eventsDeadLettered.inc({ type }),
     };

@@ -88,11 +88,22 @@ export function openEventBus(runtime: ServiceRuntime, opts: { closeOnShutdown?: 
 export async function openEventing(runtime: ServiceRuntime): Promise<ServiceEventing> {
   const bus = openEventBus(runtime, { closeOnShutdown: false });
   const outbox = await Outbox.open(runtime.mongo);
-  const relay = new OutboxRelay({ outbox, bus, logger: runtime.logger });
+  outbox.publishAtCommit({
+    bus,
+    logger: runtime.logger,
+    onPublished: (type, delayMs) => runtime.metrics.eventPublishDelay.observe({ type }, delayMs / 1000),
+  });
+  const relay = new OutboxRelay({
+    outbox,
+    bus,
+    logger: runtime.logger,
+    pollIntervalMs: runtime.config.OUTBOX_POLL_MS,
+  });
   runtime.metrics.addQueueDepthSource(async () => [
     { queue: 'outbox', state: 'pending', count: await outbox.countPending() },
   ]);
   runtime.addCloser({ name: 'outbox-relay', close: () => relay.stop() });
+  runtime.addCloser({ name: 'outbox-publishing', close: () => outbox.drain() });
   runtime.addCloser({ name: 'event-bus', close: () => bus.close() });
   relay.start();
   return { bus, outbox, relay };

@@ -1,4 +1,5 @@
 import { type EventEnvelope, createEnvelope } from '@lsp/contracts';
+import { MongoServerError } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { type EventBus, Outbox, OutboxRelay, ProcessedEvents, RedisStreamsEventBus } from '../src/events';
 import {
@@ -119,6 +120,71 @@ describe('Outbox', () => {
 
     await waitFor(() => bus.published.length === 1, 'the woken relay to publish');
     expect(bus.published[0].id).toBe(event.id);
+  });
+
+  it('is published at commit by the process that added it, though another process holds the relay lease', async () => {
+    // Two processes share one outbox (dip and its PDF worker): the other holds the lease and polls
+    // hourly, so only publishing at commit can get the event out.
+    const leaseHolder = recordingBus();
+    relay(leaseHolder, { pollIntervalMs: 3600_000 }).start();
+    await waitFor(
+      async () =>
+        (await connection
+          .collection<{ _id: string }>('outbox_relay_lease')
+          .countDocuments({ _id: outbox.collectionName })) > 0,
+      'the lease',
+    );
+    const committer = recordingBus();
+    outbox.publishAtCommit({ bus: committer });
+    const event = dipCreated('dip-9');
+    await connection.transaction((session) => outbox.add([event], session));
+    await outbox.drain();
+    expect(committer.published.map((e) => e.id)).toEqual([event.id]);
+    expect(leaseHolder.published).toEqual([]);
+    expect(await outbox.countPending()).toBe(0);
+  });
+
+  it('publishes nothing at commit for an aborted transaction, nor for the attempts a retried one dropped', async () => {
+    const bus = recordingBus();
+    outbox.publishAtCommit({ bus });
+    await expect(
+      connection.transaction(async (session) => {
+        await outbox.add([dipCreated('dip-10')], session);
+        throw new Error('refused after the add');
+      }),
+    ).rejects.toThrow('refused');
+    const kept = dipCreated('dip-11');
+    let attempt = 0;
+    await connection.transaction(async (session) => {
+      await outbox.add([attempt === 0 ? dipCreated('dip-dropped') : kept], session);
+      // The driver runs the callback again after a transient error, as after a write conflict.
+      if (attempt++ === 0)
+        throw new MongoServerError({
+          errmsg: 'WriteConflict',
+          code: 112,
+          errorLabels: ['TransientTransactionError'],
+        });
+    });
+    await outbox.drain();
+    expect(attempt).toBe(2);
+    expect(bus.published.map((e) => e.id)).toEqual([kept.id]);
+  });
+
+  it('leaves an entry it could not publish at commit to the relay, which publishes it after the grace', async () => {
+    const down = recordingBus();
+    down.down = true;
+    outbox.publishAtCommit({ bus: down });
+    const event = dipCreated('dip-12');
+    await connection.transaction((session) => outbox.add([event], session));
+    await outbox.drain();
+    expect(await outbox.countPending()).toBe(1);
+    const up = recordingBus();
+    // A relay with no grace (the committer has given up on this entry) publishes it on its next poll.
+    const noGrace = new OutboxRelay({ outbox, bus: up, pollIntervalMs: 100, commitGraceMs: 0 });
+    relays.push(noGrace);
+    noGrace.start();
+    await waitFor(() => up.published.length === 1, 'the relay to publish the entry left behind');
+    expect(up.published[0].id).toBe(event.id);
   });
 
   it('lets one of several relays publish at a time and hands over when it stops', async () => {

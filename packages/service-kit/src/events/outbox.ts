@@ -34,13 +34,26 @@ export interface EventOutbox {
   add(events: EventEnvelope[], session?: ClientSession): Promise<unknown>;
 }
 
+/** What the process that commits an outbox entry publishes it with (see `Outbox.publishAtCommit`). */
+export interface CommitPublisher {
+  bus: Pick<EventBus, 'publish'>;
+  logger?: EventLogger;
+  /** Commit to published, per event type (for the publish-delay histogram). */
+  onPublished?(type: string, delayMs: number): void;
+}
+
 /**
  * The producer side of at-least-once delivery: events are written to the service's own `outbox`
  * collection in the same transaction as the state change they describe, so either both happen or
- * neither does. An `OutboxRelay` then publishes them.
+ * neither does. The process that committed them publishes them as soon as the transaction commits
+ * (`publishAtCommit`); an `OutboxRelay` publishes whatever that left behind (a crash between commit
+ * and publish, a bus that was down), as a safety net.
  */
 export class Outbox {
   private readonly listeners = new Set<() => void>();
+  private publisher: CommitPublisher | undefined;
+  /** Publishes under way, so that shutdown can wait for them. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   private constructor(
     readonly connection: Connection,
@@ -64,9 +77,30 @@ export class Outbox {
   }
 
   /**
+   * From now on every entry this process adds is published by this process as soon as its
+   * transaction commits (without one, at once), rather than by whichever relay holds the lease: a
+   * relay in another process sharing the outbox (the PDF worker shares dip's) is never woken by this
+   * one's commits, so the event would wait for its poll.
+   */
+  publishAtCommit(publisher: CommitPublisher): void {
+    this.publisher = publisher;
+  }
+
+  /** Whether committed entries are published by the process that added them. */
+  get publishesAtCommit(): boolean {
+    return this.publisher !== undefined;
+  }
+
+  /** Waits for the publishes at commit under way (shutdown: before the bus closes). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
    * Adds events inside the caller's transaction: `await conn.transaction(async (session) => {
    * await Model.create([doc], { session }); await outbox.add([createEnvelope(...)], session); })`.
-   * The relay is woken when the session ends, i.e. once the transaction has committed.
+   * They are published when the session ends, i.e. once the transaction has committed: by this
+   * process (`publishAtCommit`), or else by waking the relay.
    */
   async add(events: EventEnvelope[], session?: ClientSession): Promise<void> {
     if (events.length === 0) return;
@@ -85,8 +119,63 @@ export class Outbox {
       };
     });
     await this.collection().insertMany(entries, { session, ordered: true });
-    if (session?.inTransaction()) session.once('ended', () => this.notify());
-    else this.notify();
+    const committed = () => {
+      if (this.publisher) this.track(this.publishCommitted(entries.map((entry) => entry._id)));
+      else this.notify();
+    };
+    if (session?.inTransaction()) session.once('ended', committed);
+    else committed();
+  }
+
+  private track(publishing: Promise<void>) {
+    this.inFlight.add(publishing);
+    void publishing.finally(() => this.inFlight.delete(publishing));
+  }
+
+  /**
+   * Publishes the entries one add() wrote, in order, once their transaction has ended. Read back
+   * first: an aborted transaction (or an attempt that mongoose's withTransaction retried) left
+   * nothing, and another publisher may already have taken an entry. On a failure it stops, so later
+   * entries do not overtake the failed one; the relay's poll publishes what is left.
+   */
+  private async publishCommitted(ids: Types.ObjectId[]): Promise<void> {
+    const publisher = this.publisher;
+    if (!publisher) return;
+    const collection = this.collection();
+    const published: OutboxEntry[] = [];
+    try {
+      const entries = await collection
+        .find({ _id: { $in: ids }, publishedAt: null })
+        .sort({ _id: 1 })
+        .toArray();
+      for (const entry of entries) {
+        try {
+          await publisher.bus.publish(JSON.parse(entry.payload) as EventEnvelope);
+        } catch (err) {
+          await collection
+            .updateOne({ _id: entry._id }, { $inc: { attempts: 1 }, $set: { lastError: errorMessage(err) } })
+            .catch(() => undefined);
+          publisher.logger?.warn(
+            { err, eventId: entry.eventId, type: entry.type },
+            'outbox: publishing at commit failed; the relay will publish it',
+          );
+          break;
+        }
+        published.push(entry);
+      }
+      if (published.length > 0) {
+        const publishedAt = new Date();
+        await collection.updateMany(
+          { _id: { $in: published.map((entry) => entry._id) }, publishedAt: null },
+          { $set: { publishedAt }, $inc: { attempts: 1 }, $unset: { lastError: '' } },
+        );
+        for (const entry of published)
+          publisher.onPublished?.(entry.type, publishedAt.getTime() - entry.createdAt.getTime());
+      }
+    } catch (err) {
+      // MongoDB unreachable after the commit: the entries stay pending for the relay.
+      publisher.logger?.warn({ err }, 'outbox: publishing at commit failed; the relay will publish it');
+    }
   }
 
   /** Entries not yet published: the relay's backlog (a queue-depth gauge). */
@@ -105,13 +194,19 @@ export class Outbox {
 }
 
 const DEFAULT_RELAY_POLL_MS = 5000;
+/**
+ * Where the committing process publishes its own entries, the relay leaves an entry this long to it
+ * (from when it was added) before taking it, so the two do not publish the same entry at once.
+ */
+const DEFAULT_COMMIT_GRACE_MS = 2000;
 
 export interface OutboxRelayOptions {
   outbox: Outbox;
   bus: Pick<EventBus, 'publish'>;
   /**
-   * Safety net for entries added by other processes or while woken notifications were missed (default
-   * 5 s: a committed add wakes the relay at once, so the poll only bounds how late those are).
+   * Safety net for entries their committing process did not publish (it crashed after the commit, or
+   * the bus was down): default 5 s. Entries are published at commit, so the poll only bounds how late
+   * those few are; the tests set it to an hour to prove that nothing else waits for it.
    */
   pollIntervalMs?: number;
   batchSize?: number;
@@ -123,6 +218,8 @@ export interface OutboxRelayOptions {
    * holds a lease renewed on every cycle; if it dies, another takes over once the lease has run out.
    */
   leaseMs?: number;
+  /** See DEFAULT_COMMIT_GRACE_MS; applies only to an outbox that publishes at commit. */
+  commitGraceMs?: number;
   logger?: EventLogger;
 }
 
@@ -185,8 +282,14 @@ export class OutboxRelay {
     const { outbox, bus } = this.options;
     if (!(await this.holdLease())) return 0;
     const collection = outbox.collection();
+    const pending = outbox.publishesAtCommit
+      ? {
+          publishedAt: null,
+          createdAt: { $lt: new Date(Date.now() - (this.options.commitGraceMs ?? DEFAULT_COMMIT_GRACE_MS)) },
+        }
+      : { publishedAt: null };
     const batch = await collection
-      .find({ publishedAt: null })
+      .find(pending)
       .sort({ _id: 1 })
       .limit(this.options.batchSize ?? 100)
       .toArray();

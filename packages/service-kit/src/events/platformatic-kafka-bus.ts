@@ -211,7 +211,10 @@ export class PlatformaticKafkaEventBus implements EventBus {
     for (let attempt = 1; ; attempt++) {
       try {
         await subscription.handler(envelope, { attempt, deadLetter });
-        this.options.metrics?.onConsumed(topic);
+        this.options.metrics?.onConsumed(topic, {
+          time: envelope.time,
+          consumerGroup: subscription.consumerGroup,
+        });
         return;
       } catch (err) {
         this.options.metrics?.onFailed(topic);

@@ -402,7 +402,7 @@ class RedisStreamConsumer {
       return;
     }
     await this.s.worker.xack(key, this.group, id);
-    this.s.metrics?.onConsumed(type);
+    this.s.metrics?.onConsumed(type, { time: envelope.time, consumerGroup: this.group });
   }
 
   /** Writes the entry to `<type>.dlq` first, then acknowledges it: a crash in between duplicates, never loses. */

@@ -28,7 +28,8 @@ export interface Subscription {
 /** Counters the service wires to Prometheus; each is called with the event type. */
 export interface EventBusMetrics {
   onPublished(type: string): void;
-  onConsumed(type: string): void;
+  /** With the event's time and the consumer group that handled it, for the propagation histogram. */
+  onConsumed(type: string, handled?: { time: string; consumerGroup: string }): void;
   /** Each failed handler attempt. */
   onFailed(type: string): void;
   onDeadLettered(type: string): void;
