@@ -52,6 +52,14 @@ export {
 export type { ToastOptions, ToastVariant } from './components/toast';
 
 export { resendVerificationEmail } from './app/resend-verification';
+export {
+  VerifyEmailNotice,
+  isVerificationRequired,
+  VERIFY_EMAIL_TITLE,
+  VERIFY_EMAIL_FIRST,
+  EMAIL_NOT_VERIFIED,
+} from './app/verify-email-notice';
+export type { VerifyEmailNoticeProps } from './app/verify-email-notice';
 export { apiPath, callApi, requestApi, loginUrlFor, redirectToLogin, ApiError } from './app/api';
 export type {
   ApiAnswer,

@@ -2,7 +2,17 @@
 // Details, Financial Summary and Important Notice; Close and Download PDF; a skeleton while loading;
 // error panels Login Required, Access Denied, DIP Not Found, DIP Expired and Loading Failed (with
 // Try Again), each with a short correlation id.
-import { Alert, ApiError, Button, Dialog, loginUrlFor, useToast, trackShareFunnel } from '@lsp/ui';
+import {
+  Alert,
+  ApiError,
+  Button,
+  Dialog,
+  VerifyEmailNotice,
+  isVerificationRequired,
+  loginUrlFor,
+  useToast,
+  trackShareFunnel,
+} from '@lsp/ui';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from '../pages/auth-redirect';
@@ -176,6 +186,8 @@ export function DipModal({
         ))}
       </div>
     );
+  } else if (query.isError && isVerificationRequired(query.error)) {
+    body = <VerifyEmailNotice resend={false} />;
   } else if (query.isError) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
     const known = MESSAGES[status];

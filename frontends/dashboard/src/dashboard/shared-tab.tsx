@@ -1,7 +1,17 @@
 // The Shared with me tab (spec §2): DIP badge, address, quote code, New/Viewed, Expired, net loan,
 // rate, 'Shared by' (default 'Partner'), share date and message; View DIP (disabled when expired,
 // marks the share viewed) and Download PDF (hidden when expired); loading, error with Try Again, empty.
-import { Alert, Badge, Button, Card, Spinner, callApi, useToast } from '@lsp/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Spinner,
+  VerifyEmailNotice,
+  callApi,
+  isVerificationRequired,
+  useToast,
+} from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
 import { downloadDipPdf } from './pdf';
@@ -26,6 +36,8 @@ export function SharedTab({
       </div>
     );
   }
+  // Not verified yet: nothing shared with this address opens until it is (the banner offers the resend).
+  if (shared.isError && isVerificationRequired(shared.error)) return <VerifyEmailNotice resend={false} />;
   if (shared.isError) {
     return (
       <Alert variant="danger" title="Could not load shared deals">

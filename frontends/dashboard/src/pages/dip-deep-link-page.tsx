@@ -1,7 +1,7 @@
 // /dips/{id} (spec §2, §4): 'Loading DIP...', then into the dashboard's modal (tab shared when
 // shared=1, else dips) unless modal=0, which shows the DIP on this page; 'Unable to Load DIP' with
 // the reason and Return to Dashboard on failure.
-import { Alert, ApiError, Spinner, buttonClass } from '@lsp/ui';
+import { Alert, ApiError, Spinner, VerifyEmailNotice, buttonClass, isVerificationRequired } from '@lsp/ui';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
@@ -36,9 +36,13 @@ export function DipDeepLinkPage() {
     return (
       <div className="ui-container dash-page dash-narrow">
         <h1>Unable to Load DIP</h1>
-        <Alert variant="danger" title="Unable to Load DIP">
-          {dipErrorMessage(status, shared ? 'shared' : 'owner')}
-        </Alert>
+        {isVerificationRequired(query.error) ? (
+          <VerifyEmailNotice resend={false} />
+        ) : (
+          <Alert variant="danger" title="Unable to Load DIP">
+            {dipErrorMessage(status, shared ? 'shared' : 'owner')}
+          </Alert>
+        )}
         <Link to="/dashboard" className={buttonClass('primary')}>
           Return to Dashboard
         </Link>

@@ -8,7 +8,9 @@ import {
   Button,
   Card,
   STORAGE_KEYS,
+  VerifyEmailNotice,
   buttonClass,
+  isVerificationRequired,
   useSession,
   useToast,
 } from '@lsp/ui';
@@ -58,6 +60,17 @@ export function OnlineDipPage() {
   // By share slug the service answers the online DIP page; by id it answers the owner's view, which
   // this page does not show.
   const dip = query.data && !('dip' in query.data) ? query.data : null;
+  if (query.isError && isVerificationRequired(query.error)) {
+    return (
+      <div className="ui-container dash-page dash-narrow">
+        <h1>Indicative Terms – DIP</h1>
+        <VerifyEmailNotice resend={false} />
+        <Link to="/dashboard" className={buttonClass('primary')}>
+          Return to Dashboard
+        </Link>
+      </div>
+    );
+  }
   if (query.isError || !dip) {
     const notFound = [403, 404, 410].includes(status);
     return (

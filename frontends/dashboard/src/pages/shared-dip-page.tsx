@@ -6,7 +6,9 @@ import {
   ApiError,
   Button,
   Spinner,
+  VerifyEmailNotice,
   callApi,
+  isVerificationRequired,
   buttonClass,
   clearLegacySessionKeys,
   useSession,
@@ -98,6 +100,13 @@ export function SharedDipPage() {
               Return to Dashboard
             </Link>
           </div>
+        </Panel>
+      );
+    }
+    if (isVerificationRequired(error)) {
+      return (
+        <Panel title="Shared DIP">
+          <VerifyEmailNotice resend={false} />
         </Panel>
       );
     }

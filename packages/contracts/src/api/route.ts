@@ -134,12 +134,8 @@ export const INVALID_REQUEST = errorAnswer(
 );
 export const NOT_SIGNED_IN = errorAnswer('Not signed in');
 export const FORBIDDEN = errorAnswer('Signed in, but not allowed');
-/**
- * The 403 of a `verifiedEmail` route to a caller whose address is not verified yet (with
- * `verificationRequired: true`). The spec: 'After registering, users must verify their email address'.
- */
-export const EMAIL_NOT_VERIFIED =
-  'Please verify your email address to continue. Check your inbox for the verification email, or send a new one.';
+export { EMAIL_NOT_VERIFIED } from './messages';
+/** The 403 of a `verifiedEmail` route to an unverified caller (`EMAIL_NOT_VERIFIED`, `verificationRequired`). */
 export const NOT_VERIFIED = errorAnswer(
   'Signed in, but the email address is not verified yet (`verificationRequired`: offer to resend the email)',
 );
