@@ -142,4 +142,13 @@ test('dashboard: greeting, search history with rename, tabs with counts and ?tab
       { timeout: 30_000 },
     )
     .toBe(true);
+
+  // /refer (issue 24 item 20): the dashboard with Refer a Friend open, not the dashboard remote's 404.
+  await page.goto('/refer');
+  await expect(page).toHaveURL(/\/dashboard\?refer=1$/);
+  await expect(page.getByRole('dialog', { name: 'Refer a Friend' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Refer a Friend' })).toBeHidden();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });

@@ -7,7 +7,12 @@ import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { DashboardPage } from './dashboard/dashboard-page';
 import './dashboard/dashboard.css';
-import { DipViewRedirect, ShareLandingRedirect, SharedWithMeRedirect } from './pages/redirects';
+import {
+  DipViewRedirect,
+  ReferRedirect,
+  ShareLandingRedirect,
+  SharedWithMeRedirect,
+} from './pages/redirects';
 
 const DipDeepLinkPage = lazy(() =>
   import('./pages/dip-deep-link-page.js').then((m) => ({ default: m.DipDeepLinkPage })),
@@ -45,6 +50,7 @@ export default function App() {
       <Route path="/share/dip/:shareId" element={signedIn(<ShareLandingRedirect />)} />
       <Route path="/shared-deal" element={page(<SharedDealPage />)} />
       <Route path="/shared-deal/:token" element={page(<SharedDealPage />)} />
+      <Route path="/refer" element={signedIn(<ReferRedirect />)} />
       <Route path="/operations" element={signedIn(<OperationsPage />)} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

@@ -9,7 +9,9 @@ import {
   STORAGE_KEYS,
   Spinner,
   Tabs,
+  VerifyEmailNotice,
   callApi,
+  isVerificationRequired,
   buttonClass,
   clearLegacySessionKeys,
   hasRole,
@@ -63,7 +65,8 @@ export function DashboardPage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const [signingOut, setSigningOut] = useState(false);
-  const [referOpen, setReferOpen] = useState(false);
+  // /refer lands here with ?refer=1: the Refer a Friend dialog opens at once.
+  const [referOpen, setReferOpen] = useState(() => params.get('refer') === '1');
   const [modalClosing, setModalClosing] = useState(false);
   const lastOpen = useRef(0);
   const userId = user?.id ?? '';
@@ -126,6 +129,18 @@ export function DashboardPage() {
     });
   };
 
+  const closeRefer = () => {
+    setReferOpen(false);
+    if (params.has('refer'))
+      setParams(
+        (p) => {
+          p.delete('refer');
+          return p;
+        },
+        { replace: true },
+      );
+  };
+
   const closeDip = () => {
     setModalClosing(true);
     setTimeout(() => {
@@ -165,7 +180,7 @@ export function DashboardPage() {
   };
 
   const listState = (
-    query: { isPending: boolean; isError: boolean; refetch: () => unknown },
+    query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown },
     what: string,
   ) => {
     if (query.isPending)
@@ -174,6 +189,8 @@ export function DashboardPage() {
           <Spinner /> <span>Loading {what}...</span>
         </div>
       );
+    // Not verified yet: the banner above the page offers the resend; the list says why it is empty.
+    if (query.isError && isVerificationRequired(query.error)) return <VerifyEmailNotice resend={false} />;
     if (query.isError)
       return (
         <div role="alert" className="ui-stack">
@@ -282,7 +299,7 @@ export function DashboardPage() {
       />
 
       <DipModal dipId={dipId} context={modalContext} open={modalOpen} onClose={closeDip} />
-      <ReferFriendDialog open={referOpen} onClose={() => setReferOpen(false)} userName={user.name} />
+      <ReferFriendDialog open={referOpen} onClose={closeRefer} userName={user.name} />
     </div>
   );
 }

@@ -20,6 +20,14 @@ export function SharedWithMeRedirect() {
   return <Navigate to={`/dashboard?${target.toString()}`} replace />;
 }
 
+/**
+ * /refer (not a spec route; the shell sends it here): the dashboard with Refer a Friend open, rather
+ * than this remote's 404.
+ */
+export function ReferRedirect() {
+  return <Navigate to="/dashboard?refer=1" replace />;
+}
+
 /** /share/dip/{shareId}: the spec does not show its behaviour; it opens Shared with me. */
 export function ShareLandingRedirect() {
   return <Navigate to="/dashboard?tab=shared" replace />;
