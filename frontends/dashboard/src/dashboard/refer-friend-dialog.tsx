@@ -1,7 +1,15 @@
 // Refer a Friend (spec §2, §7, §9): the user's name prefilled, the friend's email, a default message;
 // POST /api/referrals; 'Invitation Sent!' then the dialog closes after 2 seconds.
 import { SHARING_MESSAGES } from '@lsp/contracts/src/sharing/messages';
-import { Button, Dialog, TextField, callApi, useToast } from '@lsp/ui';
+import {
+  Button,
+  Dialog,
+  EMAIL_NOT_VERIFIED,
+  TextField,
+  callApi,
+  isVerificationRequired,
+  useToast,
+} from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 
@@ -47,13 +55,18 @@ export function ReferFriendDialog({
 
   const submit = handleSubmit(async (values) => {
     try {
-      const { ok } = await callApi('refer', {
+      const { ok, data } = await callApi('refer', {
         body: {
           referrerName: values.referrerName.trim(),
           referralEmail: values.referralEmail.trim(),
           message: values.message.trim(),
         },
       });
+      // Not verified yet: say why instead of 'please try again', which would fail the same way.
+      if (!ok && isVerificationRequired(data)) {
+        toast({ title: 'Error', description: EMAIL_NOT_VERIFIED, variant: 'error' });
+        return;
+      }
       if (!ok) throw new Error('referral refused');
       setSent(true);
       toast({

@@ -1,7 +1,16 @@
 // Send Deal (spec §2, §4, §8): comma-separated emails, an optional note; one deal-share per
 // recipient; 'Deal Sent Successfully!' with the counts, or 'Failed to Send Deal' when all fail; the
 // result per recipient is listed and the dialog closes 3 seconds after at least one success.
-import { Button, Dialog, TextField, callApi, useSession, useToast } from '@lsp/ui';
+import {
+  Button,
+  Dialog,
+  EMAIL_NOT_VERIFIED,
+  TextField,
+  callApi,
+  isVerificationRequired,
+  useSession,
+  useToast,
+} from '@lsp/ui';
 import type { LoanType } from '../lib/loan-type';
 import { useEffect, useRef, useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
@@ -42,6 +51,7 @@ export function SendDealDialog({
     setError(null);
     setSending(true);
     const outcome: Array<{ email: string; ok: boolean }> = [];
+    let unverified = false;
     for (const email of list) {
       const answer = await callApi('shareDeal', {
         body: {
@@ -51,7 +61,13 @@ export function SendDealDialog({
           loanType,
           note: note.trim() || undefined,
         },
-      }).catch(() => ({ ok: false }));
+      }).catch(() => ({ ok: false, data: null }));
+      // Not verified yet: no recipient will succeed, and the toast should say why.
+      if (!answer.ok && isVerificationRequired(answer.data)) {
+        unverified = true;
+        outcome.push(...list.slice(outcome.length).map((rest) => ({ email: rest, ok: false })));
+        break;
+      }
       outcome.push({ email, ok: answer.ok });
     }
     setSending(false);
@@ -59,7 +75,11 @@ export function SendDealDialog({
     const sent = outcome.filter((r) => r.ok).length;
     const failed = outcome.length - sent;
     if (sent === 0) {
-      toast({ title: 'Failed to Send Deal', description: 'All emails failed to send', variant: 'error' });
+      toast({
+        title: 'Failed to Send Deal',
+        description: unverified ? EMAIL_NOT_VERIFIED : 'All emails failed to send',
+        variant: 'error',
+      });
       return;
     }
     toast({
