@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { InternalReadError } from './internal-reads';
 import { HttpError } from './errors';
 import { type CallerIdentity, fromGateway, readCallerIdentity, sameSecret } from './identity-headers';
 import type { ServiceMetrics } from './metrics';
@@ -151,7 +152,10 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
 
   app.setErrorHandler((raw: Error & { statusCode?: number }, request, reply) => {
     // A declared route's input refused by its schema (declareRoute) reads like any other 400.
-    const error = declaredValidationProblem(raw) ?? raw;
+    if (raw instanceof InternalReadError)
+      request.log.warn({ err: raw }, 'the owning service could not be asked');
+    const error =
+      declaredValidationProblem(raw) ?? (raw instanceof InternalReadError ? raw.toHttpError() : raw);
     if (error instanceof HttpError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply.status(error.statusCode).send({ success: false, error: error.message, ...error.details });

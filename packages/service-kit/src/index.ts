@@ -14,3 +14,4 @@ export * from './runtime';
 export * from './events';
 export * from './route-contracts';
 export * from './declared-route';
+export * from './internal-reads';

@@ -33,8 +33,9 @@ export interface Listening {
 }
 
 /** Listens on a free loopback port. */
-export async function listen(app: FastifyInstance): Promise<Listening> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (app.server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, port, close: () => app.close() };
+/** Listens on loopback: on `port` (from `freePort()`, for services that must know each other's address first), or any free one. */
+export async function listen(app: FastifyInstance, port = 0): Promise<Listening> {
+  await app.listen({ host: '127.0.0.1', port });
+  const bound = (app.server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${bound}`, port: bound, close: () => app.close() };
 }

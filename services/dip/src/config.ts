@@ -9,6 +9,10 @@ export const dipConfigSchema = baseConfigSchema.extend({
   /** How long a PDF download waits for the worker before answering 503 with "try again". */
   PDF_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(20_000),
   QUEUE_PREFIX: z.string().default('bull'),
+  /** The search service, asked for a saved search dip has not yet learnt of from search.saved. */
+  SEARCH_URL: z.string().url().default('http://127.0.0.1:4002'),
+  /** The sharing service, asked about a share dip has not yet learnt of from its events. */
+  SHARING_URL: z.string().url().default('http://127.0.0.1:4004'),
 });
 
 export type DipConfig = z.infer<typeof dipConfigSchema>;

@@ -66,6 +66,24 @@ describe('dip service through the gateway', () => {
       });
     });
 
+    it('creates a DIP from a search saved a moment ago, before search.saved has reached dip (it asks search)', async () => {
+      const fresh = await h.savedSearch(owner.client, owner.user.userId);
+      // As if search.saved were still on its way (the helper waited for it to be handled, so it will
+      // not come again): dip's projection does not have the search.
+      await h.dipDb.collection('saved_searches').deleteOne({ _id: fresh as never });
+      const res = await create(owner.client, fresh);
+      expect(res.status).toBe(201);
+      expect(await h.dipDb.collection('saved_searches').findOne({ _id: fresh as never })).toMatchObject({
+        userId: owner.user.userId,
+        loanType: 'development',
+      });
+      // The search's owner is still checked on what search answered.
+      const notTheirs = await h.savedSearch(owner.client, owner.user.userId);
+      await h.dipDb.collection('saved_searches').deleteOne({ _id: notTheirs as never });
+      expect((await create(other.client, notTheirs)).status).toBe(403);
+      expect((await create(owner.client, randomUUID())).status).toBe(404);
+    });
+
     it('stores money as Decimal128 with two places', async () => {
       const { dipId } = await newDip();
       const stored = await h.dipDb.collection('online_dips').findOne({ _id: dipId as never });
@@ -482,13 +500,14 @@ describe('dip service through the gateway', () => {
       });
       expect((await other.client.get(`/api/applications/${owner.user.userId}`)).status).toBe(403);
       expect((await h.client().get(`/api/applications/${owner.user.userId}`)).status).toBe(401);
-      // search consumed application.submitted: the dashboard shows the badge.
-      await h.until(async () => {
-        const searches = await owner.client.get(`/api/user-searches/${owner.user.userId}`);
-        return (
-          searches.json().find((s: { id: string }) => s.id === searchId)?.application_status === 'submitted'
-        );
-      }, 'the saved search to show Application Submitted');
+      // The dashboard shows the badge at once, whether or not application.submitted has reached search
+      // yet: search asks dip, which owns applications.
+      const searches = await owner.client.get(`/api/user-searches/${owner.user.userId}`);
+      expect(searches.json().find((s: { id: string }) => s.id === searchId)?.application_status).toBe(
+        'submitted',
+      );
+      const result = await owner.client.get(`/api/search-result/${searchId}`);
+      expect(result.json().application_status).toBe('submitted');
     });
 
     it("refuses an application in another user's name", async () => {

@@ -16,6 +16,7 @@ import {
   TEST_SECRETS,
   type TestMongo,
   type TestRedis,
+  freePort,
   leaseRedisDb,
   listen,
   silentLogger,
@@ -73,7 +74,13 @@ export const HOUR = 3600_000;
  * each) and a leased Redis database carrying their events through the Redis Streams bus, outbox relays
  * and consumers included: what a saved search, a DIP and an application do across services is real.
  */
-export async function startDipHarness(opts: { pdfs?: Pick<DipPdfs, 'get'> } = {}): Promise<DipHarness> {
+export async function startDipHarness(
+  opts: {
+    pdfs?: Pick<DipPdfs, 'get'>;
+    /** Where dip asks sharing about shares it has not heard of; by default a port nothing answers on. */
+    sharingUrl?: string;
+  } = {},
+): Promise<DipHarness> {
   const testMongo: TestMongo = await startTestMongo();
   const redis = await leaseRedisDb();
   const closers: Array<() => Promise<unknown>> = [];
@@ -89,10 +96,15 @@ export async function startDipHarness(opts: { pdfs?: Pick<DipPdfs, 'get'> } = {}
     await panels.load(loadDefaultPanel);
     const searchRepositories = createSearchRepositories(searchDb, searchOutbox);
     await ensureSearchIndexes(searchRepositories);
+    // search and dip ask each other directly (a saved search, an application's search), so each must
+    // know the other's address before either is built.
+    const searchPort = await freePort();
+    const dipPort = await freePort();
     const searchConfig = searchConfigSchema.parse({
       INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
       MONGO_URL: testMongo.url,
       REDIS_URL: redis.url,
+      DIP_URL: `http://127.0.0.1:${dipPort}`,
     });
     const searchApp = buildSearchApp({
       config: searchConfig,
@@ -126,6 +138,8 @@ export async function startDipHarness(opts: { pdfs?: Pick<DipPdfs, 'get'> } = {}
       MONGO_URL: testMongo.url,
       REDIS_URL: redis.url,
       PUBLIC_URL: 'http://localhost:8080',
+      SEARCH_URL: `http://127.0.0.1:${searchPort}`,
+      SHARING_URL: opts.sharingUrl ?? 'http://127.0.0.1:9',
     });
     const pdfs = opts.pdfs ?? {
       get: async () => {
@@ -142,22 +156,28 @@ export async function startDipHarness(opts: { pdfs?: Pick<DipPdfs, 'get'> } = {}
       ...repositories,
     });
 
+    // As in production, each outbox is published at commit by the process that wrote it; the relays'
+    // safety-net poll is an hour, so no test here passes by waiting for it.
+    searchOutbox.publishAtCommit({ bus: searchBus });
+    dipOutbox.publishAtCommit({ bus: dipBus });
     const relays = [
-      new OutboxRelay({ outbox: searchOutbox, bus: searchBus, pollIntervalMs: 50 }),
-      new OutboxRelay({ outbox: dipOutbox, bus: dipBus, pollIntervalMs: 50 }),
+      new OutboxRelay({ outbox: searchOutbox, bus: searchBus, pollIntervalMs: HOUR }),
+      new OutboxRelay({ outbox: dipOutbox, bus: dipBus, pollIntervalMs: HOUR }),
     ];
     for (const relay of relays) relay.start();
     await searchBus.start();
     await dipBus.start();
     closers.push(async () => {
       for (const relay of relays) await relay.stop();
+      await searchOutbox.drain();
+      await dipOutbox.drain();
       await searchBus.close();
       await dipBus.close();
     });
 
-    const searchServer: Listening = await listen(searchApp);
+    const searchServer: Listening = await listen(searchApp, searchPort);
     closers.push(() => searchServer.close());
-    const dipServer: Listening = await listen(dipApp);
+    const dipServer: Listening = await listen(dipApp, dipPort);
     closers.push(() => dipServer.close());
     const gateway = await startTestGateway({
       redisUrl: redis.url,

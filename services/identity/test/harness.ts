@@ -73,7 +73,11 @@ export async function startIdentityStack(
     outbox,
   });
   const identity = await listen(app);
-  const relay = opts.relayTo ? new OutboxRelay({ outbox, bus: opts.relayTo, pollIntervalMs: 200 }) : null;
+  // Published at commit, as in production; the relay's hourly poll is only the safety net.
+  if (opts.relayTo) outbox.publishAtCommit({ bus: opts.relayTo });
+  const relay = opts.relayTo
+    ? new OutboxRelay({ outbox, bus: opts.relayTo, pollIntervalMs: 3600_000 })
+    : null;
   relay?.start();
   const gateway = await startTestGateway({
     redisUrl: redis.url,
@@ -101,6 +105,7 @@ export async function startIdentityStack(
     },
     async close() {
       await relay?.stop();
+      await outbox.drain();
       await gateway.close();
       await identity.close();
       await serviceRedis.quit();

@@ -1,4 +1,15 @@
-import { type EventOutbox, type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
+import {
+  DIP_INTERNAL_PATHS,
+  SEARCH_INTERNAL_PATHS,
+  searchesWithApplicationsResponseSchema,
+} from '@lsp/contracts';
+import {
+  type EventOutbox,
+  InternalReader,
+  type ServiceRuntime,
+  createServiceApp,
+  registerInternalRead,
+} from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { SearchConfig } from './config';
 import { PanelStore } from './data/panel-store';
@@ -6,7 +17,7 @@ import { LeadRepository } from './data/leads';
 import { SavedSearchRepository } from './data/saved-searches';
 import { SearchRunRepository } from './data/search-runs';
 import { registerLeadRoutes } from './http/leads';
-import { registerSavedSearchRoutes } from './http/saved-searches';
+import { registerSavedSearchRoutes, savedSearchState } from './http/saved-searches';
 import { registerSearchRoutes } from './http/searches';
 
 export type SearchDeps = Pick<
@@ -49,6 +60,33 @@ export function buildApp(deps: SearchDeps) {
   });
   registerSearchRoutes(app, { panels: deps.panels, runs: deps.runs });
   registerLeadRoutes(app, { panels: deps.panels, leads: deps.leads });
-  registerSavedSearchRoutes(app, { savedSearches: deps.savedSearches, runs: deps.runs });
+  const dip = new InternalReader({
+    baseUrl: deps.config.DIP_URL,
+    internalSecret: deps.config.INTERNAL_SECRET,
+    owner: 'dip',
+  });
+  registerSavedSearchRoutes(app, {
+    savedSearches: deps.savedSearches,
+    runs: deps.runs,
+    logger: deps.logger,
+    searchesWithApplications: async (userId, searchIds) =>
+      (
+        await dip.post(
+          DIP_INTERNAL_PATHS.searchesWithApplications,
+          { userId, searchIds },
+          searchesWithApplicationsResponseSchema,
+        )
+      )?.searchIds ?? [],
+  });
+  // dip asks for a search saved so recently that search.saved has not reached it yet.
+  registerInternalRead<{ searchId: string }, never>(
+    app,
+    deps.config.INTERNAL_SECRET,
+    { method: 'GET', path: SEARCH_INTERNAL_PATHS.savedSearch },
+    async (request) => {
+      const search = await deps.savedSearches.find(request.params.searchId);
+      return search ? savedSearchState(deps.runs, search) : null;
+    },
+  );
   return app;
 }

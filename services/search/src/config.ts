@@ -8,6 +8,8 @@ export const searchConfigSchema = baseConfigSchema.extend({
   PANEL_REFRESH_MS: z.coerce.number().int().min(500).max(600_000).default(5000),
   /** JSON Lines panel a fresh database is seeded with; the panel shipped with the service by default. */
   PANEL_SEED_FILE: z.string().min(1).optional(),
+  /** The dip service, asked which saved searches have an application (it owns applications). */
+  DIP_URL: z.string().url().default('http://127.0.0.1:4003'),
 });
 
 export type SearchConfig = z.infer<typeof searchConfigSchema>;

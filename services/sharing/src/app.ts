@@ -1,5 +1,7 @@
+import { DIP_INTERNAL_PATHS, type DipState, dipStateSchema } from '@lsp/contracts';
 import {
   type EventOutbox,
+  InternalReader,
   type ServiceRuntime,
   createServiceApp,
   type Clock,
@@ -10,6 +12,7 @@ import type { SharingConfig } from './config';
 import type { SharingCollections } from './data/collections';
 import { ShareLinkSigner } from './domain/signed-links';
 import { registerDealRoutes } from './http/deals';
+import { registerInternalReads } from './http/internal';
 import { registerShareRoutes } from './http/shares';
 
 export type SharingDeps = Pick<
@@ -21,7 +24,20 @@ export type SharingDeps = Pick<
   outbox: EventOutbox;
   /** The clock every expiry is judged by (tests move it). */
   clock?: Clock;
+  /** The dip service, asked for a DIP as it is now; by default over HTTP at DIP_URL. */
+  askDip?: (dipId: string) => Promise<DipState | null>;
 };
+
+/** Asks the dip service (DIP_URL) for a DIP's current state. */
+export function dipReader(config: Pick<SharingConfig, 'DIP_URL' | 'INTERNAL_SECRET'>) {
+  const dip = new InternalReader({
+    baseUrl: config.DIP_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    owner: 'dip',
+  });
+  return (dipId: string) =>
+    dip.get(DIP_INTERNAL_PATHS.dipState.replace(':dipId', encodeURIComponent(dipId)), dipStateSchema);
+}
 
 export function buildApp(deps: SharingDeps) {
   const app = createServiceApp({
@@ -32,7 +48,12 @@ export function buildApp(deps: SharingDeps) {
     internalSecret: deps.config.INTERNAL_SECRET,
   });
   const common = { ...deps, clock: deps.clock ?? systemClock };
-  registerShareRoutes(app, { ...common, signer: new ShareLinkSigner(deps.config) });
+  registerShareRoutes(app, {
+    ...common,
+    signer: new ShareLinkSigner(deps.config),
+    askDip: deps.askDip ?? dipReader(deps.config),
+  });
   registerDealRoutes(app, common);
+  registerInternalReads(app, { ...common, internalSecret: deps.config.INTERNAL_SECRET });
   return app;
 }

@@ -15,6 +15,8 @@ export const sharingConfigSchema = baseConfigSchema.extend({
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Share-funnel events one session, user or address may record per minute. */
   TELEMETRY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  /** The dip service: every decision about a DIP's link is made on its answer. */
+  DIP_URL: z.string().url().default('http://127.0.0.1:4003'),
 });
 
 export type SharingConfig = z.infer<typeof sharingConfigSchema>;

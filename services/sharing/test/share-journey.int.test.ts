@@ -14,6 +14,7 @@ import {
   type TestMongo,
   type TestSmtp,
   connectedRedis,
+  freePort,
   listen,
   silentLogger,
   startTestMongo,
@@ -60,7 +61,9 @@ describe('sharing a DIP, end to end', () => {
   const relays: OutboxRelay[] = [];
 
   beforeAll(async () => {
-    dip = await startDipHarness();
+    // dip asks sharing about shares it has not heard of yet, so it must know sharing's address first.
+    const sharingPort = await freePort();
+    dip = await startDipHarness({ sharingUrl: `http://127.0.0.1:${sharingPort}` });
     const redisUrl = dip.redis.url;
     // The dip harness's streams prefix: every service here must publish and consume on it.
     const prefix = (dip.bus as unknown as { prefix: string }).prefix;
@@ -87,6 +90,7 @@ describe('sharing a DIP, end to end', () => {
         MONGO_URL: mongo.url,
         REDIS_URL: redisUrl,
         SHARE_LINK_SECRET,
+        DIP_URL: dip.gateway.config.DIP_URL,
       }),
       logger: silentLogger(),
       metrics: new ServiceMetrics('sharing'),
@@ -96,8 +100,10 @@ describe('sharing a DIP, end to end', () => {
       collections,
       outbox,
     });
-    sharingServer = await listen(sharingApp);
-    relays.push(new OutboxRelay({ outbox, bus: dip.bus, pollIntervalMs: 50 }));
+    sharingServer = await listen(sharingApp, sharingPort);
+    // Published at commit, as in production; the relay's poll (an hour) is only the safety net.
+    outbox.publishAtCommit({ bus: dip.bus });
+    relays.push(new OutboxRelay({ outbox, bus: dip.bus, pollIntervalMs: 3600_000 }));
 
     const notificationsDb = await mongo.database('notifications');
     const config = notificationsConfigSchema.parse({
@@ -133,6 +139,7 @@ describe('sharing a DIP, end to end', () => {
   afterAll(async () => {
     await gateway?.close();
     for (const relay of relays) await relay.stop();
+    await sharingOutbox?.drain();
     await worker?.close();
     transport?.close();
     await queue?.close();
@@ -153,8 +160,8 @@ describe('sharing a DIP, end to end', () => {
     const searchId = await dip.savedSearch(owner, ownerSession.user.userId);
     const created = await owner.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 });
     expect(created.status).toBeLessThan(300);
-    const { dipId } = created.json();
-    await dip.until(() => collections.dips.findOne({ _id: dipId }), 'sharing to learn of the DIP');
+    const { dipId, shareUrl } = created.json();
+    // Shared at once, with no wait for dip.created: sharing asks dip about a DIP it has not heard of.
 
     const email = `recipient.${Date.now()}@example.co.uk`;
     const shared = await owner.post(`/api/online-dip/${dipId}/share`, {
@@ -193,6 +200,9 @@ describe('sharing a DIP, end to end', () => {
       permissions: { readOnly: true },
       accessMethod: 'signed-link',
     });
+    // At once on the dip service too, whether or not share.viewed has reached it: dip asks sharing.
+    const slug = new URL(shareUrl).pathname.split('/').at(-1);
+    expect((await browser.get(`/api/online-dip/${slug}`)).status).toBe(200);
     const viewed = await dip.until(async () => {
       const entries = await collections.recipientShares.findOne({ dipId, email });
       return entries?.viewedAt ? entries : null;

@@ -1,4 +1,4 @@
-import { DIP_EVENT_TYPES, SHARING_MESSAGES } from '@lsp/contracts';
+import { DIP_EVENT_TYPES, type DipCreatedEvent, type DipState, SHARING_MESSAGES } from '@lsp/contracts';
 import { ShareLinkSigner } from '../src/domain/signed-links';
 import {
   PREVIOUS_SHARE_LINK_SECRET,
@@ -442,6 +442,98 @@ describe('DIP shares through the gateway', () => {
       );
       const stored = await h.collections.dips.findOne({ _id: dip.dipId });
       expect(stored).toMatchObject({ version: 3, expiresAt: new Date(later) });
+    });
+  });
+
+  describe('decided on what the dip service holds now, not on events still on their way', () => {
+    /** The DIP as dip holds it once the owner has done something sharing has not yet heard of. */
+    function ownerMovedOn(dip: DipCreatedEvent, change: Partial<DipState> & { version: number }): DipState {
+      const { searchId: _s, loanIndex: _l, validityHours: _v, ...state } = dip;
+      return { ...state, status: 'active', ...change };
+    }
+
+    it('shares a DIP created a moment ago, before dip.created has arrived', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      // As if dip.created were still on its way: sharing's projection has never heard of the DIP.
+      await h.collections.dips.deleteOne({ _id: dip.dipId });
+      h.ownerStates.set(dip.dipId, ownerMovedOn(dip, { version: 1 }));
+      const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, { inviteType: 'open' });
+      expect(res.status).toBe(200);
+      expect(new URL(res.json().url).pathname).toBe(`/shared/${dip.shareSlug}`);
+      // Late, dip.created changes nothing.
+      expect(await h.deliver(dipEvent(DIP_EVENT_TYPES.created, dip))).toBe(true);
+      expect(await h.collections.dips.findOne({ _id: dip.dipId })).toMatchObject({ version: 1 });
+    });
+
+    it('after Regenerate, Copy Link gives the new link and the old one is refused at once; the late event undoes neither', async () => {
+      const { owner, dip, path } = await sharedTo('reader@example.co.uk');
+      const reader = await h.signedIn({ email: 'reader@example.co.uk' });
+      expect((await reader.client.get(path)).status).toBe(200);
+      const openBefore = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        inviteType: 'open',
+      });
+      const oldOpenLink = new URL(openBefore.json().url);
+
+      const newSlug = 'regeneratedSlug0123456';
+      h.ownerStates.set(
+        dip.dipId,
+        ownerMovedOn(dip, {
+          version: 2,
+          shareSlug: newSlug,
+          shareUrl: `http://localhost:8080/dip/${newSlug}`,
+        }),
+      );
+      const copied = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, { inviteType: 'open' });
+      expect(copied.status).toBe(200);
+      const newLink = new URL(copied.json().url);
+      expect(newLink.pathname).toBe(`/shared/${newSlug}`);
+      const someone = await h.signedIn();
+      const openPath = (link: URL) =>
+        `/api/online-dip/shared/${link.pathname.split('/').at(-1)}${link.search}`;
+      expect((await someone.client.get(openPath(oldOpenLink))).status).toBe(404);
+      expect((await reader.client.get(path)).status).toBe(404);
+      expect((await someone.client.get(openPath(newLink))).status).toBe(200);
+
+      // dip.link.regenerated arrives afterwards: its version is applied already, so the new link stands.
+      const regenerated = dipEvent(DIP_EVENT_TYPES.linkRegenerated, {
+        dipId: dip.dipId,
+        ownerUserId: owner.user.userId,
+        version: 2,
+        shareSlug: newSlug,
+        shareUrl: `http://localhost:8080/dip/${newSlug}`,
+        previousShareSlug: dip.shareSlug,
+        regeneratedAt: new Date().toISOString(),
+      });
+      expect(await h.deliver(regenerated)).toBe(true);
+      const another = await h.signedIn();
+      expect((await another.client.get(openPath(newLink))).status).toBe(200);
+    });
+
+    it('refuses a DIP the dip service no longer knows, and answers 503 when dip cannot be asked', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      h.ownerStates.set(
+        dip.dipId,
+        ownerMovedOn(dip, { version: 2, status: 'revoked', shareSlug: null, shareUrl: null }),
+      );
+      expect(
+        (await owner.client.post(`/api/online-dip/${dip.dipId}/share`, { inviteType: 'open' })).status,
+      ).toBe(404);
+      const unreachable = await startSharingHarness(
+        { DIP_URL: 'http://127.0.0.1:9' },
+        {},
+        { askDipOverHttp: true },
+      );
+      try {
+        const someone = await unreachable.signedIn();
+        const known = await unreachable.createDip(someone.user);
+        const res = await someone.client.post(`/api/online-dip/${known.dipId}/share`, { inviteType: 'open' });
+        expect(res.status).toBe(503);
+        expect(res.json().error).toMatch(/try again/);
+      } finally {
+        await unreachable.close();
+      }
     });
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   DIP_EVENT_TYPES,
   type DipCreatedEvent,
+  type DipState,
   type EventEnvelope,
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
@@ -51,6 +52,12 @@ export interface SharingHarness {
   clock: { now: Date };
   client(): CookieClient;
   signedIn(user?: Partial<CallerIdentity>): Promise<{ client: CookieClient; user: CallerIdentity }>;
+  /**
+   * What the dip service answers when sharing asks for a DIP: by default what the delivered events
+   * made of it (sharing's own projection); a test sets a DIP's state here to play a dip service that
+   * has moved on before its event arrives.
+   */
+  ownerStates: Map<string, DipState>;
   /** Delivers a dip.* event as the bus would (once per event id). Resolves true when it changed state. */
   deliver(envelope: EventEnvelope): Promise<boolean>;
   /** A DIP owned by the user, known to sharing through dip.created. */
@@ -130,6 +137,8 @@ export const SNAPSHOT: DipCreatedEvent['snapshot'] = {
 export async function startSharingHarness(
   configOverrides: Record<string, string> = {},
   gatewayEnv: Record<string, string> = {},
+  /** askDipOverHttp: ask the dip service at DIP_URL, as the service does, instead of ownerStates. */
+  opts: { askDipOverHttp?: boolean } = {},
 ): Promise<SharingHarness> {
   const testMongo: TestMongo = await startTestMongo();
   let redis: TestRedis | undefined;
@@ -152,6 +161,15 @@ export async function startSharingHarness(
       ...configOverrides,
     });
     const clock = { now: new Date() };
+    const ownerStates = new Map<string, DipState>();
+    const askDip = async (dipId: string): Promise<DipState | null> => {
+      const set = ownerStates.get(dipId);
+      if (set) return set;
+      const known = await collections.dips.findOne({ _id: dipId });
+      if (!known) return null;
+      const { _id, expiresAt, createdAt, ...rest } = known;
+      return { ...rest, dipId: _id, expiresAt: expiresAt.toISOString(), createdAt: createdAt.toISOString() };
+    };
     const app = buildApp({
       config,
       logger: silentLogger(),
@@ -162,6 +180,7 @@ export async function startSharingHarness(
       collections,
       outbox,
       clock: { now: () => clock.now },
+      ...(opts.askDipOverHttp ? {} : { askDip }),
     });
     sharingListening = await listen(app);
     gateway = await startTestGateway({
@@ -180,6 +199,7 @@ export async function startSharingHarness(
       gateway: gw,
       redisUrl: leased.url,
       clock,
+      ownerStates,
       client: () => new CookieClient(gw.url),
       async signedIn(overrides = {}) {
         const user: CallerIdentity = {

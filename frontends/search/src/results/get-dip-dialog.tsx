@@ -33,19 +33,12 @@ export function splitEmails(text: string): string[] {
 }
 
 /**
- * POST /api/online-dip/{dipId}/share. Sharing learns of a new DIP from the dip.created event a moment
- * after it is created, so a 404 straight after creation is asked again a few times before it counts.
+ * POST /api/online-dip/{dipId}/share. Asked once: sharing asks the dip service about a DIP created a
+ * moment ago, so a 404 means there is no such DIP.
  */
-async function postShare(dipId: string, body: ApiInput<'shareDip'>['body']): Promise<ApiAnswer<'shareDip'>> {
-  const share = () => callApi('shareDip', { params: { dipId }, body });
-  let answer = await share();
-  for (let attempt = 1; answer.status === 404 && attempt <= SHARE_NOT_YET_KNOWN_RETRIES; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
-    answer = await share();
-  }
-  return answer;
+function postShare(dipId: string, body: ApiInput<'shareDip'>['body']): Promise<ApiAnswer<'shareDip'>> {
+  return callApi('shareDip', { params: { dipId }, body });
 }
-const SHARE_NOT_YET_KNOWN_RETRIES = 5;
 
 async function copy(text: string): Promise<boolean> {
   try {

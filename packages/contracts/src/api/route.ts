@@ -140,6 +140,11 @@ export const NOT_VERIFIED = errorAnswer(
   'Signed in, but the email address is not verified yet (`verificationRequired`: offer to resend the email)',
 );
 export const NOT_FOUND = errorAnswer('Not found');
+/**
+ * The service that owns a fact this answer depends on (a DIP's link, a saved search) could not be
+ * asked in time: try again in a moment (docs/decisions.md: "Read your own writes across services").
+ */
+export const OWNER_UNAVAILABLE = errorAnswer('A service this answer depends on did not answer: try again');
 export const TOO_MANY = errorAnswer('Too many attempts: wait `retryAfterSeconds` (also in Retry-After)');
 
 /** What fastify answers for an unreadable, oversized or non-JSON body, before the route's handler. */

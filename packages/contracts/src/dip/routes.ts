@@ -3,6 +3,7 @@ import {
   FORBIDDEN,
   INVALID_REQUEST,
   NOT_SIGNED_IN,
+  OWNER_UNAVAILABLE,
   defineRoute,
   errorAnswer,
   errorResponseSchema,
@@ -154,6 +155,7 @@ export const DIP_ROUTES = [
       401: NOT_SIGNED_IN,
       403: errorAnswer('The search is not the caller’s'),
       404: errorAnswer('No such search, or no such offer in it'),
+      503: OWNER_UNAVAILABLE,
     },
   }),
   defineRoute({

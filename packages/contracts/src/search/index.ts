@@ -4,3 +4,4 @@ export * from './result';
 export * from './http';
 export * from './events';
 export * from './routes';
+export * from './internal';

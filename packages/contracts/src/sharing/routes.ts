@@ -5,6 +5,7 @@ import {
   NOT_FOUND,
   NOT_SIGNED_IN,
   NOT_VERIFIED,
+  OWNER_UNAVAILABLE,
   TOO_MANY,
   defineRoute,
   errorAnswer,
@@ -53,8 +54,9 @@ export const SHARING_ROUTES = [
       404: errorAnswer('No such DIP, or it cannot be shared'),
       410: DIP_EXPIRED,
       503: {
-        description: 'The share could not be recorded: copy the DIP’s link instead',
-        schema: shareFallbackResponseSchema,
+        description:
+          'The share could not be recorded: copy the DIP’s link instead (`fallback`); or the dip service did not answer: try again',
+        schema: z.union([shareFallbackResponseSchema, errorResponseSchema]),
       },
     },
   }),
@@ -78,6 +80,7 @@ export const SHARING_ROUTES = [
       },
       404: errorAnswer('No such DIP or link'),
       410: DIP_EXPIRED,
+      503: OWNER_UNAVAILABLE,
     },
   }),
   defineRoute({
@@ -142,6 +145,7 @@ export const SHARING_ROUTES = [
       403: FORBIDDEN,
       404: NOT_FOUND,
       410: DIP_EXPIRED,
+      503: OWNER_UNAVAILABLE,
     },
   }),
   defineRoute({

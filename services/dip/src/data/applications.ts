@@ -162,6 +162,8 @@ export class ApplicationRepository {
   async ensureIndexes(): Promise<void> {
     await this.dipApplications().createIndex({ userId: 1, submittedAt: -1 }, { name: 'user_newest_first' });
     await this.loanApplications().createIndex({ userId: 1, submittedAt: -1 }, { name: 'user_newest_first' });
+    await this.dipApplications().createIndex({ userId: 1, searchId: 1 }, { name: 'user_search' });
+    await this.loanApplications().createIndex({ userId: 1, searchId: 1 }, { name: 'user_search' });
   }
 
   async insertDipApplication(doc: DipApplicationDocument, events: EventEnvelope[]): Promise<void> {
@@ -176,6 +178,16 @@ export class ApplicationRepository {
       await this.loanApplications().insertOne(doc, { session });
       await this.outbox.add(events, session);
     });
+  }
+
+  /** Which of these saved searches of the user an application (of either kind) was made from. */
+  async searchesWithApplications(userId: string, searchIds: string[]): Promise<string[]> {
+    const filter = { userId, searchId: { $in: searchIds } };
+    const [fromDipApps, fromLoanApps] = await Promise.all([
+      this.dipApplications().distinct('searchId', filter),
+      this.loanApplications().distinct('searchId', filter),
+    ]);
+    return [...new Set([...fromDipApps, ...fromLoanApps])].filter((id): id is string => id !== null);
   }
 
   /** Both kinds, newest first, in the dashboard's shape. */

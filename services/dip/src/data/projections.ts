@@ -30,8 +30,11 @@ export class SavedSearchProjection {
     return this.connection.collection<ProjectedSearch>('saved_searches');
   }
 
-  /** A saved search never changes its offers; a redelivered event finds it there and changes nothing. */
-  async record(event: SearchSavedEvent, session: ClientSession): Promise<void> {
+  /**
+   * A saved search never changes its offers; a redelivered event (or the event arriving after search
+   * was asked directly) finds it there and changes nothing.
+   */
+  async record(event: SearchSavedEvent, session?: ClientSession): Promise<void> {
     await this.collection().updateOne(
       { _id: event.searchId },
       {
@@ -51,6 +54,34 @@ export class SavedSearchProjection {
   async find(searchId: string): Promise<ProjectedSearch | null> {
     return this.collection().findOne({ _id: searchId });
   }
+}
+
+/** Asks the sharing service through which live shares a person may open a DIP with this slug. */
+export type SharedAccessSource = (
+  dipId: string,
+  shareSlug: string,
+  caller: { userId: string; email: string },
+) => Promise<Array<{ shareId: string; permissions: SharePermissions }>>;
+
+/** Asks the search service for a saved search (null: there is no such search). */
+export type SavedSearchSource = (searchId: string) => Promise<SearchSavedEvent | null>;
+
+/**
+ * The saved search a DIP is made from: the projection, or, when search.saved has not arrived yet (the
+ * user saved the search a moment ago), the search service itself, whose answer is then recorded as the
+ * event would have been. A search saved long ago is found in the projection while search is down.
+ */
+export async function savedSearchFor(
+  projection: SavedSearchProjection,
+  askSearch: SavedSearchSource,
+  searchId: string,
+): Promise<ProjectedSearch | null> {
+  const known = await projection.find(searchId);
+  if (known) return known;
+  const saved = await askSearch(searchId);
+  if (!saved) return null;
+  await projection.record(saved);
+  return projection.find(searchId);
 }
 
 /** One way in to a DIP for someone other than its owner: a targeted share, or a person who opened an open link. */

@@ -18,7 +18,13 @@ import {
 } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { DipRepository } from '../data/dips';
-import type { AccessProjection, SavedSearchProjection } from '../data/projections';
+import {
+  type AccessProjection,
+  type SavedSearchProjection,
+  type SavedSearchSource,
+  type SharedAccessSource,
+  savedSearchFor,
+} from '../data/projections';
 import { isDipId, isShareSlug, newQuoteCode, newShareSlug } from '../domain/codes';
 import { buildSnapshot } from '../domain/snapshot';
 import { type Dip, isExpired, listItem, onlineView, ownerView, shareUrlOf } from '../domain/views';
@@ -32,6 +38,10 @@ import {
 export interface DipRouteDeps {
   dips: DipRepository;
   savedSearches: SavedSearchProjection;
+  /** The search service, for a search saved so recently that search.saved has not arrived. */
+  askSearch: SavedSearchSource;
+  /** The sharing service: the shares through which someone may open a DIP now (none if it cannot be asked). */
+  askSharing: SharedAccessSource;
   access: AccessProjection;
   clock: Clock;
   publicUrl: string;
@@ -47,7 +57,7 @@ const DAY_MS = 24 * HOUR_MS;
  * shared with them through a link that still holds (403). `needs` names the permission asked for.
  */
 export async function readableDip(
-  deps: Pick<DipRouteDeps, 'access' | 'clock'>,
+  deps: Pick<DipRouteDeps, 'access' | 'clock' | 'askSharing'>,
   dip: Dip | null,
   caller: CallerIdentity,
   needs: 'view' | 'downloadPdf',
@@ -57,8 +67,15 @@ export async function readableDip(
   if (isExpired(dip, now)) throw gone(DIP_MESSAGES.expired);
   if (dip.userId === caller.userId) return { dip, asOwner: true };
   const grants = await deps.access.grantsFor(dip, caller, now);
-  if (!grants.some((g) => g.permissions[needs])) throw forbidden(DIP_MESSAGES.accessDenied);
-  return { dip, asOwner: false };
+  if (grants.some((g) => g.permissions[needs])) return { dip, asOwner: false };
+  // No grant here yet may mean the share (or this person's opening of the open link) happened a moment
+  // ago and its event is on its way: sharing, which owns shares, is asked before refusing.
+  if (
+    dip.shareSlug &&
+    (await deps.askSharing(dip.id, dip.shareSlug, caller)).some((g) => g.permissions[needs])
+  )
+    return { dip, asOwner: false };
+  throw forbidden(DIP_MESSAGES.accessDenied);
 }
 
 /** The caller's own DIP, still valid, for an owner's action. */
@@ -82,7 +99,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
       const { caller } = request;
       const { searchId, loanIndex } = request.params;
       const { validHours } = request.body;
-      const search = await deps.savedSearches.find(searchId);
+      const search = await savedSearchFor(deps.savedSearches, deps.askSearch, searchId);
       if (!search) throw notFound(DIP_MESSAGES.searchNotFound);
       if (search.userId !== caller.userId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
       const offer = search.offers[loanIndex];

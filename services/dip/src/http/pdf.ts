@@ -8,7 +8,7 @@ import { type DipRouteDeps, readableDip } from './dips';
 
 export const PDF_LOGIN_REQUIRED = 'Authentication Required: Please log in to download PDFs.';
 
-export interface PdfRouteDeps extends Pick<DipRouteDeps, 'access' | 'clock'> {
+export interface PdfRouteDeps extends Pick<DipRouteDeps, 'access' | 'clock' | 'askSharing'> {
   dips: DipRepository;
   pdfs: Pick<DipPdfs, 'get'>;
 }

@@ -48,7 +48,7 @@ export class SavedSearchRepository {
   }
 
   /** The dashboard's 'Application Submitted' badge; only on the applicant's own search. */
-  async markApplicationSubmitted(id: string, userId: string, session: ClientSession): Promise<void> {
+  async markApplicationSubmitted(id: string, userId: string, session?: ClientSession): Promise<void> {
     await this.searches.updateOne(
       { _id: id, user_id: userId },
       { $set: { application_status: 'submitted', updated_at: new Date() } },

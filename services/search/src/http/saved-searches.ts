@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type LoanOffer, type LoanType, loanOfferSchema } from '@lsp/contracts';
-import { forbidden, notFound, declareRoute } from '@lsp/service-kit';
+import { type LoanOffer, type LoanType, type SearchSavedEvent, loanOfferSchema } from '@lsp/contracts';
+import { type Logger, forbidden, notFound, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
@@ -10,6 +10,9 @@ import type { SearchRunRepository } from '../data/search-runs';
 export interface SavedSearchRouteDeps {
   savedSearches: SavedSearchRepository;
   runs: Pick<SearchRunRepository, 'find'>;
+  /** Asks the dip service which of the user's saved searches have an application. */
+  searchesWithApplications: (userId: string, searchIds: string[]) => Promise<string[]>;
+  logger: Pick<Logger, 'warn'>;
 }
 
 /** The figures the server keeps of every offer of a run (search-runner's storedOffer). */
@@ -108,6 +111,59 @@ async function withMessageOnError(_request: FastifyRequest, reply: FastifyReply,
     : payload;
 }
 
+/**
+ * A saved search as search.saved carries it (and as dip is answered when it asks before the event has
+ * reached it): its offers verified against the server's own record of the run.
+ */
+export async function savedSearchState(
+  runs: SavedSearchRouteDeps['runs'],
+  search: SavedSearchDocument,
+): Promise<SearchSavedEvent> {
+  return {
+    searchId: search._id,
+    userId: search.user_id,
+    loanType: search.loan_type,
+    ...(search.project_name ? { projectName: search.project_name } : {}),
+    resultCount: search.result_count,
+    offers: await verifiedOffers(runs, search.loan_type, search.session_id, resultsIn(search.api_response)),
+    searchData: search.search_data,
+    savedAt: search.created_at.toISOString(),
+  };
+}
+
+/**
+ * The searches with their application status as dip, which owns applications, knows it now: an
+ * application submitted a moment ago shows at once, before application.submitted reaches search (whose
+ * projection is then brought up to date too). If dip cannot be asked, the projection's status is shown.
+ */
+async function withApplicationStatus(
+  deps: SavedSearchRouteDeps,
+  userId: string,
+  searches: SavedSearchDocument[],
+): Promise<SavedSearchDocument[]> {
+  const open = searches.filter((search) => search.application_status === 'not_submitted');
+  if (open.length === 0) return searches;
+  let submitted: Set<string>;
+  try {
+    submitted = new Set(
+      await deps.searchesWithApplications(
+        userId,
+        open.map((search) => search._id),
+      ),
+    );
+  } catch (err) {
+    deps.logger.warn({ err }, 'application status: dip could not be asked; showing what search knows');
+    return searches;
+  }
+  if (submitted.size === 0) return searches;
+  await Promise.all(
+    [...submitted].map((searchId) => deps.savedSearches.markApplicationSubmitted(searchId, userId)),
+  );
+  return searches.map((search) =>
+    submitted.has(search._id) ? { ...search, application_status: 'submitted' } : search,
+  );
+}
+
 /** The saved search if it exists (404) and belongs to the caller (403). */
 async function ownedSearch(
   deps: SavedSearchRouteDeps,
@@ -146,19 +202,7 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
         created_at: now,
         updated_at: now,
       };
-      const event = searchSavedEvent(
-        {
-          searchId: search._id,
-          userId: search.user_id,
-          loanType: search.loan_type,
-          ...(search.project_name ? { projectName: search.project_name } : {}),
-          resultCount: search.result_count,
-          offers: await verifiedOffers(deps.runs, search.loan_type, search.session_id, results),
-          searchData: search.search_data,
-          savedAt: now.toISOString(),
-        },
-        request.id,
-      );
+      const event = searchSavedEvent(await savedSearchState(deps.runs, search), request.id);
       await deps.savedSearches.insert(search, [event]);
       reply.status(201);
       return {
@@ -178,12 +222,14 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
     const { caller } = request;
     if (request.params.userId !== caller.userId) throw forbidden(SEARCH_ACCESS_DENIED);
     const searches = await deps.savedSearches.listForUser(caller.userId);
-    return searches.map(savedSearchView);
+    return (await withApplicationStatus(deps, caller.userId, searches)).map(savedSearchView);
   });
 
   declareRoute(app, 'getSearchResult', async (request) => {
     const { caller } = request;
-    const search = await ownedSearch(deps, request.params.id, caller.userId);
+    const [search] = await withApplicationStatus(deps, caller.userId, [
+      await ownedSearch(deps, request.params.id, caller.userId),
+    ]);
     return { success: true, ...savedSearchView(search), results: resultsIn(search.api_response) };
   });
 

@@ -1,5 +1,6 @@
 import {
   DIP_EVENT_TYPES,
+  type DipState,
   type EventEnvelope,
   IDENTITY_EVENT_TYPES,
   type ShareRevokedEvent,
@@ -10,9 +11,9 @@ import {
   userRegisteredEventSchema,
 } from '@lsp/contracts';
 import type { EventBus, ProcessedEvents, EventOutbox } from '@lsp/service-kit';
-import type { ClientSession } from 'mongoose';
+import type { ClientSession, Connection } from 'mongoose';
 import { shareRevokedEvent } from './published';
-import type { SharingCollections } from '../data/collections';
+import type { DipProjection, SharingCollections } from '../data/collections';
 
 export const CONSUMER = 'sharing';
 
@@ -126,6 +127,67 @@ export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
       default:
     }
   };
+}
+
+/** The projection of a DIP as its owner holds it at `state.version`. */
+function projectionOf(state: DipState): DipProjection {
+  return {
+    _id: state.dipId,
+    ownerUserId: state.ownerUserId,
+    ownerName: state.ownerName,
+    ownerEmail: state.ownerEmail,
+    quoteCode: state.quoteCode,
+    shareSlug: state.shareSlug,
+    shareUrl: state.shareUrl,
+    status: state.status,
+    expiresAt: new Date(state.expiresAt),
+    createdAt: new Date(state.createdAt),
+    version: state.version,
+    snapshot: state.snapshot,
+  };
+}
+
+/**
+ * Brings the projection of a DIP up to what the dip service (its owner) answered, with the same
+ * consequences the events of the versions in between would have had: a link regenerated or revoked
+ * revokes the shares of the old slug, an expiry moved moves the recipients' copies. The events, when
+ * they arrive, then find their version applied and change nothing. Returns the DIP as it now stands.
+ */
+export async function catchUpWithOwner(
+  mongo: Connection,
+  c: SharingCollections,
+  outbox: EventOutbox,
+  state: DipState,
+  /** Now, by the route's clock: when the shares of an old slug count as revoked. */
+  at: Date,
+): Promise<DipProjection> {
+  const current = projectionOf(state);
+  return mongo.transaction(async (session) => {
+    const existing = await c.dips.findOne({ _id: state.dipId }, { session });
+    if (!existing) {
+      await c.dips.updateOne({ _id: state.dipId }, { $setOnInsert: current }, { upsert: true, session });
+      return current;
+    }
+    if (existing.version >= state.version) return existing;
+    const { _id: _ignored, ...fields } = current;
+    if (!(await applyNewer(c, state.dipId, state.version, fields, session))) return existing;
+    if (existing.shareSlug !== null && existing.shareSlug !== state.shareSlug)
+      await revokeSharesOf(
+        c,
+        outbox,
+        state.dipId,
+        state.status === 'revoked' ? 'dip-revoked' : 'link-regenerated',
+        at,
+        session,
+      );
+    if (existing.expiresAt.getTime() !== current.expiresAt.getTime())
+      await c.recipientShares.updateMany(
+        { dipId: state.dipId },
+        { $set: { dipExpiresAt: current.expiresAt } },
+        { session },
+      );
+    return current;
+  });
 }
 
 /** A person who registered from a shared deal (refDealId: the deal's token or id) is linked to it. */

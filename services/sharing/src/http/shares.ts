@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_SHARE_PERMISSIONS, SHARING_MESSAGES, SIMPLE_EMAIL_PATTERN } from '@lsp/contracts';
+import {
+  DEFAULT_SHARE_PERMISSIONS,
+  type DipState,
+  SHARING_MESSAGES,
+  SIMPLE_EMAIL_PATTERN,
+} from '@lsp/contracts';
 import {
   type CallerIdentity,
   type DeclaredRouteOptions,
@@ -19,6 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ClientSession, Connection } from 'mongoose';
 import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../data/collections';
 import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
+import { catchUpWithOwner } from '../events/consumed';
 import { shareCreatedEvent, shareViewedEvent } from '../events/published';
 
 export interface ShareRouteDeps {
@@ -28,6 +34,13 @@ export interface ShareRouteDeps {
   outbox: EventOutbox;
   signer: ShareLinkSigner;
   clock: Clock;
+  /**
+   * Asks the dip service for a DIP as it is now (null: no such DIP). Every decision about a DIP's link
+   * is made on the owner's answer, never on the projection alone, which may not have heard yet of a
+   * DIP created or a link regenerated a moment ago (docs/decisions.md: "Read your own writes across
+   * services").
+   */
+  askDip: (dipId: string) => Promise<DipState | null>;
 }
 
 /** Most entries the 'Shared with me' list answers at once. */
@@ -186,9 +199,29 @@ async function markViewed(deps: ShareRouteDeps, entry: RecipientShare, recipient
 export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) {
   const c = deps.collections;
 
+  /** The DIP as its owner holds it now, the projection brought up to it; null when there is none. */
+  async function currentDip(dipId: string, now: Date): Promise<DipProjection | null> {
+    const state = await deps.askDip(dipId);
+    return state ? catchUpWithOwner(deps.mongo, c, deps.outbox, state, now) : null;
+  }
+
+  /**
+   * The DIP whose current link has this slug. The slug names the DIP through the projection or a link
+   * signed for it (a link made since a regeneration the projection has not heard of); the owner then
+   * says whether it is still the DIP's slug.
+   */
+  async function dipOfSlug(slug: string, now: Date): Promise<DipProjection | null> {
+    const named =
+      (await c.dips.findOne({ shareSlug: slug }, { projection: { _id: 1 } }))?._id ??
+      (await c.dipShares.findOne({ shareSlug: slug }, { projection: { dipId: 1 } }))?.dipId;
+    if (!named) return null;
+    const dip = await currentDip(named, now);
+    return dip && dip.status === 'active' && dip.shareSlug === slug ? dip : null;
+  }
+
   /** The DIP if the caller owns it and it can still be shared. */
   async function shareableDip(dipId: string, userId: string, now: Date): Promise<DipProjection> {
-    const dip = await c.dips.findOne({ _id: dipId });
+    const dip = await currentDip(dipId, now);
     if (!dip) throw notFound(SHARING_MESSAGES.notFound);
     if (dip.ownerUserId !== userId) throw forbidden(SHARING_MESSAGES.accessDenied);
     if (dip.status !== 'active' || !dip.shareSlug) throw notFound(SHARING_MESSAGES.notFound);
@@ -344,7 +377,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     const caller = recipientOf(request.caller);
     const now = deps.clock.now();
     const recipient = decodeRecipient(e);
-    const dip = await c.dips.findOne({ shareSlug: request.params.slug, status: 'active' });
+    const dip = await dipOfSlug(request.params.slug, now);
     if (!dip || !recipient) throw notFound(SHARING_MESSAGES.notFound);
     const open = recipient === OPEN_LINK_RECIPIENT;
     const link = await c.dipShares.findOne({
@@ -456,7 +489,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     async (request) => {
       const caller = recipientOf(request.caller);
       const now = deps.clock.now();
-      const dip = await c.dips.findOne({ _id: request.params.id });
+      const dip = await currentDip(request.params.id, now);
       if (!dip) throw notFound(SHARING_MESSAGES.notFound);
       const entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
       if (!entry) throw forbidden(SHARING_MESSAGES.accessDenied);

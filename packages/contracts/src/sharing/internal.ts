@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { sharePermissionsSchema } from './events';
+
+/**
+ * Reads one service makes of the sharing service directly, inside the platform (never through the
+ * gateway): see the dip service's internal reads.
+ */
+export const SHARING_INTERNAL_PATHS = {
+  /** POST {@link accessQuerySchema}: the shares through which a person may open a DIP now. */
+  access: '/internal/access',
+} as const;
+
+export const accessQuerySchema = z.object({
+  dipId: z.string().min(1),
+  /** The DIP's current slug: a share made for an earlier slug grants nothing. */
+  shareSlug: z.string().min(1),
+  email: z.string().min(1),
+  userId: z.string().min(1),
+});
+export type AccessQuery = z.infer<typeof accessQuerySchema>;
+
+export const accessAnswerSchema = z.object({
+  grants: z.array(z.object({ shareId: z.string(), permissions: sharePermissionsSchema })),
+});
+export type AccessAnswer = z.infer<typeof accessAnswerSchema>;

@@ -1,0 +1,50 @@
+import { SHARING_INTERNAL_PATHS, type AccessAnswer, accessQuerySchema } from '@lsp/contracts';
+import { type Clock, badRequest, registerInternalRead } from '@lsp/service-kit';
+import type { FastifyInstance } from 'fastify';
+import type { SharingCollections } from '../data/collections';
+
+/**
+ * What other services ask sharing directly (docs/decisions.md: "Read your own writes across services"):
+ * dip, whether a person may open a DIP, when its own grants (kept from share.created and share.viewed)
+ * have not yet heard of a share made or an open link opened a moment ago.
+ */
+export function registerInternalReads(
+  app: FastifyInstance,
+  deps: { collections: SharingCollections; clock: Clock; internalSecret: string },
+) {
+  const c = deps.collections;
+  registerInternalRead<never, unknown>(
+    app,
+    deps.internalSecret,
+    { method: 'POST', path: SHARING_INTERNAL_PATHS.access },
+    async (request): Promise<AccessAnswer> => {
+      const query = accessQuerySchema.safeParse(request.body);
+      if (!query.success) throw badRequest('dipId, shareSlug, email and userId are required');
+      const { dipId, shareSlug, email, userId } = query.data;
+      const now = deps.clock.now();
+      const entries = await c.recipientShares
+        .find({
+          dipId,
+          status: 'active',
+          $or: [{ email: email.trim().toLowerCase() }, { recipientUserId: userId }],
+        })
+        .toArray();
+      const links = await c.dipShares.find({ _id: { $in: entries.map((entry) => entry.linkId) } }).toArray();
+      const live = new Set(
+        links
+          .filter(
+            (link) =>
+              link.status !== 'revoked' &&
+              link.shareSlug === shareSlug &&
+              (link.expiresAt === null || link.expiresAt.getTime() > now.getTime()),
+          )
+          .map((link) => link._id),
+      );
+      return {
+        grants: entries
+          .filter((entry) => live.has(entry.linkId))
+          .map((entry) => ({ shareId: entry._id, permissions: entry.permissions })),
+      };
+    },
+  );
+}
