@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from '@lsp/contracts';
+import { EMAIL_NOT_VERIFIED, SESSION_COOKIE } from '@lsp/contracts';
 import {
   OutboxRelay,
   ProcessedEvents,
@@ -176,12 +176,22 @@ describe('sharing a DIP, end to end', () => {
     expect(mail.text).toContain('Olivia Owner');
     const link = new URL(mail.text.match(/http:\/\/localhost:8080\/shared\/\S+/)![0]);
 
-    // The recipient has no account yet: register, verify from the emailed link, sign in.
+    // The recipient has no account yet: register and sign in, before verifying the address.
     const browser = new CookieClient(gateway.url);
     const password = 'correct horse battery';
     expect(
       (await browser.post('/api/auth/register', { name: 'Rita Recipient', email, password })).status,
     ).toBe(201);
+    expect((await browser.post('/api/login', { email, password })).status).toBe(200);
+    const linkPath = `/api/online-dip/shared/${link.pathname.split('/').at(-1)}${link.search}`;
+    // Registering the address is not proving it: the link and the list stay closed (issue 24).
+    const early = await browser.get(linkPath);
+    expect(early.status).toBe(403);
+    expect(early.json()).toEqual({ success: false, error: EMAIL_NOT_VERIFIED, verificationRequired: true });
+    expect((await browser.get('/api/shared')).status).toBe(403);
+    expect(await collections.recipientShares.findOne({ dipId, email, viewedAt: { $ne: null } })).toBeNull();
+
+    // Verified from the emailed link: the same session opens it, with no new sign-in.
     const verifyMail = await smtp.waitForMessage(
       (m) => m.to.includes(email) && m.subject.startsWith('Verify'),
     );
@@ -189,11 +199,8 @@ describe('sharing a DIP, end to end', () => {
       verifyMail.text.match(/http:\/\/localhost:8080\/verify-email\?token=\S+/)![0],
     ).searchParams.get('token')!;
     expect((await browser.get(`/api/verify-email?token=${encodeURIComponent(token)}`)).status).toBe(200);
-    expect((await browser.post('/api/login', { email, password })).status).toBe(200);
 
-    const opened = await browser.get(
-      `/api/online-dip/shared/${link.pathname.split('/').at(-1)}${link.search}`,
-    );
+    const opened = await browser.get(linkPath);
     expect(opened.status).toBe(200);
     expect(opened.json()).toMatchObject({
       dip: { id: dipId },
