@@ -127,7 +127,6 @@ const composeEnv = (name: string): Env =>
     Object.entries((compose.services[name].environment ?? {}) as Doc).map(([k, v]) => [k, interpolate(v)]),
   );
 
-
 /** The URLs each service is given to ask another that owns a fact (docs/decisions.md: read your own writes). */
 const ASKED_ON_DEMAND: Record<string, string[]> = {
   search: ['DIP_URL'],
@@ -595,8 +594,7 @@ describe('Kubernetes manifests', () => {
       // A pod outside the platform (an attacker's, or the ingress controller's).
       expect([to, mayConnect(null, to)]).toEqual([to, to === 'gateway']);
       for (const from of names) {
-        const allowed =
-          to === 'gateway' || from === 'gateway' || from === 'notifications' || asks(from, to);
+        const allowed = to === 'gateway' || from === 'gateway' || from === 'notifications' || asks(from, to);
         expect([from, to, mayConnect(from, to)]).toEqual([from, to, allowed]);
       }
     }
