@@ -185,6 +185,42 @@ describe('declareRoute', () => {
     await app.close();
   });
 
+  it('refuses the unverified caller on every verifiedEmail route before its handler runs, and admits the verified one', async () => {
+    const unverified = identityHeaders({ ...borrower, verified: false }, SECRET);
+    const routes = PUBLIC_API_ROUTES.filter((route) => route.verifiedEmail);
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
+      const app = serviceApp();
+      let handled = 0;
+      declareRoute(
+        app,
+        route.operationId as never,
+        (async (_request: unknown, reply: { code(n: number): { send(): unknown } }) => {
+          handled += 1;
+          return reply.code(204).send();
+        }) as never,
+      );
+      const url = route.path.replace(/:([A-Za-z0-9_]+)/g, 'p-1');
+      const ask = (headers: Record<string, string>) =>
+        app.inject({
+          method: route.method,
+          url,
+          headers,
+          ...(route.method === 'GET' ? {} : { payload: {} }),
+        });
+      const refused = await ask(unverified);
+      expect([route.operationId, refused.statusCode, refused.json()]).toEqual([
+        route.operationId,
+        403,
+        { success: false, error: EMAIL_NOT_VERIFIED, verificationRequired: true },
+      ]);
+      expect(handled).toBe(0);
+      // The verified caller gets past admission (to validation, or to the handler).
+      expect([route.operationId, (await ask(signedIn)).statusCode]).not.toEqual([route.operationId, 403]);
+      await app.close();
+    }
+  });
+
   it('needs a verified email on every owner- or recipient-scoped route (DIPs, applications, shares, deals, referrals)', () => {
     const verified = PUBLIC_API_ROUTES.filter((route) => route.verifiedEmail)
       .map((route) => route.operationId)
