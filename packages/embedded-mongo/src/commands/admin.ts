@@ -28,7 +28,7 @@ const create: Handler = (ctx) => {
       continue;
     setField(options, k, v);
   }
-  ctx.state.engine.createCollection(ctx.db, name, options);
+  ctx.state.engine.createCollection(ctx.db, name, options, ctx.txn);
   return { ok: 1 };
 };
 
@@ -118,8 +118,20 @@ const createIndexes: Handler = (ctx) => {
     throw errors.failedToParse('Must specify at least one index to create');
   const engine = ctx.state.engine;
   const createdCollectionAutomatically = !existing(ctx, name);
-  const coll = engine.ensureCollection(ctx.db, name);
+  const coll = engine.ensureCollection(ctx.db, name, ctx.txn);
   const before = coll.indexes.length + 1;
+  // MongoDB 4.4+: inside a transaction, new indexes only on a collection it created and left empty.
+  const refuseNew = (): void => {
+    if (!ctx.txn) return;
+    if (coll.owner !== ctx.txn)
+      throw errors.operationNotSupportedInTransaction(
+        `Cannot create new indexes on existing collection ${coll.ns} in a multi-document transaction.`,
+      );
+    if (coll.docs.size > 0)
+      throw errors.operationNotSupportedInTransaction(
+        `Cannot create new indexes on non-empty collection ${coll.ns} in a multi-document transaction.`,
+      );
+  };
   for (const raw of specs) {
     if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0)
       throw errors.badValue('index specification must have a non-empty key');
@@ -153,6 +165,7 @@ const createIndexes: Handler = (ctx) => {
       }
       continue;
     }
+    refuseNew();
     engine.createIndex(coll, spec);
   }
   const after = coll.indexes.length + 1;

@@ -54,7 +54,7 @@ export function collectionName(ctx: CommandContext, name: string): string {
 }
 
 export function existing(ctx: CommandContext, name: string): Collection | undefined {
-  return ctx.state.engine.getCollection(ctx.db, name);
+  return ctx.state.engine.getCollection(ctx.db, name, ctx.txn);
 }
 
 /** Replies with the first batch and keeps the rest as a server-side cursor. */

@@ -43,7 +43,7 @@ const insert: Handler = (ctx) => {
   if (!Array.isArray(docs))
     throw errors.failedToParse("BSON field 'insert.documents' is missing but a required field");
   const ordered = ctx.cmd.ordered !== false;
-  const coll = ctx.state.engine.ensureCollection(ctx.db, name);
+  const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
   let n = 0;
   const writeErrors: Doc[] = [];
   for (let i = 0; i < docs.length; i++) {
@@ -168,7 +168,7 @@ const update: Handler = (ctx) => {
   if (!Array.isArray(updates))
     throw errors.failedToParse("BSON field 'update.updates' is missing but a required field");
   const ordered = ctx.cmd.ordered !== false;
-  const coll = ctx.state.engine.ensureCollection(ctx.db, name);
+  const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
   let n = 0;
   let nModified = 0;
   const upserted: Doc[] = [];
@@ -241,7 +241,7 @@ const findAndModify: Handler = (ctx) => {
   }
   if (cmd.update === undefined)
     throw errors.failedToParse('Either an update or remove=true must be specified');
-  const coll = engine.ensureCollection(ctx.db, name);
+  const coll = engine.ensureCollection(ctx.db, name, ctx.txn);
   const r = runUpdate(ctx, coll, filter, cmd.update as Doc, {
     multi: false,
     upsert: cmd.upsert === true,

@@ -20,7 +20,6 @@ const NOT_IN_TXN = new Set([
   'count',
   'listCollections',
   'listIndexes',
-  'createIndexes',
   'drop',
   'dropDatabase',
   'dropIndexes',

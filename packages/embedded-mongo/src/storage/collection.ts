@@ -2,6 +2,7 @@
 // All unique checks happen before anything changes, so a failed write leaves no trace.
 import { duplicateKey, errors } from '../errors';
 import { Doc, getField, isPlainObject, valueKey } from '../query/values';
+import type { Transaction } from './engine';
 import { IndexSpec, SecondaryIndex } from './index-def';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
@@ -14,6 +15,8 @@ export class Collection {
   readonly db: string;
   name: string;
   readonly options: Doc;
+  /** The transaction that created this collection, until it commits (nobody else sees it). */
+  owner?: Transaction;
   readonly docs = new Map<string, Doc>();
   readonly indexes: SecondaryIndex[] = [];
   /**

@@ -50,6 +50,12 @@ export class Transaction {
    * Lets each write check the transaction's other writes without walking all of them.
    */
   readonly uniqueKeys = new Map<SecondaryIndex, Map<string, string>>();
+  /**
+   * Collections this transaction created (by `create`, `createIndexes` or a first insert), by
+   * namespace: registered for everyone else only when it commits. Their documents and indexes
+   * are written straight into them, since nobody else can see them.
+   */
+  readonly created = new Map<string, Collection>();
   state: 'active' | 'committed' | 'aborted' = 'active';
 
   constructor(sessionKey: string, txnNumber: bigint, startSeq: number) {
@@ -75,6 +81,8 @@ export class Engine {
   private seq = 0;
   private readonly activeTxns = new Set<Transaction>();
   private readonly locks = new Map<string, Transaction>();
+  /** Namespaces open transactions have created but not yet committed. */
+  private readonly pendingCreates = new Map<string, Transaction>();
   private pending: Document[] = [];
   /** Undoes the current command's in-memory changes if they cannot be journaled. */
   private undo: Array<() => void> = [];
@@ -374,13 +382,29 @@ export class Engine {
     return colls;
   }
 
-  getCollection(db: string, name: string): Collection | undefined {
+  /** The collection as `txn` sees it (its own uncommitted creations included), else as committed. */
+  getCollection(db: string, name: string, txn?: Transaction): Collection | undefined {
+    if (txn && txn.created.size > 0) {
+      const mine = txn.created.get(`${db}.${name}`);
+      if (mine) return mine;
+    }
     return this.dbs.get(db)?.get(name);
   }
 
-  createCollection(db: string, name: string, options: Doc = {}): Collection {
+  createCollection(db: string, name: string, options: Doc = {}, txn?: Transaction): Collection {
     validateName(db, name);
-    if (this.getCollection(db, name)) throw errors.namespaceExists(`${db}.${name}`);
+    if (this.getCollection(db, name, txn)) throw errors.namespaceExists(`${db}.${name}`);
+    if (txn) {
+      // Private until commit; two open transactions creating one namespace: the second conflicts.
+      const ns = `${db}.${name}`;
+      const other = this.pendingCreates.get(ns);
+      if (other && other !== txn && other.state === 'active') throw errors.writeConflict();
+      const coll = new Collection(db, name, options);
+      coll.owner = txn;
+      txn.created.set(ns, coll);
+      this.pendingCreates.set(ns, txn);
+      return coll;
+    }
     const hadDb = this.dbs.has(db);
     const coll = new Collection(db, name, options);
     this.collections(db).set(name, coll);
@@ -391,8 +415,8 @@ export class Engine {
     return coll;
   }
 
-  ensureCollection(db: string, name: string): Collection {
-    return this.getCollection(db, name) ?? this.createCollection(db, name);
+  ensureCollection(db: string, name: string, txn?: Transaction): Collection {
+    return this.getCollection(db, name, txn) ?? this.createCollection(db, name, {}, txn);
   }
 
   dropCollection(db: string, name: string): boolean {
@@ -431,6 +455,7 @@ export class Engine {
 
   createIndex(coll: Collection, spec: IndexSpec): void {
     coll.addIndex(spec);
+    if (coll.owner) return; // journaled with the transaction that created the collection
     this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec }, () => coll.dropIndex(spec.name));
   }
 
@@ -480,8 +505,9 @@ export class Engine {
 
   insert(coll: Collection, doc: Doc, txn?: Transaction): void {
     checkSize(doc);
-    if (txn) return this.txnWrite(coll, idKeyOf(doc), doc, txn, true);
+    if (txn && coll.owner !== txn) return this.txnWrite(coll, idKeyOf(doc), doc, txn, true);
     coll.insert(doc);
+    if (txn) return; // into a collection only this transaction can see
     const id = idKeyOf(doc);
     this.committed(coll, id, undefined);
     this.record({ op: 'put', db: coll.db, coll: coll.name, doc }, () => coll.remove(id));
@@ -490,17 +516,19 @@ export class Engine {
   replace(coll: Collection, next: Doc, txn?: Transaction): void {
     checkSize(next);
     const id = idKeyOf(next);
-    if (txn) return this.txnWrite(coll, id, next, txn, false);
+    if (txn && coll.owner !== txn) return this.txnWrite(coll, id, next, txn, false);
     const before = coll.docs.get(id);
     coll.replace(id, next);
+    if (txn) return;
     this.committed(coll, id, before);
     this.record({ op: 'put', db: coll.db, coll: coll.name, doc: next }, () => restore(coll, id, before));
   }
 
   delete(coll: Collection, doc: Doc, txn?: Transaction): void {
     const id = idKeyOf(doc);
-    if (txn) return this.txnWrite(coll, id, null, txn, false);
+    if (txn && coll.owner !== txn) return this.txnWrite(coll, id, null, txn, false);
     const before = coll.remove(id);
+    if (txn) return;
     this.committed(coll, id, before);
     this.record({ op: 'del', db: coll.db, coll: coll.name, id: doc._id }, () => restore(coll, id, before));
   }
@@ -599,6 +627,13 @@ export class Engine {
 
   commit(txn: Transaction): void {
     if (txn.state !== 'active') return;
+    // A collection this transaction created whose name another client took meanwhile.
+    for (const coll of txn.created.values()) {
+      if (this.getCollection(coll.db, coll.name)) {
+        this.abort(txn);
+        throw errors.writeConflict();
+      }
+    }
     for (const [coll, overlay] of txn.writes) {
       // Collections are created outside transactions, so one that is no longer registered under
       // its name was dropped or renamed while the transaction ran.
@@ -626,6 +661,26 @@ export class Engine {
     }
     const undo: Array<[Collection, string, Doc | undefined]> = [];
     const ops: Document[] = [];
+    const registered: Array<{ coll: Collection; hadDb: boolean }> = [];
+    const created = new Set(txn.created.values());
+    for (const coll of txn.created.values()) {
+      registered.push({ coll, hadDb: this.dbs.has(coll.db) });
+      coll.owner = undefined;
+      this.collections(coll.db).set(coll.name, coll);
+      ops.push({ op: 'create', db: coll.db, coll: coll.name, options: coll.options });
+      for (const index of coll.indexes) ops.push({ op: 'createIndex', db: coll.db, coll: coll.name, spec: index.spec });
+      for (const doc of coll.docs.values()) {
+        ops.push({ op: 'put', db: coll.db, coll: coll.name, doc });
+        // Transactions whose snapshot predates this commit must not see these documents.
+        undo.push([coll, idKeyOf(doc), undefined]);
+      }
+    }
+    const unregister = () => {
+      for (const { coll, hadDb } of registered.reverse()) {
+        if (hadDb) this.dbs.get(coll.db)?.delete(coll.name);
+        else this.dbs.delete(coll.db);
+      }
+    };
     try {
       for (const [coll, overlay] of txn.writes) {
         for (const [id, doc] of overlay) {
@@ -641,7 +696,8 @@ export class Engine {
         }
       }
     } catch (err) {
-      for (const [coll, id, before] of undo.reverse()) restore(coll, id, before);
+      for (const [coll, id, before] of undo.reverse()) if (!created.has(coll)) restore(coll, id, before);
+      unregister();
       this.abort(txn);
       throw err;
     }
@@ -651,7 +707,8 @@ export class Engine {
       this.record({ op: 'tx', ops }, () => {
         // Not journaled: the commit did not happen, so a retried commitTransaction must not
         // answer "committed".
-        for (const [coll, id, before] of [...undo].reverse()) restore(coll, id, before);
+        for (const [coll, id, before] of [...undo].reverse()) if (!created.has(coll)) restore(coll, id, before);
+        unregister();
         txn.state = 'aborted';
       });
   }
@@ -675,6 +732,7 @@ export class Engine {
         if (this.locks.get(key) === txn) this.locks.delete(key);
       }
     }
+    for (const ns of txn.created.keys()) if (this.pendingCreates.get(ns) === txn) this.pendingCreates.delete(ns);
     this.activeTxns.delete(txn);
     if (this.activeTxns.size === 0)
       for (const colls of this.dbs.values()) for (const c of colls.values()) c.history.clear();
