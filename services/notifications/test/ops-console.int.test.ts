@@ -137,7 +137,12 @@ describe('the operations console (Redis Streams)', () => {
     };
     consumers.subscribe({
       consumerGroup: 'test-poison',
-      types: ['dip.created'],
+      // The password events too: their dead letters must reach the console (issue 24 item 19).
+      types: [
+        'dip.created',
+        IDENTITY_EVENT_TYPES.passwordResetRequested,
+        IDENTITY_EVENT_TYPES.passwordChanged,
+      ],
       handler: counting('poison'),
     });
     consumers.subscribe({
@@ -625,6 +630,30 @@ describe('the operations console (Redis Streams)', () => {
       expect(again.status).toBe(409);
       expect(again.body.error).toBe(OPS_MESSAGES.deadLetterClosed);
       poisonFixed = false;
+    });
+
+    it('lists the dead letters of the password events, which the catalogue once left out', async () => {
+      for (const type of [
+        IDENTITY_EVENT_TYPES.passwordResetRequested,
+        IDENTITY_EVENT_TYPES.passwordChanged,
+      ]) {
+        const event = testEvent(type, { source: 'identity' });
+        poisoned.add(event.id);
+        await publisher.publish(event);
+        const dead = await waitFor(async () => {
+          const { body } = await get(`/api/ops/dead-letters?topic=${encodeURIComponent(type)}`);
+          return (
+            (body as OpsDeadLettersResponse).items.find(
+              (d) => d.envelope.id === event.id && d.consumerGroup === 'test-poison',
+            ) ?? null
+          );
+        }, `the dead letter of ${type}`);
+        expect(dead).toMatchObject({ topic: type, status: 'open', attempts: 2 });
+        // Closed again, so the topics' open counts of the other tests stay their own.
+        expect(
+          (await post(`/api/ops/dead-letters/${dead.id}/discard`, { reason: 'test event' })).status,
+        ).toBe(200);
+      }
     });
 
     it('discards with a reason that is kept, and replays all open ones of a topic', async () => {
