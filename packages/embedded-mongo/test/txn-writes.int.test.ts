@@ -15,7 +15,9 @@ afterAll(async () => {
 });
 
 /** Runs `body` in a transaction expecting 11000, then shows the transaction is gone (aborted). */
-async function expectDuplicateInTxn(body: (session: ClientSession) => Promise<unknown>): Promise<MongoServerError> {
+async function expectDuplicateInTxn(
+  body: (session: ClientSession) => Promise<unknown>,
+): Promise<MongoServerError> {
   const session = t.client.startSession();
   try {
     session.startTransaction();
@@ -45,7 +47,13 @@ describe('duplicate _id inside a transaction', () => {
     const c = coll('dup_insert_many');
     await c.insertOne({ _id: 0 } as never); // the collection exists before the transaction
     const err = await expectDuplicateInTxn((session) =>
-      c.insertMany([{ _id: 1, v: 'a' }, { _id: 1, v: 'b' }] as never[], { session }),
+      c.insertMany(
+        [
+          { _id: 1, v: 'a' },
+          { _id: 1, v: 'b' },
+        ] as never[],
+        { session },
+      ),
     );
     expect(err.message).toMatch(/dup key: \{ _id: 1 \}/);
     expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 0 }]);

@@ -10,6 +10,7 @@ import { Doc, isPlainObject, valueKey } from '../query/values';
 import { Collection } from '../storage/collection';
 import { Matched, ScanStats } from '../storage/engine';
 import { CommandContext, Handler, collectionName, cursorReply, existing, takeBatch, toInt } from './context';
+import { DELETE_STATEMENT, UPDATE_STATEMENT, checkCommandFields, checkStatementFields } from './fields';
 
 function writeError(index: number, err: unknown): Doc {
   // A write conflict fails the whole command (with its retry label), as in MongoDB.
@@ -42,6 +43,7 @@ const insert: Handler = (ctx) => {
   const docs = ctx.cmd.documents;
   if (!Array.isArray(docs))
     throw errors.failedToParse("BSON field 'insert.documents' is missing but a required field");
+  checkCommandFields('insert', ctx.cmd);
   const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
   let n = 0;
@@ -167,6 +169,13 @@ const update: Handler = (ctx) => {
   const updates = ctx.cmd.updates;
   if (!Array.isArray(updates))
     throw errors.failedToParse("BSON field 'update.updates' is missing but a required field");
+  // The whole command is parsed before any statement runs: one bad statement writes nothing.
+  checkCommandFields('update', ctx.cmd);
+  for (const spec of updates) {
+    if (!isPlainObject(spec))
+      throw errors.typeMismatch("BSON field 'update.updates' must be an array of objects");
+    checkStatementFields('update.updates', spec, UPDATE_STATEMENT);
+  }
   const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
   let n = 0;
@@ -200,6 +209,12 @@ const del: Handler = (ctx) => {
   const deletes = ctx.cmd.deletes;
   if (!Array.isArray(deletes))
     throw errors.failedToParse("BSON field 'delete.deletes' is missing but a required field");
+  checkCommandFields('delete', ctx.cmd);
+  for (const spec of deletes) {
+    if (!isPlainObject(spec))
+      throw errors.typeMismatch("BSON field 'delete.deletes' must be an array of objects");
+    checkStatementFields('delete.deletes', spec, DELETE_STATEMENT);
+  }
   const ordered = ctx.cmd.ordered !== false;
   const coll = existing(ctx, name);
   let n = 0;
@@ -223,6 +238,7 @@ const del: Handler = (ctx) => {
 const findAndModify: Handler = (ctx) => {
   const name = collectionName(ctx, Object.keys(ctx.cmd)[0]);
   const cmd = ctx.cmd;
+  checkCommandFields('findAndModify', cmd);
   const filter = compileFilter(cmd.query);
   const sort = isPlainObject(cmd.sort) ? cmd.sort : undefined;
   const fields = isPlainObject(cmd.fields) ? cmd.fields : undefined;

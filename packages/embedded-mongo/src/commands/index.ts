@@ -2,9 +2,9 @@
 // MongoDB error replies and journals the command's changes before the reply leaves.
 import { Long } from 'bson';
 import { MongoServerError, errors } from '../errors';
-import { Doc } from '../query/values';
+import { Doc, isPlainObject } from '../query/values';
 import { adminCommands } from './admin';
-import { CommandContext, Handler, ServerState, SessionState } from './context';
+import { CommandContext, Handler, ServerState, SessionState, toInt } from './context';
 import { crudCommands } from './crud';
 import { handshakeCommands, sessionKeyOf } from './handshake';
 
@@ -27,6 +27,66 @@ const NOT_IN_TXN = new Set([
   'listDatabases',
 ]);
 
+// Commands that wait for their write concern (and so can answer a writeConcernError).
+const WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'create',
+  'drop',
+  'dropDatabase',
+  'createIndexes',
+  'dropIndexes',
+  'deleteIndexes',
+  'renameCollection',
+  'commitTransaction',
+  'abortTransaction',
+]);
+
+/** Parses `writeConcern` as MongoDB does before running the command (nothing is written on error). */
+function checkWriteConcern(wc: unknown, inTxn: boolean, name: string): void {
+  if (wc === undefined) return;
+  if (inTxn && name !== 'commitTransaction' && name !== 'abortTransaction')
+    throw errors.invalidOptions('Cannot set write concern after starting a transaction.');
+  if (!isPlainObject(wc))
+    throw errors.typeMismatch("BSON field 'writeConcern' is the wrong type, expected type 'object'");
+  const w = wc.w;
+  if (w === undefined || typeof w === 'string') return;
+  const n = toInt(w, undefined);
+  if (typeof n !== 'number' || !Number.isFinite(n))
+    throw errors.failedToParse('w has to be a number or a string');
+  if (n < 0 || n > 50)
+    throw errors.failedToParse(`w has to be a non-negative number and not greater than 50; found: ${n}`);
+}
+
+/**
+ * What MongoDB answers after the write when the write concern cannot be met: the write is applied
+ * and stays applied (it is on the primary), and the reply carries a writeConcernError.
+ */
+function writeConcernError(state: ServerState, wc: unknown): Doc | undefined {
+  if (!state.replSet || !isPlainObject(wc)) return undefined;
+  const w = wc.w;
+  if (typeof w === 'string') {
+    if (w === 'majority') return undefined;
+    return {
+      code: 79,
+      codeName: 'UnknownReplWriteConcern',
+      errmsg: `No write concern mode named '${w}' found in replica set configuration`,
+      errInfo: { writeConcern: { ...wc, provenance: 'clientSupplied' } },
+    };
+  }
+  const n = toInt(w, 1)!;
+  if (n <= 1) return undefined;
+  return {
+    code: 100,
+    codeName: 'UnsatisfiableWriteConcern',
+    errmsg: 'Not enough data-bearing nodes',
+    errInfo: { writeConcern: { ...wc, provenance: 'clientSupplied' } },
+  };
+}
+
 function txnNumberOf(v: unknown): bigint | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'object' && (v as Long)._bsontype === 'Long') return (v as Long).toBigInt();
@@ -42,8 +102,9 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
     const handler = handlers.get(name) ?? lowerCase.get(name.toLowerCase());
     const txnNumber = txnNumberOf(cmd.txnNumber);
     const inTxn = txnNumber !== undefined && cmd.autocommit === false;
+    checkWriteConcern(cmd.writeConcern, inTxn, name);
     if (name === 'commitTransaction' || name === 'abortTransaction')
-      return finishTransaction(ctx, name, txnNumber);
+      return withWriteConcern(state, cmd, finishTransaction(ctx, name, txnNumber));
     if (inTxn) attachTransaction(ctx, name, txnNumber);
     else if (txnNumber !== undefined && !state.replSet) {
       throw errors.illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
@@ -57,6 +118,7 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
     if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber)
       return retryable.lastRetryable.reply;
     const reply = handler(ctx);
+    if (WRITE_COMMANDS.has(name)) withWriteConcern(state, cmd, reply);
     if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0)
       state.engine.abort(ctx.txn);
     state.engine.flush();
@@ -79,6 +141,13 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
       codeName: 'InternalError',
     };
   }
+}
+
+function withWriteConcern(state: ServerState, cmd: Doc, reply: Doc): Doc {
+  if (cmd.writeConcern === undefined) return reply;
+  const problem = writeConcernError(state, cmd.writeConcern);
+  if (problem) reply.writeConcernError = problem;
+  return reply;
 }
 
 function retryableSession(state: ServerState, key: string): SessionState {

@@ -668,7 +668,8 @@ export class Engine {
       coll.owner = undefined;
       this.collections(coll.db).set(coll.name, coll);
       ops.push({ op: 'create', db: coll.db, coll: coll.name, options: coll.options });
-      for (const index of coll.indexes) ops.push({ op: 'createIndex', db: coll.db, coll: coll.name, spec: index.spec });
+      for (const index of coll.indexes)
+        ops.push({ op: 'createIndex', db: coll.db, coll: coll.name, spec: index.spec });
       for (const doc of coll.docs.values()) {
         ops.push({ op: 'put', db: coll.db, coll: coll.name, doc });
         // Transactions whose snapshot predates this commit must not see these documents.
@@ -707,7 +708,8 @@ export class Engine {
       this.record({ op: 'tx', ops }, () => {
         // Not journaled: the commit did not happen, so a retried commitTransaction must not
         // answer "committed".
-        for (const [coll, id, before] of [...undo].reverse()) if (!created.has(coll)) restore(coll, id, before);
+        for (const [coll, id, before] of [...undo].reverse())
+          if (!created.has(coll)) restore(coll, id, before);
         unregister();
         txn.state = 'aborted';
       });
@@ -732,7 +734,8 @@ export class Engine {
         if (this.locks.get(key) === txn) this.locks.delete(key);
       }
     }
-    for (const ns of txn.created.keys()) if (this.pendingCreates.get(ns) === txn) this.pendingCreates.delete(ns);
+    for (const ns of txn.created.keys())
+      if (this.pendingCreates.get(ns) === txn) this.pendingCreates.delete(ns);
     this.activeTxns.delete(txn);
     if (this.activeTxns.size === 0)
       for (const colls of this.dbs.values()) for (const c of colls.values()) c.history.clear();
