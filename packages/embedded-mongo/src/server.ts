@@ -1,6 +1,7 @@
 // startEmbeddedMongo: opens the storage, listens, runs the TTL sweep, and stops cleanly.
 import net from 'node:net';
 import { runCommand } from './commands';
+import { ClusterClock } from './commands/clock';
 import { ServerState } from './commands/context';
 import { Doc } from './query/values';
 import { Engine } from './storage/engine';
@@ -86,6 +87,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     sessions: new Map(),
     nextCursorId: BigInt(Date.now()) * 1000n,
     maxMessageSizeBytes,
+    clock: new ClusterClock(),
+    clockChanges: engine.changes,
   };
 
   const sockets = new Set<net.Socket>();

@@ -1,6 +1,7 @@
 // Shared state and helpers for command handlers.
 import { BSON, Long } from 'bson';
 import { errors } from '../errors';
+import { ClusterClock } from './clock';
 import { Collection } from '../storage/collection';
 import { Engine, Transaction } from '../storage/engine';
 import { Doc } from '../query/values';
@@ -31,6 +32,10 @@ export interface ServerState {
   nextCursorId: bigint;
   /** Largest message a client may send; advertised in hello. */
   maxMessageSizeBytes: number;
+  /** Replica-set mode: operationTime / $clusterTime of every reply. */
+  clock: ClusterClock;
+  /** `engine.changes` when the clock last ticked. */
+  clockChanges: number;
 }
 
 export interface CommandContext {

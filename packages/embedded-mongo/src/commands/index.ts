@@ -94,6 +94,19 @@ function txnNumberOf(v: unknown): bigint | undefined {
 }
 
 export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
+  if (!state.replSet) return execute(state, cmd, defaultDb, connectionId);
+  if (cmd.$clusterTime !== undefined) state.clock.gossip(cmd.$clusterTime);
+  const reply = execute(state, cmd, defaultDb, connectionId);
+  // Anything changed (this command, or the TTL sweep since the last reply) is a new cluster time.
+  if (state.engine.changes !== state.clockChanges) {
+    state.clockChanges = state.engine.changes;
+    state.clock.tick();
+  }
+  state.clock.stamp(reply);
+  return reply;
+}
+
+function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
   const name = Object.keys(cmd)[0];
   const db = typeof cmd.$db === 'string' ? cmd.$db : defaultDb;
   const ctx: CommandContext = { state, db, cmd, connectionId };
@@ -103,6 +116,13 @@ export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, conn
     const txnNumber = txnNumberOf(cmd.txnNumber);
     const inTxn = txnNumber !== undefined && cmd.autocommit === false;
     checkWriteConcern(cmd.writeConcern, inTxn, name);
+    if (isPlainObject(cmd.readConcern) && cmd.readConcern.afterClusterTime !== undefined) {
+      if (!state.replSet)
+        throw errors.illegalOperation(
+          'Cannot specify afterClusterTime readConcern without replication enabled',
+        );
+      state.clock.waitFor(cmd.readConcern.afterClusterTime);
+    }
     if (name === 'commitTransaction' || name === 'abortTransaction')
       return withWriteConcern(state, cmd, finishTransaction(ctx, name, txnNumber));
     if (inTxn) attachTransaction(ctx, name, txnNumber);

@@ -79,6 +79,8 @@ export interface Matched {
 export class Engine {
   readonly dbs = new Map<string, Map<string, Collection>>();
   private seq = 0;
+  /** Counts changes of any kind (documents, collections, indexes): the cluster clock ticks on them. */
+  changes = 0;
   private readonly activeTxns = new Set<Transaction>();
   private readonly locks = new Map<string, Transaction>();
   /** Namespaces open transactions have created but not yet committed. */
@@ -200,6 +202,7 @@ export class Engine {
 
   /** Queues a journal record for the current command, with how to take its change back. */
   private record(r: Document, undo: () => void): void {
+    this.changes++;
     if (!this.journal) return;
     this.pending.push(r);
     this.undo.push(undo);
