@@ -12,12 +12,14 @@ const swc = [
   },
 ];
 // e2e/ for the pure helpers of the browser tests (their unit tests); the specs themselves are Playwright's.
+// tests/system/: the whole system started as npm start starts it.
 const roots = [
   '<rootDir>/packages',
   '<rootDir>/services',
   '<rootDir>/frontends',
   '<rootDir>/scripts',
   '<rootDir>/e2e',
+  '<rootDir>/tests',
 ];
 const common = {
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },

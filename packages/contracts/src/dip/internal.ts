@@ -37,7 +37,7 @@ export const dipStateSchema = dipCreatedEventSchema
 export type DipState = z.infer<typeof dipStateSchema>;
 
 export const searchesWithApplicationsBodySchema = z.object({
-  userId: z.string().min(1),
-  searchIds: z.array(z.string().min(1)).max(1000),
+  userId: z.string().min(1).max(100),
+  searchIds: z.array(z.string().min(1).max(100)).max(1000),
 });
 export const searchesWithApplicationsResponseSchema = z.object({ searchIds: z.array(z.string()) });

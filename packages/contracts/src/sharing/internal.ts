@@ -11,11 +11,11 @@ export const SHARING_INTERNAL_PATHS = {
 } as const;
 
 export const accessQuerySchema = z.object({
-  dipId: z.string().min(1),
+  dipId: z.string().min(1).max(100),
   /** The DIP's current slug: a share made for an earlier slug grants nothing. */
-  shareSlug: z.string().min(1),
-  email: z.string().min(1),
-  userId: z.string().min(1),
+  shareSlug: z.string().min(1).max(100),
+  email: z.string().min(1).max(320),
+  userId: z.string().min(1).max(100),
 });
 export type AccessQuery = z.infer<typeof accessQuerySchema>;
 
