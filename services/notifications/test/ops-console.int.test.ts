@@ -67,6 +67,7 @@ describe('the operations console (Redis Streams)', () => {
   let ops: OpsConsole;
   let service: Listening;
   let target: Listening;
+  let targetMetrics: ServiceMetrics;
   let emailQueue: Queue<EmailJob>;
   let pdfQueue: Queue;
   let pdfWorker: Worker | undefined;
@@ -98,10 +99,11 @@ describe('the operations console (Redis Streams)', () => {
     db = await mongo.database('notifications');
 
     // A process of the health grid: a real service app with a slow route and a failing one.
+    targetMetrics = new ServiceMetrics('search');
     const targetApp = createServiceApp({
       name: 'search',
       logger: silentLogger(),
-      metrics: new ServiceMetrics('search'),
+      metrics: targetMetrics,
       healthChecks: [{ name: 'mongodb', check: async () => undefined }],
     });
     targetApp.get('/slow', async () => {
@@ -837,6 +839,15 @@ describe('the operations console (Redis Streams)', () => {
 
       for (let i = 0; i < 20; i++) await fetch(`${target.url}/slow`);
       for (let i = 0; i < 5; i++) await fetch(`${target.url}/boom`);
+      // The process handled dip.created 10 times, 8 within 10 ms of commit and 2 after 3 s (a relay's poll).
+      const hooks = targetMetrics.eventHooks;
+      for (let i = 0; i < 10; i++) {
+        const ageMs = i < 8 ? 4 : 3000;
+        hooks.onConsumed('dip.created', {
+          time: new Date(Date.now() - ageMs).toISOString(),
+          consumerGroup: 'test-propagation',
+        });
+      }
       await sleep(2100); // past the grid's short cache
       const second = opsHealthResponseSchema.parse((await get('/api/ops/health')).body) as OpsHealthResponse;
       const now = second.processes.find((p) => p.name === 'search')!;
@@ -845,6 +856,13 @@ describe('the operations console (Redis Streams)', () => {
       expect(now.p99Ms).toBeGreaterThanOrEqual(25);
       expect(now.p99Ms).toBeLessThanOrEqual(100);
       expect(now.outboxBacklog).toBeNull();
+
+      // Commit to handled per event type and group over the last minute.
+      const propagation = second.propagation.find((p) => p.consumerGroup === 'test-propagation');
+      expect(propagation).toMatchObject({ type: 'dip.created', handledLastMinute: 10 });
+      expect(propagation!.p50Ms).toBeLessThanOrEqual(10);
+      expect(propagation!.p99Ms).toBeGreaterThanOrEqual(2500);
+      expect(first.propagation.find((p) => p.consumerGroup === 'test-propagation')).toBeUndefined();
 
       // Consumer groups of the event streams, with lag and pending entries.
       expect(second.consumerLag).toEqual(

@@ -1,9 +1,10 @@
 // The health grid (every process: up, version, p99 and error rate of the last minute, from their
 // /health and /metrics as notifications scrapes them) and, per service, consumer lag and outbox
-// backlog. Both come from GET /api/ops/health, asked every 10 s.
+// backlog, and per consumer group and event type the time from commit to handled over the last minute
+// (so a relay that stops being woken shows within a minute). All from GET /api/ops/health, every 10 s.
 import { Alert, Badge } from '@lsp/ui';
 import type { BadgeVariant } from '@lsp/ui';
-import type { OpsHealthResponse, OpsProcessHealth } from '@lsp/contracts';
+import type { OpsEventPropagation, OpsHealthResponse, OpsProcessHealth } from '@lsp/contracts';
 import { count, dateTime, ms, percent } from './format';
 
 const STATUS_BADGE: Record<OpsProcessHealth['status'], BadgeVariant> = {
@@ -77,9 +78,37 @@ export function HealthGrid({ health }: { health: OpsHealthResponse }) {
   );
 }
 
+/** Above this, an event waited for something (the relay's poll, a consumer behind) rather than flowing. */
+const SLOW_PROPAGATION_MS = 1000;
+
+interface ConsumerRow {
+  consumerGroup: string;
+  topic: string;
+  lag: number | null;
+  pending: number | null;
+  propagation: OpsEventPropagation | undefined;
+}
+
+/** Consumer lag and commit-to-handled latency side by side, one row per consumer group and event type. */
+function consumerRows(health: OpsHealthResponse): ConsumerRow[] {
+  const key = (group: string, type: string) => `${group}\u0000${type}`;
+  const propagation = new Map(health.propagation.map((p) => [key(p.consumerGroup, p.type), p]));
+  const rows: ConsumerRow[] = health.consumerLag.map((c) => ({
+    ...c,
+    propagation: propagation.get(key(c.consumerGroup, c.topic)),
+  }));
+  const listed = new Set(rows.map((r) => key(r.consumerGroup, r.topic)));
+  for (const p of health.propagation)
+    if (!listed.has(key(p.consumerGroup, p.type)))
+      rows.push({ consumerGroup: p.consumerGroup, topic: p.type, lag: null, pending: null, propagation: p });
+  return rows;
+}
+
 export function ConsumersAndOutboxes({ health }: { health: OpsHealthResponse }) {
   const outboxes = health.processes.filter((p) => p.outboxBacklog !== null);
   const lagging = health.consumerLag.filter((c) => (c.lag ?? 0) > 0 || (c.pending ?? 0) > 0).length;
+  const slow = health.propagation.filter((p) => (p.p99Ms ?? 0) > SLOW_PROPAGATION_MS).length;
+  const rows = consumerRows(health);
   return (
     <div className="ops-two">
       <div>
@@ -87,9 +116,11 @@ export function ConsumersAndOutboxes({ health }: { health: OpsHealthResponse }) 
         <p className="ui-muted ops-section__meta">
           {lagging === 0
             ? 'Every consumer is caught up.'
-            : `${lagging} consumer ${lagging === 1 ? 'group is' : 'groups are'} behind.`}
+            : `${lagging} consumer ${lagging === 1 ? 'group is' : 'groups are'} behind.`}{' '}
+          {slow > 0 &&
+            `${slow} event ${slow === 1 ? 'type took' : 'types took'} over ${SLOW_PROPAGATION_MS / 1000} s from commit to handled (p99, last minute).`}
         </p>
-        {health.consumerLag.length === 0 ? (
+        {rows.length === 0 ? (
           <p className="ui-muted">No consumer groups reported.</p>
         ) : (
           <div className="ops-scroll" tabIndex={0} role="region" aria-labelledby="ops-lag-title">
@@ -104,18 +135,32 @@ export function ConsumersAndOutboxes({ health }: { health: OpsHealthResponse }) 
                   <th scope="col" className="ops-num">
                     Pending
                   </th>
+                  <th scope="col" className="ops-num">
+                    Handled (1 min)
+                  </th>
+                  <th scope="col" className="ops-num">
+                    Commit to handled p50 / p99 (1 min)
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {health.consumerLag.map((c) => (
+                {rows.map((c) => (
                   <tr
                     key={`${c.consumerGroup}:${c.topic}`}
-                    className={(c.lag ?? 0) > 0 ? 'ops-row--warn' : undefined}
+                    className={
+                      (c.lag ?? 0) > 0 || (c.propagation?.p99Ms ?? 0) > SLOW_PROPAGATION_MS
+                        ? 'ops-row--warn'
+                        : undefined
+                    }
                   >
                     <td className="ops-mono">{c.consumerGroup}</td>
                     <td className="ops-mono">{c.topic}</td>
                     <td className="ops-num">{count(c.lag)}</td>
                     <td className="ops-num">{count(c.pending)}</td>
+                    <td className="ops-num">{count(c.propagation?.handledLastMinute ?? 0)}</td>
+                    <td className="ops-num">
+                      {c.propagation ? `${ms(c.propagation.p50Ms)} / ${ms(c.propagation.p99Ms)}` : '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>

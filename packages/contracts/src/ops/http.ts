@@ -297,12 +297,27 @@ export const opsConsumerLagSchema = z.object({
 });
 export type OpsConsumerLag = z.infer<typeof opsConsumerLagSchema>;
 
+/**
+ * Per event type and consumer group, over the last minute: from an event's commit to the group having
+ * handled it (p50, p99). Events are published at commit, so this stays in milliseconds; seconds mean
+ * something is waiting for the outbox relay's poll or a consumer is behind.
+ */
+export const opsEventPropagationSchema = z.object({
+  type: z.string(),
+  consumerGroup: z.string(),
+  handledLastMinute: z.number().nonnegative(),
+  p50Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+});
+export type OpsEventPropagation = z.infer<typeof opsEventPropagationSchema>;
+
 /** GET /api/ops/health */
 export const opsHealthResponseSchema = z.object({
   checkedAt: z.string(),
   eventBus: z.enum(['redis', 'kafka']),
   processes: z.array(opsProcessHealthSchema),
   consumerLag: z.array(opsConsumerLagSchema),
+  propagation: z.array(opsEventPropagationSchema),
 });
 export type OpsHealthResponse = z.infer<typeof opsHealthResponseSchema>;
 

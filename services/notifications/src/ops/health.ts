@@ -4,7 +4,12 @@
 // first poll of a fresh process shows null until a second scrape exists.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { OpsConsumerLag, OpsHealthResponse, OpsProcessHealth } from '@lsp/contracts';
+import type {
+  OpsConsumerLag,
+  OpsEventPropagation,
+  OpsHealthResponse,
+  OpsProcessHealth,
+} from '@lsp/contracts';
 import { IDENTITY_HEADERS } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
 import type { NotificationsConfig } from '../config';
@@ -120,7 +125,11 @@ export interface MetricsSnapshot {
   failed: number;
   outboxBacklog: number | null;
   startTime: number | null;
+  /** Cumulative commit-to-handled buckets per `type\tconsumer` (event_propagation_seconds). */
+  propagation: Map<string, Map<number, number>>;
 }
+
+const PROPAGATION_KEY_SEPARATOR = '\t';
 
 export function snapshotOf(samples: Sample[], at: number): MetricsSnapshot {
   const snap: MetricsSnapshot = {
@@ -132,9 +141,18 @@ export function snapshotOf(samples: Sample[], at: number): MetricsSnapshot {
     failed: 0,
     outboxBacklog: null,
     startTime: null,
+    propagation: new Map(),
   };
   for (const s of samples) {
     switch (s.name) {
+      case 'event_propagation_seconds_bucket': {
+        const key = `${s.labels.type}${PROPAGATION_KEY_SEPARATOR}${s.labels.consumer}`;
+        const buckets = snap.propagation.get(key) ?? new Map<number, number>();
+        const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
+        buckets.set(le, (buckets.get(le) ?? 0) + s.value);
+        snap.propagation.set(key, buckets);
+        break;
+      }
       case 'http_request_duration_seconds_bucket': {
         if (QUIET_ROUTES.has(s.labels.route ?? '')) break;
         const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
@@ -194,12 +212,27 @@ export function windowOf(before: MetricsSnapshot | undefined, now: MetricsSnapsh
     (now.startTime !== null && before.startTime !== null && now.startTime !== before.startTime) ||
     now.requests < before.requests;
   const base = restarted
-    ? { buckets: new Map<number, number>(), requests: 0, errors: 0, consumed: 0, failed: 0 }
+    ? {
+        buckets: new Map<number, number>(),
+        requests: 0,
+        errors: 0,
+        consumed: 0,
+        failed: 0,
+        propagation: new Map<string, Map<number, number>>(),
+      }
     : before;
-  const buckets = new Map<number, number>();
-  for (const [le, count] of now.buckets) buckets.set(le, Math.max(0, count - (base.buckets.get(le) ?? 0)));
+  const difference = (current: Map<number, number>, earlier: Map<number, number> | undefined) => {
+    const out = new Map<number, number>();
+    for (const [le, count] of current) out.set(le, Math.max(0, count - (earlier?.get(le) ?? 0)));
+    return out;
+  };
+  const buckets = difference(now.buckets, base.buckets);
+  const propagation = new Map<string, Map<number, number>>();
+  for (const [key, current] of now.propagation)
+    propagation.set(key, difference(current, base.propagation.get(key)));
   return {
     buckets,
+    propagation,
     requests: Math.max(0, now.requests - base.requests),
     errors: Math.max(0, now.errors - base.errors),
     consumed: Math.max(0, now.consumed - base.consumed),
@@ -248,11 +281,18 @@ export class HealthGrid {
     // A pod that went away takes its history with it.
     const current = new Set(instances.map((instance) => instance.name));
     for (const name of this.history.keys()) if (!current.has(name)) this.history.delete(name);
+    const windows: Array<Map<string, Map<number, number>>> = [];
     const [processes, consumerLag] = await Promise.all([
-      Promise.all(instances.map((instance) => this.probe(instance))),
+      Promise.all(instances.map((instance) => this.probe(instance, windows))),
       this.opts.lag().catch(() => []),
     ]);
-    return { checkedAt: new Date().toISOString(), eventBus: this.opts.eventBus, processes, consumerLag };
+    return {
+      checkedAt: new Date().toISOString(),
+      eventBus: this.opts.eventBus,
+      processes,
+      consumerLag,
+      propagation: propagationOf(windows),
+    };
   }
 
   private baseline(name: string, now: number): MetricsSnapshot | undefined {
@@ -269,7 +309,11 @@ export class HealthGrid {
     this.history.set(name, list);
   }
 
-  async probe(target: OpsTarget): Promise<OpsProcessHealth> {
+  /** One instance's health; its commit-to-handled window of the last minute goes into `propagation`. */
+  async probe(
+    target: OpsTarget,
+    propagation: Array<Map<string, Map<number, number>>> = [],
+  ): Promise<OpsProcessHealth> {
     const checkedAt = new Date().toISOString();
     const down = (error: string): OpsProcessHealth => ({
       name: target.name,
@@ -306,6 +350,7 @@ export class HealthGrid {
       const now = Date.now();
       const snap = snapshotOf(parsePrometheus(await res.text()), now);
       window = windowOf(this.baseline(target.name, now), snap);
+      if (window) propagation.push(window.propagation);
       outboxBacklog = snap.outboxBacklog;
       this.remember(target.name, snap);
     } catch (err) {
@@ -333,6 +378,34 @@ export class HealthGrid {
       ...(metricsError ? { error: metricsError } : {}),
     };
   }
+}
+
+/**
+ * Commit-to-handled latency per event type and consumer group over the last minute, the instances of a
+ * group added together; groups that handled nothing in the window are left out.
+ */
+export function propagationOf(windows: Array<Map<string, Map<number, number>>>): OpsEventPropagation[] {
+  const merged = new Map<string, Map<number, number>>();
+  for (const window of windows)
+    for (const [key, buckets] of window) {
+      const into = merged.get(key) ?? new Map<number, number>();
+      for (const [le, count] of buckets) into.set(le, (into.get(le) ?? 0) + count);
+      merged.set(key, into);
+    }
+  const rows: OpsEventPropagation[] = [];
+  for (const [key, buckets] of merged) {
+    const handled = buckets.get(Infinity) ?? 0;
+    if (handled <= 0) continue;
+    const [type, consumerGroup] = key.split(PROPAGATION_KEY_SEPARATOR);
+    rows.push({
+      type,
+      consumerGroup,
+      handledLastMinute: handled,
+      p50Ms: quantileMs(buckets, 0.5),
+      p99Ms: quantileMs(buckets, 0.99),
+    });
+  }
+  return rows.sort((a, b) => a.type.localeCompare(b.type) || a.consumerGroup.localeCompare(b.consumerGroup));
 }
 
 // ---------------------------------------------------------------- consumer lag
