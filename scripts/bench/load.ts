@@ -278,12 +278,8 @@ async function prepareDips(user: SignedInUser, count: number): Promise<string[]>
   const create = () =>
     user.client.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 }, { headers });
   const ids: string[] = [];
-  // The DIP service learns of the saved search by an event: give it a moment.
-  for (let attempt = 0; attempt < 50 && ids.length === 0; attempt++) {
-    const res = await create();
-    if (res.status < 300) ids.push(res.json().dipId as string);
-    else await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const first = await create();
+  if (first.status < 300) ids.push(first.json().dipId as string);
   while (ids.length > 0 && ids.length < count) {
     const res = await create();
     if (res.status >= 300) throw new Error(`load: creating DIP ${ids.length + 1} answered ${res.status}`);
