@@ -72,12 +72,22 @@ export class ClusterClock {
     if (compareTs(ts, this.lastOp) > 0) this.tick();
   }
 
+  // The BSON values of the two times, rebuilt only when a time moves (most replies are reads).
+  private opValue: Timestamp | undefined;
+  private clusterValue: { clusterTime: Timestamp; signature: typeof SIGNATURE } | undefined;
+
   /** Adds `operationTime` and `$clusterTime` to a reply. */
   stamp(reply: Record<string, unknown>): void {
-    reply.operationTime = new Timestamp({ t: this.lastOp.t, i: this.lastOp.i });
-    reply.$clusterTime = {
-      clusterTime: new Timestamp({ t: this.cluster.t, i: this.cluster.i }),
-      signature: SIGNATURE,
-    };
+    let op = this.opValue;
+    if (!op || op.t !== this.lastOp.t || op.i !== this.lastOp.i)
+      op = this.opValue = new Timestamp({ t: this.lastOp.t, i: this.lastOp.i });
+    let cluster = this.clusterValue;
+    if (!cluster || cluster.clusterTime.t !== this.cluster.t || cluster.clusterTime.i !== this.cluster.i)
+      cluster = this.clusterValue = {
+        clusterTime: new Timestamp({ t: this.cluster.t, i: this.cluster.i }),
+        signature: SIGNATURE,
+      };
+    reply.operationTime = op;
+    reply.$clusterTime = cluster;
   }
 }
