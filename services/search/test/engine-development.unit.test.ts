@@ -21,6 +21,51 @@ describe('development costs (spec §5 derived values)', () => {
   });
 });
 
+describe('development costs the borrower entered (issue 24 item 13)', () => {
+  it('uses an entered total build cost and professional fees as entered, in the project total too', () => {
+    const costs = developmentCosts(
+      development({ totalBuildCost: 1_200_000, profCostsAndFees: 65_432.5, contingencyPercentage: 5 }),
+    );
+    expect(costs.totalBuildCost).toBe(1_200_000);
+    expect(costs.professionalFees).toBe(65_432.5);
+    expect(costs.contingency).toBe(200_000);
+    expect(costs.totalProjectCost).toBe(1_000_000 + 1_200_000 + 65_432.5);
+  });
+
+  it('takes zero professional fees at their word, and derives only what was left empty', () => {
+    const costs = developmentCosts(development({ profCostsAndFees: 0 }));
+    expect(costs.professionalFees).toBe(0);
+    expect(costs.totalBuildCost).toBe(1_050_000);
+    expect(developmentCosts(development({ totalBuildCost: '' })).totalBuildCost).toBe(1_050_000);
+  });
+
+  it('sizes the offer on the entered figures: deposit and total build cost follow them', () => {
+    const derived = offerOf(
+      sizeDevelopmentLoan(
+        development({ maxLoanRequired: false, netLoanRequired: 1_500_000 }),
+        developmentProduct(),
+        lender,
+      ),
+    );
+    const entered = offerOf(
+      sizeDevelopmentLoan(
+        development({
+          maxLoanRequired: false,
+          netLoanRequired: 1_500_000,
+          totalBuildCost: 1_100_000,
+          profCostsAndFees: 150_000,
+        }),
+        developmentProduct(),
+        lender,
+      ),
+    );
+    expect(derived.TotalBuildCost).toBe(1_050_000);
+    expect(entered.TotalBuildCost).toBe(1_100_000);
+    expect(entered.TotalProjectCost).toBe(1_000_000 + 1_100_000 + 150_000);
+    expect(entered.DepositRequired).toBe(1_000_000 + 1_100_000 + 150_000 - 1_500_000);
+  });
+});
+
 describe('sizeDevelopmentLoan', () => {
   it('advances land first then build, and charges interest on the drawn balance (build about half drawn during the build)', () => {
     const offer = offerOf(

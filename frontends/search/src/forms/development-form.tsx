@@ -124,7 +124,7 @@ export function DevelopmentForm(props: SearchFormProps) {
           name="totalBuildCost"
           label="Total build cost"
           prefix="£"
-          hint="Build cost plus contingency (worked out for you)"
+          hint="Build cost plus contingency, worked out for you; change it if yours differs and the search uses your figure"
         />
         <NumberInput
           control={control}
@@ -132,7 +132,7 @@ export function DevelopmentForm(props: SearchFormProps) {
           label="Professional costs and fees"
           prefix="£"
           allowDecimal
-          hint="Assumed at 10% of the build cost"
+          hint="10% of the build cost unless you enter your own; the search uses the figure shown"
         />
         <NumberInput
           control={control}

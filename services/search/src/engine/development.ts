@@ -28,13 +28,18 @@ export interface DevelopmentCosts {
  * Spec §5: total build cost = build cost + contingency; professional costs and fees 10% of build cost;
  * total project cost = purchase price + purchase costs + total build cost + professional fees + ongoing
  * costs. When the borrower says the contingency is already in the build cost it is not added twice.
+ * The form fills in both derived figures and lets the borrower change them (spec §3 lists them in the
+ * payload, §2 lets professional fees take pence): a figure the borrower entered is used as entered, the
+ * derivation only fills in what was left empty (docs/decisions.md, "Development: total build cost and
+ * professional fees as entered").
  */
 export function developmentCosts(payload: DevelopmentSearch): DevelopmentCosts {
-  const contingency = payload.contingencyIncluded
+  const derivedContingency = payload.contingencyIncluded
     ? 0
     : (payload.buildCost * payload.contingencyPercentage) / 100;
-  const totalBuildCost = payload.buildCost + contingency;
-  const professionalFees = payload.buildCost * PROFESSIONAL_FEES_FRACTION;
+  const totalBuildCost = payload.totalBuildCost ?? payload.buildCost + derivedContingency;
+  const contingency = Math.max(0, totalBuildCost - payload.buildCost);
+  const professionalFees = payload.profCostsAndFees ?? payload.buildCost * PROFESSIONAL_FEES_FRACTION;
   const totalProjectCost =
     payload.purchasePrice +
     (payload.purchaseCosts ?? 0) +
