@@ -89,6 +89,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     maxMessageSizeBytes,
     clock: new ClusterClock(),
     clockChanges: engine.changes,
+    snapshots: new Map(),
   };
 
   const sockets = new Set<net.Socket>();

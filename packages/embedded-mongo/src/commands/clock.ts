@@ -14,7 +14,7 @@ export function compareTs(a: Ts, b: Ts): number {
   return a.t !== b.t ? a.t - b.t : a.i - b.i;
 }
 
-function formatTs(ts: Ts): string {
+export function formatTs(ts: Ts): string {
   return `Timestamp(${ts.t}, ${ts.i})`;
 }
 
@@ -38,6 +38,20 @@ export class ClusterClock {
   constructor() {
     this.cluster = { t: Math.floor(Date.now() / 1000), i: 1 };
     this.lastOp = { ...this.cluster };
+  }
+
+  /** Time of the last write applied: what a read now observes. */
+  get lastApplied(): Ts {
+    return this.lastOp;
+  }
+
+  /** A time past the cluster time cannot be asked for (MongoDB's 72 InvalidOptions). */
+  refuseFuture(ts: Ts, field: string): void {
+    if (compareTs(ts, this.cluster) > 0)
+      throw errors.invalidOptions(
+        `readConcern ${field} value must not be greater than the current clusterTime. ` +
+          `Requested clusterTime: ${formatTs(ts)}; current clusterTime: ${formatTs(this.cluster)}`,
+      );
   }
 
   /** A write: a new time after everything known, which becomes the last applied one. */
@@ -64,11 +78,7 @@ export class ClusterClock {
       throw errors.typeMismatch(
         "BSON field 'readConcern.afterClusterTime' is the wrong type, expected type 'timestamp'",
       );
-    if (compareTs(ts, this.cluster) > 0)
-      throw errors.invalidOptions(
-        `readConcern afterClusterTime value must not be greater than the current clusterTime. ` +
-          `Requested clusterTime: ${formatTs(ts)}; current clusterTime: ${formatTs(this.cluster)}`,
-      );
+    this.refuseFuture(ts, 'afterClusterTime');
     if (compareTs(ts, this.lastOp) > 0) this.tick();
   }
 

@@ -1,7 +1,7 @@
 // Shared state and helpers for command handlers.
-import { BSON, Long } from 'bson';
+import { BSON, Long, Timestamp } from 'bson';
 import { errors } from '../errors';
-import { ClusterClock } from './clock';
+import { ClusterClock, Ts } from './clock';
 import { Collection } from '../storage/collection';
 import { Engine, Transaction } from '../storage/engine';
 import { Doc } from '../query/values';
@@ -36,6 +36,14 @@ export interface ServerState {
   clock: ClusterClock;
   /** `engine.changes` when the clock last ticked. */
   clockChanges: number;
+  /** Pinned snapshots of snapshot reads, by cluster time (`t:i`). */
+  snapshots: Map<string, PinnedSnapshot>;
+}
+
+export interface PinnedSnapshot {
+  ts: Ts;
+  reader: Transaction;
+  pinnedAt: number;
 }
 
 export interface CommandContext {
@@ -43,6 +51,10 @@ export interface CommandContext {
   db: string;
   cmd: Doc;
   txn?: Transaction;
+  /** readConcern snapshot outside a transaction: the pinned view reads come from. */
+  snapshot?: Transaction;
+  /** The cluster time of that view (atClusterTime of the reply). */
+  snapshotTime?: Ts;
   sessionKey?: string;
   connectionId: number;
 }
@@ -83,7 +95,14 @@ export function cursorReply(
       lastUsed: Date.now(),
     });
   }
-  return { cursor: { firstBatch: first, id: Long.fromBigInt(id), ns }, ok: 1 };
+  const cursor: Doc = { firstBatch: first, id: Long.fromBigInt(id), ns };
+  // A snapshot read tells the driver its time, which the session's next reads then ask for.
+  if (ctx.snapshotTime) cursor.atClusterTime = snapshotTimestamp(ctx);
+  return { cursor, ok: 1 };
+}
+
+export function snapshotTimestamp(ctx: CommandContext): Timestamp {
+  return new Timestamp({ t: ctx.snapshotTime!.t, i: ctx.snapshotTime!.i });
 }
 
 export function takeBatch(docs: Doc[], from: number, size: number): Doc[] {

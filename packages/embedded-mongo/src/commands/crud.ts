@@ -9,7 +9,16 @@ import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../quer
 import { Doc, isPlainObject, valueKey } from '../query/values';
 import { Collection } from '../storage/collection';
 import { Matched, ScanStats } from '../storage/engine';
-import { CommandContext, Handler, collectionName, cursorReply, existing, takeBatch, toInt } from './context';
+import {
+  CommandContext,
+  Handler,
+  collectionName,
+  cursorReply,
+  existing,
+  snapshotTimestamp,
+  takeBatch,
+  toInt,
+} from './context';
 import { DELETE_STATEMENT, UPDATE_STATEMENT, checkCommandFields, checkStatementFields } from './fields';
 
 function writeError(index: number, err: unknown): Doc {
@@ -28,7 +37,7 @@ function prepareInsert(doc: unknown): Doc {
 
 function matchingDocs(ctx: CommandContext, coll: Collection | undefined, filter: Doc): Matched[] {
   if (!coll) return [];
-  return [...ctx.state.engine.matching(coll, filter, ctx.txn)];
+  return [...ctx.state.engine.matching(coll, filter, ctx.txn ?? ctx.snapshot)];
 }
 
 function resolver(ctx: CommandContext): CollectionResolver {
@@ -299,7 +308,9 @@ const distinct: Handler = (ctx) => {
       if (!seen.has(k)) seen.set(k, leaf.value);
     }
   }
-  return { values: [...seen.values()], ok: 1 };
+  const reply: Doc = { values: [...seen.values()], ok: 1 };
+  if (ctx.snapshotTime) reply.atClusterTime = snapshotTimestamp(ctx);
+  return reply;
 };
 
 const aggregate: Handler = (ctx) => {

@@ -4,7 +4,8 @@ import { Long } from 'bson';
 import { MongoServerError, errors } from '../errors';
 import { Doc, isPlainObject } from '../query/values';
 import { adminCommands } from './admin';
-import { CommandContext, Handler, ServerState, SessionState, toInt } from './context';
+import { asTs, compareTs, formatTs } from './clock';
+import { CommandContext, Handler, PinnedSnapshot, ServerState, SessionState, toInt } from './context';
 import { crudCommands } from './crud';
 import { handshakeCommands, sessionKeyOf } from './handshake';
 
@@ -96,14 +97,107 @@ function txnNumberOf(v: unknown): bigint | undefined {
 export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
   if (!state.replSet) return execute(state, cmd, defaultDb, connectionId);
   if (cmd.$clusterTime !== undefined) state.clock.gossip(cmd.$clusterTime);
+  // Changes made between commands (the TTL sweep) get their time before anything reads them.
+  syncClock(state);
   const reply = execute(state, cmd, defaultDb, connectionId);
-  // Anything changed (this command, or the TTL sweep since the last reply) is a new cluster time.
+  // Anything this command changed is a new cluster time.
+  syncClock(state);
+  state.clock.stamp(reply);
+  return reply;
+}
+
+function syncClock(state: ServerState): void {
   if (state.engine.changes !== state.clockChanges) {
     state.clockChanges = state.engine.changes;
     state.clock.tick();
   }
-  state.clock.stamp(reply);
-  return reply;
+}
+
+// Commands that may read at readConcern snapshot outside a transaction (MongoDB 5.0+).
+const SNAPSHOT_READS = new Set(['find', 'aggregate', 'distinct']);
+// How long a snapshot stays readable at its atClusterTime: MongoDB's minSnapshotHistoryWindowInSeconds.
+const SNAPSHOT_WINDOW_MS = 300_000;
+const READ_CONCERN_LEVELS = new Set(['local', 'available', 'majority', 'linearizable', 'snapshot']);
+
+/** readConcern: its level and afterClusterTime / atClusterTime, checked as MongoDB does. */
+function applyReadConcern(ctx: CommandContext, name: string, inTxn: boolean): void {
+  const { state, cmd } = ctx;
+  const rc = cmd.readConcern;
+  if (rc === undefined) return;
+  if (!isPlainObject(rc))
+    throw errors.typeMismatch("BSON field 'readConcern' is the wrong type, expected type 'object'");
+  const level = rc.level;
+  if (level !== undefined && (typeof level !== 'string' || !READ_CONCERN_LEVELS.has(level)))
+    throw errors.failedToParse(`Read concern level '${String(level)}' is not valid`);
+  if (rc.atClusterTime !== undefined && level !== 'snapshot')
+    throw errors.invalidOptions('readConcern atClusterTime is only valid in combination with level snapshot');
+  if (rc.afterClusterTime !== undefined && rc.atClusterTime !== undefined)
+    throw errors.invalidOptions(
+      'Specifying a timestamp for readConcern snapshot in a causally consistent session is not allowed',
+    );
+  if (rc.afterClusterTime !== undefined) {
+    if (!state.replSet)
+      throw errors.illegalOperation(
+        'Cannot specify afterClusterTime readConcern without replication enabled',
+      );
+    state.clock.waitFor(rc.afterClusterTime);
+  }
+  if (level !== 'snapshot') return;
+  if (inTxn) {
+    // startTransaction at a given atClusterTime: the transaction reads as of that snapshot.
+    if (rc.atClusterTime !== undefined && cmd.startTransaction === true)
+      ctx.snapshot = pinSnapshot(state, rc.atClusterTime).reader;
+    return;
+  }
+  if (!state.replSet)
+    throw errors.illegalOperation('readConcern level snapshot is only supported on replica set members');
+  if (!SNAPSHOT_READS.has(name))
+    throw errors.invalidOptions(
+      `Command ${name} does not support { readConcern: { level: "snapshot" } } outside a multi-document transaction`,
+    );
+  const pinned = pinSnapshot(state, rc.atClusterTime);
+  ctx.snapshot = pinned.reader;
+  ctx.snapshotTime = pinned.ts;
+}
+
+/**
+ * The view a snapshot read reads from: at `atClusterTime` when given (one this server handed out
+ * and still holds, or the present if nothing was written since), else the present, pinned so the
+ * session's next reads at the same atClusterTime see exactly the same data.
+ */
+function pinSnapshot(state: ServerState, at: unknown): PinnedSnapshot {
+  const now = Date.now();
+  for (const [key, pin] of state.snapshots) {
+    if (now - pin.pinnedAt <= SNAPSHOT_WINDOW_MS) continue;
+    state.engine.closeReader(pin.reader);
+    state.snapshots.delete(key);
+  }
+  let ts = state.clock.lastApplied;
+  if (at !== undefined) {
+    const wanted = asTs(at);
+    if (!wanted)
+      throw errors.typeMismatch(
+        "BSON field 'readConcern.atClusterTime' is the wrong type, expected type 'timestamp'",
+      );
+    const held = state.snapshots.get(`${wanted.t}:${wanted.i}`);
+    if (held) return held;
+    state.clock.refuseFuture(wanted, 'atClusterTime');
+    if (compareTs(wanted, ts) < 0)
+      throw new MongoServerError(
+        239,
+        'SnapshotTooOld',
+        `Read timestamp ${formatTs(wanted)} is older than the oldest available timestamp.`,
+      );
+    if (compareTs(wanted, ts) > 0) ts = state.clock.tick();
+    ts = wanted;
+  }
+  const key = `${ts.t}:${ts.i}`;
+  let pin = state.snapshots.get(key);
+  if (!pin) {
+    pin = { ts: { ...ts }, reader: state.engine.openReader(), pinnedAt: now };
+    state.snapshots.set(key, pin);
+  }
+  return pin;
 }
 
 function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
@@ -116,13 +210,7 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
     const txnNumber = txnNumberOf(cmd.txnNumber);
     const inTxn = txnNumber !== undefined && cmd.autocommit === false;
     checkWriteConcern(cmd.writeConcern, inTxn, name);
-    if (isPlainObject(cmd.readConcern) && cmd.readConcern.afterClusterTime !== undefined) {
-      if (!state.replSet)
-        throw errors.illegalOperation(
-          'Cannot specify afterClusterTime readConcern without replication enabled',
-        );
-      state.clock.waitFor(cmd.readConcern.afterClusterTime);
-    }
+    if (handler) applyReadConcern(ctx, name, inTxn);
     if (name === 'commitTransaction' || name === 'abortTransaction')
       return withWriteConcern(state, cmd, finishTransaction(ctx, name, txnNumber));
     if (inTxn) attachTransaction(ctx, name, txnNumber);
@@ -195,7 +283,10 @@ function attachTransaction(ctx: CommandContext, name: string, txnNumber: bigint)
       );
     }
     if (session?.txn) state.engine.abort(session.txn);
-    session = { txnNumber, txn: state.engine.begin(key, txnNumber) };
+    const txn = ctx.snapshot
+      ? state.engine.beginAt(key, txnNumber, ctx.snapshot)
+      : state.engine.begin(key, txnNumber);
+    session = { txnNumber, txn };
     state.sessions.set(key, session);
   }
   if (!session || session.txnNumber !== txnNumber || !session.txn || session.txn.state !== 'active') {

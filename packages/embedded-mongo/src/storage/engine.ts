@@ -83,6 +83,8 @@ export class Engine {
   changes = 0;
   private readonly activeTxns = new Set<Transaction>();
   private readonly locks = new Map<string, Transaction>();
+  /** Snapshot reads outside transactions (readConcern snapshot): they pin versions like a transaction. */
+  private readonly readers = new Set<Transaction>();
   /** Namespaces open transactions have created but not yet committed. */
   private readonly pendingCreates = new Map<string, Transaction>();
   private pending: Document[] = [];
@@ -538,7 +540,7 @@ export class Engine {
 
   private committed(coll: Collection, id: string, before: Doc | undefined): void {
     this.seq++;
-    if (this.activeTxns.size === 0) return;
+    if (this.activeTxns.size === 0 && this.readers.size === 0) return;
     const h = coll.history.get(id);
     if (h) h.push({ seq: this.seq, before });
     else coll.history.set(id, [{ seq: this.seq, before }]);
@@ -740,8 +742,34 @@ export class Engine {
     for (const ns of txn.created.keys())
       if (this.pendingCreates.get(ns) === txn) this.pendingCreates.delete(ns);
     this.activeTxns.delete(txn);
-    if (this.activeTxns.size === 0)
+    this.dropHistoryIfUnused();
+  }
+
+  private dropHistoryIfUnused(): void {
+    if (this.activeTxns.size === 0 && this.readers.size === 0)
       for (const colls of this.dbs.values()) for (const c of colls.values()) c.history.clear();
+  }
+
+  /**
+   * A read-only view of the data as it is now, kept readable (older versions retained) until
+   * `closeReader`: what a snapshot read outside a transaction reads from, and reads again at the
+   * same atClusterTime.
+   */
+  openReader(): Transaction {
+    const reader = new Transaction('snapshot', 0n, this.seq);
+    this.readers.add(reader);
+    return reader;
+  }
+
+  closeReader(reader: Transaction): void {
+    if (this.readers.delete(reader)) this.dropHistoryIfUnused();
+  }
+
+  /** A transaction that reads as of an open reader's snapshot (startTransaction with atClusterTime). */
+  beginAt(sessionKey: string, txnNumber: bigint, reader: Transaction): Transaction {
+    const txn = new Transaction(sessionKey, txnNumber, reader.startSeq);
+    this.activeTxns.add(txn);
+    return txn;
   }
 }
 
