@@ -120,8 +120,9 @@ export async function produceEveryEvent(stack: Stack, owner: SignedInUser): Prom
       { headers },
     ),
   );
-  // dip.created, share.created, share.viewed, dip.pdf.rendered, dip.link.regenerated (+ share.revoked),
-  // dip.expiry.changed, dip.revoked, application.submitted
+  // dip.created, share.created, share.viewed, dip.pdf.rendered, dip.link.regenerated,
+  // dip.expiry.changed, dip.revoked (+ share.revoked: a regenerated link keeps the email recipient),
+  // application.submitted
   const searchId = saved.json().search.id as string;
   const dip = await expectOk(
     'create DIP',

@@ -412,7 +412,7 @@ describe('dip service through the gateway', () => {
       }
     });
 
-    it('ends access when the owner regenerates the link, and refuses the PDF where the share does not allow it', async () => {
+    it('keeps a recipient shared by email when the owner regenerates the link (issue 24 item 4), ends it when the link is revoked, and refuses the PDF where the share does not allow it', async () => {
       const dip = await newDip();
       const viewer = await h.signedIn({ email: 'viewer@example.com' });
       const slug = dip.shareUrl.split('/').pop();
@@ -423,7 +423,54 @@ describe('dip service through the gateway', () => {
       );
       expect((await viewer.client.get(`/api/online-dip/pdf/${dip.dipId}`)).status).toBe(403);
       const regenerated = await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
-      expect((await viewer.client.get(`/api/online-dip/${regenerated.json().shareSlug}`)).status).toBe(403);
+      const newSlug = regenerated.json().shareSlug as string;
+      // The old URL no longer opens; the person it was shared with by email still reads the DIP.
+      expect((await viewer.client.get(`/api/online-dip/${slug}`)).status).toBe(404);
+      expect((await viewer.client.get(`/api/online-dip/${newSlug}`)).status).toBe(200);
+      expect((await viewer.client.get(`/api/online-dip/pdf/${dip.dipId}`)).status).toBe(403);
+
+      const reader = await h.signedIn({ email: 'reader@example.com' });
+      await share(dip, 'reader@example.com');
+      await h.until(
+        async () => (await reader.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status === 200,
+        'PDF access',
+      );
+      await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
+      expect((await reader.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(200);
+
+      // Revoking the link ends every share at once, and a regenerate straight after revives none.
+      expect((await owner.client.post(`/api/online-dip/${dip.dipId}/revoke`, {})).status).toBe(200);
+      const again = await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
+      expect((await reader.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
+      expect((await reader.client.get(`/api/online-dip/${again.json().shareSlug}`)).status).toBe(403);
+    });
+
+    it('ends the access of whoever came in through the open link when the owner regenerates it', async () => {
+      const dip = await newDip();
+      const opener = await h.signedIn({ email: 'opened-once@example.com' });
+      const linkId = await share(dip, null, { expiresWithDip: true });
+      await h.bus.publish(
+        createEnvelope('sharing', {
+          type: SHARING_EVENT_TYPES.shareViewed,
+          subject: dip.dipId,
+          data: {
+            shareId: randomUUID(),
+            linkId,
+            dipId: dip.dipId,
+            ownerUserId: owner.user.userId,
+            recipientUserId: opener.user.userId,
+            recipientEmail: 'opened-once@example.com',
+            viewedAt: new Date().toISOString(),
+          },
+        }),
+      );
+      await h.until(
+        async () => (await opener.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status === 200,
+        'open-link access',
+      );
+      const regenerated = await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
+      expect((await opener.client.get(`/api/online-dip/${regenerated.json().shareSlug}`)).status).toBe(403);
+      expect((await opener.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
     });
 
     it('serves the PDF to its owner by quote code or id, and refuses a malformed reference', async () => {

@@ -222,6 +222,24 @@ describe('DIP shares through the gateway', () => {
       const regen = await sharedTo('regen@example.co.uk');
       const recipient = await h.signedIn({ email: 'regen@example.co.uk' });
       expect((await recipient.client.get(regen.path)).status).toBe(200);
+      const open = await regen.owner.client.post(`/api/online-dip/${regen.dip.dipId}/share`, {
+        inviteType: 'open',
+      });
+      const openUrl = new URL(open.json().url);
+      const opener = await h.signedIn({ email: 'opener@example.co.uk' });
+      const openPath = `/api/online-dip/shared/${openUrl.pathname.split('/').at(-1)}${openUrl.search}`;
+      expect((await opener.client.get(openPath)).status).toBe(200);
+      const openerEntry = await h.collections.recipientShares.findOne({
+        dipId: regen.dip.dipId,
+        email: 'opener@example.co.uk',
+      });
+      h.ownerStates.set(regen.dip.dipId, {
+        ...(({ searchId: _s, loanIndex: _l, validityHours: _v, ...state }) => state)(regen.dip),
+        status: 'active',
+        version: 2,
+        shareSlug: 'a-new-slug-0123456789abcdef',
+        shareUrl: 'http://localhost:8080/dip/a-new-slug-0123456789abcdef',
+      });
       await h.deliver(
         dipEvent(DIP_EVENT_TYPES.linkRegenerated, {
           dipId: regen.dip.dipId,
@@ -236,9 +254,33 @@ describe('DIP shares through the gateway', () => {
       const gone = await recipient.client.get(regen.path);
       expect(gone.status).toBe(404);
       expect(gone.json().error).toBe(SHARING_MESSAGES.notFound);
+      expect((await opener.client.get(openPath)).status).toBe(404);
+      // Only the open link's people lose the DIP (issue 24 item 4): whoever it was shared with by
+      // email keeps it in 'Shared with me', opens it there, and dip is told to revoke nothing of theirs.
       const revoked = (await h.outboxEvents('share.revoked')).filter((e) => e.data.dipId === regen.dip.dipId);
-      expect(revoked.map((e) => e.data.reason)).toEqual(['link-regenerated']);
-      expect((await recipient.client.get('/api/shared')).json().items).toEqual([]);
+      expect(revoked.map((e) => [e.data.reason, e.data.shareId])).toEqual([
+        ['link-regenerated', openerEntry!._id],
+      ]);
+      expect((await opener.client.get('/api/shared')).json().items).toEqual([]);
+      const kept = (await recipient.client.get('/api/shared')).json().items;
+      expect(kept.map((i: { dipId: string; shareSlug: string }) => [i.dipId, i.shareSlug])).toEqual([
+        [regen.dip.dipId, 'a-new-slug-0123456789abcdef'],
+      ]);
+      expect((await recipient.client.get(`/api/shared/dips/${regen.dip.dipId}`)).status).toBe(200);
+      const access = await h.internalAccess({
+        dipId: regen.dip.dipId,
+        shareSlug: 'a-new-slug-0123456789abcdef',
+        email: 'regen@example.co.uk',
+        userId: recipient.user.userId,
+      });
+      expect(access.grants.map((g) => g.shareId)).toEqual([regen.shareId]);
+      const openerAccess = await h.internalAccess({
+        dipId: regen.dip.dipId,
+        shareSlug: 'a-new-slug-0123456789abcdef',
+        email: 'opener@example.co.uk',
+        userId: opener.user.userId,
+      });
+      expect(openerAccess.grants).toEqual([]);
 
       const rev = await sharedTo('revoked@example.co.uk');
       const revRecipient = await h.signedIn({ email: 'revoked@example.co.uk' });

@@ -1,6 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  type AccessAnswer,
+  type AccessQuery,
   DIP_EVENT_TYPES,
+  SHARING_INTERNAL_PATHS,
+  accessAnswerSchema,
   type DipCreatedEvent,
   type DipState,
   type EventEnvelope,
@@ -13,6 +17,7 @@ import {
 } from '@lsp/contracts';
 import {
   type CallerIdentity,
+  InternalReader,
   Outbox,
   type OutboxEntry,
   ProcessedEvents,
@@ -63,6 +68,8 @@ export interface SharingHarness {
   /** A DIP owned by the user, known to sharing through dip.created. */
   createDip(owner: CallerIdentity, overrides?: Partial<DipCreatedEvent>): Promise<DipCreatedEvent>;
   outboxEvents(type?: string): Promise<Array<{ id: string; type: string; data: Record<string, unknown> }>>;
+  /** What sharing answers dip on `POST /internal/access` (which live shares a person holds). */
+  internalAccess(query: AccessQuery): Promise<AccessAnswer>;
   close(): Promise<void>;
 }
 
@@ -247,6 +254,14 @@ export async function startSharingHarness(
           .sort({ _id: 1 })
           .toArray();
         return entries.map((entry) => JSON.parse(entry.payload));
+      },
+      async internalAccess(query) {
+        const reader = new InternalReader({
+          baseUrl: server.url,
+          internalSecret: TEST_SECRETS.INTERNAL_SECRET,
+          owner: 'sharing',
+        });
+        return (await reader.post(SHARING_INTERNAL_PATHS.access, query, accessAnswerSchema)) as AccessAnswer;
       },
       async close() {
         await gw.close();

@@ -190,6 +190,14 @@ export class AccessProjection {
     );
   }
 
+  /** Ends every grant of a DIP made before `revokedAt` (the owner withdrew its link). */
+  async dipRevoked(dipId: string, revokedAt: Date): Promise<void> {
+    await this.collection().updateMany(
+      { dipId, $or: [{ grantedAt: { $lte: revokedAt } }, { grantedAt: { $exists: false } }] },
+      { $set: { revoked: true, revokedAt } },
+    );
+  }
+
   /** Ends a share's grants, unless the share was made again after `revokedAt`. */
   async shareRevoked(shareId: string, revokedAt: Date, session: ClientSession): Promise<void> {
     await this.collection().updateMany(
@@ -200,8 +208,10 @@ export class AccessProjection {
   }
 
   /**
-   * The ways in that still hold for this caller: not revoked, not expired, for the DIP's current slug,
-   * naming the caller's email or user id.
+   * The ways in that still hold for this caller: not revoked, not expired, naming the caller's email or
+   * user id; a share by email whatever slug the DIP's link now has (regenerating the link keeps the
+   * people it was shared with by email), an open link's only for the DIP's current slug. A DIP whose
+   * link is revoked (no slug) has none.
    */
   async grantsFor(
     dip: { id: string; shareSlug: string | null },
@@ -212,9 +222,9 @@ export class AccessProjection {
     return this.collection()
       .find({
         dipId: dip.id,
-        shareSlug: dip.shareSlug,
         revoked: false,
         $and: [
+          { $or: [{ inviteType: 'targeted' }, { shareSlug: dip.shareSlug }] },
           { $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
           { $or: [{ recipientEmail: caller.email.toLowerCase() }, { recipientUserId: caller.userId }] },
         ],

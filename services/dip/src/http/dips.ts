@@ -255,6 +255,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
     const { caller } = request;
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     if (dip.linkStatus === 'revoked') return { ok: true, success: true };
+    const revokedAt = clock.now();
     const changed = await dips.change(dip, { shareSlug: null, linkStatus: 'revoked' }, (d) =>
       dipRevokedEvent(
         d.id,
@@ -263,12 +264,15 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
           ownerUserId: d.userId,
           version: d.version,
           previousShareSlug: dip.shareSlug,
-          revokedAt: clock.now().toISOString(),
+          revokedAt: revokedAt.toISOString(),
         },
         request.id,
       ),
     );
     if (!changed) throw changedConcurrently();
+    // Shares by email outlive a regenerated slug, so a withdrawn link ends them here at once rather
+    // than when sharing's share.revoked events arrive (a regenerate straight after must not revive them).
+    await deps.access.dipRevoked(dip.id, revokedAt);
     return { ok: true, success: true };
   });
 }

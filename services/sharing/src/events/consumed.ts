@@ -18,8 +18,11 @@ import type { DipProjection, SharingCollections } from '../data/collections';
 export const CONSUMER = 'sharing';
 
 /**
- * Revokes every link and recipient entry of a DIP (its slug changed or was withdrawn) and tells the
- * dip service, one share.revoked per recipient, in the caller's transaction.
+ * Revokes the links and recipient entries a DIP's old link no longer carries and tells the dip
+ * service, one share.revoked per recipient, in the caller's transaction. A regenerated link ends the
+ * open link and the access of those who came in through it; recipients shared by email keep theirs
+ * (their entry and 'Shared with me' stay, only the URL with the old slug stops opening). A DIP whose
+ * link was withdrawn ('dip-revoked') ends every share.
  */
 async function revokeSharesOf(
   c: SharingCollections,
@@ -29,10 +32,17 @@ async function revokeSharesOf(
   at: Date,
   session: ClientSession,
 ) {
-  const entries = await c.recipientShares.find({ dipId, status: 'active' }, { session }).toArray();
-  await c.dipShares.updateMany({ dipId, status: 'active' }, { $set: { status: 'revoked' } }, { session });
+  const scope = reason === 'link-regenerated' ? { inviteType: 'open' as const } : {};
+  const entries = await c.recipientShares
+    .find({ dipId, status: 'active', ...scope }, { session })
+    .toArray();
+  await c.dipShares.updateMany(
+    { dipId, status: { $in: ['active', 'claimed'] }, ...scope },
+    { $set: { status: 'revoked' } },
+    { session },
+  );
   await c.recipientShares.updateMany(
-    { dipId, status: 'active' },
+    { dipId, status: 'active', ...scope },
     { $set: { status: 'revoked' } },
     { session },
   );

@@ -35,7 +35,9 @@ export function registerInternalReads(
           .filter(
             (link) =>
               link.status !== 'revoked' &&
-              link.shareSlug === shareSlug &&
+              // A link shared by email outlives a regenerated slug (the person keeps their access, only
+              // the URL with the old slug stops opening); the open link holds for the current slug only.
+              (link.inviteType === 'targeted' || link.shareSlug === shareSlug) &&
               (link.expiresAt === null || link.expiresAt.getTime() > now.getTime()),
           )
           .map((link) => link._id),
