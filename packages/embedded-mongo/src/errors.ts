@@ -89,6 +89,13 @@ export const errors = {
     space
       ? new MongoServerError(14031, 'OutOfDiskSpace', msg)
       : new MongoServerError(1, 'InternalError', msg),
+  // What the embedded server does not implement: a server error the driver reports as such, never
+  // a result that differs from MongoDB's.
+  notSupported: (what: string) =>
+    new MongoServerError(115, 'CommandNotSupported', `${what} is not supported by the embedded server`),
+  // MongoDB 7.0 Community's answer to the Atlas Search commands and stages.
+  atlasOnly: () =>
+    new MongoServerError(115, 'CommandNotSupported', 'Search index commands are only supported with Atlas.'),
   location: (code: number, msg: string) => new MongoServerError(code, `Location${code}`, msg),
 };
 

@@ -28,9 +28,44 @@ const create: Handler = (ctx) => {
       continue;
     setField(options, k, v);
   }
+  refuseUnsupportedCreateOptions(options);
   ctx.state.engine.createCollection(ctx.db, name, options, ctx.txn);
   return { ok: 1 };
 };
+
+/**
+ * Collection kinds and options whose behaviour this server does not have: refused, never stored
+ * and ignored (a capped collection that grows, a view that is an empty collection, a validator
+ * that lets everything in would each pass a test that fails on MongoDB).
+ */
+function refuseUnsupportedCreateOptions(options: Doc): void {
+  const kinds: Array<[string, string]> = [
+    ['capped', 'capped collections'],
+    ['viewOn', 'views'],
+    ['pipeline', 'views'],
+    ['timeseries', 'time-series collections'],
+    ['clusteredIndex', 'clustered collections'],
+    ['expireAfterSeconds', 'collection-level TTL (clustered collections)'],
+    ['encryptedFields', 'queryable encryption'],
+    ['validator', 'collection validators'],
+  ];
+  for (const [key, what] of kinds) {
+    const v = options[key];
+    if (v === undefined || v === null || v === false) continue;
+    throw errors.notSupported(what);
+  }
+  const pre = options.changeStreamPreAndPostImages;
+  if (isPlainObject(pre) && pre.enabled === true)
+    throw errors.notSupported('change streams (pre- and post-images)');
+  refuseCollation(options.collation);
+}
+
+/** Only the simple (binary) collation is implemented; a locale collation is refused, not ignored. */
+export function refuseCollation(collation: unknown): void {
+  if (collation === undefined || collation === null) return;
+  if (isPlainObject(collation) && collation.locale === 'simple') return;
+  throw errors.notSupported(`collation ${JSON.stringify(collation)} (only { locale: 'simple' })`);
+}
 
 const drop: Handler = (ctx) => {
   const name = collectionName(ctx, 'drop');
@@ -141,6 +176,7 @@ const createIndexes: Handler = (ctx) => {
       key: raw.key,
       name: typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key),
     } as IndexSpec;
+    refuseCollation(spec.collation);
     if (sameKey(spec.key, { _id: 1 })) continue;
     const sameName = coll.indexes.find((i) => i.spec.name === spec.name);
     const sameKeys = coll.indexes.find((i) => sameKey(i.spec.key, spec.key));
@@ -231,7 +267,14 @@ const dbStats: Handler = (ctx) => {
   return { db: ctx.db, collections: colls?.size ?? 0, objects, ok: 1 };
 };
 
+const atlasOnly: Handler = () => {
+  throw errors.atlasOnly();
+};
+
 export const adminCommands: Record<string, Handler> = {
+  createSearchIndexes: atlasOnly,
+  dropSearchIndex: atlasOnly,
+  updateSearchIndex: atlasOnly,
   create,
   drop,
   dropDatabase,

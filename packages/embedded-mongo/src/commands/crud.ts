@@ -19,6 +19,7 @@ import {
   takeBatch,
   toInt,
 } from './context';
+import { refuseCollation } from './admin';
 import { DELETE_STATEMENT, UPDATE_STATEMENT, checkCommandFields, checkStatementFields } from './fields';
 
 function writeError(index: number, err: unknown): Doc {
@@ -83,6 +84,7 @@ function sortAndPage(matched: Matched[], cmd: Doc): Matched[] {
 }
 
 const find: Handler = (ctx) => {
+  refuseCollation(ctx.cmd.collation);
   const name = collectionName(ctx, 'find');
   const filter = compileFilter(ctx.cmd.filter);
   const coll = existing(ctx, name);
@@ -184,6 +186,7 @@ const update: Handler = (ctx) => {
     if (!isPlainObject(spec))
       throw errors.typeMismatch("BSON field 'update.updates' must be an array of objects");
     checkStatementFields('update.updates', spec, UPDATE_STATEMENT);
+    refuseCollation(spec.collation);
   }
   const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
@@ -223,6 +226,7 @@ const del: Handler = (ctx) => {
     if (!isPlainObject(spec))
       throw errors.typeMismatch("BSON field 'delete.deletes' must be an array of objects");
     checkStatementFields('delete.deletes', spec, DELETE_STATEMENT);
+    refuseCollation(spec.collation);
   }
   const ordered = ctx.cmd.ordered !== false;
   const coll = existing(ctx, name);
@@ -248,6 +252,7 @@ const findAndModify: Handler = (ctx) => {
   const name = collectionName(ctx, Object.keys(ctx.cmd)[0]);
   const cmd = ctx.cmd;
   checkCommandFields('findAndModify', cmd);
+  refuseCollation(cmd.collation);
   const filter = compileFilter(cmd.query);
   const sort = isPlainObject(cmd.sort) ? cmd.sort : undefined;
   const fields = isPlainObject(cmd.fields) ? cmd.fields : undefined;
@@ -280,6 +285,7 @@ const findAndModify: Handler = (ctx) => {
 };
 
 const count: Handler = (ctx) => {
+  refuseCollation(ctx.cmd.collation);
   const name = collectionName(ctx, 'count');
   const query = ctx.cmd.query;
   const plain =
@@ -296,6 +302,7 @@ const count: Handler = (ctx) => {
 };
 
 const distinct: Handler = (ctx) => {
+  refuseCollation(ctx.cmd.collation);
   const name = collectionName(ctx, 'distinct');
   const key = ctx.cmd.key;
   if (typeof key !== 'string')
@@ -314,6 +321,7 @@ const distinct: Handler = (ctx) => {
 };
 
 const aggregate: Handler = (ctx) => {
+  refuseCollation(ctx.cmd.collation);
   const target = ctx.cmd.aggregate;
   const pipeline = ctx.cmd.pipeline;
   if (!Array.isArray(pipeline)) throw errors.typeMismatch("'pipeline' option must be specified as an array");

@@ -228,9 +228,33 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
       case '$out':
       case '$merge':
         throw errors.location(31030, `${name} is not supported by the embedded server`);
+      case '$listSearchIndexes':
+        throw errors.atlasOnly();
+      case '$search':
+      case '$searchMeta':
+      case '$vectorSearch':
+        throw errors.location(6047401, `${name} stage is only allowed on MongoDB Atlas`);
       default:
+        if (UNSUPPORTED_STAGES.has(name)) throw errors.notSupported(`the ${name} stage`);
         docs = mingoPipeline([stage], { collectionResolver: resolve }).run(docs) as Doc[];
     }
   }
   return docs;
 }
+
+// Stages MongoDB has that need server state this server does not keep (change streams, geo
+// indexes, statistics, sessions): refused rather than handed to mingo.
+const UNSUPPORTED_STAGES = new Set([
+  '$changeStream',
+  '$changeStreamSplitLargeEvent',
+  '$geoNear',
+  '$collStats',
+  '$indexStats',
+  '$currentOp',
+  '$listLocalSessions',
+  '$listSessions',
+  '$planCacheStats',
+  '$listCatalog',
+  '$shardedDataDistribution',
+  '$queryStats',
+]);

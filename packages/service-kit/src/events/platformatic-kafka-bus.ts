@@ -99,14 +99,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
     if (this.subscriptions.length === 0) return;
     if (this.options.createTopics ?? true) await this.createMissingTopics();
     for (const subscription of this.subscriptions) {
-      const { Consumer } = platformaticKafka();
-      const consumer = new Consumer({
-        clientId: this.options.clientId,
-        bootstrapBrokers: this.options.brokers,
-        groupId: subscription.consumerGroup,
-        ...this.options.groupTimings,
-      });
-      const running: RunningConsumer = { consumer, loop: Promise.resolve() };
+      const running: RunningConsumer = { consumer: this.newConsumer(subscription), loop: Promise.resolve() };
       this.running.push(running);
       running.stream = await this.openStream(running, subscription);
       running.loop = this.consume(running, subscription);
@@ -154,6 +147,16 @@ export class PlatformaticKafkaEventBus implements EventBus {
     }
   }
 
+  private newConsumer(subscription: Subscription): Consumer<Buffer, Buffer, Buffer, Buffer> {
+    const { Consumer } = platformaticKafka();
+    return new Consumer({
+      clientId: this.options.clientId,
+      bootstrapBrokers: this.options.brokers,
+      groupId: subscription.consumerGroup,
+      ...this.options.groupTimings,
+    });
+  }
+
   private openStream(running: RunningConsumer, subscription: Subscription) {
     // A new group reads the retained topic from the start, as the Redis adapter does.
     return running.consumer.consume({
@@ -188,7 +191,15 @@ export class PlatformaticKafkaEventBus implements EventBus {
       }
       await running.stream?.close().catch(() => undefined);
       running.stream = undefined;
-      if (!this.stopping) await sleep(RESUBSCRIBE_DELAY_MS);
+      if (this.stopping) return;
+      // A new consumer, not the same one again: after a broker restart the old one keeps a group
+      // membership the broker has forgotten, and every commit of it fails (found on a real broker by
+      // the kafka-clients bench: the same messages redelivered forever).
+      const stale = running.consumer;
+      await new Promise<void>((resolve) => stale.close(true, () => resolve()));
+      if (this.stopping) return;
+      running.consumer = this.newConsumer(subscription);
+      await sleep(RESUBSCRIBE_DELAY_MS);
     }
   }
 

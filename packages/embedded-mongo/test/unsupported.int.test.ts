@@ -1,0 +1,95 @@
+// Issue 25, "fail loudly": what the embedded server does not implement is refused with a server
+// error (MongoDB's own where it has one, else 115 'not supported by the embedded server'), never
+// accepted and answered differently from MongoDB.
+import { MongoServerError } from 'mongodb';
+import { TestDatabase, openTestDatabase } from './support';
+
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await openTestDatabase({ replSet: 'rs0' });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+async function failure(p: Promise<unknown>): Promise<MongoServerError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(MongoServerError);
+  return err as MongoServerError;
+}
+
+async function names(): Promise<string[]> {
+  return (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+}
+
+describe('collection kinds the server does not have', () => {
+  it.each([
+    ['capped', { capped: true, size: 4096 }],
+    ['view', { viewOn: 'source', pipeline: [] }],
+    ['time-series', { timeseries: { timeField: 'ts' } }],
+    ['validator', { validator: { a: { $type: 'string' } } }],
+    ['clustered', { clusteredIndex: { key: { _id: 1 }, unique: true } }],
+    ['collation', { collation: { locale: 'fr' } }],
+  ])('%s: 115 and no collection', async (label, options) => {
+    const name = `refused_${label}`;
+    const err = await failure(t.db.createCollection(name, options as never));
+    expect(err.code).toBe(115);
+    expect(err.message).toMatch(/not supported by the embedded server/);
+    expect(await names()).not.toContain(name);
+  });
+});
+
+describe('collations', () => {
+  it('a locale collation on find, aggregate, count, distinct, update, delete, findAndModify and indexes is refused', async () => {
+    const c = t.db.collection('collated');
+    await c.insertMany([{ s: 'a' }, { s: 'A' }]);
+    const collation = { locale: 'en', strength: 2 };
+    const attempts: Array<Promise<unknown>> = [
+      c.find({ s: 'a' }, { collation }).toArray(),
+      c.aggregate([{ $match: { s: 'a' } }], { collation }).toArray(),
+      c.countDocuments({ s: 'a' }, { collation }),
+      c.distinct('s', {}, { collation }),
+      c.updateMany({ s: 'a' }, { $set: { x: 1 } }, { collation }),
+      c.deleteMany({ s: 'a' }, { collation }),
+      c.findOneAndUpdate({ s: 'a' }, { $set: { x: 1 } }, { collation }),
+      c.createIndex({ s: 1 }, { collation }),
+    ];
+    for (const attempt of attempts) expect((await failure(attempt)).code).toBe(115);
+    expect(await c.countDocuments({ x: 1 })).toBe(0);
+    expect(await c.countDocuments()).toBe(2);
+    // the simple collation is what the server does, so it is accepted
+    expect(await c.find({ s: 'a' }, { collation: { locale: 'simple' } }).toArray()).toHaveLength(1);
+  });
+});
+
+describe('change streams and Atlas Search', () => {
+  it('watch() fails with a server error instead of waiting for events that never come', async () => {
+    const stream = t.db.collection('watched').watch();
+    try {
+      const err = await failure(stream.tryNext());
+      expect(err.code).toBe(115);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('search index commands answer MongoDB Community’s "only supported with Atlas"', async () => {
+    const c = t.db.collection('searched');
+    await c.insertOne({ a: 1 });
+    const err = await failure(
+      c.createSearchIndex({ name: 'default', definition: { mappings: { dynamic: true } } }),
+    );
+    expect(err.message).toMatch(/Atlas/);
+    expect(err.code).not.toBe(59);
+    expect((await failure(c.listSearchIndexes().toArray())).message).toMatch(/Atlas/);
+    expect((await failure(c.dropSearchIndex('default'))).message).toMatch(/Atlas/);
+    expect(
+      (await failure(c.aggregate([{ $search: { text: { query: 'x', path: 'a' } } }]).toArray())).message,
+    ).toMatch(/Atlas/);
+  });
+});
