@@ -5,12 +5,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  createWriteStream,
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
+  readFileSync,
   readdirSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
@@ -194,9 +197,14 @@ export async function startKafkaBroker({
   const logFile = path.join(folder, 'broker.log');
   const jvmLog = [`-Dlog4j2.configurationFile=${log4j}`];
 
-  const format = java(libs, 'kafka.tools.StorageTool', ['format', '-t', clusterId(), '-c', config], {
-    jvm: jvmLog,
-  });
+  const format = java(
+    libs,
+    'kafka.tools.StorageTool',
+    ['format', `--cluster-id=${clusterId()}`, '--config', config],
+    {
+      jvm: jvmLog,
+    },
+  );
   const formatted = spawnSync(format.command, format.args, {
     encoding: 'utf8',
     env: { ...process.env, KAFKA_LOG_LEVEL: 'WARN' },
@@ -206,54 +214,40 @@ export async function startKafkaBroker({
 
   let child;
   let exited;
-  const launch = () =>
-    new Promise((resolve, reject) => {
-      const { command, args } = java(libs, 'kafka.Kafka', [config], { jvm: jvmLog });
-      child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      const out = createWriteStream(logFile, { flags: 'a' });
-      exited = new Promise((done) => child.once('exit', () => done()));
-      // A watchdog: if this process dies without stopping the broker, the broker goes too.
-      spawn(
-        'sh',
-        [
-          '-c',
-          `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 2; done; ` +
-            `kill -0 ${child.pid} 2>/dev/null && kill -9 ${child.pid}`,
-        ],
-        { stdio: 'ignore', detached: true },
-      ).unref();
-      let seen = '';
-      let ready = false;
-      const timer = setTimeout(() => {
-        if (!ready) {
-          child.kill('SIGKILL');
-          reject(new Error(`Kafka did not start within ${timeoutMs / 1000} s (log: ${logFile})`));
-        }
-      }, timeoutMs);
-      const onData = (chunk) => {
-        out.write(chunk);
-        if (ready) return;
-        seen = (seen + chunk.toString()).slice(-4096);
-        if (/Kafka Server started|\[KafkaRaftServer nodeId=\d+\] Kafka Server started/.test(seen)) {
-          ready = true;
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.once('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-      child.once('exit', (code, signal) => {
-        out.end();
-        if (!ready) {
-          clearTimeout(timer);
-          reject(new Error(`Kafka exited (${code ?? signal}) before it started (log: ${logFile})`));
-        }
-      });
-    });
+  // The JVM writes its log straight to the file (no pipe through this process, whose event loop a
+  // spawnSync may block); readiness is the broker's own "Kafka Server started" line in it.
+  const launch = async () => {
+    const from = existsSync(logFile) ? statSync(logFile).size : 0;
+    const fd = openSync(logFile, 'a');
+    const { command, args } = java(libs, 'kafka.Kafka', [config], { jvm: jvmLog });
+    child = spawn(command, args, { stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    let failed;
+    exited = new Promise((done) => child.once('exit', (code, signal) => done((failed = code ?? signal))));
+    child.once('error', (err) => (failed = err.message));
+    // A watchdog: if this process dies without stopping the broker, the broker goes too.
+    spawn(
+      'sh',
+      [
+        '-c',
+        `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${child.pid} 2>/dev/null; do sleep 2; done; ` +
+          `kill -0 ${child.pid} 2>/dev/null && kill -9 ${child.pid}`,
+      ],
+      { stdio: 'ignore', detached: true },
+    ).unref();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (failed !== undefined)
+        throw new Error(`Kafka exited (${failed}) before it started (log: ${logFile})`);
+      const text = readFileSync(logFile).subarray(from).toString();
+      if (/\] Kafka Server started/.test(text)) return;
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`Kafka did not start within ${timeoutMs / 1000} s (log: ${logFile})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
 
   const startedAt = Date.now();
   await launch();
@@ -274,6 +268,10 @@ export async function startKafkaBroker({
     dir: folder,
     logFile,
     startMs,
+    /** The JVM's process id (it changes on restart). */
+    get pid() {
+      return child.pid;
+    },
     /** A clean shutdown, then the folder is removed (unless keep). */
     async stop() {
       await end('SIGTERM', 20_000);
