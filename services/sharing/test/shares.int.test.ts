@@ -139,29 +139,89 @@ describe('DIP shares through the gateway', () => {
       expect(viewed[0].data.linkId).toBe(res.json().shareId);
     });
 
-    it('falls back to the copy link when the share cannot be recorded', async () => {
+    /** The fallback's link, opened by the person the email was for: it must show them the DIP. */
+    async function opensForRecipient(shareUrl: string, email: string) {
+      const url = new URL(shareUrl);
+      expect(url.pathname).toMatch(/^\/shared\//);
+      const recipient = await h.signedIn({ email });
+      return (
+        await recipient.client.get(`/api/online-dip/shared/${url.pathname.split('/').at(-1)}${url.search}`)
+      ).status;
+    }
+
+    it('falls back to a link the recipient can open when the share cannot be recorded (issue 24 item 7)', async () => {
       const owner = await h.signedIn();
       const dip = await h.createDip(owner.user);
       const add = h.outbox.add.bind(h.outbox);
-      h.outbox.add = async () => {
-        throw new Error('outbox unavailable');
+      let failures = 0;
+      h.outbox.add = async (...args) => {
+        if (failures++ === 0) throw new Error('outbox unavailable');
+        return add(...args);
       };
+      let res;
       try {
-        const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
           recipients: ['z@example.co.uk'],
-        });
-        expect(res.status).toBe(503);
-        expect(res.json()).toEqual({
-          success: false,
-          fallback: true,
-          shareUrl: dip.shareUrl,
-          userMessage: SHARING_MESSAGES.emailUnavailable,
-          error: SHARING_MESSAGES.emailUnavailable,
         });
       } finally {
         h.outbox.add = add;
       }
-      expect(await h.collections.dipShares.countDocuments({ dipId: dip.dipId })).toBe(0);
+      expect(res.status).toBe(503);
+      expect(res.json()).toEqual({
+        success: false,
+        fallback: true,
+        shareUrl: expect.any(String),
+        userMessage: SHARING_MESSAGES.emailUnavailable,
+        error: SHARING_MESSAGES.emailUnavailable,
+      });
+      // Not the owner's /dip/{slug} page, which the recipient cannot open: the open (Copy Link) link.
+      expect(res.json().shareUrl).not.toBe(dip.shareUrl);
+      expect(await opensForRecipient(res.json().shareUrl, 'z@example.co.uk')).toBe(200);
+      expect(
+        await h.collections.dipShares.countDocuments({ dipId: dip.dipId, inviteType: 'targeted' }),
+      ).toBe(0);
+    });
+
+    it("says 'Email Service Unavailable' with an openable link when the emails cannot be handed on for sending (issue 24 item 7)", async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      // The email goes out from share.created: the bus refuses it at commit, as when it is down.
+      let busDown = true;
+      h.outbox.publishAtCommit({
+        bus: {
+          publish: async () => {
+            if (busDown) throw new Error('bus unavailable');
+          },
+        },
+      });
+      let res;
+      try {
+        res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+          recipients: ['mailless@example.co.uk'],
+          message: 'See attached',
+        });
+      } finally {
+        busDown = false;
+      }
+      expect(res.status).toBe(503);
+      expect(res.json()).toMatchObject({
+        success: false,
+        fallback: true,
+        userMessage: SHARING_MESSAGES.emailUnavailable,
+        error: SHARING_MESSAGES.emailUnavailable,
+      });
+      expect(await opensForRecipient(res.json().shareUrl, 'mailless@example.co.uk')).toBe(200);
+      // The share stands (in 'Shared with me'); its email goes when the relay can publish it.
+      const pending = await h.outbox
+        .collection()
+        .countDocuments({ type: 'share.created', publishedAt: null, payload: /mailless@example\.co\.uk/ });
+      expect(pending).toBe(1);
+
+      // With the bus back, the same share is a plain success.
+      const again = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        recipients: ['mailed@example.co.uk'],
+      });
+      expect(again.status).toBe(201);
     });
   });
 

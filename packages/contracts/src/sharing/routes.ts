@@ -55,7 +55,7 @@ export const SHARING_ROUTES = [
       410: DIP_EXPIRED,
       503: {
         description:
-          'The share could not be recorded: copy the DIP’s link instead (`fallback`); or the dip service did not answer: try again',
+          'The emails could not be handed on for sending (the share not recorded, or its share.created not published): the open link, which the recipient can open, instead (`fallback`); or the dip service did not answer: try again',
         schema: z.union([shareFallbackResponseSchema, errorResponseSchema]),
       },
     },

@@ -32,6 +32,8 @@ export interface OutboxOptions {
  */
 export interface EventOutbox {
   add(events: EventEnvelope[], session?: ClientSession): Promise<unknown>;
+  /** See `Outbox.handedOn`; an outbox without it is taken to hand everything on. */
+  handedOn?(eventIds: string[], timeoutMs?: number): Promise<boolean | null>;
 }
 
 /** What the process that commits an outbox entry publishes it with (see `Outbox.publishAtCommit`). */
@@ -49,11 +51,19 @@ export interface CommitPublisher {
  * (`publishAtCommit`); an `OutboxRelay` publishes whatever that left behind (a crash between commit
  * and publish, a bus that was down), as a safety net.
  */
+/** How long the outcome of a publish at commit is kept for `handedOn`. */
+const OUTCOME_KEPT_MS = 30_000;
+
 export class Outbox {
   private readonly listeners = new Set<() => void>();
   private publisher: CommitPublisher | undefined;
   /** Publishes under way, so that shutdown can wait for them. */
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * Per event id, whether its publish at commit went through (true), failed and was left to the
+   * relay (false), or nobody publishes at commit (null); kept for a short while for `handedOn`.
+   */
+  private readonly outcomes = new Map<string, Promise<boolean | null>>();
 
   private constructor(
     readonly connection: Connection,
@@ -119,12 +129,51 @@ export class Outbox {
       };
     });
     await this.collection().insertMany(entries, { session, ordered: true });
+    let settle: (outcome: boolean | null) => void = () => undefined;
+    const outcome = new Promise<boolean | null>((resolve) => {
+      settle = resolve;
+    });
+    for (const entry of entries) this.outcomes.set(entry.eventId, outcome);
+    const forget = () =>
+      setTimeout(() => {
+        for (const entry of entries)
+          if (this.outcomes.get(entry.eventId) === outcome) this.outcomes.delete(entry.eventId);
+      }, OUTCOME_KEPT_MS).unref();
     const committed = () => {
-      if (this.publisher) this.track(this.publishCommitted(entries.map((entry) => entry._id)));
-      else this.notify();
+      if (this.publisher) {
+        const publishing = this.publishCommitted(entries.map((entry) => entry._id));
+        this.track(publishing.then(() => undefined));
+        void publishing.then(settle, () => settle(false)).finally(forget);
+      } else {
+        this.notify();
+        settle(null);
+        forget();
+      }
     };
     if (session?.inTransaction()) session.once('ended', committed);
     else committed();
+  }
+
+  /**
+   * Whether these events (just added by this process, their transaction committed) were handed on to
+   * the bus at commit: true when every one was published, false when a publish failed (the relay will
+   * try again later), null when this process does not publish at commit or the answer does not come
+   * within `timeoutMs`. A route that promises something downstream (an email) tells the caller so.
+   */
+  async handedOn(eventIds: string[], timeoutMs = 2000): Promise<boolean | null> {
+    const outcomes = eventIds.map((id) => this.outcomes.get(id) ?? Promise.resolve(null));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), timeoutMs);
+    });
+    try {
+      const answers = await Promise.race([Promise.all(outcomes), late]);
+      if (answers === 'late') return null;
+      if (answers.some((a) => a === false)) return false;
+      return answers.every((a) => a === true) ? true : null;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private track(publishing: Promise<void>) {
@@ -138,9 +187,10 @@ export class Outbox {
    * nothing, and another publisher may already have taken an entry. On a failure it stops, so later
    * entries do not overtake the failed one; the relay's poll publishes what is left.
    */
-  private async publishCommitted(ids: Types.ObjectId[]): Promise<void> {
+  private async publishCommitted(ids: Types.ObjectId[]): Promise<boolean> {
     const publisher = this.publisher;
-    if (!publisher) return;
+    if (!publisher) return false;
+    let failed = false;
     const collection = this.collection();
     const published: OutboxEntry[] = [];
     try {
@@ -159,6 +209,7 @@ export class Outbox {
             { err, eventId: entry.eventId, type: entry.type },
             'outbox: publishing at commit failed; the relay will publish it',
           );
+          failed = true;
           break;
         }
         published.push(entry);
@@ -175,7 +226,9 @@ export class Outbox {
     } catch (err) {
       // MongoDB unreachable after the commit: the entries stay pending for the relay.
       publisher.logger?.warn({ err }, 'outbox: publishing at commit failed; the relay will publish it');
+      return false;
     }
+    return !failed;
   }
 
   /** Entries not yet published: the relay's backlog (a queue-depth gauge). */

@@ -229,6 +229,81 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return dip;
   }
 
+  /**
+   * The DIP's open link (Copy Link): any signed-in person who opens it may read the DIP. Made, or made
+   * anew with a fresh signature, with its share.created (dip learns of it, so whoever opens it may also
+   * download the PDF). `asked` is an expiry of its own, kept only when earlier than the DIP's.
+   */
+  async function openLink(dip: DipProjection, owner: CallerIdentity, now: Date, asked: Date | null) {
+    const slug = dip.shareSlug as string;
+    // A link never outlives its DIP; without an expiry of its own it follows the DIP's.
+    const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
+    const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt);
+    const shareId = await deps.mongo.transaction(async (session) => {
+      const existing = await c.dipShares.findOne(
+        { dipId: dip._id, inviteType: 'open', recipientEmail: null },
+        { session },
+      );
+      const id = existing?._id ?? randomUUID();
+      await c.dipShares.updateOne(
+        { _id: id },
+        {
+          $set: {
+            dipId: dip._id,
+            inviteType: 'open',
+            recipientEmail: null,
+            shareSlug: slug,
+            ownerUserId: dip.ownerUserId,
+            status: 'active',
+            tokenHash: link.tokenHash,
+            tokenSalt: link.tokenSalt,
+            permissions: DEFAULT_SHARE_PERMISSIONS,
+            expiresAt: linkExpiresAt,
+          },
+          $setOnInsert: { recipientUserId: null, message: null, createdAt: now, lastAccessAt: null },
+        },
+        { upsert: true, session },
+      );
+      await deps.outbox.add(
+        [
+          shareCreatedFor(dip, owner, {
+            shareId: id,
+            recipientEmail: null,
+            message: null,
+            url: link.url,
+            linkExpiresAt,
+            now,
+          }),
+        ],
+        session,
+      );
+      return id;
+    });
+    const expiresAt = linkExpiresAt ?? dip.expiresAt;
+    return { url: link.url, shareId, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * 'Email Service Unavailable' (503): the emails could not be handed on for sending. The link offered
+   * instead is the open link (what Copy Link gives), which the recipient can open; when even that
+   * cannot be made (the database is down) the words come without a link.
+   */
+  async function emailUnavailable(dip: DipProjection, owner: CallerIdentity, now: Date) {
+    try {
+      const { url } = await openLink(dip, owner, now, null);
+      return {
+        success: false as const,
+        fallback: true as const,
+        shareUrl: url,
+        userMessage: SHARING_MESSAGES.emailUnavailable,
+        error: SHARING_MESSAGES.emailUnavailable,
+      };
+    } catch (err) {
+      deps.logger.error({ err, dipId: dip._id }, 'the open link could not be made for the fallback either');
+      return { success: false as const, error: SHARING_MESSAGES.emailUnavailable };
+    }
+  }
+
   declareRoute(
     app,
     'shareDip',
@@ -242,52 +317,8 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       if (body.inviteType === 'open') {
         const asked = body.expiresAt ? new Date(body.expiresAt) : null;
         if (asked && asked.getTime() <= now.getTime()) throw badRequest('expiresAt must be in the future');
-        // A link never outlives its DIP; without an expiry of its own it follows the DIP's.
-        const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
-        const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt);
-        const shareId = await deps.mongo.transaction(async (session) => {
-          const existing = await c.dipShares.findOne(
-            { dipId: dip._id, inviteType: 'open', recipientEmail: null },
-            { session },
-          );
-          const id = existing?._id ?? randomUUID();
-          await c.dipShares.updateOne(
-            { _id: id },
-            {
-              $set: {
-                dipId: dip._id,
-                inviteType: 'open',
-                recipientEmail: null,
-                shareSlug: slug,
-                ownerUserId: dip.ownerUserId,
-                status: 'active',
-                tokenHash: link.tokenHash,
-                tokenSalt: link.tokenSalt,
-                permissions: DEFAULT_SHARE_PERMISSIONS,
-                expiresAt: linkExpiresAt,
-              },
-              $setOnInsert: { recipientUserId: null, message: null, createdAt: now, lastAccessAt: null },
-            },
-            { upsert: true, session },
-          );
-          // dip learns of the open link too, so that whoever opens it may also download the PDF.
-          await deps.outbox.add(
-            [
-              shareCreatedFor(dip, owner, {
-                shareId: id,
-                recipientEmail: null,
-                message: null,
-                url: link.url,
-                linkExpiresAt,
-                now,
-              }),
-            ],
-            session,
-          );
-          return id;
-        });
-        const expiresAt = linkExpiresAt ?? dip.expiresAt;
-        return { success: true, url: link.url, shareId, expiresAt: expiresAt.toISOString() };
+        const link = await openLink(dip, owner, now, asked);
+        return { success: true, ...link };
       }
 
       const emails = [...new Set(body.recipients.map((email) => email.trim().toLowerCase()).filter(Boolean))];
@@ -297,11 +328,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
         throw badRequest(`${SHARING_MESSAGES.invalidEmails}: ${invalid.join(', ')}`, { invalid });
 
       const results: Array<{ email: string; success: boolean; shareId: string }> = [];
+      const eventIds: string[] = [];
       try {
         // The shares and their share.created events (which the email is sent from) commit together:
         // a share exists if and only if its email was queued for delivery.
         await deps.mongo.transaction(async (session) => {
           results.length = 0;
+          eventIds.length = 0;
           const events = [];
           for (const email of emails) {
             // A targeted link lasts as long as the DIP, so the same email's link is the same link.
@@ -348,6 +381,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
             results.push({ email, success: true, shareId });
           }
           await deps.outbox.add(events, session);
+          eventIds.push(...events.map((event) => event.id));
         });
       } catch (err) {
         if (err instanceof HttpError) throw err;
@@ -355,13 +389,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
           { err, dipId: dip._id },
           'share could not be recorded; offering the copy-link fallback',
         );
-        return reply.code(503).send({
-          success: false,
-          fallback: true,
-          shareUrl: dip.shareUrl,
-          userMessage: SHARING_MESSAGES.emailUnavailable,
-          error: SHARING_MESSAGES.emailUnavailable,
-        });
+        return reply.code(503).send(await emailUnavailable(dip, owner, now));
+      }
+      // The emails are sent from share.created: if it could not be handed on to the bus now, the
+      // owner is told and given the open link (the shares stand; the relay sends the emails later).
+      if ((await deps.outbox.handedOn?.(eventIds)) === false) {
+        deps.logger.warn({ dipId: dip._id }, 'share.created not handed on; offering the copy-link fallback');
+        return reply.code(503).send(await emailUnavailable(dip, owner, now));
       }
       reply.status(201);
       return { success: true, results, sent: results.length, failed: 0 };
