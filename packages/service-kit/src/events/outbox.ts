@@ -44,6 +44,9 @@ export interface CommitPublisher {
   onPublished?(type: string, delayMs: number): void;
 }
 
+/** How long the outcome of a publish at commit is kept for `handedOn`. */
+const OUTCOME_KEPT_MS = 30_000;
+
 /**
  * The producer side of at-least-once delivery: events are written to the service's own `outbox`
  * collection in the same transaction as the state change they describe, so either both happen or
@@ -51,9 +54,6 @@ export interface CommitPublisher {
  * (`publishAtCommit`); an `OutboxRelay` publishes whatever that left behind (a crash between commit
  * and publish, a bus that was down), as a safety net.
  */
-/** How long the outcome of a publish at commit is kept for `handedOn`. */
-const OUTCOME_KEPT_MS = 30_000;
-
 export class Outbox {
   private readonly listeners = new Set<() => void>();
   private publisher: CommitPublisher | undefined;
