@@ -148,6 +148,20 @@ describe('dip service through the gateway', () => {
       });
     });
 
+    it('says how many hours the DIP is still valid for, after Set Expiry too (issue 24 item 10)', async () => {
+      const dip = await newDip();
+      const slug = dip.shareUrl.split('/').pop();
+      expect((await owner.client.get(`/api/online-dip/${slug}`)).json().validityHours).toBe(48);
+      expect((await owner.client.post(`/api/online-dip/${dip.dipId}/expiry`, {})).status).toBe(200);
+      expect((await owner.client.get(`/api/online-dip/${slug}`)).json().validityHours).toBe(30 * 24);
+      h.clock.advance(2 * HOUR);
+      try {
+        expect((await owner.client.get(`/api/online-dip/${slug}`)).json().validityHours).toBe(30 * 24 - 2);
+      } finally {
+        h.clock.advance(-2 * HOUR);
+      }
+    });
+
     it('lists the owner’s DIPs newest first and refuses anyone else’s list', async () => {
       const dip = await newDip();
       const list = await owner.client.get(`/api/online-dip/user/${owner.user.userId}`);
@@ -193,13 +207,16 @@ describe('dip service through the gateway', () => {
       }
     });
 
-    it('answers 410 once the DIP has expired (the clock moved on), and refuses owner actions on it', async () => {
+    it('answers 410 once the DIP has expired (the clock moved on), and refuses owner actions on it; its owner still opens it, Expired (issue 24 item 3)', async () => {
       const res = await create(owner.client, searchId, 0, { validHours: 1 });
       const dip = res.json();
       h.clock.advance(2 * HOUR);
       try {
+        const own = await owner.client.get(`/api/online-dip/${dip.dipId}`);
+        expect(own.status).toBe(200);
+        expect(own.json().dip).toMatchObject({ reference: dip.quoteCode, status: 'expired' });
+        expect((await other.client.get(`/api/online-dip/${dip.dipId}`)).status).toBe(403);
         for (const r of [
-          await owner.client.get(`/api/online-dip/${dip.dipId}`),
           await owner.client.get(`/api/online-dip/pdf/${dip.quoteCode}`),
           await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {}),
           await owner.client.get(`/api/online-dip/${dip.shareUrl.split('/').pop()}`),

@@ -34,6 +34,19 @@ function text(value: unknown): string | null {
  * Business-purpose property finance is not regulated by the FCA, so `regulated` is false for every
  * product on the panel (a regulated product would need its own disclosures).
  */
+/**
+ * Whether the property is owner occupied, as the search knows it: the commercial form's answer (a
+ * boolean, or 'true'/'false' as a form may send it; unanswered is the search's own default, No).
+ * Bridging and development searches do not ask: null, shown as '—'.
+ */
+export function ownerOccupiedIn(loanType: LoanType, searchData: Record<string, unknown>): boolean | null {
+  const answer = searchData.isOwnerOccupied;
+  if (typeof answer === 'boolean') return answer;
+  if (typeof answer === 'string' && /^(true|yes)$/i.test(answer.trim())) return true;
+  if (typeof answer === 'string' && /^(false|no)$/i.test(answer.trim())) return false;
+  return loanType === 'commercial' ? false : null;
+}
+
 export function buildSnapshot(
   loanType: LoanType,
   offer: LoanOffer,
@@ -54,7 +67,7 @@ export function buildSnapshot(
     amount(searchData.purchasePrice) ??
     purchasePrice;
   const entity = text(searchData.borrowingEntityType) ?? 'Individual';
-  const ownerOccupied = typeof searchData.isOwnerOccupied === 'boolean' ? searchData.isOwnerOccupied : null;
+  const ownerOccupied = ownerOccupiedIn(loanType, searchData);
   return dipSnapshotSchema.parse({
     loanType,
     lenderName: offer.LenderName,

@@ -82,7 +82,15 @@ export function ownerView(dip: Dip, now: Date, publicUrl: string): DipOwnerView 
   };
 }
 
-export function onlineView(dip: Dip): OnlineDipView {
+/**
+ * The hours a DIP is still valid for, rounded up (the validity chip): follows Set Expiry rather than
+ * repeating the hours it was created with (issue 24 item 10).
+ */
+export function hoursLeft(dip: Dip, now: Date): number {
+  return Math.max(0, Math.ceil((dip.expiresAt.getTime() - now.getTime()) / 3_600_000));
+}
+
+export function onlineView(dip: Dip, now: Date): OnlineDipView {
   const s = dip.snapshot;
   return {
     quoteCode: dip.quoteCode,
@@ -93,7 +101,7 @@ export function onlineView(dip: Dip): OnlineDipView {
     borrowerSalutation: s.borrower.salutation,
     borrowerName: s.borrower.name || 'Client',
     projectCity: s.property.city ?? s.property.location,
-    validityHours: dip.validityHours,
+    validityHours: hoursLeft(dip, now),
     promoEligibleZeroBrokerFee: s.promoEligibleZeroBrokerFee,
     lenderName: s.lenderName,
     loan: {

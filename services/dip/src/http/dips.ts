@@ -184,14 +184,15 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
       const dip = await dips.findById(reference);
       if (!dip) throw notFound(DIP_MESSAGES.notFound);
       if (dip.userId !== caller.userId) throw forbidden(DIP_MESSAGES.accessDenied);
-      if (isExpired(dip, clock.now())) throw gone(DIP_MESSAGES.expired);
+      // Its owner still opens an expired DIP (status 'expired': the Expired badge, Download PDF
+      // disabled; issue 24 item 3); everyone else meets 410.
       return { success: true, dip: ownerView(dip, clock.now(), publicUrl), shareInfo: { shareId: null } };
     }
     if (!isShareSlug(reference)) throw notFound(DIP_MESSAGES.notFound);
     const { dip } = await readableDip(deps, await dips.findBySlug(reference), caller, 'view');
     // The spec caches the online view for 60 s; private, because it is one person's loan terms.
     reply.header('cache-control', 'private, max-age=60');
-    return { success: true, ...onlineView(dip) };
+    return { success: true, ...onlineView(dip, clock.now()) };
   });
 
   declareRoute(app, 'regenerateDipLink', async (request) => {
