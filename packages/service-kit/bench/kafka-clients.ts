@@ -7,7 +7,8 @@
  * consuming, and the broker's JVM), and recovery when the broker is killed and restarted (a broker of
  * its own only). @confluentinc/kafka-javascript is not measured: its install downloads a prebuilt
  * librdkafka binary from outside the package registry (see docs/kafka-clients.md).
- * BENCH_KAFKA_EVENTS (default 3000) sets the throughput run's size; BENCH_KAFKA_CLIENTS=a,b the clients.
+ * BENCH_KAFKA_EVENTS (default 3000) sets the throughput run's size, BENCH_ROUNDS (default 3) the rounds
+ * (medians are printed), BENCH_KAFKA_CLIENTS=a,b the clients, BENCH_LOG=1 shows the adapters' errors.
  */
 import { createEnvelope } from '@lsp/contracts';
 import { spawnSync } from 'node:child_process';
@@ -182,6 +183,7 @@ interface Figures {
   oneByOne?: { publishPerS: number; p50: number; p99: number };
   paced?: { p50: number; p99: number; max: number };
   recovery?: string;
+  recovered?: { publishS?: number; consumeS?: number; lost: number; duplicates: number };
   error?: string;
 }
 
@@ -329,6 +331,13 @@ async function recovery(client: KafkaClient, kafka: TestKafka, f: Figures) {
       console.log(
         `  not consumed: ${lost.slice(0, 10).join(', ')} (published before the kill: ${lastAckBeforeKill})`,
       );
+    const since = (t: number) => (t ? ms1((t - brokerBackAt) / 1000) : undefined);
+    f.recovered = {
+      publishS: since(firstAckAfter),
+      consumeS: since(firstConsumedAfter),
+      lost: missing,
+      duplicates: consumer.duplicates,
+    };
     const s = (t: number) => (t ? `${ms1((t - brokerBackAt) / 1000)} s` : 'never (90 s)');
     f.recovery =
       `broker down ${ms1(downMs / 1000)} s; publishing resumed ${s(firstAckAfter)} and consuming ` +
@@ -415,37 +424,104 @@ async function main() {
     kafkajs: packageVersion('kafkajs'),
     platformatic: packageVersion('@platformatic/kafka'),
   };
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const figures: Figures[] = [];
   try {
     const contracts = process.env.BENCH_KAFKA_ONLY ? new Map<string, string>() : contract(kafka.brokers);
-    for (const client of CLIENTS) {
-      const f: Figures = { client, contract: contracts.get(client) ?? 'did not run' };
-      figures.push(f);
-      console.log(`${client} ${versions[client]}: contract suite ${f.contract}`);
-      try {
-        if (process.env.BENCH_KAFKA_ONLY !== 'recovery') await throughput(client, kafka, f);
-        await recovery(client, kafka, f);
-      } catch (err) {
-        f.error = err instanceof Error ? err.message : String(err);
-        console.log(`  failed: ${f.error}`);
+    // Rounds, the order of the clients turned each time: on a shared machine the load changes by the minute.
+    for (let round = 0; round < rounds; round++) {
+      const order = CLIENTS.map((_, i) => CLIENTS[(i + round) % CLIENTS.length]);
+      for (const client of order) {
+        const f: Figures = { client, contract: contracts.get(client) ?? 'did not run' };
+        figures.push(f);
+        console.log(`round ${round + 1}/${rounds}: ${client} ${versions[client]}`);
+        try {
+          if (process.env.BENCH_KAFKA_ONLY !== 'recovery') await throughput(client, kafka, f);
+          await recovery(client, kafka, f);
+        } catch (err) {
+          f.error = err instanceof Error ? err.message : String(err);
+          console.log(`  failed: ${f.error}`);
+        }
       }
     }
   } finally {
     await stopBroker();
   }
-  console.log('\n| | ' + figures.map((f) => `${f.client} ${versions[f.client]}`).join(' | ') + ' |');
-  console.log('|---|' + figures.map(() => '---').join('|') + '|');
-  const row = (name: string, cell: (f: Figures) => string | number | undefined) =>
-    console.log(`| ${name} | ${figures.map((f) => cell(f) ?? '–').join(' | ')} |`);
-  row('contract suite', (f) => f.contract);
-  row(`publish, ${IN_FLIGHT} in flight (events/s)`, (f) => f.throughput?.publishPerS);
-  row('consumed end to end (events/s)', (f) => f.throughput?.endToEndPerS);
-  row('CPU per event, client process (ms)', (f) => f.throughput?.clientCpuMsPerEvent);
-  row('CPU per event, broker (ms)', (f) => f.throughput?.brokerCpuMsPerEvent);
-  row('publish one by one (events/s)', (f) => f.oneByOne?.publishPerS);
-  row(`latency at ${PACED.rate}/s, p50 / p99 (ms)`, (f) => f.paced && `${f.paced.p50} / ${f.paced.p99}`);
-  row('recovery after kill -9 and restart', (f) => f.recovery ?? f.error);
+  // The median of the rounds, and their range.
+  const summary = (client: KafkaClient, pick: (f: Figures) => number | undefined) => {
+    const values = figures
+      .filter((f) => f.client === client)
+      .map(pick)
+      .filter((v): v is number => typeof v === 'number')
+      .sort((a, b) => a - b);
+    if (!values.length) return '–';
+    const median = values[Math.floor((values.length - 1) / 2)];
+    return values.length > 1 ? `${median} (${values[0]}–${values[values.length - 1]})` : `${median}`;
+  };
+  console.log(`\nMedian of ${rounds} round(s) (range), ${kafka.target}:\n`);
+  console.log('| | ' + CLIENTS.map((c) => `${c} ${versions[c]}`).join(' | ') + ' |');
+  console.log('|---|' + CLIENTS.map(() => '---').join('|') + '|');
+  const row = (name: string, cell: (client: KafkaClient) => string | undefined) =>
+    console.log(`| ${name} | ${CLIENTS.map((c) => cell(c) ?? '–').join(' | ')} |`);
+  const num = (pick: (f: Figures) => number | undefined) => (c: KafkaClient) => summary(c, pick);
+  row('contract suite', (c) => contractOf(c));
+  row(
+    `publish, ${IN_FLIGHT} in flight (events/s)`,
+    num((f) => f.throughput?.publishPerS),
+  );
+  row(
+    'consumed end to end (events/s)',
+    num((f) => f.throughput?.endToEndPerS),
+  );
+  row(
+    'CPU per event, client process (ms)',
+    num((f) => f.throughput?.clientCpuMsPerEvent),
+  );
+  row(
+    'CPU per event, broker (ms)',
+    num((f) => f.throughput?.brokerCpuMsPerEvent),
+  );
+  row(
+    'publish one by one (events/s)',
+    num((f) => f.oneByOne?.publishPerS),
+  );
+  row(
+    `latency at ${PACED.rate}/s, p50 (ms)`,
+    num((f) => f.paced?.p50),
+  );
+  row(
+    `latency at ${PACED.rate}/s, p99 (ms)`,
+    num((f) => f.paced?.p99),
+  );
+  row(
+    'after a broker restart: publishing resumed (s)',
+    num((f) => f.recovered?.publishS),
+  );
+  row(
+    'after a broker restart: consuming resumed (s)',
+    num((f) => f.recovered?.consumeS),
+  );
+  row(
+    'after a broker restart: acknowledged events lost',
+    num((f) => f.recovered?.lost),
+  );
+  row(
+    'after a broker restart: duplicates',
+    num((f) => f.recovered?.duplicates),
+  );
+  row(
+    'errors',
+    (c) =>
+      figures
+        .filter((f) => f.client === c && f.error)
+        .map((f) => f.error)
+        .join('; ') || 'none',
+  );
   process.exit(figures.some((f) => f.error) ? 1 : 0);
+
+  function contractOf(client: KafkaClient) {
+    return figures.find((f) => f.client === client)?.contract;
+  }
 }
 
 main().catch((err) => {
