@@ -238,6 +238,8 @@ describe('declareRoute', () => {
         'submitLoanApplication',
         'listUserApplications',
         'shareDip',
+        'listDipShares',
+        'revokeShare',
         'listSharedWithMe',
         'countUnreadShares',
         'markShareViewed',

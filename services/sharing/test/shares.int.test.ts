@@ -177,9 +177,9 @@ describe('DIP shares through the gateway', () => {
       // Not the owner's /dip/{slug} page, which the recipient cannot open: the open (Copy Link) link.
       expect(res.json().shareUrl).not.toBe(dip.shareUrl);
       expect(await opensForRecipient(res.json().shareUrl, 'z@example.co.uk')).toBe(200);
-      expect(
-        await h.collections.dipShares.countDocuments({ dipId: dip.dipId, inviteType: 'targeted' }),
-      ).toBe(0);
+      expect(await h.collections.dipShares.countDocuments({ dipId: dip.dipId, inviteType: 'targeted' })).toBe(
+        0,
+      );
     });
 
     it("says 'Email Service Unavailable' with an openable link when the emails cannot be handed on for sending (issue 24 item 7)", async () => {
@@ -222,6 +222,77 @@ describe('DIP shares through the gateway', () => {
         recipients: ['mailed@example.co.uk'],
       });
       expect(again.status).toBe(201);
+    });
+  });
+
+  describe("the owner's Revoke (issue 24 item 5)", () => {
+    it('lists who a DIP is shared with and revokes one recipient, then the open link, each at once', async () => {
+      const { owner, dip, shareId, path } = await sharedTo('keep@example.co.uk');
+      const keep = await h.signedIn({ email: 'keep@example.co.uk' });
+      const second = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        recipients: ['drop@example.co.uk'],
+      });
+      const dropId = second.json().results[0].shareId as string;
+      const drop = await h.signedIn({ email: 'drop@example.co.uk' });
+      const open = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, { inviteType: 'open' });
+      const openUrl = new URL(open.json().url);
+      const openPath = `/api/online-dip/shared/${openUrl.pathname.split('/').at(-1)}${openUrl.search}`;
+      const opener = await h.signedIn({ email: 'passer-by@example.co.uk' });
+      expect((await opener.client.get(openPath)).status).toBe(200);
+
+      const listed = await owner.client.get(`/api/online-dip/${dip.dipId}/shares`);
+      expect(listed.status).toBe(200);
+      expect(
+        listed
+          .json()
+          .recipients.map((r: { email: string }) => r.email)
+          .sort(),
+      ).toEqual(['drop@example.co.uk', 'keep@example.co.uk']);
+      expect(listed.json().openLink).toMatchObject({ shareId: open.json().shareId, openedBy: 1 });
+      // Only the owner sees or revokes them.
+      expect((await keep.client.get(`/api/online-dip/${dip.dipId}/shares`)).status).toBe(403);
+      expect(
+        (await keep.client.post(`/api/online-dip/${dip.dipId}/shares/${dropId}/revoke`, {})).status,
+      ).toBe(403);
+      expect(
+        (await owner.client.post(`/api/online-dip/${dip.dipId}/shares/no-such-share/revoke`, {})).status,
+      ).toBe(404);
+
+      const revoked = await owner.client.post(`/api/online-dip/${dip.dipId}/shares/${dropId}/revoke`, {});
+      expect(revoked.status).toBe(200);
+      expect(revoked.json()).toEqual({ success: true, shareId: dropId, inviteType: 'targeted' });
+      expect((await drop.client.get('/api/shared')).json().items).toEqual([]);
+      expect((await drop.client.get(`/api/shared/dips/${dip.dipId}`)).status).not.toBe(200);
+      expect((await keep.client.get(path)).status).toBe(200);
+      const events = (await h.outboxEvents('share.revoked')).filter((e) => e.data.dipId === dip.dipId);
+      expect(events.map((e) => [e.data.shareId, e.data.reason])).toEqual([[dropId, 'owner']]);
+      // Twice is harmless and tells dip nothing new.
+      expect(
+        (await owner.client.post(`/api/online-dip/${dip.dipId}/shares/${dropId}/revoke`, {})).status,
+      ).toBe(200);
+      expect((await h.outboxEvents('share.revoked')).filter((e) => e.data.dipId === dip.dipId)).toHaveLength(
+        1,
+      );
+
+      const openRevoked = await owner.client.post(
+        `/api/online-dip/${dip.dipId}/shares/${open.json().shareId}/revoke`,
+        {},
+      );
+      expect(openRevoked.json()).toMatchObject({ inviteType: 'open' });
+      expect((await opener.client.get(openPath)).status).toBe(404);
+      expect((await opener.client.get('/api/shared')).json().items).toEqual([]);
+      expect((await keep.client.get('/api/shared')).json().items).toHaveLength(1);
+      const after = (await owner.client.get(`/api/online-dip/${dip.dipId}/shares`)).json();
+      expect(after.recipients.map((r: { shareId: string }) => r.shareId)).toEqual([shareId]);
+      expect(after.openLink).toBeNull();
+      // Copy Link makes a new open link, which opens; sharing again to the revoked address restores it.
+      const fresh = new URL(
+        (await owner.client.post(`/api/online-dip/${dip.dipId}/share`, { inviteType: 'open' })).json().url,
+      );
+      expect(
+        (await opener.client.get(`/api/online-dip/shared/${fresh.pathname.split('/').at(-1)}${fresh.search}`))
+          .status,
+      ).toBe(200);
     });
   });
 

@@ -98,6 +98,18 @@ describe('sharing needs a verified email address', () => {
     expect((await w.intruder.post(`/api/online-dip/${w.dipId}/share`, email)).status).toBe(403);
   });
 
+  it('GET /api/online-dip/{dipId}/shares and POST …/shares/{shareId}/revoke: owner only, verified', async () => {
+    const w = await world();
+    const list = `/api/online-dip/${w.dipId}/shares`;
+    const revoke = `/api/online-dip/${w.dipId}/shares/${w.shareId}/revoke`;
+    await expectUnverifiedRefused(() => w.ownerUnverified.get(list));
+    await expectUnverifiedRefused(() => w.ownerUnverified.post(revoke, {}));
+    expect((await w.intruder.get(list)).status).toBe(403);
+    expect((await w.recipient.post(revoke, {})).status).toBe(403);
+    expect((await w.owner.client.get(list)).status).toBe(200);
+    expect((await w.owner.client.post(revoke, {})).status).toBe(200);
+  });
+
   it('GET /api/online-dip/shared/{slug}: the targeted link opens for the verified recipient only', async () => {
     const w = await world();
     await expectUnverifiedRefused(() => w.recipientUnverified.get(w.targetedPath));

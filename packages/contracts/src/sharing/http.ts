@@ -177,3 +177,34 @@ export const shareFunnelBodySchema = z.object({
   correlationId: z.string().max(100).nullish(),
 });
 export type ShareFunnelBody = z.infer<typeof shareFunnelBodySchema>;
+
+/**
+ * The owner's view of who a DIP is shared with (issue 24 item 5): each recipient by email, and the
+ * open link (Copy Link's) with how many people came in through it; each with the id Revoke takes.
+ */
+export const dipSharesResponseSchema = z.object({
+  success: z.literal(true),
+  recipients: z.array(
+    z.object({
+      shareId: z.string(),
+      email: z.string(),
+      sharedAt: z.string(),
+      viewed: z.boolean(),
+    }),
+  ),
+  openLink: z
+    .object({
+      shareId: z.string(),
+      createdAt: z.string(),
+      expiresAt: z.string().nullable(),
+      openedBy: z.number().int().nonnegative(),
+    })
+    .nullable(),
+});
+export type DipSharesResponse = z.infer<typeof dipSharesResponseSchema>;
+
+export const revokeShareResponseSchema = z.object({
+  success: z.literal(true),
+  shareId: z.string(),
+  inviteType: z.enum(['targeted', 'open']),
+});

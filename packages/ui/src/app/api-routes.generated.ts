@@ -33,6 +33,8 @@ export const API_ROUTES = {
   submitLoanApplication: { method: 'POST', path: '/api/applications', auth: 'session' },
   listUserApplications: { method: 'GET', path: '/api/applications/:userId', auth: 'session' },
   shareDip: { method: 'POST', path: '/api/online-dip/:dipId/share', auth: 'session' },
+  listDipShares: { method: 'GET', path: '/api/online-dip/:dipId/shares', auth: 'session' },
+  revokeShare: { method: 'POST', path: '/api/online-dip/:dipId/shares/:shareId/revoke', auth: 'session' },
   openSharedDip: { method: 'GET', path: '/api/online-dip/shared/:slug', auth: 'session-optional' },
   listSharedWithMe: { method: 'GET', path: '/api/shared', auth: 'session' },
   countUnreadShares: { method: 'GET', path: '/api/shared/unread-count', auth: 'session' },

@@ -25,7 +25,10 @@ export interface DipProjection {
 export interface DipShare {
   _id: string;
   dipId: string;
-  /** The DIP's slug the link was signed for: a regenerated slug leaves it revoked. */
+  /**
+   * The DIP's slug the link was signed for: once the slug is regenerated the URL no longer opens; the
+   * open link is then revoked, a targeted share keeps its recipient's access.
+   */
   shareSlug: string;
   ownerUserId: string;
   recipientUserId: string | null;

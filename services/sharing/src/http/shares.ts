@@ -25,7 +25,7 @@ import type { ClientSession, Connection } from 'mongoose';
 import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../data/collections';
 import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
 import { catchUpWithOwner } from '../events/consumed';
-import { shareCreatedEvent, shareViewedEvent } from '../events/published';
+import { shareCreatedEvent, shareRevokedEvent, shareViewedEvent } from '../events/published';
 
 export interface ShareRouteDeps {
   logger: Pick<Logger, 'warn' | 'error'>;
@@ -399,6 +399,103 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       }
       reply.status(201);
       return { success: true, results, sent: results.length, failed: 0 };
+    },
+    SIGNED_IN,
+  );
+
+  /** The DIP if the caller owns it (its expiry aside: an owner may always see and revoke its shares). */
+  async function ownedDip(dipId: string, userId: string, now: Date): Promise<DipProjection> {
+    const dip = await currentDip(dipId, now);
+    if (!dip) throw notFound(SHARING_MESSAGES.notFound);
+    if (dip.ownerUserId !== userId) throw forbidden(SHARING_MESSAGES.accessDenied);
+    return dip;
+  }
+
+  declareRoute(
+    app,
+    'listDipShares',
+    async (request) => {
+      const now = deps.clock.now();
+      const dip = await ownedDip(request.params.dipId, request.caller.userId, now);
+      const recipients = await c.recipientShares
+        .find({ dipId: dip._id, inviteType: 'targeted', status: 'active' })
+        .sort({ sharedAt: -1 })
+        .limit(SHARED_LIST_LIMIT)
+        .toArray();
+      const open = dip.shareSlug
+        ? await c.dipShares.findOne({
+            dipId: dip._id,
+            inviteType: 'open',
+            status: 'active',
+            shareSlug: dip.shareSlug,
+          })
+        : null;
+      const live = open && (open.expiresAt === null || !isExpired(open.expiresAt, now)) ? open : null;
+      const openedBy = live
+        ? await c.recipientShares.countDocuments({ dipId: dip._id, linkId: live._id, status: 'active' })
+        : 0;
+      return {
+        success: true,
+        recipients: recipients.map((entry) => ({
+          shareId: entry._id,
+          email: entry.email,
+          sharedAt: entry.sharedAt.toISOString(),
+          viewed: entry.viewedAt !== null,
+        })),
+        openLink: live
+          ? {
+              shareId: live._id,
+              createdAt: live.createdAt.toISOString(),
+              expiresAt: live.expiresAt?.toISOString() ?? null,
+              openedBy,
+            }
+          : null,
+      };
+    },
+    SIGNED_IN,
+  );
+
+  declareRoute(
+    app,
+    'revokeShare',
+    async (request) => {
+      const now = deps.clock.now();
+      const dip = await ownedDip(request.params.dipId, request.caller.userId, now);
+      const link = await c.dipShares.findOne({ _id: request.params.shareId, dipId: dip._id });
+      if (!link) throw notFound(SHARING_MESSAGES.shareNotFound);
+      await deps.mongo.transaction(async (session) => {
+        const changed = await c.dipShares.updateOne(
+          { _id: link._id, status: { $ne: 'revoked' } },
+          { $set: { status: 'revoked' } },
+          { session },
+        );
+        // A recipient by email: their entry. The open link: the entries of everyone who came in
+        // through it (someone also shared with by email keeps that share).
+        const entries = await c.recipientShares
+          .find({ dipId: dip._id, linkId: link._id, status: 'active' }, { session })
+          .toArray();
+        await c.recipientShares.updateMany(
+          { _id: { $in: entries.map((entry) => entry._id) } },
+          { $set: { status: 'revoked' } },
+          { session },
+        );
+        if (changed.modifiedCount === 0 && entries.length === 0) return;
+        // dip's grants follow the link's id (a targeted entry shares it; the open link's openers
+        // hold grants under it), so one share.revoked per link ends them all.
+        await deps.outbox.add(
+          [
+            shareRevokedEvent({
+              shareId: link._id,
+              dipId: dip._id,
+              recipientEmail: link.inviteType === 'targeted' ? link.recipientEmail : null,
+              reason: 'owner',
+              revokedAt: now.toISOString(),
+            }),
+          ],
+          session,
+        );
+      });
+      return { success: true, shareId: link._id, inviteType: link.inviteType };
     },
     SIGNED_IN,
   );
