@@ -314,7 +314,9 @@ test.describe('results panel', () => {
     await screenshotBothWidths(page, 'search-results');
   });
 
-  test('each sort key cycles descending, ascending, then back to the default order', async ({ page }) => {
+  test('the default order shows on Net Loan; each sort key cycles descending, ascending, then back to the default order', async ({
+    page,
+  }) => {
     const expected: Record<string, [string[], string[]]> = {
       Rate: [
         ['Brickfield Capital', 'Dovecote Lending', 'Aldermore Build', 'Castlegate Finance'],
@@ -328,12 +330,22 @@ test.describe('results panel', () => {
         ['Castlegate Finance', 'Aldermore Build', 'Dovecote Lending', 'Brickfield Capital'],
         ['Brickfield Capital', 'Dovecote Lending', 'Aldermore Build', 'Castlegate Finance'],
       ],
-      'Net Loan': [
-        ['Brickfield Capital', 'Dovecote Lending', 'Aldermore Build', 'Castlegate Finance'],
-        ['Castlegate Finance', 'Aldermore Build', 'Dovecote Lending', 'Brickfield Capital'],
-      ],
     };
     const defaultOrder = ['Brickfield Capital', 'Dovecote Lending', 'Aldermore Build', 'Castlegate Finance'];
+    const netLoan = page
+      .getByRole('group', { name: 'Sort by' })
+      .getByRole('button', { name: /^Sort by Net Loan,/ });
+    // The default order (net loan, high to low) shows on Net Loan; its first click turns it ascending.
+    await expect(netLoan).toHaveAttribute('data-direction', 'desc');
+    await expect(netLoan).toHaveAccessibleName('Sort by Net Loan, descending (default order)');
+    await netLoan.click();
+    await expect(netLoan).toHaveAttribute('data-direction', 'asc');
+    await expect(page.getByText('Sorted', { exact: true })).toBeVisible();
+    expect(await lenderOrder(page)).toEqual([...defaultOrder].reverse());
+    await netLoan.click();
+    await expect(netLoan).toHaveAttribute('data-direction', 'desc');
+    await expect(page.getByText('Sorted', { exact: true })).toHaveCount(0);
+    expect(await lenderOrder(page)).toEqual(defaultOrder);
     for (const [label, [descending, ascending]] of Object.entries(expected)) {
       const button = page
         .getByRole('group', { name: 'Sort by' })
@@ -347,6 +359,7 @@ test.describe('results panel', () => {
       expect(await lenderOrder(page)).toEqual(ascending);
       await button.click();
       await expect(button).toHaveAttribute('data-direction', 'none');
+      await expect(netLoan).toHaveAttribute('data-direction', 'desc');
       await expect(page.getByText('Sorted', { exact: true })).toHaveCount(0);
       expect(await lenderOrder(page)).toEqual(defaultOrder);
     }

@@ -62,4 +62,18 @@ describe('login redirect order', () => {
       hard: false,
     });
   });
+
+  it('goes to the home page, where held search results show, instead of the dashboard (issue 24 item 16)', () => {
+    expect(loginRedirectTarget(new URLSearchParams(''), null, true)).toEqual({ to: '/', hard: false });
+    expect(loginRedirectTarget(new URLSearchParams(''), null, false)).toEqual({
+      to: '/dashboard',
+      hard: false,
+    });
+    // What the person was sent to sign in for still comes first.
+    expect(loginRedirectTarget(new URLSearchParams('next=%2Fdip%2Fx'), null, true)).toEqual({
+      to: '/dip/x',
+      hard: true,
+    });
+    expect(loginRedirectTarget(new URLSearchParams('shared=1'), null, true).to).toBe('/dashboard?tab=shared');
+  });
 });

@@ -72,6 +72,13 @@ describe('true monthly cost estimate', () => {
     ).toBeCloseTo(0.012, 10);
     expect(trueMonthlyCostOf({})).toBeNull();
   });
+
+  it("keeps a TMC of 0 (shown 'Contact for TMC') rather than estimating one (issue 24 item 18)", () => {
+    expect(
+      trueMonthlyCostOf({ TrueMonthlyCost: 0, InterestRate: 0.12, GrossLoan: 100000, ArrangementFee: 2400 }),
+    ).toBe(0);
+    expect(trueMonthlyCostOf({ TrueMonthlyCost: '0', InterestRate: 0.12, GrossLoan: 100000 })).toBe(0);
+  });
 });
 
 describe('returns and costs', () => {

@@ -6,6 +6,7 @@ import {
   isSorted,
   lendabilityBand,
   nextSortState,
+  effectiveSort,
   offerPassesFilters,
   sortOffers,
 } from '../src/display';
@@ -72,6 +73,15 @@ describe('sort', () => {
     const third = nextSortState(second, 'profit');
     expect(third).toEqual({ key: null, direction: 'none' });
     expect(isSorted(third)).toBe(false);
+  });
+
+  it('starts from the default order: Net Loan first goes ascending, then back to the default (issue 24 item 18)', () => {
+    expect(effectiveSort(INITIAL_SORT)).toEqual({ key: 'netLoan', direction: 'desc' });
+    const first = nextSortState(INITIAL_SORT, 'netLoan');
+    expect(first).toEqual({ key: 'netLoan', direction: 'asc' });
+    expect(nextSortState(first, 'netLoan')).toEqual(INITIAL_SORT);
+    // Choosing Net Loan after another key lands on the default order, not a 'Sorted' copy of it.
+    expect(nextSortState({ key: 'profit', direction: 'desc' }, 'netLoan')).toEqual(INITIAL_SORT);
   });
 
   it('starts descending when another key is chosen', () => {

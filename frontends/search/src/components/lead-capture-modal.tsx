@@ -42,13 +42,19 @@ function yesNo(value: boolean | undefined): string {
  * error, and the submit button stays disabled until name, email, properties owned and consent are valid.
  */
 export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCaptureModalProps) {
-  const { register, control, handleSubmit, formState, reset } = useForm<LeadFormInput, unknown, LeadForm>({
+  const { register, control, handleSubmit, formState, reset, watch } = useForm<
+    LeadFormInput,
+    unknown,
+    LeadForm
+  >({
     resolver: zodResolver(leadFormSchema),
     mode: 'onChange',
     defaultValues: blank,
   });
   const { errors, dirtyFields, isValid } = formState;
   const tick = (name: keyof LeadFormInput) => Boolean(dirtyFields[name]) && !errors[name];
+  // A choice with a valid default (contact preference starts at Email) is valid before it is touched.
+  const chosen = (name: 'propertiesOwned' | 'contactPreference') => !errors[name] && Boolean(watch(name));
 
   const close = () => {
     reset(blank);
@@ -110,6 +116,7 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
               placeholder="07123 456789"
               hint="Optional"
               {...register('phone')}
+              error={errors.phone?.message}
               valid={tick('phone') && Boolean(dirtyFields.phone)}
             />
           </div>
@@ -137,6 +144,7 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
               value={field.value || null}
               onChange={field.onChange}
               error={fieldState.error?.message}
+              valid={chosen('propertiesOwned')}
             />
           )}
         />
@@ -154,6 +162,7 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
                 options={CONTACT_PREFERENCES.map((value) => ({ value, title: value }))}
                 value={field.value ?? 'Email'}
                 onChange={field.onChange}
+                valid={chosen('contactPreference')}
               />
             )}
           />

@@ -89,7 +89,9 @@ export function compareRows(loanType: LoanType): CompareRow[] {
       glossary: 'fees',
       zeroMeansUnquoted: true,
     },
+    { label: 'Profit', field: 'profit', format: 'currency', best: 'max', glossary: 'profit' },
   ];
+  // Commercial adds these two rows (spec §2): Profit stays, as on the other loan types.
   if (loanType === 'commercial') {
     rows.push({
       label: 'Monthly Payment',
@@ -99,8 +101,6 @@ export function compareRows(loanType: LoanType): CompareRow[] {
       glossary: 'monthlyPayment',
     });
     rows.push({ label: 'LTV', field: 'loanToValue', format: 'percent', best: null });
-  } else {
-    rows.push({ label: 'Profit', field: 'profit', format: 'currency', best: 'max', glossary: 'profit' });
   }
   return rows;
 }

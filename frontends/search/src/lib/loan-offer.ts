@@ -1,5 +1,6 @@
 import {
   arrangementFeeOf,
+  commercialLifetimeCost,
   depositOf,
   exitFeeOf,
   grossLoanOf,
@@ -47,15 +48,26 @@ export interface LoanOffer {
   buildLoan: number | null;
   landLoan: number | null;
   mortgageTerm: number | null;
+  /** Commercial only: monthly payment × 12 × 20 plus the arrangement fee (spec §9); null otherwise. */
+  lifetimeCost: number | null;
   /** ROCE in percent, only when both profit and deposit exist. */
   roce: number | null;
+}
+
+/** A commercial offer: the caller says so, or the offer's own LoanType, or the form's loanType. */
+function isCommercial(raw: RawLoanResult, formData: Record<string, unknown>, loanType?: string): boolean {
+  return (loanType ?? raw.LoanType ?? formData.loanType) === 'commercial';
 }
 
 /**
  * Reads one offer. The search form's values fill in what the lender leaves out (the deposit fallback
  * uses the purchase price or current value; the TMC estimate uses the loan term).
  */
-export function readLoanOffer(raw: RawLoanResult, formData: Record<string, unknown> = {}): LoanOffer {
+export function readLoanOffer(
+  raw: RawLoanResult,
+  formData: Record<string, unknown> = {},
+  loanType?: string,
+): LoanOffer {
   const lender = raw.LenderName ?? raw.Lender;
   const withForm: OfferLike = {
     ...raw,
@@ -91,6 +103,7 @@ export function readLoanOffer(raw: RawLoanResult, formData: Record<string, unkno
     buildLoan: parseNumber(raw.BuildLoan),
     landLoan: parseNumber(raw.LandLoan),
     mortgageTerm: parseNumber(raw.MortgageTerm),
+    lifetimeCost: isCommercial(raw, formData, loanType) ? commercialLifetimeCost(raw) : null,
     roce: profit !== null && deposit !== null ? returnOnCapitalEmployed(profit, deposit) : null,
   };
 }
@@ -98,8 +111,11 @@ export function readLoanOffer(raw: RawLoanResult, formData: Record<string, unkno
 export function readLoanOffers(
   raws: readonly RawLoanResult[],
   formData: Record<string, unknown> = {},
+  loanType?: string,
 ): LoanOffer[] {
-  return raws.filter((raw) => raw && typeof raw === 'object').map((raw) => readLoanOffer(raw, formData));
+  return raws
+    .filter((raw) => raw && typeof raw === 'object')
+    .map((raw) => readLoanOffer(raw, formData, loanType));
 }
 
 /** Two offers are the same deal when gross loan and interest rate match (the spec's compare rule). */

@@ -2,6 +2,7 @@ import {
   hasActiveFilters,
   isSorted,
   nextSortState,
+  effectiveSort,
   offerPassesFilters,
   sortOffers,
   INITIAL_SORT,
@@ -45,8 +46,15 @@ export function applyResultsView(
   ).map((source) => bySource.get(source) as LoanOffer);
 }
 
+/** The direction a sort button shows: the sort in force, the default (net loan descending) included. */
 export function sortDirectionFor(sort: SortState, key: SortKey): 'asc' | 'desc' | 'none' {
-  return isSorted(sort) && sort.key === key ? sort.direction : 'none';
+  const inForce = effectiveSort(sort);
+  return inForce.key === key ? inForce.direction : 'none';
+}
+
+/** True when the order shown is the default one, not one the person chose. */
+export function isDefaultOrder(sort: SortState): boolean {
+  return !isSorted(sort);
 }
 
 export function resultsCountLabel(shown: number, total: number): string {

@@ -279,7 +279,7 @@ function Application() {
       </div>
     );
   }
-  const offer = readLoanOffer(application.selectedLoan, application.formData);
+  const offer = readLoanOffer(application.selectedLoan, application.formData, application.loanType);
   const projectName =
     typeof application.formData.projectName === 'string' ? application.formData.projectName : null;
   return (

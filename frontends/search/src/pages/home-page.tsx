@@ -241,7 +241,10 @@ export function HomePage() {
     [history.items, history.remove, history.clear, toast],
   );
 
-  const offers = useMemo(() => (results ? readLoanOffers(results.results, results.formData) : []), [results]);
+  const offers = useMemo(
+    () => (results ? readLoanOffers(results.results, results.formData, results.loanType) : []),
+    [results],
+  );
   const Form = loanType ? FORMS[loanType] : null;
   const readiness: ReadinessAnswers | null = remembered.current
     ? {

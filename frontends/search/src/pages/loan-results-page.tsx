@@ -45,7 +45,10 @@ function LoanResults() {
     storage.removeItem(STORAGE_KEYS.leadInfoCaptured);
   }, [pending, leadCaptured, navigate, toast]);
 
-  const offers = useMemo(() => (pending ? readLoanOffers(pending.results, pending.formData) : []), [pending]);
+  const offers = useMemo(
+    () => (pending ? readLoanOffers(pending.results, pending.formData, pending.loanType) : []),
+    [pending],
+  );
   const [sharing, setSharing] = useState<LoanOffer | null>(null);
   if (!pending || !leadCaptured) return null;
   const summary = searchSummary(pending.formData);

@@ -24,7 +24,10 @@ function SearchResult({ id }: { id: string }) {
   // GET /api/search-result/{id}; a 401 goes to login.
   const query = useQuery({ queryKey: ['/api/search-result', id], queryFn: () => fetchSearchResult(id) });
   const view = useMemo(() => (query.data ? readSavedSearch(query.data, id) : null), [query.data, id]);
-  const offers = useMemo(() => (view ? readLoanOffers(view.results, view.formData) : []), [view]);
+  const offers = useMemo(
+    () => (view ? readLoanOffers(view.results, view.formData, view.loanType ?? undefined) : []),
+    [view],
+  );
 
   const header = (
     <div className="sr-page-actions ui-row">

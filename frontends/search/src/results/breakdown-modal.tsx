@@ -144,7 +144,10 @@ export function BreakdownModal({ offer, loanType, formData, onClose }: Breakdown
         <dl className="sr-breakdown__list">
           <Row label="Deposit required" value={money(offer.deposit)} />
           {commercial ? (
-            <Row label="Monthly payment" value={money(offer.monthlyPayment)} />
+            <>
+              <Row label="Monthly payment" value={money(offer.monthlyPayment)} />
+              <Row label="Lifetime cost (20 years)" value={money(offer.lifetimeCost)} />
+            </>
           ) : (
             <Row
               label="Profit forecast"

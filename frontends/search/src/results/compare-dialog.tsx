@@ -24,7 +24,7 @@ function QuickHighlights({ offers, loanType }: { offers: LoanOffer[]; loanType: 
     <div className="sr-compare-cards">
       {offers.map((offer, index) => {
         const wins = rows.filter((row) => best.get(row.field)?.has(index));
-        const returnOnCapital = loanType === 'commercial' ? null : roce(offer);
+        const returnOnCapital = roce(offer);
         return (
           <section key={index} className="sr-compare-card" aria-label={lenderTitle(offer)}>
             <h3 className="sr-lender-card__name">{lenderTitle(offer)}</h3>
@@ -103,7 +103,7 @@ function DetailedTable({ offers, loanType }: { offers: LoanOffer[]; loanType: Lo
               </tr>
             );
           })}
-          {loanType !== 'commercial' && (
+          {offers.some((offer) => roce(offer) !== null) && (
             <tr>
               <th scope="row">
                 <span className="sr-row-label">

@@ -57,7 +57,10 @@ export function LenderCard({
             <Figure label="True monthly cost" value={tmc(offer)} />
             <Figure label="Arrangement fee" value={arrangementFee(offer)} />
             {commercial ? (
-              <Figure label="Monthly payment" value={money(offer.monthlyPayment)} />
+              <>
+                <Figure label="Monthly payment" value={money(offer.monthlyPayment)} />
+                <Figure label="Lifetime cost (20 years)" value={money(offer.lifetimeCost)} />
+              </>
             ) : (
               <Figure label="Profit forecast" value={money(offer.profit)} />
             )}

@@ -143,7 +143,9 @@ export function ResultsPanel({
                       : 'sr-segmented__item sr-segmented__item--active'
                   }
                   aria-pressed={direction !== 'none'}
-                  aria-label={`Sort by ${label}, ${directionWords[direction]}`}
+                  aria-label={`Sort by ${label}, ${directionWords[direction]}${
+                    direction !== 'none' && !sorted ? ' (default order)' : ''
+                  }`}
                   onClick={() => setSort((current) => nextSortState(current, key))}
                   data-direction={direction}
                 >

@@ -33,11 +33,14 @@ const isDashboardPath = (path: string) =>
 /**
  * 1. next (hard navigation) — with shared=1 and a dashboard path it becomes /dashboard?tab=shared;
  * 2. redirect; 3. a stored post-auth redirect; 4. sharedDipId → /shared-with-me?highlightDip={id};
- * 5. a shared-deal token → /shared-deal/{token}; 6. shared=1 → /dashboard?tab=shared; 7. /dashboard.
+ * 5. a shared-deal token → /shared-deal/{token}; 6. shared=1 → /dashboard?tab=shared; 7. /dashboard,
+ * unless search results are held for after sign-in: then the home page, which shows them (or the
+ * verify gate) and saves them to the account (issue 24 item 16; docs/decisions.md).
  */
 export function loginRedirectTarget(
   params: URLSearchParams,
   postAuthRedirect: string | null = null,
+  holdsResults = false,
 ): LoginRedirect {
   const next = params.get('next');
   const shared = params.get('shared') === '1';
@@ -54,5 +57,6 @@ export function loginRedirectTarget(
   const token = params.get('token');
   if (token) return { to: `/shared-deal/${encodeURIComponent(token)}`, hard: false };
   if (shared) return { to: '/dashboard?tab=shared', hard: false };
+  if (holdsResults) return { to: '/', hard: false };
   return { to: '/dashboard', hard: false };
 }

@@ -1,3 +1,4 @@
+import { PENDING_RESULTS_VALIDITY_MS } from '@lsp/contracts';
 import { PENDING_RESULTS_EVENT, STORAGE_KEYS, readStoredJson } from '@lsp/ui';
 
 /** Search results held back until the visitor has an account (spec §3 "Pending results"). */
@@ -24,6 +25,16 @@ export function pendingLendabilityScore(
 export function readPendingResults(): PendingLoanResults | null {
   const pending = readStoredJson<PendingLoanResults>(STORAGE_KEYS.pendingLoanResults);
   return pending && typeof pending === 'object' ? pending : null;
+}
+
+/** Results held under an hour ago (spec §4): what sign-in should take the person to. */
+export function holdsFreshPendingResults(now = Date.now()): boolean {
+  const pending = readPendingResults();
+  return (
+    pendingResultCount(pending) > 0 &&
+    typeof pending?.timestamp === 'number' &&
+    now - pending.timestamp < PENDING_RESULTS_VALIDITY_MS
+  );
 }
 
 /** How many lender options the pending results hold (a list, or an object with Results). */

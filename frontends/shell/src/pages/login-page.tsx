@@ -14,7 +14,7 @@ import {
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { loginRedirectTarget } from '../auth/login-redirect';
-import { announcePendingResultsSoon } from '../auth/pending-results';
+import { announcePendingResultsSoon, holdsFreshPendingResults } from '../auth/pending-results';
 import { AuthAlerts, AuthSwitchLink, EmailField, useAuthFailure } from './auth-form';
 import { AuthPage } from './auth-page';
 
@@ -75,7 +75,7 @@ export function LoginPage() {
       endJourney();
       notifySessionChanged();
       announcePendingResultsSoon();
-      const target = loginRedirectTarget(params, takePostAuthRedirect());
+      const target = loginRedirectTarget(params, takePostAuthRedirect(), holdsFreshPendingResults());
       if (target.hard) window.location.assign(target.to);
       else navigate(target.to, { replace: true });
     } catch (err) {

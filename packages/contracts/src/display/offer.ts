@@ -88,10 +88,13 @@ export function estimateTrueMonthlyCost(input: {
   return roundTo((input.annualRate / 12 + feeShare / term) * 100, 2) / 100;
 }
 
-/** The offer's TMC if it has one, else the estimate from its rate and fees; null when neither exists. */
+/**
+ * The offer's TMC if it has one (0 included: the lender has not priced it, shown 'Contact for TMC'),
+ * else the estimate from its rate and fees; null when neither exists.
+ */
 export function trueMonthlyCostOf(offer: OfferLike, termMonths?: number): number | null {
   const given = parseNumber(offer.TrueMonthlyCost);
-  if (given !== null && given !== 0) return given;
+  if (given !== null) return given;
   const annualRate = parseNumber(offer.InterestRate);
   const gross = grossLoanOf(offer);
   if (annualRate === null || gross === null) return given;

@@ -16,6 +16,9 @@ export interface SortState {
 
 export const INITIAL_SORT: SortState = { key: null, direction: 'none' };
 
+/** The order shown when no sort is chosen (spec §2: 'Default sort: net loan descending'). */
+export const DEFAULT_SORT: { key: SortKey; direction: 'desc' } = { key: 'netLoan', direction: 'desc' };
+
 function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
@@ -44,11 +47,28 @@ export function offerPassesFilters(offer: OfferLike, filters: OfferFilters): boo
   return true;
 }
 
-/** Per key: none → descending → ascending → none; choosing another key starts descending. */
+/**
+ * The sort in force: the chosen one, else the default (net loan descending), so the controls can show
+ * it and the first click on Net Loan turns it ascending rather than seeming to do nothing.
+ */
+export function effectiveSort(state: SortState): { key: SortKey; direction: 'asc' | 'desc' } {
+  return state.key !== null && state.direction !== 'none'
+    ? { key: state.key, direction: state.direction }
+    : DEFAULT_SORT;
+}
+
+/**
+ * Per key: none → descending → ascending → none; choosing another key starts descending. The cycle
+ * starts from the sort in force, so with nothing chosen Net Loan is already descending and its first
+ * click goes ascending; net loan descending is the default order, kept as "none" (no 'Sorted' badge).
+ */
 export function nextSortState(current: SortState, key: SortKey): SortState {
-  if (current.key !== key || current.direction === 'none') return { key, direction: 'desc' };
-  if (current.direction === 'desc') return { key, direction: 'asc' };
-  return { key: null, direction: 'none' };
+  const inForce = effectiveSort(current);
+  let next: SortState;
+  if (inForce.key !== key) next = { key, direction: 'desc' };
+  else if (inForce.direction === 'desc') next = { key, direction: 'asc' };
+  else next = INITIAL_SORT;
+  return next.key === DEFAULT_SORT.key && next.direction === DEFAULT_SORT.direction ? INITIAL_SORT : next;
 }
 
 export function isSorted(state: SortState): boolean {

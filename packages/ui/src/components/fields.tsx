@@ -337,6 +337,8 @@ export interface RadioCardsProps<V extends string> {
   value: V | null | undefined;
   onChange: (value: V) => void;
   error?: ReactNode;
+  /** A green tick beside the legend once the choice is valid (the lead form's live validation). */
+  valid?: boolean;
   compact?: boolean;
   className?: string;
 }
@@ -350,13 +352,22 @@ export function RadioCards<V extends string>({
   value,
   onChange,
   error,
+  valid,
   compact,
   className,
 }: RadioCardsProps<V>) {
   const id = useId();
   return (
     <fieldset className={cx('ui-fieldset', className)} aria-describedby={error ? `${id}-error` : undefined}>
-      <legend className={hideLegend ? 'ui-visually-hidden' : 'ui-legend'}>{legend}</legend>
+      <legend className={hideLegend ? 'ui-visually-hidden' : 'ui-legend'}>
+        {legend}
+        {valid && !error && (
+          <>
+            {' '}
+            <ValidTick />
+          </>
+        )}
+      </legend>
       <div className={cx('ui-radio-cards', compact && 'ui-radio-cards--compact')}>
         {options.map((option) => (
           <label key={option.value} className="ui-radio-card">
