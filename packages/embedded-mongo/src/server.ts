@@ -2,6 +2,7 @@
 import net from 'node:net';
 import { runCommand } from './commands';
 import { ClusterClock } from './commands/clock';
+import { FailPoints } from './commands/failpoints';
 import { ServerState } from './commands/context';
 import { Doc } from './query/values';
 import { Engine } from './storage/engine';
@@ -40,6 +41,11 @@ export interface EmbeddedMongoOptions {
    * announces more is closed. Advertised to drivers in hello as maxMessageSizeBytes.
    */
   maxMessageSizeBytes?: number;
+  /**
+   * Test commands (mongod's enableTestCommands): `configureFailPoint` with the failCommand fail
+   * point. Off by default, and never set by `npm start`; without it the command does not exist.
+   */
+  enableTestCommands?: boolean;
   log?: (msg: string) => void;
   /**
    * Faults the person running the server must act on or know about (disk full, damaged journal,
@@ -90,6 +96,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     clock: new ClusterClock(),
     clockChanges: engine.changes,
     snapshots: new Map(),
+    failPoints: options.enableTestCommands ? new FailPoints() : undefined,
+    appNames: new Map(),
   };
 
   const sockets = new Set<net.Socket>();
@@ -105,10 +113,14 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     }
     atLimit = false;
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    const connectionId = ++connectionIds;
+    socket.on('close', () => {
+      sockets.delete(socket);
+      state.appNames.delete(connectionId);
+    });
     serveConnection(
       socket,
-      ++connectionIds,
+      connectionId,
       (cmd, db, id) => runCommand(state, cmd as Doc, db, id),
       (err) => log(`connection error: ${String(err)}`),
       { maxMessageSizeBytes },

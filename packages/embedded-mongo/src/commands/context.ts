@@ -2,6 +2,7 @@
 import { BSON, Long, Timestamp } from 'bson';
 import { errors } from '../errors';
 import { ClusterClock, Ts } from './clock';
+import type { FailPoints } from './failpoints';
 import { Collection } from '../storage/collection';
 import { Engine, Transaction } from '../storage/engine';
 import { Doc } from '../query/values';
@@ -36,6 +37,10 @@ export interface ServerState {
   clock: ClusterClock;
   /** `engine.changes` when the clock last ticked. */
   clockChanges: number;
+  /** Test servers only (enableTestCommands): the failCommand fail point. */
+  failPoints?: FailPoints;
+  /** Each connection's client application name (hello), for failCommand's appName. */
+  appNames: Map<number, string>;
   /** Pinned snapshots of snapshot reads, by cluster time (`t:i`). */
   snapshots: Map<string, PinnedSnapshot>;
 }

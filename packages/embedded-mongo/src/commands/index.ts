@@ -5,6 +5,7 @@ import { MongoServerError, errors } from '../errors';
 import { Doc, isPlainObject } from '../query/values';
 import { adminCommands } from './admin';
 import { asTs, compareTs, formatTs } from './clock';
+import { FAIL_ACTION, FailAction, defaultLabels, failReply } from './failpoints';
 import { CommandContext, Handler, PinnedSnapshot, ServerState, SessionState, toInt } from './context';
 import { crudCommands } from './crud';
 import { handshakeCommands, sessionKeyOf } from './handshake';
@@ -95,6 +96,58 @@ function txnNumberOf(v: unknown): bigint | undefined {
 }
 
 export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
+  if (state.failPoints) return withFailPoint(state, cmd, defaultDb, connectionId);
+  return stamped(state, cmd, defaultDb, connectionId);
+}
+
+/** Test servers only: a failCommand fail point may answer, close, delay or decorate the command. */
+function withFailPoint(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
+  const name = Object.keys(cmd)[0] ?? '';
+  const lower = name.toLowerCase();
+  if (lower === 'hello' || lower === 'ismaster') {
+    const app = (cmd.client as { application?: { name?: unknown } } | undefined)?.application?.name;
+    if (typeof app === 'string') state.appNames.set(connectionId, app);
+  }
+  if (name === 'configureFailPoint' && state.failPoints) {
+    const reply = (() => {
+      try {
+        return state.failPoints!.configure(cmd);
+      } catch (err) {
+        return err instanceof MongoServerError ? err.toReply() : { ok: 0, errmsg: String(err), code: 1 };
+      }
+    })();
+    if (state.replSet) state.clock.stamp(reply);
+    return reply;
+  }
+  const data = state.failPoints!.fires(name, state.appNames.get(connectionId));
+  if (!data) return stamped(state, cmd, defaultDb, connectionId);
+  const action: FailAction = {};
+  if (data.blockConnection === true) action.delayMs = Math.max(0, toInt(data.blockTimeMS, 0)!);
+  const txnNumber = cmd.txnNumber !== undefined;
+  const inTxn = txnNumber && cmd.autocommit === false;
+  const labelCtx = { name, retryableWrite: txnNumber && !inTxn && WRITE_COMMANDS.has(name), inTxn };
+  let reply: Doc;
+  if (data.closeConnection === true) {
+    reply = { ok: 0 };
+    action.close = true;
+  } else if (data.errorCode !== undefined) {
+    const code = toInt(data.errorCode, 1)!;
+    reply = failReply(data, code, defaultLabels(data, code, labelCtx));
+    if (state.replSet) state.clock.stamp(reply);
+  } else {
+    reply = stamped(state, cmd, defaultDb, connectionId);
+    if (isPlainObject(data.writeConcernError)) {
+      reply.writeConcernError = data.writeConcernError;
+      const wceCode = toInt(data.writeConcernError.code, 0)!;
+      const labels = defaultLabels(data, wceCode, labelCtx);
+      if (labels.length > 0) reply.errorLabels = labels;
+    }
+  }
+  (reply as Record<symbol, unknown>)[FAIL_ACTION] = action;
+  return reply;
+}
+
+function stamped(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
   if (!state.replSet) return execute(state, cmd, defaultDb, connectionId);
   if (cmd.$clusterTime !== undefined) state.clock.gossip(cmd.$clusterTime);
   // Changes made between commands (the TTL sweep) get their time before anything reads them.

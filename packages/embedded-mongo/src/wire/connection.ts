@@ -13,6 +13,16 @@ import {
   readHeader,
 } from './messages';
 
+/** Set on a reply (a symbol, so never serialised) to tell the connection what to do with it. */
+export const FAIL_ACTION = Symbol('failAction');
+
+export interface FailAction {
+  /** Close the connection instead of replying. */
+  close?: boolean;
+  /** Hold the reply (and the connection's next messages) this long. */
+  delayMs?: number;
+}
+
 export type CommandRunner = (cmd: Document, defaultDb: string, connectionId: number) => Document;
 
 export interface ConnectionLimits {
@@ -41,6 +51,8 @@ export function serveConnection(
   // Set while the socket's outgoing buffer is full: no further messages are handled (so no further
   // replies pile up in memory) until the client has read what it was sent.
   let waitingForDrain = false;
+  /** A failCommand fail point holds this connection's reply (blockConnection): read nothing more. */
+  let blocked = false;
   socket.setNoDelay(true);
 
   const reply = (
@@ -89,15 +101,32 @@ export function serveConnection(
       );
       return;
     }
+    let doc: Document;
+    let send: () => void;
     if (msg.kind === 'query') {
       const [db] = msg.fullCollectionName.split('.');
       const query = msg.query.$query ?? msg.query;
-      const doc = run(query, db || 'admin', connectionId);
-      reply(msg, header.requestId, OP_QUERY, doc, false);
+      doc = run(query, db || 'admin', connectionId);
+      send = () => reply(msg, header.requestId, OP_QUERY, doc, false);
+    } else {
+      const command = msg.command;
+      doc = run(command, 'admin', connectionId);
+      send = () => reply(msg, header.requestId, OP_MSG, doc, msg.checksum);
+    }
+    const action = (doc as Record<symbol, FailAction | undefined>)[FAIL_ACTION];
+    if (!action) return send();
+    if (action.close) {
+      socket.destroy();
       return;
     }
-    const doc = run(msg.command, 'admin', connectionId);
-    reply(msg, header.requestId, OP_MSG, doc, msg.checksum);
+    if (!action.delayMs) return send();
+    blocked = true;
+    setTimeout(() => {
+      blocked = false;
+      if (socket.destroyed) return;
+      send();
+      drainInput();
+    }, action.delayMs);
   };
 
   /** The little-endian int32 at the start of the buffered bytes (which may span several chunks). */
@@ -116,7 +145,7 @@ export function serveConnection(
   /** Handles every complete message buffered so far, unless replies are waiting to be read. */
   const drainInput = () => {
     try {
-      while (!waitingForDrain && !socket.destroyed) {
+      while (!waitingForDrain && !blocked && !socket.destroyed) {
         if (expected < 0) {
           if (buffered < 4) return;
           expected = peekLength();
