@@ -118,3 +118,12 @@ export function duplicateKey(
     },
   );
 }
+
+/** An error thrown by mingo (expressions, pipeline stages) as MongoDB's error where one is known. */
+export function fromExpressionError(err: unknown): MongoServerError | undefined {
+  if (!(err instanceof Error) || err instanceof MongoServerError) return undefined;
+  const undefinedVar = /^Use of undefined variable: (.*)$/.exec(err.message);
+  if (undefinedVar)
+    return new MongoServerError(17276, 'Location17276', `Use of undefined variable: ${undefinedVar[1]}`);
+  return undefined;
+}

@@ -1,8 +1,9 @@
 // insert / find / getMore / killCursors / update / delete / findAndModify / count / distinct / aggregate.
 import { Long, ObjectId } from 'bson';
-import { MongoServerError, errors } from '../errors';
+import { MongoServerError, errors, fromExpressionError } from '../errors';
 import { CollectionResolver, runPipeline } from '../query/aggregate';
 import { compileFilter, leavesOf } from '../query/match';
+import { parseLet, withVariables } from '../query/expression';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
@@ -22,7 +23,8 @@ import {
 import { refuseCollation } from './admin';
 import { DELETE_STATEMENT, UPDATE_STATEMENT, checkCommandFields, checkStatementFields } from './fields';
 
-function writeError(index: number, err: unknown): Doc {
+function writeError(index: number, raw: unknown): Doc {
+  const err = fromExpressionError(raw) ?? raw;
   // A write conflict fails the whole command (with its retry label), as in MongoDB.
   if (err instanceof MongoServerError && err.code === 112) throw err;
   if (err instanceof MongoServerError) return { index, code: err.code, errmsg: err.message, ...err.extra };
@@ -198,11 +200,14 @@ const update: Handler = (ctx) => {
     if (writeErrors.length > 0 && (ordered || ctx.txn)) return;
     try {
       const s = spec as Doc;
-      const r = runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
-        multi: s.multi === true,
-        upsert: s.upsert === true,
-        arrayFilters: Array.isArray(s.arrayFilters) ? (s.arrayFilters as Doc[]) : undefined,
-      });
+      const run = () =>
+        runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
+          multi: s.multi === true,
+          upsert: s.upsert === true,
+          arrayFilters: Array.isArray(s.arrayFilters) ? (s.arrayFilters as Doc[]) : undefined,
+        });
+      // `c`: the statement's constants, beside the command's `let`.
+      const r = s.c === undefined ? run() : withVariables(parseLet(s.c, 'update.updates.c'), run);
       n += r.n;
       nModified += r.nModified;
       if (r.upsertedId !== undefined) upserted.push({ index, _id: r.upsertedId });

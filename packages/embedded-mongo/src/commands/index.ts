@@ -1,7 +1,8 @@
 // Command dispatch: finds the handler, attaches the session's transaction, turns exceptions into
 // MongoDB error replies and journals the command's changes before the reply leaves.
 import { Long } from 'bson';
-import { MongoServerError, errors } from '../errors';
+import { MongoServerError, errors, fromExpressionError } from '../errors';
+import { parseLet, withVariables } from '../query/expression';
 import { Doc, isPlainObject } from '../query/values';
 import { adminCommands } from './admin';
 import { asTs, compareTs, formatTs } from './clock';
@@ -88,6 +89,9 @@ function writeConcernError(state: ServerState, wc: unknown): Doc | undefined {
     errInfo: { writeConcern: { ...wc, provenance: 'clientSupplied' } },
   };
 }
+
+// Commands with `let` variables (MongoDB 5.0+).
+const LET_COMMANDS = new Set(['find', 'aggregate', 'update', 'delete', 'findAndModify', 'findandmodify']);
 
 function txnNumberOf(v: unknown): bigint | undefined {
   if (v === undefined || v === null) return undefined;
@@ -278,7 +282,10 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
         : undefined;
     if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber)
       return retryable.lastRetryable.reply;
-    const reply = handler(ctx);
+    const reply =
+      cmd.let !== undefined && LET_COMMANDS.has(name)
+        ? withVariables(parseLet(cmd.let, 'let'), () => handler(ctx))
+        : handler(ctx);
     if (WRITE_COMMANDS.has(name)) withWriteConcern(state, cmd, reply);
     if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0)
       state.engine.abort(ctx.txn);
@@ -295,6 +302,8 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
       // The original error is the one the client needs.
     }
     if (err instanceof MongoServerError) return err.toReply();
+    const known = fromExpressionError(err);
+    if (known) return known.toReply();
     return {
       ok: 0,
       errmsg: err instanceof Error ? err.message : String(err),

@@ -98,6 +98,39 @@ export const expressionContext = Context.init({
  * A mingo aggregator on our operator context. mingo's default export merges its own operators
  * first (and the first registration wins), so it would ignore the overrides above.
  */
+/**
+ * The command's `let` variables (and an update statement's `c` constants) while it runs: the server
+ * runs one command at a time, so they are set around the handler and read by every expression.
+ */
+let currentVariables: Record<string, unknown> | undefined;
+
+export function withVariables<T>(vars: Record<string, unknown> | undefined, run: () => T): T {
+  const previous = currentVariables;
+  currentVariables = vars;
+  try {
+    return run();
+  } finally {
+    currentVariables = previous;
+  }
+}
+
+/** Evaluates a `let` (or `c`) document once, as MongoDB does, into variable values. */
+export function parseLet(spec: unknown, field: string): Record<string, unknown> {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
+    throw errors.typeMismatch(`BSON field '${field}' is the wrong type, expected type 'object'`);
+  const out: Record<string, unknown> = { ...currentVariables };
+  for (const [name, value] of Object.entries(spec)) {
+    if (!/^[a-z\u0080-\uffff]/.test(name))
+      throw errors.failedToParse(`'${name}' starts with an invalid character for a user variable name`);
+    out[name] = withVariables(currentVariables, () => evaluate({}, value));
+  }
+  return out;
+}
+
+export function currentLet(): Record<string, unknown> | undefined {
+  return currentVariables;
+}
+
 export function mingoPipeline(
   pipeline: object[],
   options: { collectionResolver?: (name: string) => object[]; cloneInput?: boolean } = {},
@@ -111,6 +144,7 @@ export function mingoPipeline(
       scriptEnabled: false,
       processingMode: options.cloneInput === false ? ProcessingMode.CLONE_OFF : ProcessingMode.CLONE_INPUT,
       collectionResolver: options.collectionResolver as never,
+      variables: currentVariables,
     } as never,
   );
 }
@@ -124,6 +158,7 @@ const exprOptions = {
 };
 
 export function evaluate(doc: unknown, expr: unknown): unknown {
+  if (currentVariables) return evalExpr(doc, expr, { ...exprOptions, variables: currentVariables } as never);
   // Fast paths for the overwhelmingly common literal and plain field-path expressions
   // (`{ $sum: 1 }`, `_id: '$status'`); everything else goes through mingo.
   if (expr === null || typeof expr === 'number' || typeof expr === 'boolean') return expr;
