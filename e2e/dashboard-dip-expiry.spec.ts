@@ -4,8 +4,9 @@
 // in its in-process tests), so the owner's own Set Expiry call moves the expiry a few seconds ahead
 // and the test waits for the server's real clock to pass it: the same `expiresAt <= now` rule, and
 // sharing learns the new expiry from dip.expiry.changed as it would in production.
-// Then: the owner's DIPs tab shows Expired with Copy Link and the link menu disabled, View DIP shows
-// 'DIP Expired'; the recipient's Shared with me shows Expired, View DIP disabled, no Download PDF;
+// Then: the owner's DIPs tab shows Expired with Copy Link and the link menu disabled, View DIP opens
+// it with the Expired badge and Download PDF disabled; the recipient's Shared with me shows Expired,
+// View DIP disabled, no Download PDF;
 // the old link says the DIP has expired. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
@@ -57,8 +58,11 @@ test('an expired DIP: Expired with disabled actions for the owner and the recipi
   await expectNoOverflowAt375(page);
   await item.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
   const modal = page.getByRole('dialog', { name: 'Decision in Principle' });
-  await expect(modal.getByText('DIP Expired')).toBeVisible();
-  await expect(modal.getByText('This DIP has expired and is no longer available')).toBeVisible();
+  // The owner still opens it (spec 001 §4, issue 24 item 3): the Expired badge, Download PDF disabled.
+  await expect(modal.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
+  await expect(modal.getByText('Expired', { exact: true })).toBeVisible();
+  await expect(modal.getByText('DIP Expired')).toHaveCount(0);
+  await expect(modal.getByRole('button', { name: 'Download PDF' })).toBeDisabled();
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'dip-owner-modal-expired');
   await page.keyboard.press('Escape');

@@ -50,6 +50,32 @@ export function greetingName(name: string): string {
   return words[0];
 }
 
+/** Session storage: the DIPs whose modal a loaded URL (modal=1) has opened already in this tab. */
+export const AUTO_OPENED_DIPS_KEY = 'autoOpenedDips';
+/** Decisions made in this page load, so a re-render (or React's double render) decides the same. */
+const autoOpenDecisions = new Map<string, boolean>();
+
+/**
+ * Spec 001 §4 'DIP modal URL state': each DIP auto-opens once. A page loaded with dipId and modal=1
+ * opens that DIP's modal the first time in this browser tab; a reload (or the same deep link again)
+ * shows the dashboard without it (issue 24 item 11). View DIP and Back/Forward still open it.
+ */
+export function firstAutoOpen(dipId: string, storage: Pick<Storage, 'getItem' | 'setItem'>): boolean {
+  const decided = autoOpenDecisions.get(dipId);
+  if (decided !== undefined) return decided;
+  let first = true;
+  try {
+    const seen = JSON.parse(storage.getItem(AUTO_OPENED_DIPS_KEY) ?? '[]') as unknown;
+    const list = Array.isArray(seen) ? seen.filter((id): id is string => typeof id === 'string') : [];
+    first = !list.includes(dipId);
+    if (first) storage.setItem(AUTO_OPENED_DIPS_KEY, JSON.stringify([...list, dipId].slice(-200)));
+  } catch {
+    // Storage unavailable: open it, as without the rule.
+  }
+  autoOpenDecisions.set(dipId, first);
+  return first;
+}
+
 function tabFrom(value: string | null): DashboardTab {
   if (value === 'searches' || value === 'search-history') return 'history';
   return (TABS as readonly string[]).includes(value ?? '') ? (value as DashboardTab) : 'history';
@@ -68,6 +94,12 @@ export function DashboardPage() {
   // /refer lands here with ?refer=1: the Refer a Friend dialog opens at once.
   const [referOpen, setReferOpen] = useState(() => params.get('refer') === '1');
   const [modalClosing, setModalClosing] = useState(false);
+  // The DIP a loaded URL asked to open although it has auto-opened before: not opened again.
+  const [notReopened, setNotReopened] = useState(() => {
+    const id = params.get('dipId');
+    if (!id || params.get('modal') !== '1') return null;
+    return firstAutoOpen(id, sessionStorage) ? null : id;
+  });
   const lastOpen = useRef(0);
   const userId = user?.id ?? '';
 
@@ -80,7 +112,22 @@ export function DashboardPage() {
   const tab = tabFrom(params.get('tab'));
   const dipId = params.get('dipId');
   const modalContext = params.get('shared') === '1' ? 'shared' : 'owner';
-  const modalOpen = Boolean(dipId) && params.get('modal') === '1' && !modalClosing;
+  const modalOpen = Boolean(dipId) && params.get('modal') === '1' && !modalClosing && dipId !== notReopened;
+
+  // The URL of a DIP that is not re-opened loses the modal's query, so the page is what it shows.
+  useEffect(() => {
+    if (!notReopened) return;
+    setParams(
+      (p) => {
+        if (p.get('dipId') === notReopened)
+          for (const key of ['dipId', 'modal', 'context', 'shared']) p.delete(key);
+        return p;
+      },
+      { replace: true },
+    );
+    // Once, for the URL the page was loaded with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // A shared link opened before signing in leaves its slug behind: show the shared tab.
   // The slug is used once either way, so a later plain /dashboard opens on its usual tab.
@@ -115,6 +162,7 @@ export function DashboardPage() {
     if (now - lastOpen.current < MODAL_OPEN_THROTTLE_MS) return;
     lastOpen.current = now;
     setModalClosing(false);
+    setNotReopened(null);
     setParams((p) => {
       p.set('dipId', id);
       p.set('modal', '1');

@@ -5,6 +5,7 @@
 import {
   Alert,
   ApiError,
+  Badge,
   Button,
   Dialog,
   VerifyEmailNotice,
@@ -17,12 +18,14 @@ import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from '../pages/auth-redirect';
 import { shortCorrelationId, useDipDetail } from './dip-query';
+import { DipSharesPanel } from './dip-shares';
 import { downloadDipPdf } from './pdf';
 
 type Context = 'owner' | 'shared';
 
 export interface DipDetail {
   id?: string;
+  status?: string;
   reference?: string;
   quoteCode?: string;
   quote_code?: string;
@@ -214,7 +217,14 @@ export function DipModal({
       </Alert>
     );
   } else if (dip) {
-    body = <DipDetailSections dip={dip} />;
+    body = (
+      <>
+        <DipDetailSections dip={dip} />
+        {context !== 'shared' && dipId && !isDipExpired(dip) && (
+          <DipSharesPanel dipId={dipId} quoteCode={quoteCode} />
+        )}
+      </>
+    );
   }
 
   return (
@@ -228,7 +238,7 @@ export function DipModal({
           <Button variant="secondary" onClick={onClose}>
             Close
           </Button>
-          <Button onClick={() => void download()} disabled={!dip}>
+          <Button onClick={() => void download()} disabled={!dip || isDipExpired(dip)}>
             Download PDF
           </Button>
         </>
@@ -237,6 +247,16 @@ export function DipModal({
       {body}
     </Dialog>
   );
+}
+
+/**
+ * Spec 001 §4 'DIP validity': Expired when the status says so (owner view) or expires_at has passed
+ * (legacy view); otherwise Active.
+ */
+export function isDipExpired(dip: Pick<DipDetail, 'status' | 'expires_at'>, now = Date.now()): boolean {
+  if (dip.status === 'expired') return true;
+  const expiresAt = dip.expires_at ? new Date(dip.expires_at).getTime() : Number.NaN;
+  return Number.isFinite(expiresAt) && expiresAt <= now;
 }
 
 function Fact({ label, value }: { label: string; value: string | null | undefined }) {
@@ -262,8 +282,15 @@ export function DipDetailSections({ dip }: { dip: DipDetail }) {
     .join(', ');
   return (
     <div className="dip-sections">
-      <p className="ui-muted">
-        Quote code {quoteCode} · valid until {formatDate(dip.expires_at)}
+      <p className="ui-muted ui-row">
+        {isDipExpired(dip) ? (
+          <Badge variant="danger">Expired</Badge>
+        ) : (
+          <Badge variant="success">Active</Badge>
+        )}
+        <span>
+          Quote code {quoteCode} · valid until {formatDate(dip.expires_at)}
+        </span>
       </p>
       <section>
         <h3>Borrower</h3>

@@ -1,6 +1,7 @@
 // The Search History tab (spec §2): each saved search with its loan-type icon and colour, title,
 // en-GB date, location, 'Application Submitted' badge, results count, View Results, and an inline
 // project rename (Enter saves, Escape cancels).
+import { labelOf } from '@lsp/contracts/src/display/labels';
 import { Badge, Button, Card, callApi, buttonClass, useToast } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -54,7 +55,8 @@ export function SearchHistory({ userId, searches }: { userId: string; searches: 
 
 function SearchHistoryItem({ userId, search }: { userId: string; search: SavedSearchItem }) {
   const colour = LOAN_TYPE_COLOURS[search.loan_type] ?? OTHER_COLOUR;
-  const location = (search.search_data?.propertyLocation as string | undefined) ?? '';
+  // The region's label ('North West'), never its code ('NorthWest'); issue 24 item 12.
+  const location = labelOf((search.search_data?.propertyLocation as string | undefined) ?? '');
   const count = resultCount(search);
   return (
     <li className="dash-item">

@@ -1,6 +1,7 @@
 // The Shared with me tab (spec §2): DIP badge, address, quote code, New/Viewed, Expired, net loan,
 // rate, 'Shared by' (default 'Partner'), share date and message; View DIP (disabled when expired,
-// marks the share viewed) and Download PDF (hidden when expired); loading, error with Try Again, empty.
+// marks the share viewed), Download PDF and View Details (to /dip/view/{slug}; both hidden when
+// expired); loading, error with Try Again, empty.
 import {
   Alert,
   Badge,
@@ -8,6 +9,7 @@ import {
   Card,
   Spinner,
   VerifyEmailNotice,
+  buttonClass,
   callApi,
   isVerificationRequired,
   useToast,
@@ -137,6 +139,16 @@ export function SharedTab({
               >
                 Download PDF
               </Button>
+            )}
+            {!item.isExpired && item.shareSlug && (
+              // Spec §2 'Shared DIP page': View Details next to Download PDF, to /dip/view/{slug}.
+              <a
+                href={`/dip/view/${encodeURIComponent(item.shareSlug)}`}
+                className={buttonClass('ghost', 'sm')}
+                aria-label={`View Details of ${item.quoteCode}`}
+              >
+                View Details
+              </a>
             )}
           </div>
         </li>

@@ -142,11 +142,8 @@ export function OnlineDipPage() {
         <li>
           <Badge>{dip.productType}</Badge>
         </li>
-        {dip.regulated && (
-          <li>
-            <Badge variant="warning">Regulated</Badge>
-          </li>
-        )}
+        {/* The Regulated chip always says which (issue 24 item 10); the panel's products are not. */}
+        <li>{dip.regulated ? <Badge variant="warning">Regulated</Badge> : <Badge>Not regulated</Badge>}</li>
       </ul>
       <p className="ui-muted">Generated on {formatDate(dip.generatedOn)}</p>
       {dip.promoEligibleZeroBrokerFee && (

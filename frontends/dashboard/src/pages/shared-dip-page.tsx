@@ -1,6 +1,9 @@
 // /shared/{slug}?e=&sig= (spec §2 'Shared DIP page'): one shared DIP, read only, for the signed-in
-// recipient. Signed out: the path is kept and the user signs in first. A link for another email
-// address shows the mismatch panel offering to sign out and back in with the right account.
+// recipient, with Download PDF where the share allows it. Signed out: the path is kept and the user
+// signs in first. A link for another email address shows the mismatch panel offering to sign out and
+// back in with the right account. Without e and sig (Shared With Me's View Details, through
+// /dip/view/{slug}) the DIP opens when it is in the caller's own Shared with me under that slug;
+// otherwise the link misses its parameters.
 import {
   Alert,
   ApiError,
@@ -13,11 +16,14 @@ import {
   clearLegacySessionKeys,
   useSession,
   trackShareFunnel,
+  useToast,
 } from '@lsp/ui';
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
 import { useDipDetail } from '../dashboard/dip-query';
+import { downloadDipPdf } from '../dashboard/pdf';
+import { useShared } from '../dashboard/queries';
 import { formatDate } from '../format';
 import { sendToLogin } from './auth-redirect';
 
@@ -34,12 +40,20 @@ export function SharedDipPage() {
   const [params] = useSearchParams();
   const { status: session, user } = useSession();
   const [signingOut, setSigningOut] = useState(false);
+  const { toast } = useToast();
   const e = params.get('e');
   const sig = params.get('sig');
-  const query = useDipDetail(
+  const signed = Boolean(e && sig);
+  const signedQuery = useDipDetail(
     'openSharedDip',
     session === 'authenticated' && e && sig ? { params: { slug }, query: { e, sig } } : null,
   );
+  // View Details from Shared with me: the caller's own entry under this slug, read by its DIP id.
+  const list = useShared();
+  const listed =
+    !signed && session === 'authenticated' ? list.data?.find((i) => i.shareSlug === slug) : undefined;
+  const listedQuery = useDipDetail('getSharedDip', listed ? { params: { id: listed.dipId } } : null);
+  const query = signed ? signedQuery : listedQuery;
   const error = query.error instanceof ApiError ? query.error : null;
 
   useEffect(() => {
@@ -57,7 +71,14 @@ export function SharedDipPage() {
     if (query.isSuccess) trackShareFunnel('share_accepted', { dipId, shareId, context: 'shared' });
   }, [query.isSuccess, dipId, shareId]);
 
-  if (!e || !sig) {
+  if (!signed && (session !== 'authenticated' || list.isPending)) {
+    return (
+      <div className="ui-container dash-page ui-row" role="status">
+        <Spinner /> <span>Loading shared DIP...</span>
+      </div>
+    );
+  }
+  if (!signed && !listed) {
     return (
       <Panel title="Invalid share link">
         <Alert variant="danger" title="Invalid share link">
@@ -137,6 +158,27 @@ export function SharedDipPage() {
   }
   const dip = unwrapDip(query.data);
   const info = query.data?.shareInfo;
+  const quoteCode = dip?.quoteCode ?? dip?.quote_code ?? dip?.reference;
+  const mayDownload = query.data?.permissions?.downloadPdf !== false && Boolean(quoteCode);
+  const download = async () => {
+    if (!quoteCode) return;
+    const outcome = await downloadDipPdf(quoteCode, quoteCode);
+    if (outcome === 'ok') {
+      toast({ title: 'Download Started', variant: 'success' });
+      trackShareFunnel('dip_pdf_downloaded', { dipId, shareId, context: 'shared' });
+    } else if (outcome === 'auth')
+      toast({
+        title: 'Authentication Required',
+        description: 'Please log in to download PDFs.',
+        variant: 'error',
+      });
+    else
+      toast({
+        title: 'Download Error',
+        description: "We couldn't download the PDF. Please try again.",
+        variant: 'error',
+      });
+  };
   return (
     <Panel title="Decision in Principle">
       <Alert variant="info" title="Read-only view">
@@ -145,9 +187,12 @@ export function SharedDipPage() {
       </Alert>
       {info?.message && <p className="dash-item__message">“{info.message}”</p>}
       {dip && <DipDetailSections dip={dip} />}
-      <Link to="/dashboard?tab=shared" className={buttonClass('secondary')}>
-        Go to Shared with me
-      </Link>
+      <div className="ui-row">
+        {mayDownload && <Button onClick={() => void download()}>Download PDF</Button>}
+        <Link to="/dashboard?tab=shared" className={buttonClass('secondary')}>
+          Go to Shared with me
+        </Link>
+      </div>
     </Panel>
   );
 }
