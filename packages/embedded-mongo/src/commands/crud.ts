@@ -4,6 +4,7 @@ import { MongoServerError, errors, fromExpressionError } from '../errors';
 import { CollectionResolver, runPipeline } from '../query/aggregate';
 import { compileFilter, leavesOf } from '../query/match';
 import { parseLet, withVariables } from '../query/expression';
+import { runMerge, runOut } from './merge';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
@@ -335,6 +336,20 @@ const aggregate: Handler = (ctx) => {
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
+  // $out / $merge: the last stage writes the results; they may appear nowhere else.
+  const last = pipeline[pipeline.length - 1] as Doc | undefined;
+  const writer = last && isPlainObject(last) ? ['$out', '$merge'].find((k) => k in last) : undefined;
+  if (writer) {
+    if (ctx.txn) throw errors.operationNotSupportedInTransaction(`${writer} cannot be used in a transaction`);
+    if (ctx.snapshot) throw errors.invalidOptions(`${writer} cannot be used with readConcern level snapshot`);
+    pipeline.pop();
+  }
+  for (const stage of pipeline as Doc[])
+    if (isPlainObject(stage) && ('$out' in stage || '$merge' in stage))
+      throw errors.location(
+        40601,
+        `${'$out' in stage ? '$out' : '$merge'} can only be the final stage in the pipeline`,
+      );
   let input: Doc[];
   let ns: string;
   if (typeof target === 'string') {
@@ -352,7 +367,9 @@ const aggregate: Handler = (ctx) => {
   }
   const docs = runPipeline(input, pipeline as Doc[], resolver(ctx));
   const batch = isPlainObject(ctx.cmd.cursor) ? toInt(ctx.cmd.cursor.batchSize, undefined) : undefined;
-  return cursorReply(ctx, ns, docs, batch);
+  if (writer === '$out') runOut(ctx, docs, last!.$out);
+  if (writer === '$merge') runMerge(ctx, docs, last!.$merge);
+  return cursorReply(ctx, ns, writer ? [] : docs, batch);
 };
 
 /** explain for find: the access path (IDHACK / IXSCAN / COLLSCAN) and documents examined. */
