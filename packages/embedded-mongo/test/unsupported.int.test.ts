@@ -32,7 +32,7 @@ describe('collection kinds the server does not have', () => {
     ['capped', { capped: true, size: 4096 }],
     ['view', { viewOn: 'source', pipeline: [] }],
     ['time-series', { timeseries: { timeField: 'ts' } }],
-    ['validator', { validator: { a: { $type: 'string' } } }],
+    ['json-schema validator', { validator: { $jsonSchema: { required: ['a'] } } }],
     ['clustered', { clusteredIndex: { key: { _id: 1 }, unique: true } }],
     ['collation', { collation: { locale: 'fr' } }],
   ])('%s: 115 and no collection', async (label, options) => {

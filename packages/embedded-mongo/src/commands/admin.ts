@@ -5,30 +5,36 @@ import { errors } from '../errors';
 import { matchDocument } from '../query/match';
 import { Doc, isPlainObject, setField, valueKey } from '../query/values';
 import { IndexSpec } from '../storage/index-def';
+import { checkValidationOptions } from './validation';
 import { Handler, collectionName, cursorReply, existing } from './context';
+
+// Fields of create / collMod that are about the command, not the collection.
+const GENERIC_CREATE_FIELDS = [
+  '$db',
+  'lsid',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
+  '$clusterTime',
+  'writeConcern',
+  'readConcern',
+  'maxTimeMS',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'comment',
+  '$readPreference',
+];
 
 const create: Handler = (ctx) => {
   const name = collectionName(ctx, 'create');
   const options: Doc = {};
   for (const [k, v] of Object.entries(ctx.cmd)) {
-    if (
-      [
-        'create',
-        '$db',
-        'lsid',
-        'txnNumber',
-        'autocommit',
-        'startTransaction',
-        '$clusterTime',
-        'writeConcern',
-        'comment',
-        '$readPreference',
-      ].includes(k)
-    )
-      continue;
+    if (k === 'create' || GENERIC_CREATE_FIELDS.includes(k)) continue;
     setField(options, k, v);
   }
   refuseUnsupportedCreateOptions(options);
+  checkValidationOptions(options);
   ctx.state.engine.createCollection(ctx.db, name, options, ctx.txn);
   return { ok: 1 };
 };
@@ -47,7 +53,6 @@ function refuseUnsupportedCreateOptions(options: Doc): void {
     ['clusteredIndex', 'clustered collections'],
     ['expireAfterSeconds', 'collection-level TTL (clustered collections)'],
     ['encryptedFields', 'queryable encryption'],
-    ['validator', 'collection validators'],
   ];
   for (const [key, what] of kinds) {
     const v = options[key];
@@ -267,11 +272,28 @@ const dbStats: Handler = (ctx) => {
   return { db: ctx.db, collections: colls?.size ?? 0, objects, ok: 1 };
 };
 
+/** collMod: validator, validationLevel and validationAction; anything else is refused. */
+const collMod: Handler = (ctx) => {
+  const name = collectionName(ctx, 'collMod');
+  const coll = existing(ctx, name);
+  if (!coll) throw errors.namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
+  const patch: Doc = {};
+  for (const [k, v] of Object.entries(ctx.cmd)) {
+    if (k === 'collMod' || GENERIC_CREATE_FIELDS.includes(k)) continue;
+    if (k === 'validator' || k === 'validationLevel' || k === 'validationAction') patch[k] = v;
+    else throw errors.notSupported(`collMod option '${k}'`);
+  }
+  checkValidationOptions(patch);
+  if (Object.keys(patch).length > 0) ctx.state.engine.setOptions(coll, patch);
+  return { ok: 1 };
+};
+
 const atlasOnly: Handler = () => {
   throw errors.atlasOnly();
 };
 
 export const adminCommands: Record<string, Handler> = {
+  collMod,
   createSearchIndexes: atlasOnly,
   dropSearchIndex: atlasOnly,
   updateSearchIndex: atlasOnly,

@@ -5,6 +5,7 @@ import { CollectionResolver, runPipeline } from '../query/aggregate';
 import { compileFilter, leavesOf } from '../query/match';
 import { parseLet, withVariables } from '../query/expression';
 import { runMerge, runOut } from './merge';
+import { validateWrite } from './validation';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
@@ -59,11 +60,14 @@ const insert: Handler = (ctx) => {
   checkCommandFields('insert', ctx.cmd);
   const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
+  const bypass = ctx.cmd.bypassDocumentValidation === true;
   let n = 0;
   const writeErrors: Doc[] = [];
   for (let i = 0; i < docs.length; i++) {
     try {
-      ctx.state.engine.insert(coll, prepareInsert(docs[i]), ctx.txn);
+      const doc = prepareInsert(docs[i]);
+      validateWrite(coll, doc, undefined, bypass);
+      ctx.state.engine.insert(coll, doc, ctx.txn);
       n++;
     } catch (err) {
       writeErrors.push(writeError(i, err));
@@ -161,6 +165,7 @@ function runUpdate(
   if (matched.length === 0) {
     if (!opts.upsert) return { n: 0, nModified: 0 };
     const doc = buildUpsert(q, u, { arrayFilters: opts.arrayFilters });
+    validateWrite(coll, doc, undefined, ctx.cmd.bypassDocumentValidation === true);
     engine.insert(coll, doc, ctx.txn);
     return { n: 1, nModified: 0, upsertedId: doc._id, after: doc };
   }
@@ -170,6 +175,7 @@ function runUpdate(
     const next = applyUpdate(m.doc, u, { position: m.position, arrayFilters: opts.arrayFilters });
     const changed = !sameDoc(m.doc, next);
     if (changed) {
+      validateWrite(coll, next, m.doc, ctx.cmd.bypassDocumentValidation === true);
       engine.replace(coll, next, ctx.txn);
       nModified++;
     } else if (ctx.txn) engine.touch(coll, m.doc, ctx.txn);

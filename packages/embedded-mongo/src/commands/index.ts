@@ -23,6 +23,7 @@ const NOT_IN_TXN = new Set([
   'count',
   'listCollections',
   'listIndexes',
+  'collMod',
   'drop',
   'dropDatabase',
   'dropIndexes',
@@ -44,6 +45,7 @@ const WRITE_COMMANDS = new Set([
   'dropIndexes',
   'deleteIndexes',
   'renameCollection',
+  'collMod',
   'commitTransaction',
   'abortTransaction',
 ]);

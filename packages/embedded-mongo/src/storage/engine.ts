@@ -327,6 +327,11 @@ export class Engine {
       case 'createDb':
         this.collections(r.db);
         break;
+      case 'collMod': {
+        const coll = this.getCollection(r.db, r.coll);
+        if (coll) Object.assign(coll.options, r.options);
+        break;
+      }
       case 'drop':
         this.dbs.get(r.db)?.delete(r.coll);
         break;
@@ -455,6 +460,19 @@ export class Engine {
       this.dbs.get(db)?.delete(to);
       coll.name = from;
       this.collections(db).set(from, coll);
+    });
+  }
+
+  /** collMod: changes collection options (validator, validationLevel, validationAction). */
+  setOptions(coll: Collection, patch: Doc): void {
+    const before: Doc = {};
+    for (const k of Object.keys(patch)) before[k] = coll.options[k];
+    Object.assign(coll.options, patch);
+    this.record({ op: 'collMod', db: coll.db, coll: coll.name, options: patch }, () => {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete coll.options[k];
+        else coll.options[k] = v;
+      }
     });
   }
 
