@@ -401,7 +401,8 @@ async function main() {
         stop(): Promise<void>;
       }>;
     };
-    const broker = await startKafkaBroker({});
+    // The JVM fully tuned (both compilers), as a production broker runs.
+    const broker = await startKafkaBroker({ quickStart: false });
     kafka = {
       brokers: broker.brokers,
       target: `Apache Kafka ${broker.version} (KRaft, one JVM, -Xmx256m) at ${broker.brokers.join(',')}`,
