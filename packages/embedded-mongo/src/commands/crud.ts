@@ -3,13 +3,14 @@ import { Long, ObjectId } from 'bson';
 import { MongoServerError, errors, fromExpressionError } from '../errors';
 import { CollectionResolver, runPipeline } from '../query/aggregate';
 import { compileFilter, leavesOf } from '../query/match';
+import { activeCollator, collatorFor, withCollation } from '../query/collation';
 import { parseLet, withVariables } from '../query/expression';
 import { runMerge, runOut } from './merge';
 import { validateWrite } from './validation';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
-import { Doc, isPlainObject, valueKey } from '../query/values';
+import { Doc, isPlainObject, valueKey, valuesEqual } from '../query/values';
 import { Collection } from '../storage/collection';
 import { Matched, ScanStats } from '../storage/engine';
 import {
@@ -22,7 +23,6 @@ import {
   takeBatch,
   toInt,
 } from './context';
-import { refuseCollation } from './admin';
 import { DELETE_STATEMENT, UPDATE_STATEMENT, checkCommandFields, checkStatementFields } from './fields';
 
 function writeError(index: number, raw: unknown): Doc {
@@ -91,7 +91,6 @@ function sortAndPage(matched: Matched[], cmd: Doc): Matched[] {
 }
 
 const find: Handler = (ctx) => {
-  refuseCollation(ctx.cmd.collation);
   const name = collectionName(ctx, 'find');
   const filter = compileFilter(ctx.cmd.filter);
   const coll = existing(ctx, name);
@@ -195,7 +194,7 @@ const update: Handler = (ctx) => {
     if (!isPlainObject(spec))
       throw errors.typeMismatch("BSON field 'update.updates' must be an array of objects");
     checkStatementFields('update.updates', spec, UPDATE_STATEMENT);
-    refuseCollation(spec.collation);
+    collatorFor(spec.collation); // a malformed collation refuses the whole command
   }
   const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
@@ -214,7 +213,8 @@ const update: Handler = (ctx) => {
           arrayFilters: Array.isArray(s.arrayFilters) ? (s.arrayFilters as Doc[]) : undefined,
         });
       // `c`: the statement's constants, beside the command's `let`.
-      const r = s.c === undefined ? run() : withVariables(parseLet(s.c, 'update.updates.c'), run);
+      const withC = () => (s.c === undefined ? run() : withVariables(parseLet(s.c, 'update.updates.c'), run));
+      const r = withCollation(collatorFor(s.collation), withC);
       n += r.n;
       nModified += r.nModified;
       if (r.upsertedId !== undefined) upserted.push({ index, _id: r.upsertedId });
@@ -238,7 +238,7 @@ const del: Handler = (ctx) => {
     if (!isPlainObject(spec))
       throw errors.typeMismatch("BSON field 'delete.deletes' must be an array of objects");
     checkStatementFields('delete.deletes', spec, DELETE_STATEMENT);
-    refuseCollation(spec.collation);
+    collatorFor(spec.collation);
   }
   const ordered = ctx.cmd.ordered !== false;
   const coll = existing(ctx, name);
@@ -249,7 +249,9 @@ const del: Handler = (ctx) => {
     try {
       const s = spec as Doc;
       const limit = toInt(s.limit, 0);
-      let matched = matchingDocs(ctx, coll, compileFilter(s.q));
+      let matched = withCollation(collatorFor(s.collation), () =>
+        matchingDocs(ctx, coll, compileFilter(s.q)),
+      );
       if (limit === 1) matched = matched.slice(0, 1);
       for (const m of matched) ctx.state.engine.delete(coll!, m.doc, ctx.txn);
       n += matched.length;
@@ -264,7 +266,6 @@ const findAndModify: Handler = (ctx) => {
   const name = collectionName(ctx, Object.keys(ctx.cmd)[0]);
   const cmd = ctx.cmd;
   checkCommandFields('findAndModify', cmd);
-  refuseCollation(cmd.collation);
   const filter = compileFilter(cmd.query);
   const sort = isPlainObject(cmd.sort) ? cmd.sort : undefined;
   const fields = isPlainObject(cmd.fields) ? cmd.fields : undefined;
@@ -297,7 +298,6 @@ const findAndModify: Handler = (ctx) => {
 };
 
 const count: Handler = (ctx) => {
-  refuseCollation(ctx.cmd.collation);
   const name = collectionName(ctx, 'count');
   const query = ctx.cmd.query;
   const plain =
@@ -314,7 +314,6 @@ const count: Handler = (ctx) => {
 };
 
 const distinct: Handler = (ctx) => {
-  refuseCollation(ctx.cmd.collation);
   const name = collectionName(ctx, 'distinct');
   const key = ctx.cmd.key;
   if (typeof key !== 'string')
@@ -324,7 +323,10 @@ const distinct: Handler = (ctx) => {
     for (const leaf of leavesOf(m.doc, key)) {
       if (leaf.value === undefined || Array.isArray(leaf.value)) continue;
       const k = valueKey(leaf.value);
-      if (!seen.has(k)) seen.set(k, leaf.value);
+      if (seen.has(k)) continue;
+      // Under a collation, values it calls equal ('a' and 'A' at strength 2) are one value.
+      if (activeCollator() && [...seen.values()].some((v) => valuesEqual(v, leaf.value))) continue;
+      seen.set(k, leaf.value);
     }
   }
   const reply: Doc = { values: [...seen.values()], ok: 1 };
@@ -333,7 +335,6 @@ const distinct: Handler = (ctx) => {
 };
 
 const aggregate: Handler = (ctx) => {
-  refuseCollation(ctx.cmd.collation);
   const target = ctx.cmd.aggregate;
   const pipeline = ctx.cmd.pipeline;
   if (!Array.isArray(pipeline)) throw errors.typeMismatch("'pipeline' option must be specified as an array");
@@ -350,6 +351,7 @@ const aggregate: Handler = (ctx) => {
     if (ctx.snapshot) throw errors.invalidOptions(`${writer} cannot be used with readConcern level snapshot`);
     pipeline.pop();
   }
+  if (activeCollator()) refuseCollatedStages(pipeline as Doc[]);
   for (const stage of pipeline as Doc[])
     if (isPlainObject(stage) && ('$out' in stage || '$merge' in stage))
       throw errors.location(
@@ -377,6 +379,23 @@ const aggregate: Handler = (ctx) => {
   if (writer === '$merge') runMerge(ctx, docs, last!.$merge);
   return cursorReply(ctx, ns, writer ? [] : docs, batch);
 };
+
+// Stages that compare strings only through the matcher and sort here, so a collation applies to
+// them as on MongoDB; the rest (grouping keys, expressions, lookups) would compare binarily.
+const COLLATED_STAGES = new Set(['$match', '$sort', '$skip', '$limit', '$count', '$out', '$merge']);
+
+function refuseCollatedStages(pipeline: Doc[]): void {
+  for (const stage of pipeline) {
+    const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+    if (!name || COLLATED_STAGES.has(name)) continue;
+    // countDocuments: a $group on a constant key counts, it compares nothing.
+    if (name === '$group' && isPlainObject(stage.$group)) {
+      const id = stage.$group._id;
+      if (id === null || typeof id === 'number' || (typeof id === 'string' && !id.startsWith('$'))) continue;
+    }
+    throw errors.notSupported(`a collation with the ${name} stage`);
+  }
+}
 
 /** explain for find: the access path (IDHACK / IXSCAN / COLLSCAN) and documents examined. */
 const explain: Handler = (ctx) => {

@@ -2,6 +2,7 @@
 // MongoDB error replies and journals the command's changes before the reply leaves.
 import { Long } from 'bson';
 import { MongoServerError, errors, fromExpressionError } from '../errors';
+import { collatorFor, withCollation } from '../query/collation';
 import { parseLet, withVariables } from '../query/expression';
 import { Doc, isPlainObject } from '../query/values';
 import { adminCommands } from './admin';
@@ -92,6 +93,16 @@ function writeConcernError(state: ServerState, wc: unknown): Doc | undefined {
   };
 }
 
+// Commands whose top-level `collation` applies to the whole command (update and delete carry it
+// per statement).
+const COLLATION_COMMANDS = new Set([
+  'find',
+  'count',
+  'distinct',
+  'aggregate',
+  'findAndModify',
+  'findandmodify',
+]);
 // Commands with `let` variables (MongoDB 5.0+).
 const LET_COMMANDS = new Set(['find', 'aggregate', 'update', 'delete', 'findAndModify', 'findandmodify']);
 
@@ -284,10 +295,18 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
         : undefined;
     if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber)
       return retryable.lastRetryable.reply;
-    const reply =
-      cmd.let !== undefined && LET_COMMANDS.has(name)
-        ? withVariables(parseLet(cmd.let, 'let'), () => handler(ctx))
-        : handler(ctx);
+    let run = (): Doc => handler(ctx);
+    if (cmd.collation !== undefined && COLLATION_COMMANDS.has(name)) {
+      const collator = collatorFor(cmd.collation);
+      const inner = run;
+      run = () => withCollation(collator, inner);
+    }
+    if (cmd.let !== undefined && LET_COMMANDS.has(name)) {
+      const vars = parseLet(cmd.let, 'let');
+      const inner = run;
+      run = () => withVariables(vars, inner);
+    }
+    const reply = run();
     if (WRITE_COMMANDS.has(name)) withWriteConcern(state, cmd, reply);
     if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0)
       state.engine.abort(ctx.txn);

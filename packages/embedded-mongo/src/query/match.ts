@@ -1,5 +1,6 @@
 // Query matcher with MongoDB semantics (array expansion along dotted paths, cross-type rules,
 // positional capture for the `$` update operator). `$expr` is delegated to mingo.
+import { activeCollator } from './collation';
 import { evaluate, truthy } from './expression';
 import { MongoServerError, errors } from '../errors';
 import {
@@ -261,6 +262,8 @@ export function matchDocument(doc: Doc, filter: Doc, state?: MatchState): boolea
         if (cond.some((c) => matchDocument(doc, c as Doc))) return false;
         break;
       case '$expr':
+        // mingo's expressions compare strings binarily: refused rather than answered differently.
+        if (activeCollator()) throw errors.notSupported('$expr with a collation');
         if (!truthy(evaluate(doc, cond))) return false;
         break;
       case '$comment':

@@ -1,5 +1,6 @@
 // BSON value semantics shared by matching, sorting, indexing and arithmetic: MongoDB's cross-type
 // ordering, numeric comparison across Int32/Double/Long/Decimal128, and canonical keys for hashing.
+import { activeCollator } from './collation';
 import { Binary, Decimal128, Long, ObjectId, Timestamp } from 'bson';
 
 export type Doc = Record<string, unknown>;
@@ -195,6 +196,8 @@ export function compareValues(a: unknown, b: unknown): number {
     case 3: {
       const x = String(typeof a === 'string' ? a : (a as { value: string }).value);
       const y = String(typeof b === 'string' ? b : (b as { value: string }).value);
+      const collator = activeCollator();
+      if (collator) return Math.sign(collator.compare(x, y));
       return x < y ? -1 : x > y ? 1 : 0;
     }
     case 4: {

@@ -1,6 +1,7 @@
 // One collection: documents in insertion order keyed by canonical _id, plus secondary indexes.
 // All unique checks happen before anything changes, so a failed write leaves no trace.
 import { duplicateKey, errors } from '../errors';
+import { activeCollator } from '../query/collation';
 import { Doc, getField, isPlainObject, valueKey } from '../query/values';
 import type { Transaction } from './engine';
 import { IndexSpec, SecondaryIndex } from './index-def';
@@ -135,6 +136,9 @@ export class Collection {
    * access path the way explain() does.
    */
   candidates(filter: Doc): { plan: Doc; docs: Iterable<Doc> } {
+    // Indexes hold binary keys: under a locale collation every document is a candidate.
+    if (activeCollator())
+      return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
     const id = equalityValue(filter, '_id');
     if (id.found) {
       const out: Doc[] = [];
