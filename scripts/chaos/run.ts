@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PLATFORM_PROCESSES, defaultPortOf } from '@lsp/contracts';
 import { CookieClient, freePort, freeStackPortOffset } from '@lsp/testing';
 import { MongoClient } from 'mongodb';
 import { type Tally, reconcile } from './reconcile';
@@ -28,31 +29,15 @@ const KILL_EVERY_MS = Number(process.env.CHAOS_KILL_EVERY_MS ?? (SHORT ? 6500 : 
 const ROOT = path.resolve(__dirname, '../..');
 const STACK_MODULE = path.join(ROOT, 'scripts/lib/stack.mjs');
 
-/** Every process of the stack that holds state or serves traffic, and the Redis server. */
+/**
+ * Every process of the platform's registry that holds state or serves traffic (services, workers and
+ * the database; the static frontend servers hold nothing), and the Redis server.
+ */
 const VICTIMS = [
-  'gateway',
-  'identity',
-  'search',
-  'dip',
-  'pdf-worker',
-  'sharing',
-  'notifications',
-  'email-worker',
-  'mongo',
+  ...PLATFORM_PROCESSES.filter((proc) => proc.kind !== 'static').map((proc) => proc.name),
   'redis',
-] as const;
-type Victim = (typeof VICTIMS)[number];
-
-const HEALTH_PORTS: Partial<Record<Victim, number>> = {
-  gateway: 8080,
-  identity: 4001,
-  search: 4002,
-  dip: 4003,
-  'pdf-worker': 4013,
-  sharing: 4004,
-  notifications: 4005,
-  'email-worker': 4015,
-};
+];
+type Victim = string;
 
 export interface KillRecord {
   victim: Victim;
@@ -171,14 +156,14 @@ async function main() {
         await sleep(300);
         const deadline = Date.now() + 60000;
         while (Date.now() < deadline) {
-          const port = HEALTH_PORTS[victim];
+          const registered = PLATFORM_PROCESSES.find((proc) => proc.name === victim);
           const up =
             victim === 'redis'
               ? await tcpAnswers(redisPort)
-              : victim === 'mongo'
-                ? // identity's readiness includes its MongoDB connection
-                  await answers(`http://127.0.0.1:${4001 + offset}/health`)
-                : await answers(`http://127.0.0.1:${(port ?? 0) + offset}/health`);
+              : !registered?.health
+                ? // the database: identity's readiness includes its MongoDB connection
+                  await answers(`http://127.0.0.1:${defaultPortOf('identity') + offset}/health`)
+                : await answers(`http://127.0.0.1:${registered.port + offset}${registered.health}`);
           if (up) {
             record.recoveredAt = Date.now();
             break;

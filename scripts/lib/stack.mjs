@@ -14,35 +14,22 @@ import { Supervisor } from './supervisor.mjs';
 /** Written into the data directory on every change of a process's state; read by `npm start -- status`. */
 export const STATUS_FILE = 'stack-status.json';
 
-/** Every process of the system, with its default port (workers serve only /alive, /health, /metrics). */
-export const PROCESSES = [
-  { name: 'identity', entry: 'services/identity/src/server.ts', port: 4001 },
-  { name: 'search', entry: 'services/search/src/server.ts', port: 4002 },
-  { name: 'dip', entry: 'services/dip/src/server.ts', port: 4003 },
-  { name: 'pdf-worker', entry: 'services/dip/src/worker.ts', port: 4013 },
-  { name: 'sharing', entry: 'services/sharing/src/server.ts', port: 4004 },
-  { name: 'notifications', entry: 'services/notifications/src/server.ts', port: 4005 },
-  { name: 'email-worker', entry: 'services/notifications/src/worker.ts', port: 4015 },
-  { name: 'shell', entry: 'frontends/shell/server.ts', port: 3000 },
-  { name: 'search-mf', entry: 'frontends/search/server.ts', port: 3001 },
-  { name: 'dashboard-mf', entry: 'frontends/dashboard/server.ts', port: 3002 },
-  { name: 'gateway', entry: 'services/gateway/src/server.ts', port: 8080 },
-];
+/**
+ * The platform's process registry (packages/contracts/src/platform/processes.json): every process with
+ * its kind, default port, entry point and health path. `npm start` runs all but the database (started
+ * first, below) from it, in its order (the gateway last).
+ */
+export const REGISTRY = JSON.parse(
+  readFileSync(path.join(ROOT, 'packages/contracts/src/platform/processes.json'), 'utf8'),
+).processes;
+export const PROCESSES = REGISTRY.filter((proc) => proc.kind !== 'database');
 
 /**
- * The processes off the search path, started with a 2 MB young generation instead of V8's 16 MB: on
- * one machine each then holds about 30 MB less (the stack about 180 MB less), for more frequent
- * scavenges in processes that see a fraction of the search path's traffic. Search, the gateway and
- * the embedded MongoDB keep V8's default (docs/decisions.md, "Memory on one machine").
+ * The processes off the search path (`smallYoungGeneration` in the registry) start with a 2 MB young
+ * generation instead of V8's 16 MB: on one machine each then holds about 30 MB less, for more frequent
+ * scavenges in processes that see a fraction of the search path's traffic (docs/decisions.md, "Memory
+ * on one machine").
  */
-const SMALL_YOUNG_GENERATION = new Set([
-  'identity',
-  'dip',
-  'pdf-worker',
-  'sharing',
-  'notifications',
-  'email-worker',
-]);
 const YOUNG_GENERATION_ARGS = ['--max-semi-space-size=2'];
 
 const COLOURS = [36, 35, 33, 32, 34, 31, 96, 95, 93, 92, 94, 91];
@@ -124,8 +111,9 @@ export async function startStack({
   if (compiled) await ensureNodeBuild();
   const argsOf = (entry) => nodeArgsFor(entry, compiled);
   const port = (p) => p + portOffset;
-  const mongoPort = port(27017);
-  const gatewayPort = port(8080);
+  const portOf = (name) => port(REGISTRY.find((proc) => proc.name === name).port);
+  const mongoPort = portOf('mongo');
+  const gatewayPort = portOf('gateway');
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`;
   const logFile = logs === 'file' ? createWriteStream(path.join(dataDir, 'stack.log'), { flags: 'a' }) : null;
   // eslint-disable-next-line no-control-regex -- strips terminal colours from the log file
@@ -165,14 +153,13 @@ export async function startStack({
     MONGO_URL: mongoUrl,
     REDIS_URL: env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     PUBLIC_URL: publicUrl,
-    IDENTITY_URL: `http://127.0.0.1:${port(4001)}`,
-    SEARCH_URL: `http://127.0.0.1:${port(4002)}`,
-    DIP_URL: `http://127.0.0.1:${port(4003)}`,
-    SHARING_URL: `http://127.0.0.1:${port(4004)}`,
-    NOTIFICATIONS_URL: `http://127.0.0.1:${port(4005)}`,
-    SHELL_URL: `http://127.0.0.1:${port(3000)}`,
-    SEARCH_REMOTE_URL: `http://127.0.0.1:${port(3001)}`,
-    DASHBOARD_REMOTE_URL: `http://127.0.0.1:${port(3002)}`,
+    // Each process's address, in the variable the registry names for it.
+    ...Object.fromEntries(
+      PROCESSES.filter((proc) => proc.urlVariable).map((proc) => [
+        proc.urlVariable,
+        `http://127.0.0.1:${port(proc.port)}`,
+      ]),
+    ),
     MAIL_CATCHER_SMTP_PORT: String(port(1025)),
     // Without a real SMTP server, emails are kept by notifications' catcher and listed at /dev/mail.
     MAIL_CATCHER_ENABLED: process.env.MAIL_CATCHER_ENABLED ?? (process.env.SMTP_URL ? 'false' : 'true'),
@@ -214,16 +201,14 @@ export async function startStack({
           ? { STATIC_DIST: path.join(ROOT, path.dirname(proc.entry), 'dist') }
           : {}),
       };
-      const args = SMALL_YOUNG_GENERATION.has(proc.name)
+      const args = proc.smallYoungGeneration
         ? [...YOUNG_GENERATION_ARGS, ...argsOf(proc.entry)]
         : argsOf(proc.entry);
       launch(proc.name, args, childEnv, COLOURS[i % COLOURS.length]);
     });
     // The gateway's readiness is its own; the API services behind it are awaited one by one.
     await Promise.all(
-      PROCESSES.filter(
-        (proc) => proc.entry.endsWith('/src/server.ts') && existsSync(path.join(ROOT, proc.entry)),
-      )
+      PROCESSES.filter((proc) => proc.kind === 'service' && existsSync(path.join(ROOT, proc.entry)))
         .map((proc) =>
           proc.name === 'gateway'
             ? `http://127.0.0.1:${gatewayPort}/health`

@@ -8,3 +8,4 @@ export * from './dip';
 export * from './sharing';
 export * from './ops';
 export * from './api';
+export * from './platform/processes';

@@ -1,3 +1,4 @@
+import { PLATFORM_PROCESSES, platformProcess } from '@lsp/contracts';
 // Checks the deployment descriptions against the code they run, without Docker or a cluster:
 // docker-compose.yml and the Kubernetes manifests must give every process an environment its own
 // config schema accepts at boot, health checks, and the dependencies and exposure the design asks for.
@@ -41,13 +42,9 @@ const PROCESS_VARIABLES = new Set(['NODE_ENV', 'HOME', 'XDG_CONFIG_HOME', 'XDG_C
 const INFRA = ['mongo', 'redis', 'kafka', 'mailpit', 'kafka-ui'];
 const PUBLISHING = new Set(['gateway', 'mailpit', 'kafka-ui']);
 
-/** The processes `npm start` runs (scripts/lib/stack.mjs), the list deployments must match. */
+/** The processes `npm start` runs (the platform's process registry, less the database), the list deployments must match. */
 function stackProcesses(): { name: string; entry: string }[] {
-  const text = readFileSync(path.join(ROOT, 'scripts/lib/stack.mjs'), 'utf8');
-  return [...text.matchAll(/\{ name: '([\w-]+)', entry: '([^']+)'/g)].map((m) => ({
-    name: m[1]!,
-    entry: m[2]!,
-  }));
+  return PLATFORM_PROCESSES.filter((proc) => proc.kind !== 'database');
 }
 
 /** What an operator's `.env` would hold for the variables compose requires (`${NAME:?message}`). */
@@ -127,12 +124,13 @@ const composeEnv = (name: string): Env =>
     Object.entries((compose.services[name].environment ?? {}) as Doc).map(([k, v]) => [k, interpolate(v)]),
   );
 
-/** The URLs each service is given to ask another that owns a fact (docs/decisions.md: read your own writes). */
-const ASKED_ON_DEMAND: Record<string, string[]> = {
-  search: ['DIP_URL'],
-  dip: ['SEARCH_URL', 'SHARING_URL'],
-  sharing: ['DIP_URL'],
-};
+/** The URLs each service is given to ask another that owns a fact (the registry's `asks`). */
+const ASKED_ON_DEMAND: Record<string, string[]> = Object.fromEntries(
+  PLATFORM_PROCESSES.map((proc) => [
+    proc.name,
+    (proc.asks ?? []).map((name) => platformProcess(name).urlVariable!),
+  ]),
+);
 
 describe('docker-compose.yml', () => {
   it('runs every process npm start runs, plus the infrastructure', () => {
@@ -231,19 +229,17 @@ describe('docker-compose.yml', () => {
         expect(compose.services[target].healthcheck).toBeDefined();
       }
     }
-    expect(Object.keys(compose.services.gateway.depends_on).sort()).toEqual(
-      [
-        'identity',
-        'search',
-        'dip',
-        'sharing',
-        'notifications',
-        'shell',
-        'search-mf',
-        'dashboard-mf',
-        'redis',
-      ].sort(),
-    );
+    // The platform processes each one waits for are the registry's `dependsOn`, no more and no fewer.
+    const platform = new Set(processes.map((p) => p.name));
+    for (const proc of PLATFORM_PROCESSES.filter((p) => p.kind !== 'database')) {
+      const waitsFor = Object.keys((compose.services[proc.name].depends_on ?? {}) as Doc).filter((name) =>
+        platform.has(name),
+      );
+      expect({ name: proc.name, dependsOn: waitsFor.sort() }).toEqual({
+        name: proc.name,
+        dependsOn: [...proc.dependsOn].filter((name) => platform.has(name)).sort(),
+      });
+    }
   });
 
   it('publishes only the gateway on 8080 and the infrastructure UIs', () => {

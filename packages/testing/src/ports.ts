@@ -1,3 +1,4 @@
+import { PLATFORM_PROCESSES } from '@lsp/contracts';
 import net from 'node:net';
 
 /** A port nothing listens on now (the OS picks it). */
@@ -17,8 +18,11 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** Every default port of the single-machine stack (scripts/lib/stack.mjs), MongoDB and SMTP included. */
-export const STACK_PORTS = [27017, 8080, 4001, 4002, 4003, 4004, 4005, 4013, 4015, 3000, 3001, 3002, 1025];
+/** The development mail catcher's SMTP port (notifications' MAIL_CATCHER_SMTP_PORT on one machine). */
+const MAIL_CATCHER_SMTP_PORT = 1025;
+
+/** Every default port of the single-machine stack: the process registry's, and the mail catcher's. */
+export const STACK_PORTS = [...PLATFORM_PROCESSES.map((proc) => proc.port), MAIL_CATCHER_SMTP_PORT];
 
 /**
  * The first offset (from, from + 1000, ...) at which every port of the stack is free, so browser tests,

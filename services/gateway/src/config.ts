@@ -1,3 +1,4 @@
+import { defaultPortOf, defaultUrlOf } from '@lsp/contracts';
 import { baseConfigSchema, envFlag } from '@lsp/service-kit';
 import { z } from 'zod';
 
@@ -5,16 +6,16 @@ const url = z.string().url();
 
 export const gatewayConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('gateway'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('gateway')),
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters'),
-  IDENTITY_URL: url.default('http://127.0.0.1:4001'),
-  SEARCH_URL: url.default('http://127.0.0.1:4002'),
-  DIP_URL: url.default('http://127.0.0.1:4003'),
-  SHARING_URL: url.default('http://127.0.0.1:4004'),
-  NOTIFICATIONS_URL: url.default('http://127.0.0.1:4005'),
-  SHELL_URL: url.default('http://127.0.0.1:3000'),
-  SEARCH_REMOTE_URL: url.default('http://127.0.0.1:3001'),
-  DASHBOARD_REMOTE_URL: url.default('http://127.0.0.1:3002'),
+  IDENTITY_URL: url.default(defaultUrlOf('identity')),
+  SEARCH_URL: url.default(defaultUrlOf('search')),
+  DIP_URL: url.default(defaultUrlOf('dip')),
+  SHARING_URL: url.default(defaultUrlOf('sharing')),
+  NOTIFICATIONS_URL: url.default(defaultUrlOf('notifications')),
+  SHELL_URL: url.default(defaultUrlOf('shell')),
+  SEARCH_REMOTE_URL: url.default(defaultUrlOf('search-mf')),
+  DASHBOARD_REMOTE_URL: url.default(defaultUrlOf('dashboard-mf')),
   /** Where the browser loads each remote's manifest from (served through this gateway by default). */
   REMOTES_JSON: z
     .string()

@@ -1,3 +1,4 @@
+import { defaultPortOf } from '@lsp/contracts';
 import { baseConfigSchema } from '@lsp/service-kit';
 import { z } from 'zod';
 
@@ -5,7 +6,7 @@ const count = (fallback: number) => z.coerce.number().int().positive().default(f
 
 export const identityConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('identity'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4001),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('identity')),
   /** Signs the session cookie; the gateway verifies it with the same secret. */
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Where people reach the site: verification links point here; https makes the cookie Secure. */

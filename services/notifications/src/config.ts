@@ -1,10 +1,10 @@
 import { baseConfigSchema, envFlag } from '@lsp/service-kit';
-import { OPS_FEED_CLIENT_BUFFER } from '@lsp/contracts';
+import { OPS_FEED_CLIENT_BUFFER, defaultPortOf, defaultUrlOf } from '@lsp/contracts';
 import { z } from 'zod';
 
 export const notificationsConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('notifications'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4005),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('notifications')),
   /** Where emails are sent (smtp:// or smtps://, credentials in the URL). Unset: the built-in catcher. */
   SMTP_URL: z
     .string()
@@ -57,11 +57,11 @@ export const notificationsConfigSchema = baseConfigSchema.extend({
       }
       return targets;
     }),
-  IDENTITY_URL: z.string().url().default('http://127.0.0.1:4001'),
-  SEARCH_URL: z.string().url().default('http://127.0.0.1:4002'),
-  DIP_URL: z.string().url().default('http://127.0.0.1:4003'),
-  SHARING_URL: z.string().url().default('http://127.0.0.1:4004'),
-  NOTIFICATIONS_URL: z.string().url().default('http://127.0.0.1:4005'),
+  IDENTITY_URL: z.string().url().default(defaultUrlOf('identity')),
+  SEARCH_URL: z.string().url().default(defaultUrlOf('search')),
+  DIP_URL: z.string().url().default(defaultUrlOf('dip')),
+  SHARING_URL: z.string().url().default(defaultUrlOf('sharing')),
+  NOTIFICATIONS_URL: z.string().url().default(defaultUrlOf('notifications')),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
 });
 

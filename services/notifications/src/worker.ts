@@ -1,3 +1,4 @@
+import { defaultPortOf } from '@lsp/contracts';
 import { createQueue, createServiceApp, serveService, watchQueueDepth } from '@lsp/service-kit';
 import { z } from 'zod';
 import { notificationsConfigSchema, smtpUrlFor } from './config';
@@ -7,7 +8,7 @@ import { createMailTransport, startEmailWorker } from './email/sender';
 /** The worker listens only for /alive, /health and /metrics, on its own port. */
 const workerConfigSchema = notificationsConfigSchema.extend({
   SERVICE_NAME: z.string().default('email-worker'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4015),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('email-worker')),
 });
 
 /** The email worker process: takes jobs from the `email` queue and sends them over SMTP. */

@@ -1,15 +1,16 @@
+import { defaultPortOf, defaultUrlOf } from '@lsp/contracts';
 import { baseConfigSchema } from '@lsp/service-kit';
 import { z } from 'zod';
 
 export const searchConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('search'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4002),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('search')),
   /** How often each instance checks whether the operator replaced the lender panel. */
   PANEL_REFRESH_MS: z.coerce.number().int().min(500).max(600_000).default(5000),
   /** JSON Lines panel a fresh database is seeded with; the panel shipped with the service by default. */
   PANEL_SEED_FILE: z.string().min(1).optional(),
   /** The dip service, asked which saved searches have an application (it owns applications). */
-  DIP_URL: z.string().url().default('http://127.0.0.1:4003'),
+  DIP_URL: z.string().url().default(defaultUrlOf('dip')),
 });
 
 export type SearchConfig = z.infer<typeof searchConfigSchema>;

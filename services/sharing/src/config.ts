@@ -1,9 +1,10 @@
+import { defaultPortOf, defaultUrlOf } from '@lsp/contracts';
 import { baseConfigSchema } from '@lsp/service-kit';
 import { z } from 'zod';
 
 export const sharingConfigSchema = baseConfigSchema.extend({
   SERVICE_NAME: z.string().default('sharing'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4004),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('sharing')),
   /** Where the site is reached: the links in share, deal and referral emails start with it. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   /** Signs every share link (HMAC-SHA256 over slug, email and expiry). */
@@ -16,7 +17,7 @@ export const sharingConfigSchema = baseConfigSchema.extend({
   /** Share-funnel events one session, user or address may record per minute. */
   TELEMETRY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** The dip service: every decision about a DIP's link is made on its answer. */
-  DIP_URL: z.string().url().default('http://127.0.0.1:4003'),
+  DIP_URL: z.string().url().default(defaultUrlOf('dip')),
 });
 
 export type SharingConfig = z.infer<typeof sharingConfigSchema>;

@@ -10,6 +10,7 @@ import type {
   OpsHealthResponse,
   OpsProcessHealth,
 } from '@lsp/contracts';
+import { PLATFORM_PROCESSES, platformProcess } from '@lsp/contracts';
 import { IDENTITY_HEADERS } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
 import type { NotificationsConfig } from '../config';
@@ -40,22 +41,41 @@ function withPort(url: string, delta: number): string {
   return parsed.toString().replace(/\/+$/, '');
 }
 
-/** OPS_TARGETS, or npm start's layout derived from the service URLs. */
+/** The addresses of the services the console is given (their registry `urlVariable`s). */
+type ServiceUrls = Pick<
+  NotificationsConfig,
+  'IDENTITY_URL' | 'SEARCH_URL' | 'DIP_URL' | 'SHARING_URL' | 'NOTIFICATIONS_URL'
+>;
+
+/**
+ * OPS_TARGETS, or every service and worker of the platform's process registry at the addresses the
+ * console is given: a service at its URL, a worker beside the service it is part of (its registry
+ * port's distance from that service's, so `npm start`'s test stacks with a port offset are found too),
+ * and the gateway when the site is on this machine.
+ */
 export function opsTargets(config: NotificationsConfig): OpsTarget[] {
   if (config.OPS_TARGETS?.length) return config.OPS_TARGETS;
   const trim = (url: string) => url.replace(/\/+$/, '');
-  const targets: OpsTarget[] = [];
-  if (isLoopback(config.PUBLIC_URL))
-    targets.push({ name: 'gateway', url: trim(new URL(config.PUBLIC_URL).origin) });
-  targets.push(
-    { name: 'identity', url: trim(config.IDENTITY_URL) },
-    { name: 'search', url: trim(config.SEARCH_URL) },
-    { name: 'dip', url: trim(config.DIP_URL) },
-    { name: 'pdf-worker', url: withPort(config.DIP_URL, 10) },
-    { name: 'sharing', url: trim(config.SHARING_URL) },
-    { name: 'notifications', url: trim(config.NOTIFICATIONS_URL) },
-    { name: 'email-worker', url: withPort(config.NOTIFICATIONS_URL, 10) },
-  );
+  const urls = config as ServiceUrls & Record<string, unknown>;
+  const urlOf = (name: string): string | null => {
+    const variable = platformProcess(name).urlVariable;
+    const value = variable ? urls[variable] : undefined;
+    return typeof value === 'string' ? trim(value) : null;
+  };
+  // The edge first, as a person reaches it.
+  const targets: OpsTarget[] = isLoopback(config.PUBLIC_URL)
+    ? [{ name: 'gateway', url: trim(new URL(config.PUBLIC_URL).origin) }]
+    : [];
+  for (const proc of PLATFORM_PROCESSES) {
+    if (proc.kind === 'service' && proc.name !== 'gateway') {
+      const url = urlOf(proc.name);
+      if (url) targets.push({ name: proc.name, url });
+    } else if (proc.kind === 'worker' && proc.partOf) {
+      const url = urlOf(proc.partOf);
+      const besideIt = proc.port - platformProcess(proc.partOf).port;
+      if (url) targets.push({ name: proc.name, url: withPort(url, besideIt) });
+    }
+  }
   return targets;
 }
 
