@@ -1,16 +1,13 @@
 // Spec §9 formatting: GBP without decimals (en-GB), dates en-GB, DIP rates are a fraction × 100 with 2 decimals.
-const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+// Money and dates come from the one en-GB helper in @lsp/contracts (also used by the search remote, the
+// PDF and the emails), so a figure or a date reads the same everywhere.
+import { formatCurrency, formatUkDate } from '@lsp/contracts';
 
-export function formatGbp(value: unknown): string {
-  const n = typeof value === 'number' ? value : Number(String(value ?? '').replace(/[,£\s]/g, ''));
-  return Number.isFinite(n) ? gbp.format(n) : '—';
-}
+/** Whole pounds; a missing or unreadable amount is the dash, a negative one £0 (spec §5). */
+export const formatGbp = (value: unknown): string => formatCurrency(value);
 
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString('en-GB');
-}
+/** en-GB short date (26/11/2026), in UK time. */
+export const formatDate = (value: string | null | undefined): string => formatUkDate(value);
 
 /** A rate given as a fraction (0.0085) shown as a percentage with 2 decimals (0.85%). */
 export function formatFractionRate(fraction: unknown): string {

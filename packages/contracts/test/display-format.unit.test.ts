@@ -8,6 +8,7 @@ import {
   formatPercent2dp,
   formatThousands,
   formatTrueMonthlyCost,
+  formatUkDate,
   parseNumber,
 } from '../src/display';
 
@@ -103,5 +104,23 @@ describe('true monthly cost and percentages', () => {
     expect(formatPercent1dp('1.75')).toBe('1.8%');
     expect(formatPercent2dp(25.456)).toBe('25.46%');
     expect(formatPercent1dp(NaN)).toBe(DASH);
+  });
+});
+
+describe('formatUkDate: the one en-GB date helper (issue 24 item 23)', () => {
+  it('writes dates in UK time whatever the machine, in the three styles', () => {
+    // 23:30 UTC on 30 June is 00:30 on 1 July in London (BST).
+    const summerMidnight = '2026-06-30T23:30:00.000Z';
+    expect(formatUkDate(summerMidnight)).toBe('01/07/2026');
+    expect(formatUkDate(summerMidnight, 'long')).toBe('1 July 2026');
+    expect(formatUkDate('2026-11-26T10:05:00.000Z', 'long-time')).toBe('26 November 2026 at 10:05');
+  });
+
+  it('reads Date objects, epoch milliseconds (also as text) and shows the dash for nothing usable', () => {
+    const ms = Date.UTC(2026, 10, 26, 12);
+    expect(formatUkDate(new Date(ms))).toBe('26/11/2026');
+    expect(formatUkDate(ms, 'long')).toBe('26 November 2026');
+    expect(formatUkDate(String(ms), 'long')).toBe('26 November 2026');
+    for (const nothing of [null, undefined, '', 'not a date', {}]) expect(formatUkDate(nothing)).toBe(DASH);
   });
 });

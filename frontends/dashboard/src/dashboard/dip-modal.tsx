@@ -20,6 +20,7 @@ import { sendToLogin } from '../pages/auth-redirect';
 import { shortCorrelationId, useDipDetail } from './dip-query';
 import { DipSharesPanel } from './dip-shares';
 import { downloadDipPdf } from './pdf';
+import { PdfDownloadButton } from './pdf-download-button';
 
 type Context = 'owner' | 'shared';
 
@@ -178,6 +179,7 @@ export function DipModal({
         description: "We couldn't download the PDF. Please try again.",
         variant: 'error',
       });
+    return outcome;
   };
 
   let body;
@@ -238,9 +240,7 @@ export function DipModal({
           <Button variant="secondary" onClick={onClose}>
             Close
           </Button>
-          <Button onClick={() => void download()} disabled={!dip || isDipExpired(dip)}>
-            Download PDF
-          </Button>
+          <PdfDownloadButton run={download} disabled={!dip || isDipExpired(dip)} />
         </>
       }
     >

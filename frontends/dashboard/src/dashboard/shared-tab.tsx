@@ -17,6 +17,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
 import { downloadDipPdf } from './pdf';
+import { PdfDownloadButton } from './pdf-download-button';
 import { sharedKey, unreadKey, useShared } from './queries';
 import type { SharedItem } from './queries';
 
@@ -79,6 +80,7 @@ export function SharedTab({
         description: 'Failed to download PDF. Please try again.',
         variant: 'error',
       });
+    return outcome;
   };
 
   return (
@@ -131,14 +133,12 @@ export function SharedTab({
               View DIP
             </Button>
             {!item.isExpired && (
-              <Button
+              <PdfDownloadButton
                 size="sm"
                 variant="secondary"
-                onClick={() => void download(item)}
+                run={() => download(item)}
                 aria-label={`Download PDF of ${item.quoteCode}`}
-              >
-                Download PDF
-              </Button>
+              />
             )}
             {!item.isExpired && item.shareSlug && (
               // Spec §2 'Shared DIP page': View Details next to Download PDF, to /dip/view/{slug}.

@@ -14,19 +14,17 @@ import {
   useSession,
   useToast,
 } from '@lsp/ui';
+import { formatCurrency2dp } from '@lsp/contracts';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { copyText } from '../dashboard/clipboard';
 import { useDipDetail } from '../dashboard/dip-query';
 import { downloadDipPdf } from '../dashboard/pdf';
+import { PdfDownloadButton } from '../dashboard/pdf-download-button';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from './auth-redirect';
+import './online-dip-print.css';
 
-const monthly = new Intl.NumberFormat('en-GB', {
-  style: 'currency',
-  currency: 'GBP',
-  minimumFractionDigits: 2,
-});
 const pct = (value: number | null | undefined, digits: number) =>
   value == null || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)}%`;
 const years = (value: number | null | undefined) => (value == null ? '—' : `${value} years`);
@@ -108,6 +106,7 @@ export function OnlineDipPage() {
         description: 'Failed to download PDF. Please try again.',
         variant: 'error',
       });
+    return outcome;
   };
 
   return (
@@ -121,9 +120,7 @@ export function OnlineDipPage() {
           <Button variant="ghost" size="sm" onClick={() => navigate(-1)}>
             Back
           </Button>
-          <Button size="sm" onClick={() => void download()}>
-            Download PDF
-          </Button>
+          <PdfDownloadButton size="sm" run={download} />
         </div>
       </header>
       <p className="online-dip__greeting">
@@ -158,9 +155,7 @@ export function OnlineDipPage() {
         </div>
         <div>
           <span className="ui-muted">Monthly payment</span>
-          <strong>
-            {Number.isFinite(dip.loan.monthlyPayment) ? monthly.format(dip.loan.monthlyPayment) : '—'}
-          </strong>
+          <strong>{formatCurrency2dp(dip.loan.monthlyPayment)}</strong>
         </div>
         <div>
           <span className="ui-muted">Interest rate</span>

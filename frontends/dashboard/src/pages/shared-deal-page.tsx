@@ -13,6 +13,7 @@ import {
   callApi,
   requestApi,
 } from '@lsp/ui';
+import { formatCurrency2dp } from '@lsp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -122,11 +123,7 @@ export function SharedDealPage() {
           ) : (
             <div>
               <dt>Monthly payment</dt>
-              <dd>
-                {monthly === null
-                  ? '—'
-                  : new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(monthly)}
-              </dd>
+              <dd>{formatCurrency2dp(monthly)}</dd>
             </div>
           )}
         </dl>

@@ -23,6 +23,7 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
 import { useDipDetail } from '../dashboard/dip-query';
 import { downloadDipPdf } from '../dashboard/pdf';
+import { PdfDownloadButton } from '../dashboard/pdf-download-button';
 import { useShared } from '../dashboard/queries';
 import { formatDate } from '../format';
 import { sendToLogin } from './auth-redirect';
@@ -178,6 +179,7 @@ export function SharedDipPage() {
         description: "We couldn't download the PDF. Please try again.",
         variant: 'error',
       });
+    return outcome;
   };
   return (
     <Panel title="Decision in Principle">
@@ -188,7 +190,7 @@ export function SharedDipPage() {
       {info?.message && <p className="dash-item__message">“{info.message}”</p>}
       {dip && <DipDetailSections dip={dip} />}
       <div className="ui-row">
-        {mayDownload && <Button onClick={() => void download()}>Download PDF</Button>}
+        {mayDownload && <PdfDownloadButton run={download} />}
         <Link to="/dashboard?tab=shared" className={buttonClass('secondary')}>
           Go to Shared with me
         </Link>

@@ -1,4 +1,4 @@
-import { formatCurrency } from '@lsp/contracts';
+import { formatCurrency, formatUkDate } from '@lsp/contracts';
 import { Alert, Button, Card, PageLoading, RequireSession, buttonClass, useToast, ApiError } from '@lsp/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -11,13 +11,7 @@ import { readSavedSearch, searchSummary } from '../lib/saved-search';
 import { SavedSearchIdContext } from '../lib/saved-search-context';
 import { ResultsPanel } from '../results/results-panel';
 
-function formatDate(value: string | null): string {
-  if (!value) return '—';
-  const date = new Date(/^\d+$/.test(value) ? Number(value) : value);
-  return Number.isNaN(date.getTime())
-    ? '—'
-    : date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
-}
+const formatDate = (value: string | null): string => formatUkDate(value, 'long');
 
 function SearchResult({ id }: { id: string }) {
   const { toast } = useToast();

@@ -15,7 +15,7 @@ import {
   trackShareFunnel,
   useToast,
 } from '@lsp/ui';
-import { formatCurrency } from '@lsp/contracts';
+import { formatCurrency, formatUkDate } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
 
@@ -253,7 +253,7 @@ export function GetDipDialog({
       {created && !sent && (
         <div className="ui-stack">
           <Alert variant="success" title={`Quote Code: ${created.quoteCode}`}>
-            Valid until {new Date(created.expiresAt).toLocaleString('en-GB')}
+            Valid until {formatUkDate(created.expiresAt, 'long-time')}
           </Alert>
           <div className="ui-row">
             <Button variant="secondary" onClick={() => void copyLink()}>

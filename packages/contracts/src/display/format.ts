@@ -78,3 +78,36 @@ export function formatPercent2dp(percent: unknown): string {
   if (value === null) return DASH;
   return `${value.toFixed(2)}%`;
 }
+
+/**
+ * Dates as UK readers expect them, in UK time wherever the code runs (the PDF renders on a server in
+ * UTC, the page in the reader's browser): 'numeric' 26/11/2026 (the dashboard lists, spec 'en-GB
+ * short'), 'long' 26 November 2026, 'long-time' 26 November 2026 at 10:30. A missing or unreadable
+ * date (or an epoch-milliseconds string, as search history ids are) reads as the dash. The one
+ * helper for dates on the pages, the PDF and the emails (issue 24 item 23).
+ */
+export type UkDateStyle = 'numeric' | 'long' | 'long-time';
+const UK_DATE_FORMATS: Record<UkDateStyle, Intl.DateTimeFormat> = {
+  numeric: new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    timeZone: 'Europe/London',
+  }),
+  long: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'Europe/London' }),
+  'long-time': new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Europe/London',
+  }),
+};
+
+export function formatUkDate(value: unknown, style: UkDateStyle = 'numeric'): string {
+  let date: Date | null = null;
+  if (value instanceof Date) date = value;
+  else if (typeof value === 'number') date = new Date(value);
+  else if (typeof value === 'string' && value.trim() !== '')
+    date = new Date(/^\d+$/.test(value.trim()) ? Number(value) : value);
+  if (!date || Number.isNaN(date.getTime())) return DASH;
+  return UK_DATE_FORMATS[style].format(date);
+}

@@ -1,4 +1,10 @@
-import { type DipSnapshot, formatCurrency, formatCurrency2dp, formatPercent1dp } from '@lsp/contracts';
+import {
+  type DipSnapshot,
+  formatCurrency,
+  formatCurrency2dp,
+  formatPercent1dp,
+  formatUkDate,
+} from '@lsp/contracts';
 
 /** What the PDF is drawn from: the DIP's frozen snapshot and its dates. */
 export interface PdfDip {
@@ -18,23 +24,9 @@ export const DIP_DISCLAIMER =
   'valuation, legal due diligence and lender approval, and may change or be withdrawn. This is not an offer of ' +
   'finance.';
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'Europe/London',
-});
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'Europe/London',
-});
-
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-export const formatDateTime = (iso: string) => dateTimeFormat.format(new Date(iso));
+/** Dates in UK time through the one en-GB helper the pages use too. */
+export const formatDate = (iso: string) => formatUkDate(iso, 'long');
+export const formatDateTime = (iso: string) => formatUkDate(iso, 'long-time');
 /** DIP rates: the annual fraction × 100, 2 decimals. */
 export const formatRate = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
 

@@ -1,3 +1,4 @@
+import { DASH, formatUkDate } from '@lsp/contracts';
 import { type RenderedEmail, escapeHtml } from './templates';
 
 /** The emails a person receives because someone shared with or invited them. */
@@ -18,9 +19,8 @@ const sender = (name: string) => name.trim() || 'Someone';
 
 function expiryText(expiresAt: string | null | undefined): string | null {
   if (!expiresAt) return null;
-  const date = new Date(expiresAt);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/London' });
+  const text = formatUkDate(expiresAt, 'long-time');
+  return text === DASH ? null : text;
 }
 
 function content(input: SharingEmailInput) {

@@ -1,3 +1,5 @@
+import { formatUkDate } from '@lsp/contracts';
+
 export interface RenderedEmail {
   subject: string;
   html: string;
@@ -66,12 +68,7 @@ function expiresIn(expiresAt: string): string {
 
 /** A time as UK readers expect it, e.g. "23 November 2026 at 10:30 (UK time)". */
 function ukTime(iso: string): string {
-  const text = new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/London',
-  }).format(new Date(iso));
-  return `${text} (UK time)`;
+  return `${formatUkDate(iso, 'long-time')} (UK time)`;
 }
 
 const P = 'font-size:16px;line-height:1.5';
