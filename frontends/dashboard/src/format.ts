@@ -1,7 +1,8 @@
 // Spec §9 formatting: GBP without decimals (en-GB), dates en-GB, DIP rates are a fraction × 100 with 2 decimals.
 // Money and dates come from the one en-GB helper in @lsp/contracts (also used by the search remote, the
 // PDF and the emails), so a figure or a date reads the same everywhere.
-import { formatCurrency, formatUkDate } from '@lsp/contracts';
+// The module itself, not the package's index: the dashboard's first load must not carry every schema.
+import { formatCurrency, formatUkDate } from '@lsp/contracts/src/display/format';
 
 /** Whole pounds; a missing or unreadable amount is the dash, a negative one £0 (spec §5). */
 export const formatGbp = (value: unknown): string => formatCurrency(value);
