@@ -98,6 +98,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     snapshots: new Map(),
     failPoints: options.enableTestCommands ? new FailPoints() : undefined,
     appNames: new Map(),
+    localSessions: new Map(),
   };
 
   const sockets = new Set<net.Socket>();
@@ -149,6 +150,10 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       engine.expireTransactions(TRANSACTION_LIFETIME_MS);
       const idleSince = Date.now() - CURSOR_IDLE_MS;
       for (const [id, cursor] of state.cursors) if (cursor.lastUsed < idleSince) state.cursors.delete(id);
+      // logicalSessionTimeoutMinutes (30, advertised in hello): idle sessions leave the cache.
+      const sessionIdleSince = Date.now() - 30 * 60_000;
+      for (const [key, s] of state.localSessions)
+        if (s.lastUse < sessionIdleSince) state.localSessions.delete(key);
     } catch (err) {
       // Housekeeping must never take the server down; the next tick tries again. A disk fault
       // was already reported once by the engine, and would otherwise be repeated every second.

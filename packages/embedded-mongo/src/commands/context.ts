@@ -41,6 +41,8 @@ export interface ServerState {
   failPoints?: FailPoints;
   /** Each connection's client application name (hello), for failCommand's appName. */
   appNames: Map<number, string>;
+  /** Sessions commands have named (MongoDB's logical session cache), for $listLocalSessions. */
+  localSessions: Map<string, { id: unknown; lastUse: number }>;
   /** Pinned snapshots of snapshot reads, by cluster time (`t:i`). */
   snapshots: Map<string, PinnedSnapshot>;
 }

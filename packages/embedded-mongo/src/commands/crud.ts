@@ -1,5 +1,5 @@
 // insert / find / getMore / killCursors / update / delete / findAndModify / count / distinct / aggregate.
-import { Long, ObjectId } from 'bson';
+import { Binary, Long, ObjectId } from 'bson';
 import { MongoServerError, errors, fromExpressionError } from '../errors';
 import { CollectionResolver, runPipeline } from '../query/aggregate';
 import { compileFilter, leavesOf } from '../query/match';
@@ -372,6 +372,11 @@ const aggregate: Handler = (ctx) => {
   } else {
     ns = `${ctx.db}.$cmd.aggregate`;
     input = [];
+    const head = pipeline[0] as Doc | undefined;
+    if (head && isPlainObject(head) && '$listLocalSessions' in head) {
+      input = listLocalSessions(ctx, head.$listLocalSessions);
+      pipeline.shift();
+    }
   }
   const docs = runPipeline(input, pipeline as Doc[], resolver(ctx));
   const batch = isPlainObject(ctx.cmd.cursor) ? toInt(ctx.cmd.cursor.batchSize, undefined) : undefined;
@@ -379,6 +384,25 @@ const aggregate: Handler = (ctx) => {
   if (writer === '$merge') runMerge(ctx, docs, last!.$merge);
   return cursorReply(ctx, ns, writer ? [] : docs, batch);
 };
+
+// sha256 of the empty user name: the uid of every session on a server without authentication.
+const NO_USER_UID = new Binary(Buffer.from('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=', 'base64'), 0);
+
+/** $listLocalSessions (admin, aggregate: 1): the sessions in the server's session cache. */
+function listLocalSessions(ctx: CommandContext, spec: unknown): Doc[] {
+  if (ctx.db !== 'admin')
+    throw errors.location(
+      50787,
+      '$listLocalSessions must be run against the admin database with {aggregate: 1}',
+    );
+  if (spec !== undefined && !isPlainObject(spec))
+    throw errors.typeMismatch('$listLocalSessions must be an object');
+  if (isPlainObject(spec) && Array.isArray(spec.users) && spec.users.length > 0) return []; // no authentication: no session belongs to a named user
+  return [...ctx.state.localSessions.values()].map((s) => ({
+    _id: { id: s.id, uid: NO_USER_UID },
+    lastUse: new Date(s.lastUse),
+  }));
+}
 
 // Stages that compare strings only through the matcher and sort here, so a collation applies to
 // them as on MongoDB; the rest (grouping keys, expressions, lookups) would compare binarily.

@@ -109,6 +109,7 @@ export const handshakeCommands: Record<string, Handler> = {
       const session = ctx.state.sessions.get(key);
       if (session?.txn) ctx.state.engine.abort(session.txn);
       ctx.state.sessions.delete(key);
+      ctx.state.localSessions.delete(key);
     }
     return { ok: 1 };
   },

@@ -289,6 +289,16 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
     }
     if (!handler) throw errors.commandNotFound(name);
     ctx.sessionKey = sessionKeyOf(cmd.lsid);
+    // The logical session cache ($listLocalSessions): every session a command names, last use.
+    if (ctx.sessionKey !== undefined && name !== 'endSessions') {
+      const known = state.localSessions.get(ctx.sessionKey);
+      if (known) known.lastUse = Date.now();
+      else
+        state.localSessions.set(ctx.sessionKey, {
+          id: (cmd.lsid as { id: unknown }).id,
+          lastUse: Date.now(),
+        });
+    }
     const retryable =
       !inTxn && txnNumber !== undefined && ctx.sessionKey !== undefined
         ? retryableSession(state, ctx.sessionKey)

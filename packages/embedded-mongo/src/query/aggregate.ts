@@ -230,6 +230,8 @@ export function runPipeline(input: Doc[], pipeline: Doc[], resolve: CollectionRe
         throw errors.location(31030, `${name} is not supported by the embedded server`);
       case '$listSearchIndexes':
         throw errors.atlasOnly();
+      case '$listLocalSessions':
+        throw errors.location(40602, '$listLocalSessions is only valid as the first stage in a pipeline');
       case '$search':
       case '$searchMeta':
       case '$vectorSearch':
@@ -251,7 +253,6 @@ const UNSUPPORTED_STAGES = new Set([
   '$collStats',
   '$indexStats',
   '$currentOp',
-  '$listLocalSessions',
   '$listSessions',
   '$planCacheStats',
   '$listCatalog',
