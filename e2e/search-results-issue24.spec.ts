@@ -221,3 +221,72 @@ test.describe('issue 24: the lead dialog', () => {
     await expect(submit).toBeEnabled();
   });
 });
+
+test.describe('issue 24: Get DIP on a result', () => {
+  test("item 21: Download PDF shows 'Preparing PDF…' while a first PDF renders, then Try again when it cannot be had", async ({
+    page,
+  }) => {
+    await mockSearchApi(page, { signedIn: true });
+    await page.route('**/api/telemetry/share-funnel', (route) => route.fulfill({ status: 204 }));
+    await page.route('**/api/online-dip/create/**', (route) =>
+      fulfillDeclared(route, 201, {
+        ok: true,
+        dipId: '6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b',
+        quoteCode: 'QK7M2PXR',
+        shareUrl: 'http://localhost/dip/Xq7dT0pSlug00000000000A',
+        expiresAt: '2026-11-28T10:05:00.000Z',
+        validityHours: 48,
+      }),
+    );
+    let asked = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/online-dip/pdf/**', async (route) => {
+      asked += 1;
+      if (asked <= 2)
+        return fulfillDeclared(route, 503, {
+          success: false,
+          error: 'The PDF is being prepared. Please try again in a moment.',
+          title: 'PDF Generation Failed',
+        });
+      await gate;
+      await route.fulfill({ status: 200, contentType: 'application/pdf', body: '%PDF-1.4\n' });
+    });
+    await page.goto('/');
+    await chooseLoanType(page, 'Development Finance');
+    await fillDevelopmentForm(page);
+    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await waitForResults(page);
+    await page.getByRole('button', { name: 'Get DIP for Castlegate Finance' }).click();
+    await page
+      .getByRole('dialog', { name: 'Get a Decision in Principle' })
+      .getByRole('button', { name: 'Create DIP' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Your Decision in Principle' });
+    // The valid-until time through the one en-GB helper, in UK time.
+    await expect(dialog.getByText('Valid until 28 November 2026 at 10:05')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Download PDF' }).click();
+    await expect(dialog.getByText("The PDF isn't ready yet or could not be downloaded.")).toBeVisible();
+    expect(asked).toBe(2);
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      await expect(dialog.getByRole('button', { name: 'Try again' })).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+    const download = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Try again' }).click();
+    const working = dialog.getByRole('button', { name: 'Preparing PDF…' });
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      await expect(working).toBeDisabled();
+      await expect(
+        dialog.getByRole('status').filter({ hasText: 'The first download of a DIP can take a few seconds.' }),
+      ).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+    release();
+    expect((await download).suggestedFilename()).toBe('DIP-QK7M2PXR.pdf');
+    await expect(dialog.getByRole('button', { name: 'Download PDF' })).toBeEnabled();
+    await expect(dialog.getByText("The PDF isn't ready yet or could not be downloaded.")).toHaveCount(0);
+  });
+});

@@ -74,6 +74,7 @@ export function GetDipDialog({
   const [sent, setSent] = useState<string[] | null>(null);
   const [fallback, setFallback] = useState<{ url: string; text: string } | null>(null);
   const [copied, setCopied] = useState(false);
+  const [pdfState, setPdfState] = useState<'idle' | 'working' | 'failed'>('idle');
   const copiedTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(copiedTimer.current), []);
 
@@ -127,19 +128,29 @@ export function GetDipDialog({
     } else toast({ title: 'Copy Failed', description: 'Could not copy link to clipboard', variant: 'error' });
   };
 
+  // A DIP's first PDF renders on demand: the button shows its progress, a 503 (the service stopped
+  // waiting while the render goes on) is asked once more, and a failure offers Try again (issue 24
+  // item 21). The toasts are the spec's.
   const download = async () => {
-    if (!created) return;
+    if (!created || pdfState === 'working') return;
+    setPdfState('working');
+    const ok = await downloadPdf(created.quoteCode);
+    setPdfState(ok ? 'idle' : 'failed');
+  };
+
+  const downloadPdf = async (quoteCode: string): Promise<boolean> => {
     try {
-      const res = await fetch(apiPath('downloadDipPdf', { params: { reference: created.quoteCode } }), {
-        credentials: 'include',
-      });
+      const ask = () =>
+        fetch(apiPath('downloadDipPdf', { params: { reference: quoteCode } }), { credentials: 'include' });
+      let res = await ask();
+      if (res.status === 503) res = await ask();
       if (res.status === 401) {
         toast({
           title: 'Authentication Required',
           description: 'Please log in to download PDFs.',
           variant: 'error',
         });
-        return;
+        return true;
       }
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { error?: string } | null;
@@ -148,23 +159,25 @@ export function GetDipDialog({
           description: body?.error ?? 'Could not generate PDF. Please try again.',
           variant: 'error',
         });
-        return;
+        return false;
       }
       const url = URL.createObjectURL(await res.blob());
       const link = document.createElement('a');
       link.href = url;
-      link.download = `DIP-${created.quoteCode}.pdf`;
+      link.download = `DIP-${quoteCode}.pdf`;
       document.body.appendChild(link);
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
       toast({ title: 'Download Started', variant: 'success' });
+      return true;
     } catch {
       toast({
         title: 'Download Failed',
         description: 'Could not generate PDF. Please check your connection and try again.',
         variant: 'error',
       });
+      return false;
     }
   };
 
@@ -259,10 +272,28 @@ export function GetDipDialog({
             <Button variant="secondary" onClick={() => void copyLink()}>
               {copied ? 'Link Copied' : 'Copy Link'}
             </Button>
-            <Button variant="secondary" onClick={() => void download()}>
+            <Button
+              variant="secondary"
+              loading={pdfState === 'working'}
+              loadingText="Preparing PDF…"
+              onClick={() => void download()}
+            >
               Download PDF
             </Button>
           </div>
+          <p role="status" className={pdfState === 'working' ? 'ui-muted' : 'ui-visually-hidden'}>
+            {pdfState === 'working'
+              ? 'Preparing your PDF. The first download of a DIP can take a few seconds.'
+              : ''}
+          </p>
+          {pdfState === 'failed' && (
+            <p className="sr-pdf-failed">
+              The PDF isn&apos;t ready yet or could not be downloaded.{' '}
+              <Button size="sm" variant="link" onClick={() => void download()}>
+                Try again
+              </Button>
+            </p>
+          )}
           <h3 className="sr-section-title">Share with estate agents</h3>
           <TextField
             label="Email addresses"
