@@ -111,6 +111,48 @@ describe('unknown fields (MongoDB 7.0 IDL: 40415)', () => {
   });
 });
 
+describe('unknown fields of read commands (40415) and find options without their effect', () => {
+  it('find, aggregate, count and distinct refuse a field they do not define', async () => {
+    await t.db.collection('reads').insertOne({ a: 1 });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ find: 'reads', filter: {}, sorting: { a: 1 } }, "BSON field 'find.sorting' is an unknown field."],
+      [
+        { aggregate: 'reads', pipeline: [], cursor: {}, foo: 1 },
+        "BSON field 'aggregate.foo' is an unknown field.",
+      ],
+      [{ count: 'reads', filter: {} }, "BSON field 'count.filter' is an unknown field."],
+      [{ distinct: 'reads', key: 'a', filter: {} }, "BSON field 'distinct.filter' is an unknown field."],
+    ];
+    for (const [cmd, message] of cases) {
+      const err = await failure(t.db.command(cmd));
+      expect(err.code).toBe(40415);
+      expect(err.message).toBe(message);
+    }
+    // What the driver and mongoose send is accepted.
+    const c = t.db.collection('reads');
+    await c
+      .find(
+        {},
+        { hint: { _id: 1 }, comment: 'c', maxTimeMS: 1000, allowDiskUse: true, noCursorTimeout: false },
+      )
+      .toArray();
+    await c
+      .aggregate([{ $match: {} }], { comment: 'c', maxTimeMS: 1000, allowDiskUse: true, hint: { _id: 1 } })
+      .toArray();
+    await c.countDocuments({}, { comment: 'c' });
+    await c.estimatedDocumentCount({ comment: 'c' });
+    await c.distinct('a', {}, { comment: 'c' });
+  });
+
+  it('tailable on a normal collection is 2, min/max without hint 51173, returnKey/showRecordId 115', async () => {
+    const c = t.db.collection('reads');
+    expect((await failure(t.db.command({ find: 'reads', tailable: true }))).code).toBe(2);
+    expect((await failure(t.db.command({ find: 'reads', min: { a: 0 } }))).code).toBe(51173);
+    expect((await failure(c.find({}, { returnKey: true }).toArray())).code).toBe(115);
+    expect((await failure(c.find({}, { showRecordId: true }).toArray())).code).toBe(115);
+  });
+});
+
 describe('write concerns a one-member replica set cannot satisfy', () => {
   it('w: 10 applies the write and answers writeConcernError 100 UnsatisfiableWriteConcern', async () => {
     const c = t.db.collection('wc_ten');

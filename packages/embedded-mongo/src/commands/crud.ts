@@ -23,7 +23,13 @@ import {
   takeBatch,
   toInt,
 } from './context';
-import { DELETE_STATEMENT, UPDATE_STATEMENT, checkCommandFields, checkStatementFields } from './fields';
+import {
+  DELETE_STATEMENT,
+  UPDATE_STATEMENT,
+  checkCommandFields,
+  checkReadCommandFields,
+  checkStatementFields,
+} from './fields';
 
 function writeError(index: number, raw: unknown): Doc {
   const err = fromExpressionError(raw) ?? raw;
@@ -91,6 +97,8 @@ function sortAndPage(matched: Matched[], cmd: Doc): Matched[] {
 }
 
 const find: Handler = (ctx) => {
+  checkReadCommandFields('find', ctx.cmd);
+  refuseFindOptions(ctx);
   const name = collectionName(ctx, 'find');
   const filter = compileFilter(ctx.cmd.filter);
   const coll = existing(ctx, name);
@@ -101,6 +109,18 @@ const find: Handler = (ctx) => {
   const single = ctx.cmd.singleBatch === true || limit < 0;
   return cursorReply(ctx, `${ctx.db}.${name}`, docs, toInt(ctx.cmd.batchSize, undefined), single);
 };
+
+/** find options whose effect this server does not have: MongoDB's error, or refused. */
+function refuseFindOptions(ctx: CommandContext): void {
+  const cmd = ctx.cmd;
+  if (cmd.tailable === true || cmd.awaitData === true)
+    throw errors.badValue('error processing query: tailable cursor requested on non capped collection');
+  if ((cmd.min !== undefined || cmd.max !== undefined) && cmd.hint === undefined)
+    throw errors.location(51173, 'When using min()/max() a hint of which index to use must be provided');
+  if (cmd.min !== undefined || cmd.max !== undefined) throw errors.notSupported('find with min/max');
+  if (cmd.returnKey === true) throw errors.notSupported('find with returnKey');
+  if (cmd.showRecordId === true) throw errors.notSupported('find with showRecordId');
+}
 
 const getMore: Handler = (ctx) => {
   const raw = ctx.cmd.getMore;
@@ -298,6 +318,7 @@ const findAndModify: Handler = (ctx) => {
 };
 
 const count: Handler = (ctx) => {
+  checkReadCommandFields('count', ctx.cmd);
   const name = collectionName(ctx, 'count');
   const query = ctx.cmd.query;
   const plain =
@@ -314,6 +335,7 @@ const count: Handler = (ctx) => {
 };
 
 const distinct: Handler = (ctx) => {
+  checkReadCommandFields('distinct', ctx.cmd);
   const name = collectionName(ctx, 'distinct');
   const key = ctx.cmd.key;
   if (typeof key !== 'string')
@@ -335,6 +357,7 @@ const distinct: Handler = (ctx) => {
 };
 
 const aggregate: Handler = (ctx) => {
+  checkReadCommandFields('aggregate', ctx.cmd);
   const target = ctx.cmd.aggregate;
   const pipeline = ctx.cmd.pipeline;
   if (!Array.isArray(pipeline)) throw errors.typeMismatch("'pipeline' option must be specified as an array");

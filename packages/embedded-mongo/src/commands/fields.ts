@@ -77,6 +77,81 @@ export const COMMAND_FIELDS: Record<string, Set<string>> = {
   ]),
 };
 
+// Read commands (MongoDB 7.0 find_command.idl, aggregate_command.idl, count_cmd.idl,
+// distinct.idl); internal `$_` fields are let through.
+export const READ_COMMAND_FIELDS: Record<string, Set<string>> = {
+  find: new Set([
+    'find',
+    'filter',
+    'projection',
+    'sort',
+    'hint',
+    'skip',
+    'limit',
+    'batchSize',
+    'singleBatch',
+    'max',
+    'min',
+    'returnKey',
+    'showRecordId',
+    'tailable',
+    'oplogReplay',
+    'noCursorTimeout',
+    'awaitData',
+    'allowPartialResults',
+    'collation',
+    'allowDiskUse',
+    'let',
+    'readOnce',
+    'allowSpeculativeMajorityRead',
+    'term',
+    'encryptionInformation',
+    'collectionUUID',
+  ]),
+  aggregate: new Set([
+    'aggregate',
+    'pipeline',
+    'explain',
+    'allowDiskUse',
+    'cursor',
+    'bypassDocumentValidation',
+    'collation',
+    'hint',
+    'let',
+    'isMapReduceCommand',
+    'collectionUUID',
+    'exchange',
+    'runtimeConstants',
+    'fromMongos',
+    'needsMerge',
+    'passthroughToShard',
+    'encryptionInformation',
+  ]),
+  count: new Set([
+    'count',
+    'query',
+    'limit',
+    'skip',
+    'hint',
+    'collation',
+    'fields',
+    'encryptionInformation',
+    'mirrored',
+    'sampleId',
+  ]),
+  distinct: new Set(['distinct', 'key', 'query', 'collation', 'hint', 'mirrored', 'sampleId']),
+};
+
+/** Throws 40415 for a field the read command `name` does not define (internal `$_` fields pass). */
+export function checkReadCommandFields(name: string, cmd: Doc): void {
+  const allowed = READ_COMMAND_FIELDS[name];
+  if (!allowed) return;
+  for (const key of Object.keys(cmd)) {
+    if (allowed.has(key) || GENERIC.has(key) || key.startsWith('$_')) continue;
+    throw unknownField(`${name}.${key}`);
+  }
+}
+
 /** MongoDB 7.0's update statement: `sort` arrived only in 8.0. */
 export const UPDATE_STATEMENT = new Set([
   'q',
