@@ -86,6 +86,33 @@ describe('search runs through the gateway', () => {
     );
   });
 
+  it('sizes development on the total build cost and professional fees entered, and stores them (issue 24 item 13)', async () => {
+    const derived = (await h.client().post('/api/development', DEVELOPMENT_PAYLOAD)).json();
+    const entered = {
+      ...DEVELOPMENT_PAYLOAD,
+      projectName: 'Entered costs',
+      totalBuildCost: '1,000,000',
+      profCostsAndFees: '50,000.50',
+    };
+    const res = await h.client().post('/api/development', entered);
+    expect(res.status).toBe(200);
+    const body = res.json();
+    const byProduct = new Map(
+      derived.data.Results.map((o: { ProductId: string; TotalProjectCost: number }) => [o.ProductId, o]),
+    );
+    const both = body.data.Results.filter((o: { ProductId: string }) => byProduct.has(o.ProductId));
+    expect(both.length).toBeGreaterThan(0);
+    for (const offer of body.data.Results) expect(offer.TotalBuildCost).toBe(1_000_000);
+    for (const offer of both) {
+      const before = byProduct.get(offer.ProductId) as { TotalProjectCost: number; TotalBuildCost: number };
+      expect(before.TotalBuildCost).toBe(945_000);
+      // 1,000,000 + 50,000.50 instead of 945,000 + 90,000: £15,000.50 more.
+      expect(offer.TotalProjectCost - before.TotalProjectCost).toBeCloseTo(15_000.5, -1);
+    }
+    const run = await runsOf('development').findById(body.data.SearchRunId).lean();
+    expect(run).toMatchObject({ totalBuildCost: 1_000_000, profCostsAndFees: 50_000.5 });
+  });
+
   it('records the signed-in caller on the run and in the event', async () => {
     const { client, user } = await h.signedIn();
     const res = await client.post('/api/commercial', { ...COMMERCIAL_PAYLOAD, userId: user.userId });
