@@ -273,6 +273,12 @@ describe('dip service through the gateway', () => {
       const view = await owner.client.get(`/api/online-dip/${dip.dipId}`);
       expect(view.json().dip).toMatchObject({ status: 'revoked', shareSlug: null, shareUrl: null });
       expect((await outboxOf('dip.revoked')).some((e) => e.subject === dip.dipId)).toBe(true);
+      // The next link says when the old one was revoked, so a consumer that missed dip.revoked
+      // ends every share rather than only the open link's (sharing keeps recipients by email otherwise).
+      const revoked = (await outboxOf('dip.revoked')).find((e) => e.subject === dip.dipId);
+      await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
+      const [regenerated] = (await outboxOf('dip.link.regenerated')).filter((e) => e.subject === dip.dipId);
+      expect(regenerated.data.linkRevokedAt).toBe(revoked.data.revokedAt);
     });
   });
 

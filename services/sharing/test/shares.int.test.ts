@@ -683,6 +683,62 @@ describe('DIP shares through the gateway', () => {
       expect((await another.client.get(openPath(newLink))).status).toBe(200);
     });
 
+    it('ends the shares by email too when the link was revoked before a regenerate sharing hears of first (events out of order, or caught up)', async () => {
+      // By event: dip.link.regenerated (v3) arrives before dip.revoked (v2), which it then makes stale.
+      const late = await sharedTo('late@example.co.uk');
+      const lateReader = await h.signedIn({ email: 'late@example.co.uk' });
+      const revokedAt = new Date().toISOString();
+      expect(
+        await h.deliver(
+          dipEvent(DIP_EVENT_TYPES.linkRegenerated, {
+            dipId: late.dip.dipId,
+            ownerUserId: late.owner.user.userId,
+            version: 3,
+            shareSlug: 'after-revoke-slug-0123456',
+            shareUrl: 'http://localhost:8080/dip/after-revoke-slug-0123456',
+            previousShareSlug: null,
+            regeneratedAt: new Date().toISOString(),
+            linkRevokedAt: revokedAt,
+          }),
+        ),
+      ).toBe(true);
+      expect((await lateReader.client.get('/api/shared')).json().items).toEqual([]);
+      const revoked = (await h.outboxEvents('share.revoked')).filter((e) => e.data.dipId === late.dip.dipId);
+      expect(revoked.map((e) => e.data.reason)).toEqual(['dip-revoked']);
+      // The late dip.revoked changes nothing more.
+      await h.deliver(
+        dipEvent(DIP_EVENT_TYPES.revoked, {
+          dipId: late.dip.dipId,
+          ownerUserId: late.owner.user.userId,
+          version: 2,
+          previousShareSlug: late.dip.shareSlug,
+          revokedAt,
+        }),
+      );
+      expect(await h.collections.dips.findOne({ _id: late.dip.dipId })).toMatchObject({ version: 3 });
+
+      // Caught up from the owner's answer: revoked and regenerated since the projection's version.
+      const skipped = await sharedTo('skipped@example.co.uk');
+      const skippedReader = await h.signedIn({ email: 'skipped@example.co.uk' });
+      h.ownerStates.set(
+        skipped.dip.dipId,
+        ownerMovedOn(skipped.dip, {
+          version: 3,
+          shareSlug: 'caught-up-slug-0123456789',
+          shareUrl: 'http://localhost:8080/dip/caught-up-slug-0123456789',
+          linkRevokedAt: new Date().toISOString(),
+        }),
+      );
+      expect(
+        (
+          await skipped.owner.client.post(`/api/online-dip/${skipped.dip.dipId}/share`, {
+            inviteType: 'open',
+          })
+        ).status,
+      ).toBe(200);
+      expect((await skippedReader.client.get('/api/shared')).json().items).toEqual([]);
+    });
+
     it('refuses a DIP the dip service no longer knows, and answers 503 when dip cannot be asked', async () => {
       const owner = await h.signedIn();
       const dip = await h.createDip(owner.user);

@@ -174,8 +174,14 @@ export async function startSharingHarness(
       if (set) return set;
       const known = await collections.dips.findOne({ _id: dipId });
       if (!known) return null;
-      const { _id, expiresAt, createdAt, ...rest } = known;
-      return { ...rest, dipId: _id, expiresAt: expiresAt.toISOString(), createdAt: createdAt.toISOString() };
+      const { _id, expiresAt, createdAt, linkRevokedAt, ...rest } = known;
+      return {
+        ...rest,
+        dipId: _id,
+        expiresAt: expiresAt.toISOString(),
+        createdAt: createdAt.toISOString(),
+        linkRevokedAt: linkRevokedAt?.toISOString() ?? null,
+      };
     };
     const app = buildApp({
       config,

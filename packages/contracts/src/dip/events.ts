@@ -111,6 +111,11 @@ export const dipLinkRegeneratedEventSchema = z.object({
   shareUrl: z.string().url(),
   previousShareSlug: z.string().min(1).nullable(),
   regeneratedAt: z.string().datetime(),
+  /**
+   * When the owner last revoked the link (null or absent: never). A consumer that has not applied that
+   * revocation (its event arrived late, or not yet) ends every share, not only the open link's.
+   */
+  linkRevokedAt: z.string().datetime().nullable().optional(),
 });
 export type DipLinkRegeneratedEvent = z.infer<typeof dipLinkRegeneratedEventSchema>;
 

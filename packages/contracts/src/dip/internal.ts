@@ -33,6 +33,8 @@ export const dipStateSchema = dipCreatedEventSchema
     shareSlug: z.string().min(1).nullable(),
     shareUrl: z.string().url().nullable(),
     status: z.enum(['active', 'revoked']),
+    /** When the owner last revoked the link (null or absent: never); see dip.link.regenerated. */
+    linkRevokedAt: z.string().datetime().nullable().optional(),
   });
 export type DipState = z.infer<typeof dipStateSchema>;
 

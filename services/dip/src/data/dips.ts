@@ -150,7 +150,7 @@ export class DipRepository {
    */
   async change(
     dip: Dip,
-    set: Partial<Pick<Dip, 'shareSlug' | 'linkStatus' | 'expiresAt'>>,
+    set: Partial<Pick<Dip, 'shareSlug' | 'linkStatus' | 'expiresAt' | 'linkRevokedAt'>>,
     event: (changed: Dip) => EventEnvelope,
   ): Promise<Dip | null> {
     const changed: Dip = { ...dip, ...set, version: dip.version + 1 };

@@ -18,6 +18,8 @@ export interface Dip {
   version: number;
   /** When the DIP was first shared, from sharing's events. */
   firstSharedAt: Date | null;
+  /** When the owner last revoked the link (absent or null: never); regenerating keeps it. */
+  linkRevokedAt?: Date | null;
 }
 
 export type DipStatus = 'active' | 'expired' | 'revoked';

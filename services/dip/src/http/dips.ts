@@ -210,6 +210,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
           shareUrl: shareUrlOf(publicUrl, shareSlug),
           previousShareSlug: dip.shareSlug,
           regeneratedAt: clock.now().toISOString(),
+          linkRevokedAt: dip.linkRevokedAt?.toISOString() ?? null,
         },
         request.id,
       ),
@@ -257,18 +258,21 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
     const dip = await ownedLiveDip(deps, request.params.dipId, caller);
     if (dip.linkStatus === 'revoked') return { ok: true, success: true };
     const revokedAt = clock.now();
-    const changed = await dips.change(dip, { shareSlug: null, linkStatus: 'revoked' }, (d) =>
-      dipRevokedEvent(
-        d.id,
-        {
-          dipId: d.id,
-          ownerUserId: d.userId,
-          version: d.version,
-          previousShareSlug: dip.shareSlug,
-          revokedAt: revokedAt.toISOString(),
-        },
-        request.id,
-      ),
+    const changed = await dips.change(
+      dip,
+      { shareSlug: null, linkStatus: 'revoked', linkRevokedAt: revokedAt },
+      (d) =>
+        dipRevokedEvent(
+          d.id,
+          {
+            dipId: d.id,
+            ownerUserId: d.userId,
+            version: d.version,
+            previousShareSlug: dip.shareSlug,
+            revokedAt: revokedAt.toISOString(),
+          },
+          request.id,
+        ),
     );
     if (!changed) throw changedConcurrently();
     // Shares by email outlive a regenerated slug, so a withdrawn link ends them here at once rather

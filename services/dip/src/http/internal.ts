@@ -30,6 +30,7 @@ export function dipStateOf(dip: Dip, publicUrl: string): DipState {
     shareSlug: dip.shareSlug,
     shareUrl: shareUrlOf(publicUrl, dip.shareSlug),
     status: dip.linkStatus,
+    linkRevokedAt: dip.linkRevokedAt?.toISOString() ?? null,
     expiresAt: dip.expiresAt.toISOString(),
     createdAt: dip.createdAt.toISOString(),
     snapshot: dip.snapshot,

@@ -16,6 +16,8 @@ export interface DipProjection {
   createdAt: Date;
   version: number;
   snapshot: DipSnapshot;
+  /** When the owner last revoked the link, as far as sharing has heard (absent or null: never). */
+  linkRevokedAt?: Date | null;
 }
 
 /**

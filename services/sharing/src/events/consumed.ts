@@ -33,9 +33,7 @@ async function revokeSharesOf(
   session: ClientSession,
 ) {
   const scope = reason === 'link-regenerated' ? { inviteType: 'open' as const } : {};
-  const entries = await c.recipientShares
-    .find({ dipId, status: 'active', ...scope }, { session })
-    .toArray();
+  const entries = await c.recipientShares.find({ dipId, status: 'active', ...scope }, { session }).toArray();
   await c.dipShares.updateMany(
     { dipId, status: { $in: ['active', 'claimed'] }, ...scope },
     { $set: { status: 'revoked' } },
@@ -58,6 +56,17 @@ async function revokeSharesOf(
     ),
     session,
   );
+}
+
+/**
+ * Whether the owner revoked the DIP's link at a time the projection has not applied (its dip.revoked
+ * arrived late, or the versions in between were skipped): then a new link ends every share, as the
+ * revocation would have, rather than only the open link's.
+ */
+function missedRevocation(known: DipProjection | null, linkRevokedAt: string | null | undefined): boolean {
+  if (!linkRevokedAt) return false;
+  const knownAt = known?.linkRevokedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  return new Date(linkRevokedAt).getTime() > knownAt;
 }
 
 /** Applies an update only when the event's version is newer than the projection's. */
@@ -100,15 +109,29 @@ export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
       }
       case DIP_EVENT_TYPES.linkRegenerated: {
         const d = dipLinkRegeneratedEventSchema.parse(envelope.data);
+        const known = await c.dips.findOne({ _id: d.dipId }, { session });
+        const missed = missedRevocation(known, d.linkRevokedAt);
         const changed = await applyNewer(
           c,
           d.dipId,
           d.version,
-          { shareSlug: d.shareSlug, shareUrl: d.shareUrl, status: 'active' },
+          {
+            shareSlug: d.shareSlug,
+            shareUrl: d.shareUrl,
+            status: 'active',
+            ...(d.linkRevokedAt ? { linkRevokedAt: new Date(d.linkRevokedAt) } : {}),
+          },
           session,
         );
         if (changed)
-          await revokeSharesOf(c, outbox, d.dipId, 'link-regenerated', new Date(d.regeneratedAt), session);
+          await revokeSharesOf(
+            c,
+            outbox,
+            d.dipId,
+            missed ? 'dip-revoked' : 'link-regenerated',
+            new Date(d.regeneratedAt),
+            session,
+          );
         return;
       }
       case DIP_EVENT_TYPES.expiryChanged: {
@@ -128,7 +151,7 @@ export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
           c,
           d.dipId,
           d.version,
-          { shareSlug: null, shareUrl: null, status: 'revoked' },
+          { shareSlug: null, shareUrl: null, status: 'revoked', linkRevokedAt: new Date(d.revokedAt) },
           session,
         );
         if (changed) await revokeSharesOf(c, outbox, d.dipId, 'dip-revoked', new Date(d.revokedAt), session);
@@ -154,6 +177,7 @@ function projectionOf(state: DipState): DipProjection {
     createdAt: new Date(state.createdAt),
     version: state.version,
     snapshot: state.snapshot,
+    linkRevokedAt: state.linkRevokedAt ? new Date(state.linkRevokedAt) : null,
   };
 }
 
@@ -179,6 +203,7 @@ export async function catchUpWithOwner(
       return current;
     }
     if (existing.version >= state.version) return existing;
+    const missed = missedRevocation(existing, state.linkRevokedAt);
     const { _id: _ignored, ...fields } = current;
     if (!(await applyNewer(c, state.dipId, state.version, fields, session))) return existing;
     if (existing.shareSlug !== null && existing.shareSlug !== state.shareSlug)
@@ -186,7 +211,7 @@ export async function catchUpWithOwner(
         c,
         outbox,
         state.dipId,
-        state.status === 'revoked' ? 'dip-revoked' : 'link-regenerated',
+        state.status === 'revoked' || missed ? 'dip-revoked' : 'link-regenerated',
         at,
         session,
       );
