@@ -466,6 +466,17 @@ describe('dip service through the gateway', () => {
       const again = await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
       expect((await reader.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
       expect((await reader.client.get(`/api/online-dip/${again.json().shareSlug}`)).status).toBe(403);
+
+      // A share made before the revocation whose share.created reaches dip only afterwards ends with it.
+      const late = await h.signedIn({ email: 'late-reader@example.com' });
+      await share(dip, 'late-reader@example.com', { createdAt: new Date(Date.now() - 60_000) });
+      const fresh = await h.signedIn({ email: 'fresh-reader@example.com' });
+      await share(dip, 'fresh-reader@example.com');
+      await h.until(
+        async () => (await fresh.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status === 200,
+        'the share made after the revocation',
+      );
+      expect((await late.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
     });
 
     it('ends the access of whoever came in through the open link when the owner regenerates it', async () => {

@@ -214,17 +214,22 @@ export class AccessProjection {
    * link is revoked (no slug) has none.
    */
   async grantsFor(
-    dip: { id: string; shareSlug: string | null },
+    dip: { id: string; shareSlug: string | null; linkRevokedAt?: Date | null },
     caller: { userId: string; email: string },
     now: Date,
   ): Promise<Access[]> {
     if (!dip.shareSlug) return [];
+    // A share by email made before the link was last revoked ended with it, even if its share.created
+    // reached dip only afterwards.
+    const targeted = dip.linkRevokedAt
+      ? { inviteType: 'targeted' as const, grantedAt: { $gt: dip.linkRevokedAt } }
+      : { inviteType: 'targeted' as const };
     return this.collection()
       .find({
         dipId: dip.id,
         revoked: false,
         $and: [
-          { $or: [{ inviteType: 'targeted' }, { shareSlug: dip.shareSlug }] },
+          { $or: [targeted, { shareSlug: dip.shareSlug }] },
           { $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
           { $or: [{ recipientEmail: caller.email.toLowerCase() }, { recipientUserId: caller.userId }] },
         ],
