@@ -79,11 +79,17 @@ export function sharedAccessReader(
     internalSecret: config.INTERNAL_SECRET,
     owner: 'sharing',
   });
-  return async (dipId, shareSlug, caller) => {
+  return async (dipId, shareSlug, caller, linkRevokedAt) => {
     try {
       const answer = await sharing.post(
         SHARING_INTERNAL_PATHS.access,
-        { dipId, shareSlug, email: caller.email, userId: caller.userId },
+        {
+          dipId,
+          shareSlug,
+          email: caller.email,
+          userId: caller.userId,
+          linkRevokedAt: linkRevokedAt?.toISOString() ?? null,
+        },
         accessAnswerSchema,
       );
       return answer?.grants ?? [];

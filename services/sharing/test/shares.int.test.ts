@@ -405,6 +405,23 @@ describe('DIP shares through the gateway', () => {
         userId: recipient.user.userId,
       });
       expect(access.grants.map((g) => g.shareId)).toEqual([regen.shareId]);
+      // Unless the owner revoked the link after it was shared (sharing not having applied that yet).
+      const afterRevoke = await h.internalAccess({
+        dipId: regen.dip.dipId,
+        shareSlug: 'a-new-slug-0123456789abcdef',
+        email: 'regen@example.co.uk',
+        userId: recipient.user.userId,
+        linkRevokedAt: new Date(Date.now() + 1000).toISOString(),
+      });
+      expect(afterRevoke.grants).toEqual([]);
+      const beforeRevoke = await h.internalAccess({
+        dipId: regen.dip.dipId,
+        shareSlug: 'a-new-slug-0123456789abcdef',
+        email: 'regen@example.co.uk',
+        userId: recipient.user.userId,
+        linkRevokedAt: new Date(Date.now() - 3600_000).toISOString(),
+      });
+      expect(beforeRevoke.grants.map((g) => g.shareId)).toEqual([regen.shareId]);
       const openerAccess = await h.internalAccess({
         dipId: regen.dip.dipId,
         shareSlug: 'a-new-slug-0123456789abcdef',

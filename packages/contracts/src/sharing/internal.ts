@@ -12,10 +12,15 @@ export const SHARING_INTERNAL_PATHS = {
 
 export const accessQuerySchema = z.object({
   dipId: z.string().min(1).max(100),
-  /** The DIP's current slug: a share made for an earlier slug grants nothing. */
+  /**
+   * The DIP's current slug: an open link made for an earlier slug grants nothing; a share by email
+   * holds across slugs unless it predates `linkRevokedAt`.
+   */
   shareSlug: z.string().min(1).max(100),
   email: z.string().min(1).max(320),
   userId: z.string().min(1).max(100),
+  /** When the owner last revoked the DIP's link (null or absent: never). */
+  linkRevokedAt: z.string().datetime().nullable().optional(),
 });
 export type AccessQuery = z.infer<typeof accessQuerySchema>;
 

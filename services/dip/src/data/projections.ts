@@ -61,6 +61,8 @@ export type SharedAccessSource = (
   dipId: string,
   shareSlug: string,
   caller: { userId: string; email: string },
+  /** When the owner last revoked the link: a share by email from before then grants nothing. */
+  linkRevokedAt?: Date | null,
 ) => Promise<Array<{ shareId: string; permissions: SharePermissions }>>;
 
 /** Asks the search service for a saved search (null: there is no such search). */

@@ -72,7 +72,9 @@ export async function readableDip(
   // ago and its event is on its way: sharing, which owns shares, is asked before refusing.
   if (
     dip.shareSlug &&
-    (await deps.askSharing(dip.id, dip.shareSlug, caller)).some((g) => g.permissions[needs])
+    (await deps.askSharing(dip.id, dip.shareSlug, caller, dip.linkRevokedAt)).some(
+      (g) => g.permissions[needs],
+    )
   )
     return { dip, asOwner: false };
   throw forbidden(DIP_MESSAGES.accessDenied);

@@ -21,6 +21,7 @@ export function registerInternalReads(
       const query = accessQuerySchema.safeParse(request.body);
       if (!query.success) throw badRequest('dipId, shareSlug, email and userId are required');
       const { dipId, shareSlug, email, userId } = query.data;
+      const revokedAt = query.data.linkRevokedAt ? new Date(query.data.linkRevokedAt).getTime() : null;
       const now = deps.clock.now();
       const entries = await c.recipientShares
         .find({
@@ -42,9 +43,16 @@ export function registerInternalReads(
           )
           .map((link) => link._id),
       );
+      const linkOf = new Map(links.map((link) => [link._id, link]));
+      // A share by email for an earlier slug, from before the owner last revoked the link, ended with
+      // that revocation even if sharing has not applied it yet.
+      const outlived = (entry: (typeof entries)[number]) =>
+        revokedAt !== null &&
+        linkOf.get(entry.linkId)?.shareSlug !== shareSlug &&
+        entry.sharedAt.getTime() <= revokedAt;
       return {
         grants: entries
-          .filter((entry) => live.has(entry.linkId))
+          .filter((entry) => live.has(entry.linkId) && !outlived(entry))
           .map((entry) => ({ shareId: entry._id, permissions: entry.permissions })),
       };
     },
