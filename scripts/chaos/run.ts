@@ -5,6 +5,8 @@
  *
  *   npm run chaos                 long form (CHAOS_SECONDS, default 600 s of workload)
  *   npm run chaos -- --short      the CI form: about two minutes in all
+ *   npm run chaos -- --kafka      events on a real Apache Kafka broker of its own (EVENT_BUS=kafka), which
+ *                                 is killed (SIGKILL) and restarted on its data like the other victims
  *
  * Everything is its own: ports (a free offset), a Redis server (AOF, fsync always, so a restart keeps
  * what it acknowledged), a data folder. It ends with `chaos: N acknowledged, N lost, N duplicated` and
@@ -22,6 +24,7 @@ import { type Tally, reconcile } from './reconcile';
 import { type Workload, createWorkload } from './workload';
 
 const SHORT = process.argv.includes('--short');
+const KAFKA = process.argv.includes('--kafka');
 const WORKLOAD_SECONDS = Number(process.env.CHAOS_SECONDS ?? (SHORT ? 75 : 600));
 const RATE = Number(process.env.CHAOS_RATE ?? 8);
 /** Time between kills; each victim gets its turn before any is killed twice. */
@@ -36,6 +39,7 @@ const STACK_MODULE = path.join(ROOT, 'scripts/lib/stack.mjs');
 const VICTIMS = [
   ...PLATFORM_PROCESSES.filter((proc) => proc.kind !== 'static').map((proc) => proc.name),
   'redis',
+  ...(KAFKA ? ['kafka'] : []),
 ];
 type Victim = string;
 
@@ -114,7 +118,12 @@ async function main() {
     }): Promise<{ url: string; mongoUrl: string; stop(): Promise<void>; supervisor: Supervised }>;
   };
   for (let i = 0; i < 50 && !(await tcpAnswers(redisPort)); i++) await sleep(100);
-  process.stdout.write(`chaos: stack on port offset ${offset}, Redis on ${redisPort}, data in ${dataDir}\n`);
+  const kafka = KAFKA ? await startKafka(dataDir) : undefined;
+  const kafkaPort = kafka ? Number(kafka.brokers[0].split(':')[1]) : 0;
+  process.stdout.write(
+    `chaos: stack on port offset ${offset}, Redis on ${redisPort}, ` +
+      `${kafka ? `events on Apache Kafka ${kafka.version} at ${kafka.brokers[0]}` : 'events on Redis Streams'}, data in ${dataDir}\n`,
+  );
   const stack = await startStack({
     dataDir,
     portOffset: offset,
@@ -127,6 +136,7 @@ async function main() {
       RATE_LIMIT_MAX: '1000000',
       RATE_LIMIT_AUTH_MAX: '1000000',
       LOGIN_LOCK_AFTER_PER_IP: '1000000',
+      ...(kafka ? { EVENT_BUS: 'kafka', KAFKA_BROKERS: kafka.brokers.join(',') } : {}),
     },
   });
   const kills: KillRecord[] = [];
@@ -138,6 +148,8 @@ async function main() {
 
     const killer = (async () => {
       const order = [...VICTIMS].sort(() => Math.random() - 0.5);
+      // On Kafka the broker is always among the first kills, however short the run.
+      if (KAFKA) order.splice(1, 0, ...order.splice(order.indexOf('kafka'), 1));
       const end = Date.now() + WORKLOAD_SECONDS * 1000;
       for (let i = 0; Date.now() + KILL_EVERY_MS < end; i++) {
         await sleep(KILL_EVERY_MS * (0.5 + Math.random()));
@@ -149,6 +161,10 @@ async function main() {
           await new Promise((resolve) => redis.once('exit', resolve));
           await sleep(500);
           redis = startRedis(redisPort, dataDir);
+        } else if (victim === 'kafka') {
+          await kafka!.kill();
+          await sleep(500);
+          await kafka!.restart();
         } else {
           stack.supervisor.processes.get(victim)?.child?.kill('SIGKILL');
         }
@@ -160,10 +176,12 @@ async function main() {
           const up =
             victim === 'redis'
               ? await tcpAnswers(redisPort)
-              : !registered?.health
-                ? // the database: identity's readiness includes its MongoDB connection
-                  await answers(`http://127.0.0.1:${defaultPortOf('identity') + offset}/health`)
-                : await answers(`http://127.0.0.1:${registered.port + offset}${registered.health}`);
+              : victim === 'kafka'
+                ? await tcpAnswers(kafkaPort)
+                : !registered?.health
+                  ? // the database: identity's readiness includes its MongoDB connection
+                    await answers(`http://127.0.0.1:${defaultPortOf('identity') + offset}/health`)
+                  : await answers(`http://127.0.0.1:${registered.port + offset}${registered.health}`);
           if (up) {
             record.recoveredAt = Date.now();
             break;
@@ -185,6 +203,7 @@ async function main() {
     }
   } finally {
     await stack.stop();
+    await kafka?.stop();
     redis.kill('SIGTERM');
     if (tally && tally.lost === 0 && tally.duplicated === 0)
       rmSync(dataDir, { recursive: true, force: true });
@@ -225,6 +244,22 @@ async function main() {
     `\nchaos: ${t.acknowledged} acknowledged, ${t.lost} lost, ${t.duplicated} duplicated\n`,
   );
   process.exit(t.lost === 0 && t.duplicated === 0 && t.pending === 0 ? 0 : 1);
+}
+
+interface ChaosKafka {
+  brokers: string[];
+  version: string;
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A Kafka broker of the run's own (scripts/kafka-broker.mjs), its data kept in the run's folder. */
+async function startKafka(dataDir: string): Promise<ChaosKafka> {
+  const { startKafkaBroker } = (await import(path.join(ROOT, 'scripts/kafka-broker.mjs'))) as {
+    startKafkaBroker(opts: { dir: string }): Promise<ChaosKafka>;
+  };
+  return startKafkaBroker({ dir: path.join(dataDir, 'kafka') });
 }
 
 /** A kill window runs from the kill until one second after the victim answered again. */

@@ -27,7 +27,7 @@ export const baseConfigSchema = z.object({
   EVENT_BUS: z.enum(['redis', 'kafka']).default('redis'),
   KAFKA_BROKERS: z.string().optional(),
   /** The Kafka client library when EVENT_BUS=kafka: the figures in docs/kafka-clients.md chose the default. */
-  KAFKA_CLIENT: z.enum(['platformatic', 'kafkajs']).default('platformatic'),
+  KAFKA_CLIENT: z.enum(['kafkajs', 'platformatic']).default('kafkajs'),
   EVENT_STREAM_PREFIX: z.string().default('events:'),
   /**
    * How often the outbox relay looks for entries their committing process did not publish. Events are

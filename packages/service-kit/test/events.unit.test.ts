@@ -84,31 +84,31 @@ describe('choosing the adapter', () => {
     await bus.close();
   });
 
-  it('uses Kafka (@platformatic/kafka by default) with the service name as client id when EVENT_BUS=kafka', async () => {
+  it('uses Kafka (kafkajs by default) with the service name as client id when EVENT_BUS=kafka', async () => {
     const config = eventBusConfigFromEnv({ ...base, EVENT_BUS: 'kafka', KAFKA_BROKERS: 'k1:9092, k2:9092' });
     expect(config).toEqual({
       kind: 'kafka',
-      client: 'platformatic',
+      client: 'kafkajs',
       brokers: ['k1:9092', 'k2:9092'],
       clientId: 'sharing',
     });
     const bus = createEventBus(config);
     expect(bus.kind).toBe('kafka');
-    expect(bus).toBeInstanceOf(PlatformaticKafkaEventBus);
+    expect(bus).toBeInstanceOf(KafkaEventBus);
     await bus.close();
   });
 
-  it('uses kafkajs behind the same port when KAFKA_CLIENT=kafkajs', async () => {
+  it('uses @platformatic/kafka behind the same port when KAFKA_CLIENT=platformatic', async () => {
     const config = eventBusConfigFromEnv({
       ...base,
       EVENT_BUS: 'kafka',
       KAFKA_BROKERS: 'k1:9092',
-      KAFKA_CLIENT: 'kafkajs',
+      KAFKA_CLIENT: 'platformatic',
     });
-    expect(config).toMatchObject({ kind: 'kafka', client: 'kafkajs', brokers: ['k1:9092'] });
+    expect(config).toMatchObject({ kind: 'kafka', client: 'platformatic', brokers: ['k1:9092'] });
     const bus = createEventBus(config);
     expect(bus.kind).toBe('kafka');
-    expect(bus).toBeInstanceOf(KafkaEventBus);
+    expect(bus).toBeInstanceOf(PlatformaticKafkaEventBus);
     await bus.close();
   });
 

@@ -33,6 +33,14 @@ export interface PlatformaticKafkaBusOptions extends EventBusOptions {
   groupTimings?: KafkaGroupTimings;
 }
 
+/**
+ * The group timings kafkajs uses by default, rather than this library's (session 60 s, rebalance 102 s):
+ * a service restarted after a crash joins its group again once the broker has given up on its dead
+ * member, so the session timeout is how long its consumers wait (the chaos run on Kafka found restarted
+ * services still waiting after a minute with the library's defaults).
+ */
+const DEFAULT_GROUP_TIMINGS = { sessionTimeout: 30_000, rebalanceTimeout: 60_000, heartbeatInterval: 3_000 };
+
 const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
 /** How long a consumer whose fetch stream failed waits before it joins its group again. */
 const RESUBSCRIBE_DELAY_MS = 1000;
@@ -153,6 +161,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
       clientId: this.options.clientId,
       bootstrapBrokers: this.options.brokers,
       groupId: subscription.consumerGroup,
+      ...DEFAULT_GROUP_TIMINGS,
       ...this.options.groupTimings,
     });
   }
