@@ -63,7 +63,7 @@ describe('collation strengths', () => {
     expect(await c.countDocuments({ s: 'CAFE' }, { collation })).toBe(2);
     expect(await c.distinct('s', { s: 'cafe' }, { collation })).toHaveLength(1);
     const agg = await c
-      .aggregate([{ $match: { s: 'CAFÉ' } }, { $sort: { _id: 1 } }], { collation })
+      .aggregate<{ _id: unknown }>([{ $match: { s: 'CAFÉ' } }, { $sort: { _id: 1 } }], { collation })
       .toArray();
     expect(ids(agg)).toEqual([3]);
   });

@@ -36,7 +36,7 @@ describe('snapshot sessions', () => {
         { _id: 1, v: 'old', g: 'a' },
         { _id: 2, v: 'old', g: 'b' },
       ]);
-      expect(session.snapshotTime).toBeInstanceOf(Timestamp);
+      expect((session as unknown as { snapshotTime?: unknown }).snapshotTime).toBeInstanceOf(Timestamp);
       await c.updateOne({ _id: 1 } as never, { $set: { v: 'new' } });
       await c.deleteOne({ _id: 2 } as never);
       await c.insertOne({ _id: 3, v: 'new', g: 'c' } as never);
@@ -64,7 +64,7 @@ describe('snapshot sessions', () => {
     const session = t.client.startSession({ snapshot: true });
     try {
       expect(await c.distinct('g', {}, { session })).toEqual(['a']);
-      expect(session.snapshotTime).toBeInstanceOf(Timestamp);
+      expect((session as unknown as { snapshotTime?: unknown }).snapshotTime).toBeInstanceOf(Timestamp);
       await c.insertOne({ _id: 2, g: 'b' } as never);
       expect(await c.countDocuments({}, { session })).toBe(1);
     } finally {

@@ -70,7 +70,7 @@ describe('validators', () => {
     await c.insertOne({ _id: 3, qty: -9 } as never);
     await t.db.command({ collMod: 'modded', validator: { qty: { $lt: 0 } }, validationAction: 'error' });
     expect((await failure(c.insertOne({ _id: 4, qty: 4 } as never))).code).toBe(121);
-    const info = (await t.db.listCollections({ name: 'modded' }).toArray())[0].options;
+    const info = (await t.db.listCollections({ name: 'modded' }, { nameOnly: false }).toArray())[0]!.options;
     expect(info).toMatchObject({
       validator: { qty: { $lt: 0 } },
       validationLevel: 'moderate',
