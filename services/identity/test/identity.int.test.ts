@@ -298,6 +298,22 @@ describe('identity through the gateway', () => {
       expect(user).toMatchObject({ emailVerified: true, verificationToken: null });
     });
 
+    it('names the shared deal the account signed up from, so the person lands on it (issue 24 item 8)', async () => {
+      const email = newEmail();
+      const res = await stack.browser().post('/api/auth/register', {
+        name: 'Ada Lovelace',
+        email,
+        password: PASSWORD,
+        refDealId: 'Deal-token_0123456789abcdef',
+        fromSharedLink: true,
+      });
+      expect(res.status).toBe(201);
+      const token = await latestVerificationToken(stack, email.toLowerCase());
+      const verified = await stack.browser().get(`/api/verify-email?token=${encodeURIComponent(token)}`);
+      expect(verified.status).toBe(200);
+      expect(verified.json()).toMatchObject({ success: true, refDealId: 'Deal-token_0123456789abcdef' });
+    });
+
     it('says clearly that a used link has already verified the address', async () => {
       const { email, userId } = await registered();
       const token = await latestVerificationToken(stack, email);

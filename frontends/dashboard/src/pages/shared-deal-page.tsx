@@ -1,7 +1,9 @@
 // /shared-deal/{token} (also ?token=): the deal someone sent with Send Deal (spec §2 'Shared deal
 // page'): sharer, note, lender, rate, gross and net loan, deposit, arrangement fee, and the profit
 // forecast or monthly payment. Opening it tells the server it was viewed. Start Application carries
-// the offer to /application; Compare More Loans goes home.
+// the offer to /application; Compare More Loans goes home. Someone signed out is offered an account
+// made from the deal (`/register?ref_deal_id={token}`, remembered as signupReferralToken), which brings
+// them back here once verified and signed in, the deal linked to the new account (issue 24 item 8).
 import {
   Alert,
   ApiError,
@@ -12,6 +14,7 @@ import {
   buttonClass,
   callApi,
   requestApi,
+  useSession,
 } from '@lsp/ui';
 import { formatCurrency2dp } from '@lsp/contracts';
 import { useQuery } from '@tanstack/react-query';
@@ -44,6 +47,7 @@ export function SharedDealPage() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const token = params.token ?? search.get('token') ?? '';
+  const { status: session } = useSession();
   const query = useQuery({
     queryKey: ['/api/shared-deal', token],
     enabled: token !== '',
@@ -55,6 +59,18 @@ export function SharedDealPage() {
   useEffect(() => {
     if (query.isSuccess) void callApi('markSharedDealViewed', { params: { token } }).catch(() => undefined);
   }, [query.isSuccess, token]);
+
+  // Signed out: this deal is the one a sign-up from here comes from; signed in, the journey is over.
+  useEffect(() => {
+    if (!query.isSuccess || session === 'loading') return;
+    try {
+      if (session === 'anonymous') localStorage.setItem(STORAGE_KEYS.signupReferralToken, token);
+      else if (localStorage.getItem(STORAGE_KEYS.signupReferralToken) === token)
+        localStorage.removeItem(STORAGE_KEYS.signupReferralToken);
+    } catch {
+      // Storage refused (private mode): the link below still carries the deal.
+    }
+  }, [query.isSuccess, session, token]);
 
   if (!token) return <DealMissing text="No shared deal found" />;
   if (query.isPending)
@@ -128,6 +144,25 @@ export function SharedDealPage() {
           )}
         </dl>
       </Card>
+      {session === 'anonymous' && (
+        <Card title="Your own account" headingLevel={2}>
+          <p>
+            Create a free account to keep this deal, run your own searches and apply. You come back to this
+            deal once your email address is verified.
+          </p>
+          <div className="ui-row">
+            <Link
+              to={`/register?ref_deal_id=${encodeURIComponent(token)}`}
+              className={buttonClass('primary')}
+            >
+              Create a free account
+            </Link>
+            <Link to={`/login?token=${encodeURIComponent(token)}`} className={buttonClass('secondary')}>
+              Sign in
+            </Link>
+          </div>
+        </Card>
+      )}
       <div className="ui-row">
         <button type="button" className={buttonClass('primary')} onClick={startApplication}>
           Start Application

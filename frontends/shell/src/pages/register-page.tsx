@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { registerFormSchema } from '@lsp/contracts';
 import type { RegisterBody, RegisterForm } from '@lsp/contracts';
-import { Alert, MailIcon, buttonClass, useSession, useToast } from '@lsp/ui';
+import { Alert, MailIcon, STORAGE_KEYS, buttonClass, useSession, useToast } from '@lsp/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -40,6 +40,8 @@ export function RegisterPage() {
   const loginParams = new URLSearchParams();
   if (next) loginParams.set('next', next);
   if (sharedDipId) loginParams.set('sharedDipId', sharedDipId);
+  // Signing in after a sign-up from a shared deal lands on that deal (login redirect order, 6).
+  if (refDealId && !next && !sharedDipId) loginParams.set('token', refDealId);
   const loginHref = `/login${loginParams.size ? `?${loginParams}` : ''}`;
 
   const onSubmit = async ({ name, email, password }: RegisterForm) => {
@@ -50,6 +52,14 @@ export function RegisterPage() {
       refDealId,
       fromSharedLink: sharedContext || Boolean(refDealId),
     };
+    if (refDealId) {
+      try {
+        // The deal this sign-up comes from, for the verification page in this browser (spec §3).
+        localStorage.setItem(STORAGE_KEYS.signupReferralToken, refDealId);
+      } catch {
+        // Storage refused: the server remembers the deal with the account as well.
+      }
+    }
     const answer = await failure.call('register', { body });
     if (!answer) return;
     if (!answer.ok) {
@@ -87,7 +97,7 @@ export function RegisterPage() {
           <p>
             We sent a verification link to <strong>{checkEmailFor}</strong>. Open it to verify your address,
             then sign in
-            {sharedContext ? ' to see what was shared with you' : ''}.
+            {sharedContext || refDealId ? ' to see what was shared with you' : ''}.
           </p>
           <Link to={loginHref} className={buttonClass('primary', 'lg', true)}>
             Go to sign in

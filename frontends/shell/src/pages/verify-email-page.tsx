@@ -6,6 +6,7 @@ import {
   Button,
   CheckIcon,
   PageLoading,
+  STORAGE_KEYS,
   TextField,
   callApi,
   endJourney,
@@ -22,10 +23,19 @@ import { AuthPage } from './auth-page';
 
 type VerifyState =
   | { status: 'verifying' }
-  | { status: 'verified'; name?: string }
+  | { status: 'verified'; name?: string; refDealId?: string }
   | { status: 'failed'; error: string; canResend: boolean };
 
 const DEFAULT_FAILURE = 'The verification link is invalid or has expired.';
+
+/** The shared deal a sign-up in this browser came from (signupReferralToken), if any. */
+function storedReferralToken(): string | undefined {
+  try {
+    return localStorage.getItem(STORAGE_KEYS.signupReferralToken) || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function VerifyEmailPage() {
   const [params] = useSearchParams();
@@ -41,7 +51,11 @@ export function VerifyEmailPage() {
       (answer) => {
         if (!current) return;
         if (answer.ok) {
-          setState({ status: 'verified', name: answer.data.user.name });
+          setState({
+            status: 'verified',
+            name: answer.data.user.name,
+            refDealId: answer.data.refDealId ?? storedReferralToken(),
+          });
           // The visitor's way in ends here: what they do next has request ids of its own.
           endJourney();
           notifySessionChanged();
@@ -73,10 +87,13 @@ export function VerifyEmailPage() {
   if (state.status === 'verifying') return <PageLoading label="Verifying your email..." />;
 
   if (state.status === 'verified') {
-    // Results held back before verification open on the home page after sign-in.
-    const loginHref = readPendingResults()
-      ? `/login?next=${encodeURIComponent('/?verified=true')}`
-      : '/login';
+    // A sign-up from a shared deal goes on to that deal after sign-in (login redirect order, 6);
+    // results held back before verification open on the home page after sign-in.
+    const loginHref = state.refDealId
+      ? `/login?token=${encodeURIComponent(state.refDealId)}`
+      : readPendingResults()
+        ? `/login?next=${encodeURIComponent('/?verified=true')}`
+        : '/login';
     return (
       <AuthPage title="Email Verified!">
         <div className="shell-center">
@@ -84,8 +101,10 @@ export function VerifyEmailPage() {
             <CheckIcon width={28} height={28} />
           </span>
           <p>
-            {state.name ? `Thank you, ${state.name}. ` : ''}Your email address is verified. Sign in to see
-            your loan results and saved searches.
+            {state.name ? `Thank you, ${state.name}. ` : ''}Your email address is verified.{' '}
+            {state.refDealId
+              ? 'Sign in to see the loan deal shared with you.'
+              : 'Sign in to see your loan results and saved searches.'}
           </p>
           <Link to={loginHref} className={buttonClass('primary', 'lg', true)}>
             Continue to Login

@@ -178,7 +178,11 @@ export const IDENTITY_ROUTES = [
     responses: {
       200: {
         description: 'Verified',
-        schema: successWithMessage.extend({ user: z.object({ name: z.string(), email: z.string() }) }),
+        schema: successWithMessage.extend({
+          user: z.object({ name: z.string(), email: z.string() }),
+          /** The shared deal the account signed up from (`ref_deal_id`): where the person goes on to. */
+          refDealId: z.string().optional(),
+        }),
       },
       400: { description: 'No token, or an unknown one', schema: verificationErrorSchema },
       409: { description: 'Already verified', schema: verificationErrorSchema },

@@ -11,7 +11,13 @@ export function registerVerificationRoutes(app: FastifyInstance, deps: { account
     const { token } = request.query;
     const user = await accounts.verifyEmail(token, request.id);
     request.log.info({ userId: user.id }, 'email verified');
-    return { success: true, message: MESSAGES.verified, user: { name: user.name, email: user.email } };
+    return {
+      success: true,
+      message: MESSAGES.verified,
+      user: { name: user.name, email: user.email },
+      // Someone who signed up from a shared deal goes on to it, in whichever browser they verify.
+      ...(user.refDealId ? { refDealId: user.refDealId } : {}),
+    };
   });
 
   declareRoute(app, 'resendVerification', async (request, reply) => {
