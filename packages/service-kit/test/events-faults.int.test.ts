@@ -1,0 +1,165 @@
+// Faults MongoDB's own drivers are tested against, injected with the failCommand fail point into the
+// transactions the platform's delivery guarantees rest on: a service's state change with its outbox
+// entry, and a consumer's effect with its processed-event marker. Nothing may be lost, written twice
+// or published twice. The embedded server runs with test commands enabled here (npm start never is).
+import { createEnvelope } from '@lsp/contracts';
+import { type EmbeddedMongo, startEmbeddedMongo } from '@lsp/embedded-mongo';
+import mongoose, { type Connection } from 'mongoose';
+import { Outbox, ProcessedEvents } from '../src/events';
+
+let server: EmbeddedMongo;
+let connection: Connection;
+let admin: Connection;
+
+beforeAll(async () => {
+  server = await startEmbeddedMongo({ port: 0, replSet: 'rs0', enableTestCommands: true });
+  connection = await mongoose
+    .createConnection(server.uri, { dbName: 'faults', monitorCommands: true })
+    .asPromise();
+  connection.getClient().on('commandStarted', (e) => sent.push(e.commandName));
+  admin = await mongoose.createConnection(server.uri, { dbName: 'admin' }).asPromise();
+});
+
+afterAll(async () => {
+  await connection?.close();
+  await admin?.close();
+  await server?.stop();
+});
+
+afterEach(async () => {
+  await failCommand('off', {});
+  sent.length = 0;
+});
+
+function failCommand(mode: unknown, data: Record<string, unknown>) {
+  return admin.db!.command({ configureFailPoint: 'failCommand', mode, data });
+}
+
+/** The commands the services' connection sent, to see that each fault really struck. */
+const sent: string[] = [];
+const sentCount = (name: string) => sent.filter((c) => c === name).length;
+
+let n = 0;
+const unique = (name: string) => `${name}_${++n}`;
+
+function recordingBus() {
+  const published: string[] = [];
+  return { published, publish: async (e: { id: string }) => void published.push(e.id) };
+}
+
+/** A service's change and its event in one transaction, as every repository writes them. */
+async function saveWithEvent(outbox: Outbox, collection: string, id: string) {
+  const event = createEnvelope('dip', { type: 'dip.created', subject: id, data: { dipId: id } });
+  let attempts = 0;
+  await connection.transaction(async (session) => {
+    attempts += 1;
+    await connection.collection(collection).insertOne({ _id: id as never }, { session });
+    await outbox.add([event], session);
+  });
+  return { event, attempts };
+}
+
+describe('a service’s change and its outbox entry', () => {
+  it('TransientTransactionError on the outbox write: the transaction runs again, one change, one entry, one publish', async () => {
+    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
+    const bus = recordingBus();
+    outbox.publishAtCommit({ bus });
+    const dips = unique('dips');
+    await failCommand(
+      { times: 1 },
+      { failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] },
+    );
+    const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-1');
+    await outbox.drain();
+    expect(attempts).toBe(2);
+    expect(await connection.collection(dips).countDocuments()).toBe(1);
+    expect(await outbox.collection().countDocuments()).toBe(1);
+    expect(bus.published).toEqual([event.id]);
+  });
+
+  it('UnknownTransactionCommitResult on commit: the commit is retried, applied once and published once', async () => {
+    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
+    const bus = recordingBus();
+    outbox.publishAtCommit({ bus });
+    const dips = unique('dips');
+    await failCommand(
+      { times: 1 },
+      { failCommands: ['commitTransaction'], errorCode: 91, errorLabels: ['UnknownTransactionCommitResult'] },
+    );
+    const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-2');
+    await outbox.drain();
+    expect(attempts).toBe(1);
+    expect(sentCount('commitTransaction')).toBe(2);
+    expect(await connection.collection(dips).countDocuments()).toBe(1);
+    expect(await outbox.collection().countDocuments()).toBe(1);
+    expect(bus.published).toEqual([event.id]);
+  });
+
+  it('a connection dropped in the middle of the transaction: it runs again on a new one, nothing twice', async () => {
+    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
+    const bus = recordingBus();
+    outbox.publishAtCommit({ bus });
+    const dips = unique('dips');
+    await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
+    const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-3');
+    await outbox.drain();
+    expect(attempts).toBe(2);
+    expect(await connection.collection(dips).countDocuments()).toBe(1);
+    expect(await outbox.collection().countDocuments()).toBe(1);
+    expect(bus.published).toEqual([event.id]);
+  });
+
+  it('a failure that is not transient: neither the change nor the entry, and nothing published', async () => {
+    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
+    const bus = recordingBus();
+    outbox.publishAtCommit({ bus });
+    const dips = unique('dips');
+    await failCommand({ times: 1 }, { failCommands: ['commitTransaction'], errorCode: 8000 });
+    await expect(saveWithEvent(outbox, dips, 'dip-4')).rejects.toMatchObject({ code: 8000 });
+    await outbox.drain();
+    expect(await connection.collection(dips).countDocuments()).toBe(0);
+    expect(await outbox.collection().countDocuments()).toBe(0);
+    expect(bus.published).toEqual([]);
+  });
+});
+
+describe('a consumer’s effect and its processed-event marker', () => {
+  const delivered = (id: string) => ({ id, type: 'dip.created' });
+
+  async function consume(processed: ProcessedEvents, effects: string, eventId: string) {
+    return processed.handleOnce('test-consumer', delivered(eventId), async (session) => {
+      await connection
+        .collection(effects)
+        .updateOne({ _id: 'count' as never }, { $inc: { n: 1 } }, { upsert: true, session });
+    });
+  }
+
+  it('TransientTransactionError on the marker: the effect once, and a redelivery changes nothing', async () => {
+    const processed = await ProcessedEvents.open(connection, { collectionName: unique('processed') });
+    const effects = unique('effects');
+    await failCommand(
+      { times: 1 },
+      { failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] },
+    );
+    expect(await consume(processed, effects, 'event-1')).toBe(true);
+    expect(sentCount('abortTransaction')).toBeGreaterThanOrEqual(1);
+    expect(await consume(processed, effects, 'event-1')).toBe(false);
+    expect(await connection.collection(effects).findOne({ _id: 'count' as never })).toMatchObject({ n: 1 });
+  });
+
+  it('UnknownTransactionCommitResult and a dropped connection on commit: the effect once', async () => {
+    const processed = await ProcessedEvents.open(connection, { collectionName: unique('processed') });
+    const effects = unique('effects');
+    await failCommand(
+      { times: 1 },
+      { failCommands: ['commitTransaction'], errorCode: 91, errorLabels: ['UnknownTransactionCommitResult'] },
+    );
+    expect(await consume(processed, effects, 'event-2')).toBe(true);
+    await failCommand({ times: 1 }, { failCommands: ['commitTransaction'], closeConnection: true });
+    expect(await consume(processed, effects, 'event-3')).toBe(true);
+    expect(sentCount('commitTransaction')).toBe(4);
+    expect(await consume(processed, effects, 'event-2')).toBe(false);
+    expect(await consume(processed, effects, 'event-3')).toBe(false);
+    expect(await connection.collection(effects).findOne({ _id: 'count' as never })).toMatchObject({ n: 2 });
+  });
+});
