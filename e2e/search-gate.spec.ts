@@ -75,25 +75,67 @@ test.describe('results gate and loan results', () => {
     await expectNoAxeViolations(page);
     await screenshotBothWidths(page, 'search-loan-results');
 
-    // Share: the three sharing pages, by keyboard; Escape closes and focus returns.
+    // Share: each network gets a deal link made for it (issue 24 item 9), opened in the window the
+    // click opened; by keyboard; a link that cannot be made says so; Escape closes and focus returns.
+    const token = 'S'.repeat(43);
+    const dealShares: Array<Record<string, unknown>> = [];
+    let dealShareFails = false;
+    await page.route('**/api/referrals/deal-share', async (route) => {
+      dealShares.push(route.request().postDataJSON() as Record<string, unknown>);
+      if (dealShareFails)
+        await fulfillDeclared(route, 429, { success: false, error: 'Too many invitations' });
+      else await fulfillDeclared(route, 201, { success: true, signupToken: token });
+    });
+    await page
+      .context()
+      .route(/^https:\/\/(wa\.me|www\.facebook\.com|www\.linkedin\.com)\//, (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>sharing page</title>' }),
+      );
     const share = page.getByRole('button', { name: 'Share Castlegate Finance' });
     await share.focus();
     await page.keyboard.press('Enter');
     const shareDialog = page.getByRole('dialog', { name: 'Share this offer' });
-    await expect(shareDialog.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
-      'href',
-      /^https:\/\/wa\.me\/\?text=/,
-    );
-    await expect(shareDialog.getByRole('link', { name: 'Facebook' })).toHaveAttribute(
-      'href',
-      /^https:\/\/www\.facebook\.com\/sharer\/sharer\.php\?u=/,
-    );
-    await expect(shareDialog.getByRole('link', { name: 'LinkedIn' })).toHaveAttribute(
-      'href',
-      /^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?url=/,
-    );
+    await shareDialog.getByLabel('Note (optional)').fill('Our bridging option');
+    const networks = [
+      ['WhatsApp', 'whatsapp', /^https:\/\/wa\.me\/\?text=.*%2Fshared-deal%2FS{43}$/],
+      [
+        'Facebook',
+        'facebook',
+        /^https:\/\/www\.facebook\.com\/sharer\/sharer\.php\?u=.*%2Fshared-deal%2FS{43}$/,
+      ],
+      [
+        'LinkedIn',
+        'linkedin',
+        /^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?url=.*%2Fshared-deal%2FS{43}$/,
+      ],
+    ] as const;
+    for (const [label, channel, url] of networks) {
+      const opened = page.context().waitForEvent('page');
+      await shareDialog.getByRole('button', { name: label }).click();
+      const popup = await opened;
+      await popup.waitForURL(url);
+      await popup.close();
+      expect(dealShares.at(-1)).toMatchObject({
+        channel,
+        referrerId: SIGNED_IN_USER.id,
+        loanType: 'development',
+        note: 'Our bridging option',
+      });
+      expect(dealShares.at(-1)).not.toHaveProperty('referralEmail');
+      expect(JSON.parse(String(dealShares.at(-1)!.loanData))).toMatchObject({
+        LenderName: 'Castlegate Finance',
+      });
+    }
     await expectNoAxeViolations(page);
     await screenshotBothWidths(page, 'loan-results-share');
+    dealShareFails = true;
+    const failedWindow = page.context().waitForEvent('page');
+    await shareDialog.getByRole('button', { name: 'WhatsApp' }).click();
+    const blank = await failedWindow;
+    await expect(page.getByTestId('toast')).toContainText('Share Failed');
+    await expect(page.getByTestId('toast')).toContainText('Unable to create share link. Please try again.');
+    await expect.poll(() => blank.isClosed()).toBe(true);
+    await expectNoAxeViolations(page);
     await page.keyboard.press('Escape');
     await expect(shareDialog).toBeHidden();
     await expect(share).toBeFocused();

@@ -88,6 +88,35 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
       expect(await h.collections.sharedDeals.countDocuments()).toBe(before);
     });
 
+    it.each(['whatsapp', 'facebook', 'linkedin'])(
+      'makes a %s share a deal link with the offer, the sharer and the note, and sends no email (issue 24 item 9)',
+      async (channel) => {
+        const referrer = await h.signedIn({ name: 'Sofia Social' });
+        const sharedBefore = (await h.outboxEvents('deal.shared')).length;
+        const res = await shareDeal(referrer, { referralEmail: undefined, channel, note: 'For the group' });
+        expect(res.status).toBe(201);
+        const { signupToken } = res.json();
+        expect(signupToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        const page = await h.client().get(`/api/shared-deal/${signupToken}`);
+        expect(page.status).toBe(200);
+        expect(page.json()).toMatchObject({ referrer_name: 'Sofia Social', note: 'For the group' });
+        expect(JSON.parse(page.json().loan_data)).toEqual(OFFER);
+        expect(await h.collections.sharedDeals.findOne({ signupToken })).toMatchObject({
+          referralEmail: null,
+          channel,
+        });
+        expect(await h.outboxEvents('deal.shared')).toHaveLength(sharedBefore);
+      },
+    );
+
+    it('still asks an email share for its recipient, and refuses an unknown channel', async () => {
+      const referrer = await h.signedIn();
+      const email = await shareDeal(referrer, { referralEmail: undefined, channel: 'email' });
+      expect(email.status).toBe(400);
+      expect(email.json().error).toBe('Email Required');
+      expect((await shareDeal(referrer, { channel: 'carrier-pigeon' })).status).toBe(400);
+    });
+
     it('links a person who registers from the deal (refDealId) to it, once', async () => {
       const referrer = await h.signedIn();
       const { signupToken } = (await shareDeal(referrer)).json();

@@ -125,6 +125,7 @@ function LoanResults() {
           onClose={() => setSharing(null)}
           offer={sharing}
           lender={lenderTitle(sharing)}
+          loanType={pending.loanType}
         />
       )}
       <Card

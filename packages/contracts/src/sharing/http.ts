@@ -119,20 +119,38 @@ export const sharedDipResponseSchema = z.object({
   accessMethod: z.enum(ACCESS_METHODS),
 });
 
-/** POST /api/referrals/deal-share (spec §3 'Deal-share payload'). */
-export const dealShareBodySchema = z.object({
-  referralEmail: emailText({ required: 'Email Required', invalid: 'Invalid Email Addresses' }),
-  referrerId: z.string({ error: 'referrerId is required' }).min(1, 'referrerId is required').max(100),
-  loanData: z.union(
-    [
-      z.string().max(MAX_DEAL_LOAN_DATA_BYTES, `loanData must be at most ${MAX_DEAL_LOAN_DATA_BYTES} bytes`),
-      jsonObject('loanData'),
-    ],
-    { error: 'loanData is required' },
-  ),
-  loanType: z.enum(LOAN_TYPES, { error: 'loanType must be bridging, commercial or development' }),
-  note: optionalText(1000),
-});
+/**
+ * How a deal is shared: by email (Send Deal; the default), or as a link for WhatsApp, Facebook or
+ * LinkedIn (issue 24 item 9), which names no recipient and sends no email.
+ */
+export const DEAL_SHARE_CHANNELS = ['email', 'whatsapp', 'facebook', 'linkedin'] as const;
+export type DealShareChannel = (typeof DEAL_SHARE_CHANNELS)[number];
+
+/** POST /api/referrals/deal-share (spec §3 'Deal-share payload'; `channel` is ours). */
+export const dealShareBodySchema = z
+  .object({
+    referralEmail: emailText({ required: 'Email Required', invalid: 'Invalid Email Addresses' }).optional(),
+    channel: z
+      .enum(DEAL_SHARE_CHANNELS, { error: 'channel must be email, whatsapp, facebook or linkedin' })
+      .optional(),
+    referrerId: z.string({ error: 'referrerId is required' }).min(1, 'referrerId is required').max(100),
+    loanData: z.union(
+      [
+        z
+          .string()
+          .max(MAX_DEAL_LOAN_DATA_BYTES, `loanData must be at most ${MAX_DEAL_LOAN_DATA_BYTES} bytes`),
+        jsonObject('loanData'),
+      ],
+      { error: 'loanData is required' },
+    ),
+    loanType: z.enum(LOAN_TYPES, { error: 'loanType must be bridging, commercial or development' }),
+    note: optionalText(1000),
+  })
+  .superRefine((body, ctx) => {
+    // Only an email share names a recipient, and it must.
+    if ((body.channel ?? 'email') === 'email' && body.referralEmail === undefined)
+      ctx.addIssue({ code: 'custom', path: ['referralEmail'], message: 'Email Required' });
+  });
 export type DealShareBody = z.infer<typeof dealShareBodySchema>;
 
 /** POST /api/referrals (spec §3 'Referral payload', §5 'Referral'). */

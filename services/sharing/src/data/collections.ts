@@ -1,4 +1,11 @@
-import type { DipSnapshot, InviteType, LoanType, SharePermissions, ShareStatus } from '@lsp/contracts';
+import type {
+  DealShareChannel,
+  DipSnapshot,
+  InviteType,
+  LoanType,
+  SharePermissions,
+  ShareStatus,
+} from '@lsp/contracts';
 import type { Connection } from 'mongoose';
 
 /** What sharing knows of a DIP, kept only from dip.* events (applied when their version is newer). */
@@ -83,10 +90,15 @@ export interface RecipientShare {
   };
 }
 
-/** The spec's `shared_deals`: a lender offer and a note sent to an email, opened by its token. */
+/**
+ * The spec's `shared_deals`: a lender offer and a note sent to an email, opened by its token; or, shared
+ * on WhatsApp, Facebook or LinkedIn, a link to it with no recipient (`referralEmail` null).
+ */
 export interface SharedDeal {
   _id: string;
-  referralEmail: string;
+  referralEmail: string | null;
+  /** How it was shared; absent on deals made before there was a choice (email). */
+  channel?: DealShareChannel;
   referrerId: string;
   referrerName: string;
   loanType: LoanType;

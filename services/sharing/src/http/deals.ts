@@ -72,9 +72,12 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         throw badRequest('loanData must be a loan result (JSON)');
       await spendInvitation(caller.userId, reply);
       const now = deps.clock.now();
+      const channel = input.channel ?? 'email';
       const deal: SharedDeal = {
         _id: randomUUID(),
-        referralEmail: input.referralEmail.toLowerCase(),
+        // A link for WhatsApp, Facebook or LinkedIn names no recipient (the schema asks email for one).
+        referralEmail: channel === 'email' ? (input.referralEmail ?? '').toLowerCase() : null,
+        channel,
         referrerId: caller.userId,
         referrerName: caller.name,
         loanType: input.loanType,
@@ -88,15 +91,18 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         createdAt: now,
       };
       const lenderName = typeof offer.LenderName === 'string' ? offer.LenderName.slice(0, 2000) : null;
+      const referralEmail = deal.referralEmail;
       await deps.mongo.transaction(async (session) => {
         await c.sharedDeals.insertOne(deal, { session });
+        // Only an email share sends an email (deal.shared); a link is handed to the person who made it.
+        if (referralEmail === null) return;
         await deps.outbox.add(
           [
             dealSharedEvent({
               dealId: deal._id,
               referrerId: deal.referrerId,
               referrerName: deal.referrerName,
-              referralEmail: deal.referralEmail,
+              referralEmail,
               loanType: deal.loanType,
               lenderName,
               note: deal.note,
