@@ -413,6 +413,25 @@ test.describe('results panel', () => {
     await expect(dialog.getByText('Complete loan breakdown and terms')).toBeVisible();
     await expect(dialog.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
     await expect(dialog.getByRole('heading', { name: 'Returns & Performance' })).toBeVisible();
+    // The picture of where the gross loan goes, named and described in words (issue 24 item 22).
+    const picture = dialog.getByRole('img', { name: 'Where the gross loan goes' });
+    await expect(picture).toBeVisible();
+    await expect(picture).toHaveAccessibleDescription(
+      'Gross loan £450,000: net loan £430,000 (95.6%), fees £13,500 (3.0%), interest and other lender costs £6,500 (1.4%). Your deposit, beside it: £170,000.',
+    );
+    const legend = dialog.locator('.sr-flow__legend');
+    await expect(legend).toContainText('Net loan £430,000 95.6%');
+    await expect(legend).toContainText('Your deposit £170,000');
+    await screenshotBothWidths(page, 'search-breakdown-picture');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(picture).toBeVisible();
+    const sizes = await picture.evaluate((svg) => ({
+      svg: svg.getBoundingClientRect().right,
+      dialog: svg.closest('[role="dialog"]')!.getBoundingClientRect().right,
+    }));
+    expect(sizes.svg).toBeLessThanOrEqual(sizes.dialog);
+    await expectNoAxeViolations(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await dialog.getByText('Raw API Response').click();
     await expect(dialog.locator('pre')).toContainText('"LenderName": "Castlegate Finance"');
     await expectNoAxeViolations(page);

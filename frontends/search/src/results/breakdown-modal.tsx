@@ -7,6 +7,7 @@ import type { LoanOffer } from '../lib/loan-offer';
 import { storePendingApplication } from '../lib/pending-application';
 import { useSavedSearchId } from '../lib/saved-search-context';
 import { browserStorage } from '../lib/storage-keys';
+import { LoanFlowChart } from './loan-flow-chart';
 import {
   arrangementFee,
   isStrongProfit,
@@ -101,6 +102,8 @@ export function BreakdownModal({ offer, loanType, formData, onClose }: Breakdown
           <p className="sr-tile__value">{tmc(offer)}</p>
         </div>
       </div>
+
+      <LoanFlowChart offer={offer} />
 
       <section aria-labelledby="breakdown-loan" className="sr-breakdown__section">
         <h3 id="breakdown-loan" className="sr-section-title">

@@ -1,0 +1,41 @@
+import { readLoanOffer } from '../src/lib/loan-offer';
+import { loanFlow } from '../src/results/loan-flow';
+
+describe('where the gross loan goes (issue 24 item 22)', () => {
+  it('splits the gross loan into net loan, fees and the rest, with the deposit beside it', () => {
+    const flow = loanFlow(
+      readLoanOffer({
+        LenderName: 'Castlegate Finance',
+        GrossLoan: 450000,
+        NetLoan: 430000,
+        DepositRequired: 170000,
+        ArrangementFee: 9000,
+        LenderExitFee: 4500,
+      }),
+    )!;
+    expect(flow.loan.map((s) => [s.label, s.amount])).toEqual([
+      ['Net loan', 430000],
+      ['Fees', 13500],
+      ['Interest and other lender costs', 6500],
+    ]);
+    expect(flow.loan.reduce((sum, s) => sum + s.amount, 0)).toBe(450000);
+    expect(flow.deposit).toMatchObject({ label: 'Your deposit', amount: 170000 });
+    expect(flow.scale).toBe(450000);
+    expect(flow.description).toBe(
+      'Gross loan £450,000: net loan £430,000 (95.6%), fees £13,500 (3.0%), interest and other lender costs £6,500 (1.4%). Your deposit, beside it: £170,000.',
+    );
+  });
+
+  it('names the rest interest when the offer itemises it, and leaves out empty parts', () => {
+    const flow = loanFlow(
+      readLoanOffer({ GrossLoan: 100000, NetLoan: 92000, LoanInterest: 8000, ArrangementFee: 0 }),
+    )!;
+    expect(flow.loan.map((s) => s.label)).toEqual(['Net loan', 'Interest']);
+    expect(flow.deposit).toBeNull();
+  });
+
+  it('draws nothing without a gross and a net loan, or when the net loan is the larger', () => {
+    expect(loanFlow(readLoanOffer({ GrossLoan: 100000 }))).toBeNull();
+    expect(loanFlow(readLoanOffer({ GrossLoan: 100000, NetLoan: 120000 }))).toBeNull();
+  });
+});
