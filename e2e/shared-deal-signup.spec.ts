@@ -85,3 +85,31 @@ test('a sign-up from a shared deal is verified, signed in and lands on the deal'
   await elsewhere.close();
   await context.close();
 });
+
+test('a deal link made for WhatsApp opens the offer, the sharer and the note (issue 24 item 9)', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const sender = await newUser(browser, 'Wanda Whatsapp');
+  const made = await sender.page.request.post('/api/referrals/deal-share', {
+    data: {
+      referrerId: sender.id,
+      channel: 'whatsapp',
+      loanType: 'development',
+      note: 'For the group chat',
+      loanData: JSON.stringify({ LenderName: 'Quayside Capital', GrossLoan: 610000, NetLoan: 560000 }),
+    },
+  });
+  expect(made.status()).toBe(201);
+  const { signupToken } = (await made.json()) as { signupToken: string };
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/shared-deal/${signupToken}`);
+  await expect(page.getByRole('heading', { name: 'A deal shared with you' })).toBeVisible();
+  await expect(page.getByRole('main').getByText('Wanda Whatsapp')).toBeVisible();
+  await expect(page.getByText('For the group chat')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Quayside Capital' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await expectNoOverflowAt375(page);
+  await context.close();
+});
