@@ -56,6 +56,8 @@ export async function startSearchHarness(): Promise<SearchHarness> {
       INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
       MONGO_URL: testMongo.url,
       REDIS_URL: redis.url,
+      // No dip here: its application status reads find nothing listening, never a stack on this machine.
+      DIP_URL: 'http://127.0.0.1:9',
     });
     const search = buildApp({
       config,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTimeText } from '../common/text';
 import { sharePermissionsSchema } from './events';
 
 /**
@@ -20,7 +21,7 @@ export const accessQuerySchema = z.object({
   email: z.string().min(1).max(320),
   userId: z.string().min(1).max(100),
   /** When the owner last revoked the DIP's link (null or absent: never). */
-  linkRevokedAt: z.string().datetime().nullable().optional(),
+  linkRevokedAt: isoDateTimeText('linkRevokedAt must be an ISO date and time').nullable().optional(),
 });
 export type AccessQuery = z.infer<typeof accessQuerySchema>;
 
