@@ -1,6 +1,5 @@
 // Issue 25, item 6 (part): $out and $merge write the pipeline's results as MongoDB 7.0 does.
-import { MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { TestDatabase, openTestDatabase, failure } from './support';
 
 let t: TestDatabase;
 
@@ -11,15 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<MongoServerError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(MongoServerError);
-  return err as MongoServerError;
-}
 
 describe('$out', () => {
   it('replaces the target’s documents, keeps its indexes, and returns no documents', async () => {

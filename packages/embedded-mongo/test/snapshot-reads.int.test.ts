@@ -1,8 +1,8 @@
 // Issue 25, item 4: readConcern snapshot outside transactions (MongoDB 5.0+). find, aggregate and
 // distinct read a pinned snapshot and answer its atClusterTime, so a snapshot session's later reads
 // see the same data; every other command refuses the level (72 InvalidOptions).
-import { MongoServerError, Timestamp } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { Timestamp } from 'mongodb';
+import { TestDatabase, openTestDatabase, failure } from './support';
 
 let t: TestDatabase;
 
@@ -13,15 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<MongoServerError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(MongoServerError);
-  return err as MongoServerError;
-}
 
 describe('snapshot sessions', () => {
   it('pin the first read: later find, aggregate and distinct do not see newer writes', async () => {

@@ -1,8 +1,7 @@
 // Issue 25, item 5: what MongoDB 7.0 refuses is refused here too. Unknown fields in a write command
 // or in one of its statements are 40415 and nothing is written; a write concern the one-member set
 // cannot satisfy is applied on the primary and answered with a writeConcernError, as MongoDB does.
-import { MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { TestDatabase, openTestDatabase, failure } from './support';
 
 let t: TestDatabase;
 
@@ -13,15 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<MongoServerError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(MongoServerError);
-  return err as MongoServerError;
-}
 
 describe('unknown fields (MongoDB 7.0 IDL: 40415)', () => {
   it('`sort` in an update statement (8.0 only) is refused and nothing changes', async () => {

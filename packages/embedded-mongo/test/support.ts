@@ -1,7 +1,7 @@
 // Test harness: the suite runs against MONGO_URL when set (a real MongoDB, to compare behaviour),
 // otherwise against an embedded server on a free port.
 import { randomUUID } from 'node:crypto';
-import { Db, MongoClient } from 'mongodb';
+import { Db, MongoClient, MongoServerError } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo, type EmbeddedMongoOptions } from '../src';
 
 export interface TestDatabase {
@@ -33,4 +33,14 @@ export async function openTestDatabase(
       await embedded?.stop();
     },
   };
+}
+
+/** The server error a promise rejects with (fails the test when it resolves or rejects otherwise). */
+export async function failure(p: Promise<unknown>): Promise<MongoServerError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(MongoServerError);
+  return err as MongoServerError;
 }

@@ -1,8 +1,7 @@
 // Issue 25, "fail loudly": what the embedded server does not implement is refused with a server
 // error (MongoDB's own where it has one, else 115 'not supported by the embedded server'), never
 // accepted and answered differently from MongoDB.
-import { MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { TestDatabase, openTestDatabase, failure } from './support';
 
 let t: TestDatabase;
 
@@ -13,15 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<MongoServerError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(MongoServerError);
-  return err as MongoServerError;
-}
 
 async function names(): Promise<string[]> {
   return (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);

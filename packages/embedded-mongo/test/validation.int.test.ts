@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MongoClient, MongoServerError } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '../src';
-import { TestDatabase, openTestDatabase, usingRealMongo } from './support';
+import { TestDatabase, openTestDatabase, usingRealMongo, failure } from './support';
 
 let t: TestDatabase;
 
@@ -16,15 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<MongoServerError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(MongoServerError);
-  return err as MongoServerError;
-}
 
 const validator = { qty: { $gte: 0 }, name: { $type: 'string' } };
 
