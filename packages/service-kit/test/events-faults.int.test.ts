@@ -59,12 +59,27 @@ async function saveWithEvent(outbox: Outbox, collection: string, id: string) {
   return { event, attempts };
 }
 
+/** A service's outbox, published at commit to a recording bus, and the collection its changes go to. */
+async function publishingService() {
+  const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
+  const bus = recordingBus();
+  outbox.publishAtCommit({ bus });
+  return { outbox, bus, dips: unique('dips') };
+}
+
+/** One change, one outbox entry, and that entry's event published exactly once. */
+async function expectStoredAndPublishedOnce(
+  { outbox, bus, dips }: Awaited<ReturnType<typeof publishingService>>,
+  eventId: string,
+) {
+  expect(await connection.collection(dips).countDocuments()).toBe(1);
+  expect(await outbox.collection().countDocuments()).toBe(1);
+  expect(bus.published).toEqual([eventId]);
+}
+
 describe('a service’s change and its outbox entry', () => {
   it('TransientTransactionError on the outbox write: the transaction runs again, one change, one entry, one publish', async () => {
-    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
-    const bus = recordingBus();
-    outbox.publishAtCommit({ bus });
-    const dips = unique('dips');
+    const { outbox, bus, dips } = await publishingService();
     await failCommand(
       { times: 1 },
       { failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] },
@@ -72,16 +87,11 @@ describe('a service’s change and its outbox entry', () => {
     const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-1');
     await outbox.drain();
     expect(attempts).toBe(2);
-    expect(await connection.collection(dips).countDocuments()).toBe(1);
-    expect(await outbox.collection().countDocuments()).toBe(1);
-    expect(bus.published).toEqual([event.id]);
+    await expectStoredAndPublishedOnce({ outbox, bus, dips }, event.id);
   });
 
   it('UnknownTransactionCommitResult on commit: the commit is retried, applied once and published once', async () => {
-    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
-    const bus = recordingBus();
-    outbox.publishAtCommit({ bus });
-    const dips = unique('dips');
+    const { outbox, bus, dips } = await publishingService();
     await failCommand(
       { times: 1 },
       { failCommands: ['commitTransaction'], errorCode: 91, errorLabels: ['UnknownTransactionCommitResult'] },
@@ -90,30 +100,20 @@ describe('a service’s change and its outbox entry', () => {
     await outbox.drain();
     expect(attempts).toBe(1);
     expect(sentCount('commitTransaction')).toBe(2);
-    expect(await connection.collection(dips).countDocuments()).toBe(1);
-    expect(await outbox.collection().countDocuments()).toBe(1);
-    expect(bus.published).toEqual([event.id]);
+    await expectStoredAndPublishedOnce({ outbox, bus, dips }, event.id);
   });
 
   it('a connection dropped in the middle of the transaction: it runs again on a new one, nothing twice', async () => {
-    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
-    const bus = recordingBus();
-    outbox.publishAtCommit({ bus });
-    const dips = unique('dips');
+    const { outbox, bus, dips } = await publishingService();
     await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
     const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-3');
     await outbox.drain();
     expect(attempts).toBe(2);
-    expect(await connection.collection(dips).countDocuments()).toBe(1);
-    expect(await outbox.collection().countDocuments()).toBe(1);
-    expect(bus.published).toEqual([event.id]);
+    await expectStoredAndPublishedOnce({ outbox, bus, dips }, event.id);
   });
 
   it('a failure that is not transient: neither the change nor the entry, and nothing published', async () => {
-    const outbox = await Outbox.open(connection, { collectionName: unique('outbox') });
-    const bus = recordingBus();
-    outbox.publishAtCommit({ bus });
-    const dips = unique('dips');
+    const { outbox, bus, dips } = await publishingService();
     await failCommand({ times: 1 }, { failCommands: ['commitTransaction'], errorCode: 8000 });
     await expect(saveWithEvent(outbox, dips, 'dip-4')).rejects.toMatchObject({ code: 8000 });
     await outbox.drain();
