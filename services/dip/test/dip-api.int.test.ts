@@ -3,6 +3,7 @@ import { DIP_MESSAGES, SHARING_EVENT_TYPES, createEnvelope } from '@lsp/contract
 import type { CookieClient } from '@lsp/testing';
 import { QUOTE_CODE_PATTERN } from '../src/domain/codes';
 import { HOUR, type DipHarness, startDipHarness } from './dip-harness';
+import { DIP_APPLICATION } from './fixtures';
 
 describe('dip service through the gateway', () => {
   let h: DipHarness;
@@ -523,23 +524,7 @@ describe('dip service through the gateway', () => {
   });
 
   describe('applications', () => {
-    const valid = {
-      loanType: 'development',
-      fullName: 'Alex Investor',
-      email: 'alex@example.co.uk',
-      phone: '07700 900123',
-      propertyAddress: '12 Mill Lane, Leeds',
-      propertyType: 'residential',
-      propertyValue: '1,500,000',
-      loanAmount: '£950,000',
-      loanTerm: '18',
-      loanPurpose: 'development',
-      exitStrategy: 'sale',
-      annualIncome: 120000,
-      existingDebt: '',
-      creditScore: 'good',
-      additionalInfo: 'First phase of two.',
-    };
+    const valid = DIP_APPLICATION;
 
     it("checks the wizard at submit with the spec's messages, and stores nothing on a refusal", async () => {
       const cases: Array<[Record<string, unknown>, string]> = [

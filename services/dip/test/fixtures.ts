@@ -52,3 +52,22 @@ export function pdfDip(id: string, version = 1, projectName = 'Riverside <Mews> 
     validityHours: 48,
   };
 }
+
+/** A complete DIP application as the wizard sends it (§5's fields). */
+export const DIP_APPLICATION = {
+  loanType: 'development',
+  fullName: 'Alex Investor',
+  email: 'alex@example.co.uk',
+  phone: '07700 900123',
+  propertyAddress: '12 Mill Lane, Leeds',
+  propertyType: 'residential',
+  propertyValue: '1,500,000',
+  loanAmount: '£950,000',
+  loanTerm: '18',
+  loanPurpose: 'development',
+  exitStrategy: 'sale',
+  annualIncome: 120000,
+  existingDebt: '',
+  creditScore: 'good',
+  additionalInfo: 'First phase of two.',
+};

@@ -17,7 +17,7 @@ import {
 } from '@lsp/testing';
 import { DEVELOPMENT_PAYLOAD } from '../../search/test/search-harness';
 import { startDipHarness } from './dip-harness';
-import { OFFER } from './fixtures';
+import { DIP_APPLICATION, OFFER } from './fixtures';
 
 /**
  * Issue 13, 'Beyond the list': bad inputs derived from each route's zod schema (see
@@ -38,24 +38,6 @@ interface Context {
 
 /** The outbox relays mark entries published (compared by ids alone) and renew their lease (left out). */
 const RELAYED = { idsOnly: ['outbox'], ignore: ['outbox_relay_lease'] };
-
-const DIP_APPLICATION = {
-  loanType: 'development',
-  fullName: 'Alex Investor',
-  email: 'alex@example.co.uk',
-  phone: '07700 900123',
-  propertyAddress: '12 Mill Lane, Leeds',
-  propertyType: 'residential',
-  propertyValue: '1,500,000',
-  loanAmount: '£950,000',
-  loanTerm: '18',
-  loanPurpose: 'development',
-  exitStrategy: 'sale',
-  annualIncome: 120000,
-  existingDebt: '',
-  creditScore: 'good',
-  additionalInfo: 'First phase of two.',
-};
 
 describeFuzz<Context>({
   service: 'dip',

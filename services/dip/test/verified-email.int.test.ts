@@ -1,6 +1,7 @@
 import { EMAIL_NOT_VERIFIED } from '@lsp/contracts';
 import type { CookieClient } from '@lsp/testing';
 import { type DipHarness, startDipHarness } from './dip-harness';
+import { DIP_APPLICATION } from './fixtures';
 
 jest.setTimeout(60_000);
 
@@ -66,23 +67,7 @@ describe('the dip service needs a verified email address', () => {
     return { ...dip, slug: dip.shareUrl.split('/').pop()! };
   }
 
-  const application = {
-    loanType: 'development',
-    fullName: 'Alex Investor',
-    email: 'alex@example.co.uk',
-    phone: '07700 900123',
-    propertyAddress: '12 Mill Lane, Leeds',
-    propertyType: 'residential',
-    propertyValue: '1,500,000',
-    loanAmount: '£950,000',
-    loanTerm: '18',
-    loanPurpose: 'development',
-    exitStrategy: 'sale',
-    annualIncome: 120000,
-    existingDebt: '',
-    creditScore: 'good',
-    additionalInfo: '',
-  };
+  const application = { ...DIP_APPLICATION, additionalInfo: '' };
 
   it('POST /api/online-dip/create/{searchId}/{loanIndex}', async () => {
     await expectUnverifiedRefused(() =>
