@@ -19,7 +19,7 @@ import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from '../pages/auth-redirect';
 import { shortCorrelationId, useDipDetail } from './dip-query';
 import { DipSharesPanel } from './dip-shares';
-import { downloadDipPdf } from './pdf';
+import { downloadDipPdf, pdfDownloadToast } from './pdf';
 import { PdfDownloadButton } from './pdf-download-button';
 
 type Context = 'owner' | 'shared';
@@ -164,21 +164,13 @@ export function DipModal({
       return;
     }
     const outcome = await downloadDipPdf(quoteCode, quoteCode);
-    if (outcome === 'ok') {
-      toast({ title: 'Download Started', variant: 'success' });
-      trackShareFunnel('dip_pdf_downloaded', { dipId, context });
-    } else if (outcome === 'auth')
-      toast({
-        title: 'Authentication Required',
-        description: 'Please log in to download PDFs.',
-        variant: 'error',
-      });
-    else
-      toast({
-        title: 'Download Error',
-        description: "We couldn't download the PDF. Please try again.",
-        variant: 'error',
-      });
+    toast(
+      pdfDownloadToast(outcome, {
+        failed: "We couldn't download the PDF. Please try again.",
+        auth: 'Please log in to download PDFs.',
+      }),
+    );
+    if (outcome === 'ok') trackShareFunnel('dip_pdf_downloaded', { dipId, context });
     return outcome;
   };
 

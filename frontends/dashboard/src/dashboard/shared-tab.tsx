@@ -16,7 +16,7 @@ import {
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
-import { downloadDipPdf } from './pdf';
+import { downloadDipPdf, pdfDownloadToast } from './pdf';
 import { PdfDownloadButton } from './pdf-download-button';
 import { sharedKey, unreadKey, useShared } from './queries';
 import type { SharedItem } from './queries';
@@ -72,14 +72,7 @@ export function SharedTab({
   };
   const download = async (item: SharedItem) => {
     const outcome = await downloadDipPdf(item.quoteCode, item.quoteCode);
-    if (outcome === 'ok') toast({ title: 'Download Started', variant: 'success' });
-    else if (outcome === 'auth') toast({ title: 'Authentication Required', variant: 'error' });
-    else
-      toast({
-        title: 'Download Error',
-        description: 'Failed to download PDF. Please try again.',
-        variant: 'error',
-      });
+    toast(pdfDownloadToast(outcome, { failed: 'Failed to download PDF. Please try again.' }));
     return outcome;
   };
 

@@ -19,7 +19,7 @@ import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { copyText } from '../dashboard/clipboard';
 import { useDipDetail } from '../dashboard/dip-query';
-import { downloadDipPdf } from '../dashboard/pdf';
+import { downloadDipPdf, pdfDownloadToast } from '../dashboard/pdf';
 import { PdfDownloadButton } from '../dashboard/pdf-download-button';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from './auth-redirect';
@@ -93,19 +93,12 @@ export function OnlineDipPage() {
   };
   const download = async () => {
     const outcome = await downloadDipPdf(dip.quoteCode, dip.quoteCode);
-    if (outcome === 'ok') toast({ title: 'Download Started', variant: 'success' });
-    else if (outcome === 'auth')
-      toast({
-        title: 'Authentication Required',
-        description: 'Please log in to download PDFs.',
-        variant: 'error',
-      });
-    else
-      toast({
-        title: 'Download Error',
-        description: 'Failed to download PDF. Please try again.',
-        variant: 'error',
-      });
+    toast(
+      pdfDownloadToast(outcome, {
+        failed: 'Failed to download PDF. Please try again.',
+        auth: 'Please log in to download PDFs.',
+      }),
+    );
     return outcome;
   };
 

@@ -22,7 +22,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
 import { useDipDetail } from '../dashboard/dip-query';
-import { downloadDipPdf } from '../dashboard/pdf';
+import { downloadDipPdf, pdfDownloadToast } from '../dashboard/pdf';
 import { PdfDownloadButton } from '../dashboard/pdf-download-button';
 import { useShared } from '../dashboard/queries';
 import { formatDate } from '../format';
@@ -164,21 +164,13 @@ export function SharedDipPage() {
   const download = async () => {
     if (!quoteCode) return;
     const outcome = await downloadDipPdf(quoteCode, quoteCode);
-    if (outcome === 'ok') {
-      toast({ title: 'Download Started', variant: 'success' });
-      trackShareFunnel('dip_pdf_downloaded', { dipId, shareId, context: 'shared' });
-    } else if (outcome === 'auth')
-      toast({
-        title: 'Authentication Required',
-        description: 'Please log in to download PDFs.',
-        variant: 'error',
-      });
-    else
-      toast({
-        title: 'Download Error',
-        description: "We couldn't download the PDF. Please try again.",
-        variant: 'error',
-      });
+    toast(
+      pdfDownloadToast(outcome, {
+        failed: "We couldn't download the PDF. Please try again.",
+        auth: 'Please log in to download PDFs.',
+      }),
+    );
+    if (outcome === 'ok') trackShareFunnel('dip_pdf_downloaded', { dipId, shareId, context: 'shared' });
     return outcome;
   };
   return (
