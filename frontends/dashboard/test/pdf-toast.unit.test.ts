@@ -1,4 +1,4 @@
-import { pdfDownloadToast } from '../src/dashboard/pdf';
+import { pdfDownloadToast } from '../src/dashboard/pdf-toast';
 
 describe('the toast of a PDF download', () => {
   const descriptions = {

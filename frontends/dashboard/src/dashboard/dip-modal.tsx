@@ -19,7 +19,8 @@ import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from '../pages/auth-redirect';
 import { shortCorrelationId, useDipDetail } from './dip-query';
 import { DipSharesPanel } from './dip-shares';
-import { downloadDipPdf, pdfDownloadToast } from './pdf';
+import { downloadDipPdf } from './pdf';
+import { pdfDownloadToast } from './pdf-toast';
 import { PdfDownloadButton } from './pdf-download-button';
 
 type Context = 'owner' | 'shared';

@@ -1,5 +1,5 @@
 // GET /api/online-dip/pdf/{reference}: the PDF blob, saved as DIP-{quoteCode}.pdf.
-import { type ToastOptions, apiPath } from '@lsp/ui';
+import { apiPath } from '@lsp/ui';
 
 /** 'busy': the PDF was still being rendered when the service stopped waiting (503 'try again'). */
 export type PdfOutcome = 'ok' | 'auth' | 'busy' | 'failed';
@@ -33,19 +33,4 @@ export async function downloadDipPdf(reference: string, quoteCode?: string): Pro
   } catch {
     return 'failed';
   }
-}
-
-/** The spec's toasts for a download's outcome; `failed` and `auth` are the descriptions each page uses. */
-export function pdfDownloadToast(
-  outcome: PdfOutcome,
-  descriptions: { failed: string; auth?: string },
-): ToastOptions {
-  if (outcome === 'ok') return { title: 'Download Started', variant: 'success' };
-  if (outcome === 'auth')
-    return {
-      title: 'Authentication Required',
-      ...(descriptions.auth ? { description: descriptions.auth } : {}),
-      variant: 'error',
-    };
-  return { title: 'Download Error', description: descriptions.failed, variant: 'error' };
 }

@@ -16,7 +16,8 @@ import {
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
-import { downloadDipPdf, pdfDownloadToast } from './pdf';
+import { downloadDipPdf } from './pdf';
+import { pdfDownloadToast } from './pdf-toast';
 import { PdfDownloadButton } from './pdf-download-button';
 import { sharedKey, unreadKey, useShared } from './queries';
 import type { SharedItem } from './queries';
