@@ -25,7 +25,12 @@ const common = {
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.mjs$': swc },
   roots,
   testEnvironment: 'node',
-  transformIgnorePatterns: ['/node_modules/(?!(mingo|cookie|@platformatic)/)'],
+  // The ES-module-only packages are compiled to CommonJS like our sources, also where npm nests them
+  // (light-my-request's cookie 2 sits in node_modules/light-my-request/node_modules/cookie): a file is
+  // left alone only when the package of its last node_modules/ segment is not one of them.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(mingo|cookie|content-disposition|@platformatic)/)(?!.*/node_modules/)',
+  ],
   // Tests run the workspace packages from source, as tsconfig.base.json's `paths` do for tsc and tsx;
   // their package.json `exports` point plain `node` at the built dist/ instead.
   moduleNameMapper: { '^@lsp/(contracts|service-kit|embedded-mongo)$': '<rootDir>/packages/$1/src/index.ts' },

@@ -7,6 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ROOT, ensureDependencies, ensureRedis, say } from './lib/bootstrap.mjs';
 import { formatStatusTable } from './lib/supervisor.mjs';
+import { requireSupportedNode } from './lib/node-version.mjs';
+
+requireSupportedNode();
 
 const STATUS_FILE = path.join(DATA_DIR, 'stack-status.json');
 

@@ -13,6 +13,9 @@ import {
   ensureRedis,
   say,
 } from './lib/bootstrap.mjs';
+import { requireSupportedNode } from './lib/node-version.mjs';
+
+requireSupportedNode();
 
 const RESULTS = path.join(ROOT, 'test-results');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
