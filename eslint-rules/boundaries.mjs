@@ -1,4 +1,4 @@
-// The repository's import boundaries, checked by lint (docs/decisions.md, 'Import boundaries'):
+// The repository's import boundaries, checked by lint (docs/decisions/0073-import-boundaries-are-lint-rules-the-test-gateway-belongs.md):
 // - a service's code never imports another service: services talk through events or the owner's API;
 // - a package never imports a service: packages are what services are built from;
 // - a frontend never imports server code: no service, and none of the server-only packages.

@@ -1,5 +1,5 @@
 // `npm run build:services`: compiles the TypeScript that production runs to CommonJS JavaScript with
-// swc, one file at a time (docs/decisions.md, "Production runs compiled JavaScript"). Type errors are
+// swc, one file at a time (docs/decisions/0005-production-runs-compiled-javascript-from-one-parameterised.md). Type errors are
 // not this script's business: `npm run typecheck` covers the whole workspace.
 //
 //   packages/<pkg>/src/**  -> packages/<pkg>/dist/**   (the workspace packages services import)

@@ -1,6 +1,6 @@
 // The compiled form of the single-machine stack: `npm start`, the browser tests, the chaos run and the
 // benchmarks run the services, workers and the embedded MongoDB from the same JavaScript the images
-// run (docs/decisions.md, "The single-machine stack runs compiled JavaScript too"), rebuilt here when
+// run (docs/decisions/0080-the-single-machine-stack-runs-compiled-javascript-too.md), rebuilt here when
 // any of their sources is newer than the last build, and the frontends' static servers too (pointed
 // at the webpack output beside their source with STATIC_DIST, where the image puts it beside the
 // compiled file).

@@ -27,8 +27,8 @@ export const PROCESSES = REGISTRY.filter((proc) => proc.kind !== 'database');
 /**
  * The processes off the search path (`smallYoungGeneration` in the registry) start with a 2 MB young
  * generation instead of V8's 16 MB: on one machine each then holds about 30 MB less, for more frequent
- * scavenges in processes that see a fraction of the search path's traffic (docs/decisions.md, "Memory
- * on one machine").
+ * scavenges in processes that see a fraction of the search path's traffic
+ * (docs/decisions/0081-memory-on-one-machine.md).
  */
 const YOUNG_GENERATION_ARGS = ['--max-semi-space-size=2'];
 

@@ -2,7 +2,8 @@
  * The whole system as people use it, with the outbox relays' safety-net poll set to an hour: every
  * event gets out only because the process that committed it publishes it at once, and every call
  * answers right the first time because no call waits on an event still on its way
- * (docs/decisions.md: "Events published at commit" and "Read your own writes across services").
+ * (docs/decisions/0082-events-published-at-commit-by-the-process-that-committed.md and
+ * docs/decisions/0083-read-your-own-writes-across-services.md).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

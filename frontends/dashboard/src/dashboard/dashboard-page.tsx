@@ -40,7 +40,7 @@ export const MODAL_CLEAR_DELAY_MS = 100;
 
 /**
  * The first name: the first word, or the second when the first is a title (Mr, Mrs, Dr...). The spec
- * says 'the second word', which only holds for names written with a title (see docs/decisions.md).
+ * says 'the second word', which only holds for names written with a title (see docs/decisions/0036-dashboard-greeting-uses-the-first-name.md).
  */
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady', 'rev']);
 export function greetingName(name: string): string {

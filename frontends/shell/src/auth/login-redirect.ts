@@ -35,7 +35,7 @@ const isDashboardPath = (path: string) =>
  * 2. redirect; 3. a stored post-auth redirect; 4. sharedDipId → /shared-with-me?highlightDip={id};
  * 5. a shared-deal token → /shared-deal/{token}; 6. shared=1 → /dashboard?tab=shared; 7. /dashboard,
  * unless search results are held for after sign-in: then the home page, which shows them (or the
- * verify gate) and saves them to the account (issue 24 item 16; docs/decisions.md).
+ * verify gate) and saves them to the account (docs/decisions/0088-results-the-default-order-on-net-loan-tmc-0-commercial.md).
  */
 export function loginRedirectTarget(
   params: URLSearchParams,

@@ -142,7 +142,7 @@ export const NOT_VERIFIED = errorAnswer(
 export const NOT_FOUND = errorAnswer('Not found');
 /**
  * The service that owns a fact this answer depends on (a DIP's link, a saved search) could not be
- * asked in time: try again in a moment (docs/decisions.md: "Read your own writes across services").
+ * asked in time: try again in a moment (docs/decisions/0083-read-your-own-writes-across-services.md).
  */
 export const OWNER_UNAVAILABLE = errorAnswer('A service this answer depends on did not answer: try again');
 export const TOO_MANY = errorAnswer('Too many attempts: wait `retryAfterSeconds` (also in Retry-After)');

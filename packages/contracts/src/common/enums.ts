@@ -43,7 +43,7 @@ export type Region = (typeof REGIONS)[number];
  * The 15 property classes the search payloads (and the mortgage form's currentPropertyType) use.
  * The spec also names PureResidential for development but says readings differ; the payloads list only
  * these 15, so PureResidential is accepted nowhere in a search and is kept apart in ALL_PROPERTY_CLASSES
- * for any screen that must show the long list (see docs/decisions.md).
+ * for any screen that must show the long list (see docs/decisions/0008-search-payloads-pureresidential-defaults-bounds-and-numbers.md).
  */
 export const PROPERTY_CLASSES = [
   'Residential',

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * Free-form JSON a request carries and a service keeps as it is (a search's form values, a loan
- * offer, telemetry metadata). Bounded like every other request field (docs/decisions.md, 'Request
- * text: length before pattern'): depth, entries, text and key length are capped, and keys that mean
+ * offer, telemetry metadata). Bounded like every other request field
+ * (docs/decisions/0067-request-text-length-before-pattern.md): depth, entries, text and key length are
+ * capped, and keys that mean
  * something to MongoDB or to JavaScript objects (`$…`, dotted, NUL, `__proto__`, `constructor`,
  * `prototype`) are refused, so such a value can be stored and read back as plain data.
  */

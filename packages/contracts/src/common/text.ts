@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Text rules that keep validation linear in the size of a request (docs/decisions.md, 'Request
- * text: length before pattern'). Every pattern here is linear under a backtracking engine, and every
+ * Text rules that keep validation linear in the size of a request
+ * (docs/decisions/0067-request-text-length-before-pattern.md). Every pattern here is linear under a
+ * backtracking engine, and every
  * schema that uses one checks the length first: zod runs `.regex` even after `.max` failed, so the
  * pattern sits behind a `.pipe`, which never runs once the length check has failed.
  */

@@ -4,7 +4,7 @@ import { dipCreatedEventSchema } from './events';
 /**
  * Reads one service makes of the dip service directly, inside the platform (never through the
  * gateway): the owner answers where a projection kept from its events could be behind what the same
- * user has just done (docs/decisions.md: "Read your own writes across services").
+ * user has just done (docs/decisions/0083-read-your-own-writes-across-services.md).
  */
 export const DIP_INTERNAL_PATHS = {
   /** GET: the DIP's link state, {@link dipStateSchema}; 404 when there is no such DIP. */

@@ -4,7 +4,7 @@ import { IDENTITY_MESSAGES, loginBodySchema, registerBodySchema } from './http';
 
 /**
  * Password reset, password change and signing out everywhere. The spec has no routes or wording for
- * these; they are the product team's (docs/decisions.md). New passwords follow the registration rules
+ * these; they are the product team's (docs/decisions/0071-sessions-end-passwords-can-be-reset-scrypt-at-2-17.md). New passwords follow the registration rules
  * (`registerBodySchema.shape.password`), so every form and the server agree.
  */
 export const PASSWORD_MESSAGES = {

@@ -26,7 +26,7 @@ export interface PlatformProcess {
   dependsOn: string[];
   /** Services it asks directly, on demand, for what they own (not start dependencies). */
   asks?: string[];
-  /** Off the search path: a 2 MB young generation on one machine (docs/decisions.md, "Memory on one machine"). */
+  /** Off the search path: a 2 MB young generation on one machine (docs/decisions/0081-memory-on-one-machine.md). */
   smallYoungGeneration?: boolean;
 }
 

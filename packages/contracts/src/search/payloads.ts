@@ -40,7 +40,7 @@ import {
 
 export const NET_LOAN_REQUIRED_MESSAGE = 'Net loan amount is required when max loan is not selected';
 /**
- * The commercial form's rule, read as the same rule as the other forms (see docs/decisions.md): the
+ * The commercial form's rule, read as the same rule as the other forms (see docs/decisions/0007-commercial-search-net-loan-required-when-maximum-loan.md): the
  * spec's wording kept, with the condition it evidently meant.
  */
 export const COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE =

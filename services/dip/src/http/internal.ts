@@ -38,7 +38,7 @@ export function dipStateOf(dip: Dip, publicUrl: string): DipState {
 }
 
 /**
- * What other services ask dip directly (docs/decisions.md: "Read your own writes across services"):
+ * What other services ask dip directly (docs/decisions/0083-read-your-own-writes-across-services.md):
  * sharing, the DIP's link as it is now; search, which saved searches have an application.
  */
 export function registerInternalReads(app: FastifyInstance, deps: InternalReadDeps) {

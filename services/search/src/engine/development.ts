@@ -30,8 +30,8 @@ export interface DevelopmentCosts {
  * costs. When the borrower says the contingency is already in the build cost it is not added twice.
  * The form fills in both derived figures and lets the borrower change them (spec §3 lists them in the
  * payload, §2 lets professional fees take pence): a figure the borrower entered is used as entered, the
- * derivation only fills in what was left empty (docs/decisions.md, "Development: total build cost and
- * professional fees as entered").
+ * derivation only fills in what was left empty
+ * (docs/decisions/0084-development-total-build-cost-and-professional-fees.md).
  */
 export function developmentCosts(payload: DevelopmentSearch): DevelopmentCosts {
   const derivedContingency = payload.contingencyIncluded

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SharingCollections } from '../data/collections';
 
 /**
- * What other services ask sharing directly (docs/decisions.md: "Read your own writes across services"):
+ * What other services ask sharing directly (docs/decisions/0083-read-your-own-writes-across-services.md):
  * dip, whether a person may open a DIP, when its own grants (kept from share.created and share.viewed)
  * have not yet heard of a share made or an open link opened a moment ago.
  */

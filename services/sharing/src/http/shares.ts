@@ -37,8 +37,8 @@ export interface ShareRouteDeps {
   /**
    * Asks the dip service for a DIP as it is now (null: no such DIP). Every decision about a DIP's link
    * is made on the owner's answer, never on the projection alone, which may not have heard yet of a
-   * DIP created or a link regenerated a moment ago (docs/decisions.md: "Read your own writes across
-   * services").
+   * DIP created or a link regenerated a moment ago
+   * (docs/decisions/0083-read-your-own-writes-across-services.md).
    */
   askDip: (dipId: string) => Promise<DipState | null>;
 }
