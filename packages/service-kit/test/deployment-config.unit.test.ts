@@ -290,6 +290,21 @@ describe('deploy/Dockerfile', () => {
     expect([...passed].filter((arg) => !declared.has(arg))).toEqual([]);
   });
 
+  it("builds and runs every stage on one Node image whose major is the one package.json's engines name", () => {
+    const engines = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node as string;
+    const supportedMajor = /^>=\s*(\d+)$/.exec(engines)?.[1];
+    expect(supportedMajor).toBeDefined();
+    const images = [...dockerfile.matchAll(/^ARG NODE_IMAGE=(\S+)$/gm)].map((m) => m[1]!);
+    expect(images).toHaveLength(1);
+    expect(/^node:(\d+)[-.]/.exec(images[0]!)?.[1]).toBe(supportedMajor);
+    expect(new Set([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]))).toEqual(
+      new Set(['${NODE_IMAGE}']),
+    );
+    // No image of compose swaps the base image for another Node.
+    const overridden = processes.filter(({ name }) => compose.services[name].build?.args?.NODE_IMAGE);
+    expect(overridden).toEqual([]);
+  });
+
   it('runs the final image as a non-root user with production dependencies only', () => {
     expect(runtimeStage).toMatch(/^USER node$/m);
     expect(dockerfile).toContain('npm ci --omit=dev --workspace="$WORKSPACE"');
