@@ -15,3 +15,4 @@ export * from './events';
 export * from './route-contracts';
 export * from './declared-route';
 export * from './internal-reads';
+export * from './rate-limit';
