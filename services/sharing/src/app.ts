@@ -9,7 +9,8 @@ import {
 } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
 import type { SharingConfig } from './config';
-import type { SharingCollections } from './data/collections';
+import { SharingAllowances } from './data/allowances';
+import type { SharingRepositories } from './data/repositories';
 import { ShareLinkSigner } from './domain/signed-links';
 import { registerDealRoutes } from './http/deals';
 import { registerInternalReads } from './http/internal';
@@ -20,7 +21,7 @@ export type SharingDeps = Pick<
   'config' | 'logger' | 'metrics' | 'healthChecks' | 'mongo'
 > & {
   redis: Redis;
-  collections: SharingCollections;
+  repositories: SharingRepositories;
   outbox: EventOutbox;
   /** The clock every expiry is judged by (tests move it). */
   clock?: Clock;
@@ -53,7 +54,10 @@ export function buildApp(deps: SharingDeps) {
     signer: new ShareLinkSigner(deps.config),
     askDip: deps.askDip ?? dipReader(deps.config),
   });
-  registerDealRoutes(app, common);
+  registerDealRoutes(app, {
+    ...common,
+    allowances: new SharingAllowances(deps.redis, deps.logger, deps.config),
+  });
   registerInternalReads(app, { ...common, internalSecret: deps.config.INTERNAL_SECRET });
   return app;
 }

@@ -2,6 +2,7 @@ import { ProcessedEvents, openEventing, serveService } from '@lsp/service-kit';
 import { buildApp } from './app';
 import { sharingConfigSchema } from './config';
 import { ensureSharingIndexes, sharingCollections } from './data/collections';
+import { sharingRepositories } from './data/repositories';
 import { subscribeSharing } from './events/consumed';
 
 serveService({
@@ -12,8 +13,9 @@ serveService({
     const { outbox, bus } = await openEventing(runtime);
     const collections = sharingCollections(runtime.mongo);
     await ensureSharingIndexes(collections);
-    subscribeSharing(bus, await ProcessedEvents.open(runtime.mongo), collections, outbox);
-    const app = buildApp({ ...runtime, collections, outbox });
+    const repositories = sharingRepositories(runtime.mongo);
+    subscribeSharing(bus, await ProcessedEvents.open(runtime.mongo), repositories, outbox);
+    const app = buildApp({ ...runtime, repositories, outbox });
     await bus.start();
     return app;
   },

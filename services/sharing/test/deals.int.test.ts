@@ -1,5 +1,6 @@
 import { IDENTITY_EVENT_TYPES, SHARING_MESSAGES, createEnvelope } from '@lsp/contracts';
 import { ProcessedEvents } from '@lsp/service-kit';
+import { sharingRepositories } from '../src/data/repositories';
 import { handleUserRegistered } from '../src/events/consumed';
 import { type SharingHarness, startSharingHarness } from './sharing-harness';
 
@@ -121,7 +122,7 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
       const referrer = await h.signedIn();
       const { signupToken } = (await shareDeal(referrer)).json();
       const processed = await ProcessedEvents.open(h.mongo);
-      const onRegistered = handleUserRegistered(h.collections);
+      const onRegistered = handleUserRegistered(sharingRepositories(h.mongo).deals);
       const registered = (userId: string) =>
         createEnvelope('identity', {
           type: IDENTITY_EVENT_TYPES.registered,

@@ -33,6 +33,7 @@ import { subscribeToIdentityEvents, subscribeToSharingEvents } from '../../notif
 import { buildApp } from '../src/app';
 import { sharingConfigSchema } from '../src/config';
 import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/data/collections';
+import { sharingRepositories } from '../src/data/repositories';
 import { subscribeSharing } from '../src/events/consumed';
 import { SHARE_LINK_SECRET } from './sharing-harness';
 
@@ -82,7 +83,8 @@ describe('sharing a DIP, end to end', () => {
     collections = sharingCollections(sharingDb);
     await ensureSharingIndexes(collections);
     const sharingBus = newBus();
-    subscribeSharing(sharingBus, await ProcessedEvents.open(sharingDb), collections, outbox);
+    const repositories = sharingRepositories(sharingDb);
+    subscribeSharing(sharingBus, await ProcessedEvents.open(sharingDb), repositories, outbox);
     sharingRedis = await connectedRedis(redisUrl);
     const sharingApp = buildApp({
       config: sharingConfigSchema.parse({
@@ -97,7 +99,7 @@ describe('sharing a DIP, end to end', () => {
       healthChecks: [],
       mongo: sharingDb,
       redis: sharingRedis,
-      collections,
+      repositories,
       outbox,
     });
     sharingServer = await listen(sharingApp, sharingPort);

@@ -39,6 +39,7 @@ import type { Connection } from 'mongoose';
 import { buildApp } from '../src/app';
 import { sharingConfigSchema } from '../src/config';
 import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/data/collections';
+import { sharingRepositories } from '../src/data/repositories';
 import { CONSUMER, handleDipEvent } from '../src/events/consumed';
 
 export const SHARE_LINK_SECRET = 'current-share-link-secret-0123456789abcdef';
@@ -158,6 +159,7 @@ export async function startSharingHarness(
     const processed = await ProcessedEvents.open(mongo);
     const collections = sharingCollections(mongo);
     await ensureSharingIndexes(collections);
+    const repositories = sharingRepositories(mongo);
     const config = sharingConfigSchema.parse({
       INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
       MONGO_URL: testMongo.url,
@@ -190,7 +192,7 @@ export async function startSharingHarness(
       healthChecks: [],
       mongo,
       redis: redis.redis,
-      collections,
+      repositories,
       outbox,
       clock: { now: () => clock.now },
       ...(opts.askDipOverHttp ? {} : { askDip }),
@@ -204,7 +206,7 @@ export async function startSharingHarness(
     const gw = gateway;
     const leased = redis;
     const server = sharingListening;
-    const onDip = handleDipEvent(collections, outbox);
+    const onDip = handleDipEvent(repositories, outbox);
     const harness: SharingHarness = {
       mongo,
       outbox,

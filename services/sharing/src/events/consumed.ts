@@ -13,7 +13,11 @@ import {
 import type { EventBus, ProcessedEvents, EventOutbox } from '@lsp/service-kit';
 import type { ClientSession, Connection } from 'mongoose';
 import { shareRevokedEvent } from './published';
-import type { DipProjection, SharingCollections } from '../data/collections';
+import type { DipProjection } from '../data/collections';
+import type { SharingRepositories } from '../data/repositories';
+
+/** The repositories the consumers write through. */
+export type ConsumerRepositories = Pick<SharingRepositories, 'dips' | 'links' | 'recipients' | 'deals'>;
 
 export const CONSUMER = 'sharing';
 
@@ -25,25 +29,17 @@ export const CONSUMER = 'sharing';
  * link was withdrawn ('dip-revoked') ends every share.
  */
 async function revokeSharesOf(
-  c: SharingCollections,
+  r: Pick<SharingRepositories, 'links' | 'recipients'>,
   outbox: EventOutbox,
   dipId: string,
   reason: ShareRevokedEvent['reason'],
   at: Date,
   session: ClientSession,
 ) {
-  const scope = reason === 'link-regenerated' ? { inviteType: 'open' as const } : {};
-  const entries = await c.recipientShares.find({ dipId, status: 'active', ...scope }, { session }).toArray();
-  await c.dipShares.updateMany(
-    { dipId, status: { $in: ['active', 'claimed'] }, ...scope },
-    { $set: { status: 'revoked' } },
-    { session },
-  );
-  await c.recipientShares.updateMany(
-    { dipId, status: 'active', ...scope },
-    { $set: { status: 'revoked' } },
-    { session },
-  );
+  const inviteType = reason === 'link-regenerated' ? ('open' as const) : undefined;
+  const entries = await r.recipients.activeOf(dipId, inviteType, session);
+  await r.links.revokeAllOf(dipId, inviteType, session);
+  await r.recipients.revokeAllOf(dipId, inviteType, session);
   await outbox.add(
     entries.map((entry) =>
       shareRevokedEvent({
@@ -69,23 +65,7 @@ function missedRevocation(known: DipProjection | null, linkRevokedAt: string | n
   return new Date(linkRevokedAt).getTime() > knownAt;
 }
 
-/** Applies an update only when the event's version is newer than the projection's. */
-async function applyNewer(
-  c: SharingCollections,
-  dipId: string,
-  version: number,
-  set: Record<string, unknown>,
-  session: ClientSession,
-): Promise<boolean> {
-  const result = await c.dips.updateOne(
-    { _id: dipId, version: { $lt: version } },
-    { $set: { ...set, version } },
-    { session },
-  );
-  return result.modifiedCount === 1;
-}
-
-export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
+export function handleDipEvent(r: ConsumerRepositories, outbox: EventOutbox) {
   return async (envelope: EventEnvelope, session: ClientSession): Promise<void> => {
     switch (envelope.type) {
       case DIP_EVENT_TYPES.created: {
@@ -102,17 +82,16 @@ export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
           createdAt: new Date(d.createdAt),
           snapshot: d.snapshot,
         };
-        const existing = await c.dips.findOne({ _id: d.dipId }, { session });
-        if (!existing) await c.dips.insertOne({ _id: d.dipId, ...doc, version: d.version }, { session });
-        else await applyNewer(c, d.dipId, d.version, doc, session);
+        const existing = await r.dips.find(d.dipId, session);
+        if (!existing) await r.dips.insert({ _id: d.dipId, ...doc, version: d.version }, session);
+        else await r.dips.applyNewer(d.dipId, d.version, doc, session);
         return;
       }
       case DIP_EVENT_TYPES.linkRegenerated: {
         const d = dipLinkRegeneratedEventSchema.parse(envelope.data);
-        const known = await c.dips.findOne({ _id: d.dipId }, { session });
+        const known = await r.dips.find(d.dipId, session);
         const missed = missedRevocation(known, d.linkRevokedAt);
-        const changed = await applyNewer(
-          c,
+        const changed = await r.dips.applyNewer(
           d.dipId,
           d.version,
           {
@@ -125,7 +104,7 @@ export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
         );
         if (changed)
           await revokeSharesOf(
-            c,
+            r,
             outbox,
             d.dipId,
             missed ? 'dip-revoked' : 'link-regenerated',
@@ -137,24 +116,19 @@ export function handleDipEvent(c: SharingCollections, outbox: EventOutbox) {
       case DIP_EVENT_TYPES.expiryChanged: {
         const d = dipExpiryChangedEventSchema.parse(envelope.data);
         const expiresAt = new Date(d.expiresAt);
-        if (await applyNewer(c, d.dipId, d.version, { expiresAt }, session))
-          await c.recipientShares.updateMany(
-            { dipId: d.dipId },
-            { $set: { dipExpiresAt: expiresAt } },
-            { session },
-          );
+        if (await r.dips.applyNewer(d.dipId, d.version, { expiresAt }, session))
+          await r.recipients.setDipExpiry(d.dipId, expiresAt, session);
         return;
       }
       case DIP_EVENT_TYPES.revoked: {
         const d = dipRevokedEventSchema.parse(envelope.data);
-        const changed = await applyNewer(
-          c,
+        const changed = await r.dips.applyNewer(
           d.dipId,
           d.version,
           { shareSlug: null, shareUrl: null, status: 'revoked', linkRevokedAt: new Date(d.revokedAt) },
           session,
         );
-        if (changed) await revokeSharesOf(c, outbox, d.dipId, 'dip-revoked', new Date(d.revokedAt), session);
+        if (changed) await revokeSharesOf(r, outbox, d.dipId, 'dip-revoked', new Date(d.revokedAt), session);
         return;
       }
       default:
@@ -189,7 +163,7 @@ function projectionOf(state: DipState): DipProjection {
  */
 export async function catchUpWithOwner(
   mongo: Connection,
-  c: SharingCollections,
+  r: Pick<SharingRepositories, 'dips' | 'links' | 'recipients'>,
   outbox: EventOutbox,
   state: DipState,
   /** Now, by the route's clock: when the shares of an old slug count as revoked. */
@@ -197,18 +171,18 @@ export async function catchUpWithOwner(
 ): Promise<DipProjection> {
   const current = projectionOf(state);
   return mongo.transaction(async (session) => {
-    const existing = await c.dips.findOne({ _id: state.dipId }, { session });
+    const existing = await r.dips.find(state.dipId, session);
     if (!existing) {
-      await c.dips.updateOne({ _id: state.dipId }, { $setOnInsert: current }, { upsert: true, session });
+      await r.dips.insertIfAbsent(current, session);
       return current;
     }
     if (existing.version >= state.version) return existing;
     const missed = missedRevocation(existing, state.linkRevokedAt);
     const { _id: _ignored, ...fields } = current;
-    if (!(await applyNewer(c, state.dipId, state.version, fields, session))) return existing;
+    if (!(await r.dips.applyNewer(state.dipId, state.version, fields, session))) return existing;
     if (existing.shareSlug !== null && existing.shareSlug !== state.shareSlug)
       await revokeSharesOf(
-        c,
+        r,
         outbox,
         state.dipId,
         state.status === 'revoked' || missed ? 'dip-revoked' : 'link-regenerated',
@@ -216,25 +190,17 @@ export async function catchUpWithOwner(
         session,
       );
     if (existing.expiresAt.getTime() !== current.expiresAt.getTime())
-      await c.recipientShares.updateMany(
-        { dipId: state.dipId },
-        { $set: { dipExpiresAt: current.expiresAt } },
-        { session },
-      );
+      await r.recipients.setDipExpiry(state.dipId, current.expiresAt, session);
     return current;
   });
 }
 
 /** A person who registered from a shared deal (refDealId: the deal's token or id) is linked to it. */
-export function handleUserRegistered(c: SharingCollections) {
+export function handleUserRegistered(deals: SharingRepositories['deals']) {
   return async (envelope: EventEnvelope, session: ClientSession): Promise<void> => {
     const d = userRegisteredEventSchema.parse(envelope.data);
     if (!d.refDealId) return;
-    await c.sharedDeals.updateOne(
-      { $or: [{ signupToken: d.refDealId }, { _id: d.refDealId }], linkedUserId: null },
-      { $set: { linkedUserId: d.userId } },
-      { session },
-    );
+    await deals.linkRegisteredUser(d.refDealId, d.userId, session);
   };
 }
 
@@ -249,10 +215,10 @@ const DIP_TYPES = [
 export function subscribeSharing(
   bus: EventBus,
   processed: ProcessedEvents,
-  c: SharingCollections,
+  r: ConsumerRepositories,
   outbox: EventOutbox,
 ) {
-  const onDip = handleDipEvent(c, outbox);
+  const onDip = handleDipEvent(r, outbox);
   bus.subscribe({
     consumerGroup: CONSUMER,
     types: DIP_TYPES,
@@ -260,7 +226,7 @@ export function subscribeSharing(
       await processed.handleOnce(`${CONSUMER}:dips`, envelope, (session) => onDip(envelope, session));
     },
   });
-  const onRegistered = handleUserRegistered(c);
+  const onRegistered = handleUserRegistered(r.deals);
   bus.subscribe({
     // A group of its own: each group reads its own topics (one Kafka consumer group per subscription).
     consumerGroup: `${CONSUMER}-registrations`,

@@ -11,42 +11,33 @@ import {
   type Clock,
 } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { createHash } from 'node:crypto';
 import type { SharingConfig } from '../config';
-import type { SharedDeal, SharingCollections } from '../data/collections';
-import { withinAllowance } from '../domain/rate-limit';
+import type { SharingAllowances } from '../data/allowances';
+import type { SharedDeal } from '../data/collections';
+import type { SharingRepositories } from '../data/repositories';
 import { dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../events/published';
 import { SIGNED_IN } from './shares';
 
 export interface DealRouteDeps {
-  config: Pick<SharingConfig, 'PUBLIC_URL' | 'INVITATIONS_PER_HOUR' | 'TELEMETRY_PER_MINUTE'>;
+  config: Pick<SharingConfig, 'PUBLIC_URL'>;
   logger: Pick<Logger, 'warn' | 'error'>;
   mongo: Connection;
-  redis: Redis;
-  collections: SharingCollections;
+  allowances: SharingAllowances;
+  repositories: Pick<SharingRepositories, 'deals' | 'referrals' | 'funnel'>;
   outbox: EventOutbox;
   clock: Clock;
 }
 
-const HOUR_MS = 3600_000;
-/** The same share-funnel event from the same visitor within this window is recorded once. */
-export const TELEMETRY_DEDUPE_SECONDS = 30;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
 
 export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
-  const c = deps.collections;
+  const { deals, referrals, funnel } = deps.repositories;
 
   /** Deal shares and referrals together: one allowance per user, so nobody can spam through the platform. */
   async function spendInvitation(userId: string, reply: FastifyReply) {
-    const { allowed, retryAfterSeconds } = await withinAllowance(
-      deps.redis,
-      deps.logger,
-      `sharing:invitations:${userId}`,
-      deps.config.INVITATIONS_PER_HOUR,
-      HOUR_MS,
-    );
+    const { allowed, retryAfterSeconds } = await deps.allowances.spendInvitation(userId);
     if (!allowed) {
       reply.header('retry-after', String(retryAfterSeconds));
       throw tooManyRequests(SHARING_MESSAGES.tooManyInvitations, { retryAfterSeconds });
@@ -93,7 +84,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
       const lenderName = typeof offer.LenderName === 'string' ? offer.LenderName.slice(0, 2000) : null;
       const referralEmail = deal.referralEmail;
       await deps.mongo.transaction(async (session) => {
-        await c.sharedDeals.insertOne(deal, { session });
+        await deals.insert(deal, session);
         // Only an email share sends an email (deal.shared); a link is handed to the person who made it.
         if (referralEmail === null) return;
         await deps.outbox.add(
@@ -120,7 +111,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   );
 
   async function dealByToken(token: string) {
-    const deal = TOKEN_PATTERN.test(token) ? await c.sharedDeals.findOne({ signupToken: token }) : null;
+    const deal = TOKEN_PATTERN.test(token) ? await deals.findByToken(token) : null;
     if (!deal) throw notFound(SHARING_MESSAGES.dealNotFound);
     return deal;
   }
@@ -143,12 +134,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     const viewer = request.caller;
     const now = deps.clock.now();
     await deps.mongo.transaction(async (session) => {
-      const result = await c.sharedDeals.updateOne(
-        { _id: deal._id, viewed: false },
-        { $set: { viewed: true, viewedAt: now } },
-        { session },
-      );
-      if (result.modifiedCount !== 1) return;
+      if (!(await deals.markViewed(deal._id, now, session))) return;
       await deps.outbox.add(
         [
           dealViewedEvent({
@@ -180,7 +166,7 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         createdAt: now,
       };
       await deps.mongo.transaction(async (session) => {
-        await c.referrals.insertOne(referral, { session });
+        await referrals.insert(referral, session);
         await deps.outbox.add(
           [
             referralCreatedEvent({
@@ -219,24 +205,14 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
           : input.sessionId
             ? `s:${input.sessionId}`
             : `a:${request.clientAddress}`;
-        const { allowed } = await withinAllowance(
-          deps.redis,
-          deps.logger,
-          `sharing:telemetry:${who}`,
-          deps.config.TELEMETRY_PER_MINUTE,
-          60_000,
-        );
-        if (!allowed) return reply.code(204).send();
+        if (!(await deps.allowances.telemetryAllowed(who))) return reply.code(204).send();
         const fingerprint = createHash('sha256')
           .update(
             JSON.stringify([who, input.event, input.dipId ?? '', input.shareId ?? '', input.context ?? '']),
           )
           .digest('hex');
-        const first = await deps.redis
-          .set(`sharing:telemetry-seen:${fingerprint}`, '1', 'EX', TELEMETRY_DEDUPE_SECONDS, 'NX')
-          .catch(() => 'OK');
-        if (first !== 'OK') return reply.code(204).send();
-        await c.shareFunnel.insertOne({
+        if (!(await deps.allowances.firstSighting(fingerprint))) return reply.code(204).send();
+        await funnel.record({
           _id: randomUUID(),
           event: input.event,
           dipId: input.dipId ?? null,

@@ -1,7 +1,7 @@
 import { SHARING_INTERNAL_PATHS, type AccessAnswer, accessQuerySchema } from '@lsp/contracts';
 import { type Clock, badRequest, registerInternalRead } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import type { SharingCollections } from '../data/collections';
+import type { SharingRepositories } from '../data/repositories';
 
 /**
  * What other services ask sharing directly (docs/decisions/0083-read-your-own-writes-across-services.md):
@@ -10,9 +10,13 @@ import type { SharingCollections } from '../data/collections';
  */
 export function registerInternalReads(
   app: FastifyInstance,
-  deps: { collections: SharingCollections; clock: Clock; internalSecret: string },
+  deps: {
+    repositories: Pick<SharingRepositories, 'links' | 'recipients'>;
+    clock: Clock;
+    internalSecret: string;
+  },
 ) {
-  const c = deps.collections;
+  const { links: shareLinks, recipients } = deps.repositories;
   registerInternalRead<never, unknown>(
     app,
     deps.internalSecret,
@@ -23,14 +27,8 @@ export function registerInternalReads(
       const { dipId, shareSlug, email, userId } = query.data;
       const revokedAt = query.data.linkRevokedAt ? new Date(query.data.linkRevokedAt).getTime() : null;
       const now = deps.clock.now();
-      const entries = await c.recipientShares
-        .find({
-          dipId,
-          status: 'active',
-          $or: [{ email: email.trim().toLowerCase() }, { recipientUserId: userId }],
-        })
-        .toArray();
-      const links = await c.dipShares.find({ _id: { $in: entries.map((entry) => entry.linkId) } }).toArray();
+      const entries = await recipients.activeForPerson(dipId, email.trim().toLowerCase(), userId);
+      const links = await shareLinks.findByIds(entries.map((entry) => entry.linkId));
       const live = new Set(
         links
           .filter(

@@ -21,8 +21,9 @@ import {
   type Clock,
 } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import type { ClientSession, Connection } from 'mongoose';
-import type { DipProjection, DipShare, RecipientShare, SharingCollections } from '../data/collections';
+import type { Connection } from 'mongoose';
+import type { DipProjection, DipShare, RecipientShare } from '../data/collections';
+import type { SharingRepositories } from '../data/repositories';
 import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
 import { catchUpWithOwner } from '../events/consumed';
 import { shareCreatedEvent, shareRevokedEvent, shareViewedEvent } from '../events/published';
@@ -30,7 +31,7 @@ import { shareCreatedEvent, shareRevokedEvent, shareViewedEvent } from '../event
 export interface ShareRouteDeps {
   logger: Pick<Logger, 'warn' | 'error'>;
   mongo: Connection;
-  collections: SharingCollections;
+  repositories: Pick<SharingRepositories, 'dips' | 'links' | 'recipients'>;
   outbox: EventOutbox;
   signer: ShareLinkSigner;
   clock: Clock;
@@ -54,19 +55,6 @@ export const SIGNED_IN: DeclaredRouteOptions = { signInMessage: SHARING_MESSAGES
 /** The caller with the address shares are kept under (trimmed, lower case). */
 function recipientOf(caller: CallerIdentity): CallerIdentity {
   return { ...caller, email: caller.email.trim().toLowerCase() };
-}
-
-function summaryOf(dip: DipProjection): RecipientShare['summary'] {
-  const s = dip.snapshot;
-  return {
-    propertyAddress: s.propertyAddress,
-    searchData: s.searchData,
-    netLoan: s.loan.netLoan,
-    grossLoan: s.loan.grossLoan,
-    interestRate: s.loan.interestRate,
-    lenderName: s.lenderName,
-    loanType: s.loanType,
-  };
 }
 
 /** The DIP as a recipient reads it: the snapshot and its reference, never the owner's link. */
@@ -167,18 +155,10 @@ function shareCreatedFor(
 /** Sets viewedAt and publishes share.viewed, once: only the call that changes it writes the event. */
 async function markViewed(deps: ShareRouteDeps, entry: RecipientShare, recipientUserId: string, now: Date) {
   if (entry.viewedAt && entry.recipientUserId) return;
+  const { recipients, links } = deps.repositories;
   await deps.mongo.transaction(async (session) => {
-    const result = await deps.collections.recipientShares.updateOne(
-      { _id: entry._id, viewedAt: null },
-      { $set: { viewedAt: now, recipientUserId } },
-      { session },
-    );
-    if (result.modifiedCount !== 1) return;
-    await deps.collections.dipShares.updateOne(
-      { _id: entry.linkId, inviteType: 'targeted' },
-      { $set: { recipientUserId, status: 'claimed' } },
-      { session },
-    );
+    if (!(await recipients.markViewed(entry._id, recipientUserId, now, session))) return;
+    await links.markClaimed(entry.linkId, recipientUserId, session);
     await deps.outbox.add(
       [
         shareViewedEvent({
@@ -197,12 +177,12 @@ async function markViewed(deps: ShareRouteDeps, entry: RecipientShare, recipient
 }
 
 export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) {
-  const c = deps.collections;
+  const { dips, links, recipients } = deps.repositories;
 
   /** The DIP as its owner holds it now, the projection brought up to it; null when there is none. */
   async function currentDip(dipId: string, now: Date): Promise<DipProjection | null> {
     const state = await deps.askDip(dipId);
-    return state ? catchUpWithOwner(deps.mongo, c, deps.outbox, state, now) : null;
+    return state ? catchUpWithOwner(deps.mongo, deps.repositories, deps.outbox, state, now) : null;
   }
 
   /**
@@ -211,9 +191,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
    * says whether it is still the DIP's slug.
    */
   async function dipOfSlug(slug: string, now: Date): Promise<DipProjection | null> {
-    const named =
-      (await c.dips.findOne({ shareSlug: slug }, { projection: { _id: 1 } }))?._id ??
-      (await c.dipShares.findOne({ shareSlug: slug }, { projection: { dipId: 1 } }))?.dipId;
+    const named = (await dips.idWithSlug(slug)) ?? (await links.dipIdWithSlug(slug));
     if (!named) return null;
     const dip = await currentDip(named, now);
     return dip && dip.status === 'active' && dip.shareSlug === slug ? dip : null;
@@ -240,29 +218,21 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
     const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt);
     const shareId = await deps.mongo.transaction(async (session) => {
-      const existing = await c.dipShares.findOne(
-        { dipId: dip._id, inviteType: 'open', recipientEmail: null },
-        { session },
-      );
+      const existing = await links.findOpen(dip._id, session);
       const id = existing?._id ?? randomUUID();
-      await c.dipShares.updateOne(
-        { _id: id },
+      await links.saveOpen(
+        id,
         {
-          $set: {
-            dipId: dip._id,
-            inviteType: 'open',
-            recipientEmail: null,
-            shareSlug: slug,
-            ownerUserId: dip.ownerUserId,
-            status: 'active',
-            tokenHash: link.tokenHash,
-            tokenSalt: link.tokenSalt,
-            permissions: DEFAULT_SHARE_PERMISSIONS,
-            expiresAt: linkExpiresAt,
-          },
-          $setOnInsert: { recipientUserId: null, message: null, createdAt: now, lastAccessAt: null },
+          dipId: dip._id,
+          shareSlug: slug,
+          ownerUserId: dip.ownerUserId,
+          tokenHash: link.tokenHash,
+          tokenSalt: link.tokenSalt,
+          permissions: DEFAULT_SHARE_PERMISSIONS,
+          expiresAt: linkExpiresAt,
         },
-        { upsert: true, session },
+        now,
+        session,
       );
       await deps.outbox.add(
         [
@@ -339,10 +309,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
           for (const email of emails) {
             // A targeted link lasts as long as the DIP, so the same email's link is the same link.
             const link = deps.signer.issue(slug, email, null);
-            const existing = await c.dipShares.findOne(
-              { dipId: dip._id, inviteType: 'targeted', recipientEmail: email },
-              { session },
-            );
+            const existing = await links.findTargeted(dip._id, email, session);
             const shareId = existing?._id ?? randomUUID();
             const share: DipShare = {
               _id: shareId,
@@ -361,9 +328,8 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
               expiresAt: null,
               lastAccessAt: existing?.lastAccessAt ?? null,
             };
-            await c.dipShares.replaceOne({ _id: shareId }, share, { upsert: true, session });
-            await upsertRecipientEntry(
-              c,
+            await links.save(share, session);
+            await recipients.upsert(
               dip,
               { linkId: shareId, email, inviteType: 'targeted', message: body.message, now },
               session,
@@ -417,26 +383,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     async (request) => {
       const now = deps.clock.now();
       const dip = await ownedDip(request.params.dipId, request.caller.userId, now);
-      const recipients = await c.recipientShares
-        .find({ dipId: dip._id, inviteType: 'targeted', status: 'active' })
-        .sort({ sharedAt: -1 })
-        .limit(SHARED_LIST_LIMIT)
-        .toArray();
-      const open = dip.shareSlug
-        ? await c.dipShares.findOne({
-            dipId: dip._id,
-            inviteType: 'open',
-            status: 'active',
-            shareSlug: dip.shareSlug,
-          })
-        : null;
+      const targeted = await recipients.activeTargetedOf(dip._id, SHARED_LIST_LIMIT);
+      const open = dip.shareSlug ? await links.findActiveOpen(dip._id, dip.shareSlug) : null;
       const live = open && (open.expiresAt === null || !isExpired(open.expiresAt, now)) ? open : null;
-      const openedBy = live
-        ? await c.recipientShares.countDocuments({ dipId: dip._id, linkId: live._id, status: 'active' })
-        : 0;
+      const openedBy = live ? await recipients.countActiveThrough(dip._id, live._id) : 0;
       return {
         success: true,
-        recipients: recipients.map((entry) => ({
+        recipients: targeted.map((entry) => ({
           shareId: entry._id,
           email: entry.email,
           sharedAt: entry.sharedAt.toISOString(),
@@ -461,25 +414,18 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     async (request) => {
       const now = deps.clock.now();
       const dip = await ownedDip(request.params.dipId, request.caller.userId, now);
-      const link = await c.dipShares.findOne({ _id: request.params.shareId, dipId: dip._id });
+      const link = await links.findOfDip(dip._id, request.params.shareId);
       if (!link) throw notFound(SHARING_MESSAGES.shareNotFound);
       await deps.mongo.transaction(async (session) => {
-        const changed = await c.dipShares.updateOne(
-          { _id: link._id, status: { $ne: 'revoked' } },
-          { $set: { status: 'revoked' } },
-          { session },
-        );
+        const changed = await links.revoke(link._id, session);
         // A recipient by email: their entry. The open link: the entries of everyone who came in
         // through it (someone also shared with by email keeps that share).
-        const entries = await c.recipientShares
-          .find({ dipId: dip._id, linkId: link._id, status: 'active' }, { session })
-          .toArray();
-        await c.recipientShares.updateMany(
-          { _id: { $in: entries.map((entry) => entry._id) } },
-          { $set: { status: 'revoked' } },
-          { session },
+        const entries = await recipients.activeThrough(dip._id, link._id, session);
+        await recipients.revoke(
+          entries.map((entry) => entry._id),
+          session,
         );
-        if (changed.modifiedCount === 0 && entries.length === 0) return;
+        if (!changed && entries.length === 0) return;
         // dip's grants follow the link's id (a targeted entry shares it; the open link's openers
         // hold grants under it), so one share.revoked per link ends them all.
         await deps.outbox.add(
@@ -511,11 +457,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     const dip = await dipOfSlug(request.params.slug, now);
     if (!dip || !recipient) throw notFound(SHARING_MESSAGES.notFound);
     const open = recipient === OPEN_LINK_RECIPIENT;
-    const link = await c.dipShares.findOne({
-      dipId: dip._id,
-      inviteType: open ? 'open' : 'targeted',
-      recipientEmail: open ? null : recipient,
-    });
+    const link = open ? await links.findOpen(dip._id) : await links.findTargeted(dip._id, recipient);
     const signed =
       link !== null &&
       link.shareSlug === dip.shareSlug &&
@@ -532,22 +474,22 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
 
     let entry: RecipientShare | null;
     if (open) {
-      entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+      entry = await recipients.find(dip._id, caller.email);
       if (!entry || entry.status !== 'active') {
-        await upsertRecipientEntry(c, dip, {
+        await recipients.upsert(dip, {
           linkId: link._id,
           email: caller.email,
           inviteType: 'open',
           message: null,
           now,
         });
-        entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+        entry = await recipients.find(dip._id, caller.email);
       }
     } else {
-      entry = await c.recipientShares.findOne({ dipId: dip._id, email: recipient, status: 'active' });
+      entry = await recipients.findActive(dip._id, recipient);
     }
     if (!entry) throw notFound(SHARING_MESSAGES.notFound);
-    await c.dipShares.updateOne({ _id: link._id }, { $set: { lastAccessAt: now } });
+    await links.touch(link._id, now);
     await markViewed(deps, entry, caller.userId, now);
     return sharedDipBody(dip, entry, open ? 'open-link' : 'signed-link', now);
   });
@@ -558,18 +500,8 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     async (request) => {
       const caller = recipientOf(request.caller);
       const now = deps.clock.now();
-      const entries = await c.recipientShares
-        .find({ email: caller.email, status: 'active' })
-        .sort({ sharedAt: -1 })
-        .limit(SHARED_LIST_LIMIT)
-        .toArray();
-      const dipIds = [...new Set(entries.map((entry) => entry.dipId))];
-      const slugs = new Map(
-        (await c.dips.find({ _id: { $in: dipIds } }, { projection: { shareSlug: 1 } }).toArray()).map((d) => [
-          d._id,
-          d.shareSlug,
-        ]),
-      );
+      const entries = await recipients.activeFor(caller.email, SHARED_LIST_LIMIT);
+      const slugs = await dips.slugsOf([...new Set(entries.map((entry) => entry.dipId))]);
       return {
         success: true,
         items: entries.map((entry) => sharedItemOf(entry, slugs.get(entry.dipId) ?? null, now)),
@@ -583,12 +515,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     'countUnreadShares',
     async (request) => {
       const caller = recipientOf(request.caller);
-      const count = await c.recipientShares.countDocuments({
-        email: caller.email,
-        status: 'active',
-        viewedAt: null,
-        dipExpiresAt: { $gt: deps.clock.now() },
-      });
+      const count = await recipients.countUnread(caller.email, deps.clock.now());
       return { success: true, count };
     },
     SIGNED_IN,
@@ -596,7 +523,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
 
   /** The caller's own entry: 404 for an unknown id, 403 for someone else's. */
   async function ownEntry(shareId: string, email: string) {
-    const entry = await c.recipientShares.findOne({ _id: shareId });
+    const entry = await recipients.findById(shareId);
     if (!entry || entry.status !== 'active') throw notFound(SHARING_MESSAGES.shareNotFound);
     if (entry.email !== email) throw forbidden(SHARING_MESSAGES.accessDenied);
     return entry;
@@ -622,55 +549,12 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       const now = deps.clock.now();
       const dip = await currentDip(request.params.id, now);
       if (!dip) throw notFound(SHARING_MESSAGES.notFound);
-      const entry = await c.recipientShares.findOne({ dipId: dip._id, email: caller.email });
+      const entry = await recipients.find(dip._id, caller.email);
       if (!entry) throw forbidden(SHARING_MESSAGES.accessDenied);
       if (entry.status !== 'active' || dip.status !== 'active') throw notFound(SHARING_MESSAGES.notFound);
       if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expired);
       return sharedDipBody(dip, entry, 'recipient', now);
     },
     SIGNED_IN,
-  );
-}
-
-/** One 'Shared with me' entry per DIP and email; sharing again re-activates and refreshes it. */
-async function upsertRecipientEntry(
-  c: SharingCollections,
-  dip: DipProjection,
-  entry: {
-    linkId: string;
-    email: string;
-    inviteType: 'targeted' | 'open';
-    message: string | null;
-    now: Date;
-  },
-  session?: ClientSession,
-) {
-  const existing = await c.recipientShares.findOne({ dipId: dip._id, email: entry.email }, { session });
-  const wasActive = existing?.status === 'active';
-  await c.recipientShares.updateOne(
-    { dipId: dip._id, email: entry.email },
-    {
-      $set: {
-        linkId: entry.linkId,
-        inviteType: entry.inviteType,
-        status: 'active',
-        sharedBy: dip.ownerName,
-        sharedByEmail: dip.ownerEmail,
-        ownerUserId: dip.ownerUserId,
-        message: entry.message,
-        quoteCode: dip.quoteCode,
-        dipExpiresAt: dip.expiresAt,
-        permissions: DEFAULT_SHARE_PERMISSIONS,
-        summary: summaryOf(dip),
-        // A share made again after its revocation is new to the recipient again.
-        ...(wasActive ? {} : { sharedAt: entry.now, viewedAt: null }),
-      },
-      // A targeted entry shares its link's id; each person who opens the open link gets their own.
-      $setOnInsert: {
-        _id: entry.inviteType === 'targeted' ? entry.linkId : randomUUID(),
-        recipientUserId: null,
-      },
-    },
-    { upsert: true, session },
   );
 }
