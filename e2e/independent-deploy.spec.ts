@@ -25,6 +25,8 @@ const WORK = path.join(ROOT, 'test-results', 'independent-deploy');
 const V2_DIR = path.join(WORK, 'dashboard-v2');
 const REGISTRY_FILE = path.join(WORK, 'remotes.json');
 const MARKER = 'Dashboard remote: deploy v2';
+/** A page only the new build has: the shell learns of it from the routes.json the build publishes. */
+const NEW_PAGE = { path: '/whats-new', heading: 'What is new in your dashboard' };
 
 interface Registry {
   name: string;
@@ -73,14 +75,22 @@ function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number
 }
 
 /**
- * The dashboard remote's source copied aside with one visible change (a line above every dashboard
- * page), built for production by the same webpack set-up into its own folder.
+ * The dashboard remote's source copied aside with two visible changes (a line above every dashboard
+ * page, and a page of its own at NEW_PAGE.path), built for production by the same webpack set-up
+ * into its own folder.
  */
 async function buildDashboardV2(): Promise<string> {
   rmSync(V2_DIR, { recursive: true, force: true });
   mkdirSync(V2_DIR, { recursive: true });
   cpSync(path.join(ROOT, 'frontends/dashboard/src'), path.join(V2_DIR, 'src'), { recursive: true });
   cpSync(path.join(ROOT, 'frontends/dashboard/package.json'), path.join(V2_DIR, 'package.json'));
+  const routes = JSON.parse(readFileSync(path.join(ROOT, 'frontends/dashboard/routes.json'), 'utf8')) as {
+    paths: string[];
+  };
+  writeFileSync(
+    path.join(V2_DIR, 'routes.json'),
+    JSON.stringify({ paths: [...routes.paths, NEW_PAGE.path] }),
+  );
   const appFile = path.join(V2_DIR, 'src/app.tsx');
   const source = readFileSync(appFile, 'utf8');
   const changed = source
@@ -88,7 +98,12 @@ async function buildDashboardV2(): Promise<string> {
       '    <Routes>',
       `    <>\n      <p className="ui-container" data-testid="deploy-marker">${MARKER}</p>\n      <Routes>`,
     )
-    .replace('    </Routes>', '      </Routes>\n    </>');
+    .replace('    </Routes>', '      </Routes>\n    </>')
+    .replace(
+      '<Route path="*"',
+      `<Route path="${NEW_PAGE.path}" element={<h1 className="ui-container">${NEW_PAGE.heading}</h1>} />\n      <Route path="*"`,
+    );
+  expect(changed).toContain(NEW_PAGE.heading);
   expect(changed).toContain(MARKER);
   writeFileSync(appFile, changed);
 
@@ -185,6 +200,8 @@ test('a rebuilt dashboard remote reaches the running shell through remotes.json 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: /^Welcome back/ })).toBeVisible();
   await expect(page.getByTestId('deploy-marker')).toHaveCount(0);
+  await page.goto(`${baseUrl}${NEW_PAGE.path}`);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 
   writeFileSync(
     REGISTRY_FILE,
@@ -199,7 +216,7 @@ test('a rebuilt dashboard remote reaches the running shell through remotes.json 
     const pathname = new URL(req.url()).pathname;
     if (pathname.startsWith('/mf/dashboard')) loadedFrom.push(pathname);
   });
-  await page.reload();
+  await page.goto(`${baseUrl}/dashboard`);
   await expect(page.getByTestId('deploy-marker')).toHaveText(MARKER);
   await expect(page.getByRole('heading', { level: 1, name: /^Welcome back/ })).toBeVisible();
   expect(loadedFrom.some((p) => p.startsWith('/mf/dashboard-v2/'))).toBe(true);
@@ -212,6 +229,9 @@ test('a rebuilt dashboard remote reaches the running shell through remotes.json 
   await expect(page.getByTestId('deploy-marker')).toHaveText(MARKER);
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'independent-deploy-dashboard-v2');
+  // The page the new build added is routed to it by the paths it published, with no change to the shell.
+  await page.goto(`${baseUrl}${NEW_PAGE.path}`);
+  await expect(page.getByRole('heading', { level: 1, name: NEW_PAGE.heading })).toBeVisible();
 
   // The shell was neither rebuilt nor restarted.
   expect(shellBuildHash()).toBe(shellBefore);
@@ -222,6 +242,8 @@ test('a rebuilt dashboard remote reaches the running shell through remotes.json 
   await page.goto(`${baseUrl}/dashboard`);
   await expect(page.getByRole('heading', { level: 1, name: /^Welcome back/ })).toBeVisible();
   await expect(page.getByTestId('deploy-marker')).toHaveCount(0);
+  await page.goto(`${baseUrl}${NEW_PAGE.path}`);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
 
 async function start2(dist: string) {

@@ -3,6 +3,7 @@
 // @module-federation/enhanced 2.9; react/react-dom singletons, never eager; an
 // `import('./bootstrap')` boundary in every entry; terser with the swc minifier (esbuild's minifier
 // wraps remoteEntry.js in an IIFE and breaks loading).
+const fs = require('node:fs');
 const path = require('node:path');
 const webpack = require('webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
@@ -32,6 +33,29 @@ const SHARED = {
   '@tanstack/react-query': { singleton: true, requiredVersion: '^5.0.0' },
   '@lsp/ui': { singleton: true, requiredVersion: `^${uiVersion}`, version: uiVersion },
 };
+
+/**
+ * Publishes the paths a remote renders (its routes.json, the one list of them) beside its entry, so
+ * the shell routes each path to the remote that declares it instead of keeping a copy of the list.
+ */
+class PublishRoutesPlugin {
+  constructor(file) {
+    this.file = file;
+  }
+
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('PublishRoutesPlugin', (compilation) => {
+      compilation.fileDependencies.add(this.file);
+      compilation.hooks.processAssets.tap(
+        { name: 'PublishRoutesPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          const { paths } = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+          compilation.emitAsset('routes.json', new webpack.sources.RawSource(JSON.stringify({ paths })));
+        },
+      );
+    });
+  }
+}
 
 /**
  * @param {object} app
@@ -96,6 +120,7 @@ function createConfig({ name, dir, host, title }) {
           manifest: true,
           dts: false,
         }),
+        ...(host ? [] : [new PublishRoutesPlugin(path.join(dir, 'routes.json'))]),
         new HtmlWebpackPlugin({
           template: path.join(__dirname, 'index.html'),
           title,

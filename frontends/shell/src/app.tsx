@@ -1,9 +1,8 @@
-import { AppProviders, NotFoundPage } from '@lsp/ui';
+import { AppProviders } from '@lsp/ui';
 import { lazy } from 'react';
-import { BrowserRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { Layout } from './layout/layout';
-import { RemoteApp } from './remotes/remote-app';
-import { remoteForPath } from './remotes/remote-routes';
+import { RemoteRoute } from './remotes/remote-route';
 import './shell.css';
 
 // Pages load on demand so the first paint of the home page carries only the layout.
@@ -29,17 +28,6 @@ const ResetPasswordPage = lazy(() =>
 );
 const AccountPage = lazy(() => import('./pages/account-page.js').then((m) => ({ default: m.AccountPage })));
 
-/**
- * Every path the shell does not render itself goes to the remote that owns it. The remote's own
- * <Routes> sees the full path because this route sits at the root.
- */
-function RemoteRoute() {
-  const { pathname } = useLocation();
-  const remote = remoteForPath(pathname);
-  if (!remote) return <NotFoundPage />;
-  return <RemoteApp key={remote} name={remote} />;
-}
-
 export function App() {
   return (
     <AppProviders>
@@ -57,6 +45,7 @@ export function App() {
             <Route path="/privacy" element={<LegalPage page="privacy" />} />
             <Route path="/terms" element={<LegalPage page="terms" />} />
             <Route path="/cookies" element={<LegalPage page="cookies" />} />
+            {/* Every other path belongs to the remote that declares it; the remote's own <Routes> sees the full path. */}
             <Route path="*" element={<RemoteRoute />} />
           </Route>
         </Routes>

@@ -59,9 +59,18 @@ export function RemoteApp({ name }: { name: RemoteName }) {
 }
 
 export function RemoteFallback({ name, onRetry }: { name: RemoteName; onRetry: () => void }) {
+  return <UnavailableFallback title={`The ${LABELS[name]} could not be loaded`} onRetry={onRetry} />;
+}
+
+/** The registry of remotes itself could not be read: no remote page can be shown yet. */
+export function RegistryFallback({ onRetry }: { onRetry: () => void }) {
+  return <UnavailableFallback title="This page could not be loaded" onRetry={onRetry} />;
+}
+
+function UnavailableFallback({ title, onRetry }: { title: string; onRetry: () => void }) {
   return (
     <div className="shell-fallback" data-testid="remote-fallback">
-      <Alert variant="warning" title={`The ${LABELS[name]} could not be loaded`} live>
+      <Alert variant="warning" title={title} live>
         <p>
           This part of the site is not available right now. Your details are safe; please try again in a
           moment.
