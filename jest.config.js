@@ -29,7 +29,7 @@ const common = {
   // (light-my-request's cookie 2 sits in node_modules/light-my-request/node_modules/cookie): a file is
   // left alone only when the package of its last node_modules/ segment is not one of them.
   transformIgnorePatterns: [
-    '/node_modules/(?!(mingo|cookie|content-disposition|@platformatic)/)(?!.*/node_modules/)',
+    '/node_modules/(?!(mingo|cookie|content-disposition|@platformatic|puppeteer-core|@puppeteer|chromium-bidi)/)(?!.*/node_modules/)',
   ],
   // Tests run the workspace packages from source, as tsconfig.base.json's `paths` do for tsc and tsx;
   // their package.json `exports` point plain `node` at the built dist/ instead.
