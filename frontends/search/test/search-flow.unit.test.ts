@@ -4,8 +4,65 @@ import { createMemoryStorage } from '../src/lib/storage-keys';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 const user: SessionUser = { id: 'u1', name: 'Ann', email: 'ann@example.com', verified: true };
-const results = [{ LenderName: 'A', NetLoan: 100000, GrossLoan: 110000, InterestRate: 0.09 }];
-const ok: SearchResponse = { success: true, data: { Results: results } };
+type Offer = SearchResponse['data']['Results'][number];
+type Score = NonNullable<SearchResponse['data']['LendabilityScore']>;
+
+const offer: Offer = {
+  LenderName: 'A',
+  LenderId: 'a',
+  ProductId: 'a-dev-1',
+  ProductName: 'Development 1',
+  LoanType: 'development',
+  GrossLoan: 110000,
+  NetLoan: 100000,
+  InterestRate: 0.09,
+  TrueMonthlyCost: 0.0095,
+  ProfitForecast: 50000,
+  DepositRequired: 40000,
+  MonthlyPayment: 825,
+  ArrangementFee: 2200,
+  ArrangementFeePercOfValue: 2,
+  LenderExitFee: 1100,
+  OtherLenderCosts: 1500,
+  LoanInterest: 9900,
+  TotalLenderCosts: 14700,
+  LoanToValue: 65,
+  LoanToValueNet: 60,
+  LoanTerm: 12,
+  InterestTreatment: 'retained',
+  qualifiesBecause: [],
+  closeToLimits: [],
+};
+const results = [offer];
+
+/** A search's answer as its contract has it, with the given offers and score. */
+function answer(offers: Offer[], score?: Score): SearchResponse {
+  return {
+    success: true,
+    message: 'Search completed',
+    data: {
+      Results: offers,
+      Declined: [],
+      Summary: {
+        panelVersion: '2026-11',
+        lendersSearched: 1,
+        lendersWithoutProduct: 0,
+        productsConsidered: 1,
+        resultCount: offers.length,
+        declinedCount: 0,
+        declinedByReason: [],
+      },
+      SearchRunId: 'run-1',
+      ...(score ? { LendabilityScore: score } : {}),
+    },
+  };
+}
+
+function score(points: number, band: Score['band'], tips: string[]): Score {
+  return { score: points, band, factors: [], tips };
+}
+
+const ok = answer(results);
 const lead: LeadDetails = {
   name: 'Ann Lee',
   email: 'ann@example.com',
@@ -33,7 +90,7 @@ function setup(overrides: Partial<SearchFlowDeps> & { users?: Array<SessionUser 
     },
     postLead: async (body) => {
       calls.leads.push(body);
-      return { score: 55, band: 'yellow', tips: ['Agree the purchase price with the seller', 'Second tip'] };
+      return score(55, 'yellow', ['Agree the purchase price with the seller', 'Second tip']);
     },
     currentUser: async () => users[Math.min(call++, users.length - 1)],
     saveSearch: async (body) => {
@@ -76,10 +133,7 @@ describe('search flow', () => {
   });
 
   it("sends development's lead inside the search request, not to /api/leads, and keeps its score", async () => {
-    const scored: SearchResponse = {
-      success: true,
-      data: { Results: results, LendabilityScore: { score: 72, band: 'green', tips: [] } },
-    };
+    const scored = answer(results, score(72, 'green', []));
     const { deps, storage, calls } = setup({
       runSearch: async (type, payload) => {
         calls.search.push([type, payload]);
@@ -178,8 +232,11 @@ describe('search flow', () => {
 
   it.each<[string, Partial<SearchFlowDeps>]>([
     ['the call fails', { runSearch: async () => Promise.reject(new Error('500')) }],
-    ['success is false', { runSearch: async () => ({ success: false, error: 'nope' }) }],
-    ['results are missing', { runSearch: async () => ({ success: true, data: {} }) }],
+    // Not the contract's answer (a proxy's page, say): what the service never sends is still survived.
+    [
+      'results are missing',
+      { runSearch: async () => ({ success: true, data: {} }) as unknown as SearchResponse },
+    ],
   ])('reports "Search failed" when %s', async (_label, override) => {
     const { deps, storage } = setup(override);
     const outcome = await runSearchFlow(deps, 'development', { projectName: 'Mill' }, null);
@@ -191,7 +248,7 @@ describe('search flow', () => {
   });
 
   it('treats an empty bridging result list as a failure', async () => {
-    const { deps } = setup({ runSearch: async () => ({ success: true, data: { Results: [] } }) });
+    const { deps } = setup({ runSearch: async () => answer([]) });
     const outcome = await runSearchFlow(deps, 'bridging', { projectName: 'B' }, null);
     expect(outcome).toEqual({
       kind: 'failed',

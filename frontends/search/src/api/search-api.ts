@@ -12,18 +12,12 @@ import {
   type SessionUser,
 } from '@lsp/ui';
 import type { LoanType } from '../lib/loan-type';
-import type { RawLoanResult } from '../lib/loan-offer';
 
 export type { SessionUser };
 export { fetchSessionUser, ApiError };
 
-export interface SearchResponse {
-  success?: boolean;
-  message?: string;
-  error?: string;
-  data?: { Results?: RawLoanResult[]; LendabilityScore?: LendabilityScoreAnswer } | null;
-  debugInfo?: Record<string, unknown>;
-}
+/** The answer of a search; the three loan types' searches share one contract. */
+export type SearchResponse = ApiResult<'bridgingSearch'>;
 
 function messageOf(body: unknown, fallback: string): string {
   if (body && typeof body === 'object') {
@@ -48,36 +42,18 @@ export async function runLoanSearch(
   return requestApi(operation, { body: payload as ApiInput<SearchOperation>['body'] });
 }
 
-export interface LeadPayload {
-  name: string;
-  email: string;
-  phone?: string;
-  propertiesOwned: string;
-  contactPreference: string;
-  consent: boolean;
-  searchType: LoanType;
-  searchPayload: Record<string, unknown>;
-}
+export type LeadPayload = ApiInput<'captureLead'>['body'];
 
 /** The Lendability Score as the search service sends it (score out of 100, tips below 70). */
-export interface LendabilityScoreAnswer {
-  score: number;
-  band?: string;
-  tips?: string[];
-}
+export type LendabilityScoreAnswer = ApiResult<'captureLead'>['lendabilityScore'];
 
 /** POST /api/leads (bridging and commercial); resolves the score the server worked out. */
 export async function postLead(lead: LeadPayload): Promise<LendabilityScoreAnswer | null> {
-  const answer = await requestApi('captureLead', { body: lead as ApiInput<'captureLead'>['body'] });
+  const answer = await requestApi('captureLead', { body: lead });
   return answer.lendabilityScore ?? null;
 }
 
-export interface SaveSearchBody {
-  userId: string;
-  loanType: LoanType;
-  searchData: Record<string, unknown>;
-  apiResponse: unknown;
-}
+export type SaveSearchBody = ApiInput<'saveSearch'>['body'];
 
 /**
  * POST /api/search; returns the saved search's id. Failures throw with the server's message (the
@@ -85,9 +61,7 @@ export interface SaveSearchBody {
  * flow then holds the results and sends the visitor to create an account.
  */
 export async function saveSearch(body: SaveSearchBody): Promise<string> {
-  const answer = await callApi('saveSearch', {
-    body: body as ApiInput<'saveSearch'>['body'],
-  });
+  const answer = await callApi('saveSearch', { body });
   if (!answer.ok)
     throw new ApiError(
       messageOf(answer.data, `API request failed: ${answer.status}`),

@@ -1,4 +1,4 @@
-import { STORAGE_KEYS } from '@lsp/contracts';
+import { type LeadForm, STORAGE_KEYS } from '@lsp/contracts';
 import type {
   LeadPayload,
   LendabilityScoreAnswer,
@@ -23,14 +23,8 @@ export interface ToastMessage {
   variant: 'success' | 'error' | 'info';
 }
 
-export interface LeadDetails {
-  name: string;
-  email: string;
-  phone?: string;
-  propertiesOwned: string;
-  contactPreference: string;
-  consent: boolean;
-}
+/** The lead dialog's answers, as its contract schema left them. */
+export type LeadDetails = LeadForm;
 
 export interface SearchFlowDeps {
   runSearch(loanType: LoanType, payload: Record<string, unknown>): Promise<SearchResponse>;
@@ -163,9 +157,9 @@ export async function runSearchFlow(
     deps.log('Search request failed', error);
     return { kind: 'failed', toast: SEARCH_FAILED };
   }
+  // A failed call throws; an answer without its list of offers (a proxy's page, say) fails here.
   const results = response?.data?.Results;
-  if (!response || response.success === false || !Array.isArray(results))
-    return { kind: 'failed', toast: SEARCH_FAILED };
+  if (!Array.isArray(results)) return { kind: 'failed', toast: SEARCH_FAILED };
   if (loanType === 'bridging' && results.length === 0) {
     return {
       kind: 'failed',

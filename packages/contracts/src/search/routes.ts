@@ -8,7 +8,7 @@ import {
   errorAnswer,
   errorResponseSchema,
 } from '../api/route';
-import { LOAN_TYPES, type LoanType, loanTypeSchema } from '../common/enums';
+import { type LoanType, loanTypeSchema } from '../common/enums';
 import { leadBodySchema, leadFormSchema, projectNameBodySchema, saveSearchBodySchema } from './http';
 import { searchPayloadSchemas } from './payloads';
 import { declinedLenderSchema, loanOfferSchema } from './result';
@@ -89,9 +89,10 @@ export const savedSearchViewSchema = z.object({
 /** POST /api/search answers its errors with `message` too: the field its caller reads. */
 const saveSearchErrorSchema = errorResponseSchema.extend({ message: z.string() });
 
-function searchRoute(loanType: LoanType) {
+/** One loan type's search; the operation id is written out where each is declared, so grep finds it. */
+function searchRoute<Id extends `${LoanType}Search`>(operationId: Id, loanType: LoanType) {
   return defineRoute({
-    operationId: `${loanType}Search`,
+    operationId,
     method: 'POST',
     path: `/api/${loanType}`,
     service: 'search',
@@ -109,7 +110,9 @@ function searchRoute(loanType: LoanType) {
 }
 
 export const SEARCH_ROUTES = [
-  ...LOAN_TYPES.map(searchRoute),
+  searchRoute('developmentSearch', 'development'),
+  searchRoute('bridgingSearch', 'bridging'),
+  searchRoute('commercialSearch', 'commercial'),
   defineRoute({
     operationId: 'captureLead',
     method: 'POST',
