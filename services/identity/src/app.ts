@@ -5,7 +5,7 @@ import type { IdentityConfig } from './config';
 import { Accounts } from './data/accounts';
 import { PasswordResets } from './data/password-resets';
 import { SessionStore } from './data/sessions';
-import { LoginThrottle, ResendLimiter, ResetLimiter } from './domain/throttles';
+import { LoginThrottle, ResendLimiter, ResetLimiter } from './data/throttles';
 import { registerAccountRoutes } from './http/accounts';
 import { registerPasswordRoutes } from './http/passwords';
 import { sessionCookie } from './http/session-cookie';

@@ -3,7 +3,7 @@ import { type EventOutbox, HttpError, conflict } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { IdentityConfig } from '../config';
 import { hashPassword } from '../domain/passwords';
-import type { ResendLimiter } from '../domain/throttles';
+import type { ResendLimiter } from './throttles';
 import { hashToken, randomToken } from '../domain/tokens';
 import { userRegisteredEvent, userVerifiedEvent, verificationRequestedEvent } from '../events/published';
 import type { SessionStore } from './sessions';

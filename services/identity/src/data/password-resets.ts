@@ -6,7 +6,8 @@ import {
 import { type EventOutbox, HttpError, type Logger } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import { hashPassword } from '../domain/passwords';
-import type { ResetConfig, ResetLimiter } from '../domain/throttles';
+import type { ResetConfig } from '../domain/throttles';
+import type { ResetLimiter } from './throttles';
 import { hashToken, randomToken } from '../domain/tokens';
 import { passwordChangedEvent, passwordResetRequestedEvent } from '../events/published';
 import type { SessionStore } from './sessions';

@@ -5,7 +5,7 @@ import type { PasswordResets } from '../data/password-resets';
 import type { SessionStore } from '../data/sessions';
 import type { UserModel } from '../data/users';
 import { verifyPassword } from '../domain/passwords';
-import type { LoginThrottle } from '../domain/throttles';
+import type { LoginThrottle } from '../data/throttles';
 import { type SessionCookie, withRetryAfter } from './session-cookie';
 
 export interface PasswordRouteDeps {

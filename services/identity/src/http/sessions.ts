@@ -5,7 +5,7 @@ import type { IdentityConfig } from '../config';
 import type { SessionStore } from '../data/sessions';
 import { type UserModel, normaliseEmail, publicUser } from '../data/users';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../domain/passwords';
-import type { LoginThrottle } from '../domain/throttles';
+import type { LoginThrottle } from '../data/throttles';
 import { type SessionCookie, withRetryAfter } from './session-cookie';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials. Please check your email and password.';
