@@ -36,4 +36,30 @@ export default tseslint.config(
     plugins: { boundaries },
     rules: { 'boundaries/no-cross-boundary-imports': 'error' },
   },
+  {
+    // A service's domain/ holds pure rules and the ports they need (docs/adding-a-service.md): the
+    // database, Redis, queues, HTTP and the network belong to data/, http/ and the adapters.
+    files: ['services/*/src/domain/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['mongoose', 'mongodb', 'ioredis', 'bullmq', 'fastify'].map((name) => ({
+            name,
+            message: `domain/ holds pure rules and ports: ${name} belongs to data/, http/ or an adapter.`,
+          })),
+          patterns: [
+            {
+              group: ['@fastify/*', 'undici', 'node:http', 'node:https', 'node:net'],
+              message: 'domain/ does no I/O: HTTP and sockets belong to http/ or an adapter.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'domain/ does no I/O: ask another service through a port given to it.' },
+      ],
+    },
+  },
 );
