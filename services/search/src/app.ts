@@ -17,8 +17,9 @@ import { LeadRepository } from './data/leads';
 import { SavedSearchRepository } from './data/saved-searches';
 import { SearchRunRepository } from './data/search-runs';
 import { registerLeadRoutes } from './http/leads';
-import { registerSavedSearchRoutes, savedSearchState } from './http/saved-searches';
+import { registerSavedSearchRoutes } from './http/saved-searches';
 import { registerSearchRoutes } from './http/searches';
+import { savedSearchState } from './searching/saved-search-state';
 
 export type SearchDeps = Pick<
   ServiceRuntime<SearchConfig>,

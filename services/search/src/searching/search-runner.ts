@@ -18,7 +18,7 @@ import {
   lendabilityDealFor,
   searchPanel,
 } from '../engine';
-import { leadCapturedEvent, searchCompletedEvent } from '../events/published';
+import { searchCompletedEvent } from '../events/published';
 import type { LeadDocument } from '../data/models/leads';
 import type { SearchRunDocument } from '../data/models/search-runs';
 import type { PanelStore } from '../data/panel-store';
@@ -30,6 +30,8 @@ import {
   countDeclinedByReason,
   searchMessage,
 } from '../domain/search-response';
+import { leadCapturedEventFor, newLeadDocument } from './leads';
+import { definedFields } from './stored-fields';
 
 export interface SearchSummary {
   panelVersion: string;
@@ -79,11 +81,6 @@ export function searchUserId(claimed: string | undefined, caller: CallerIdentity
   if (claimed !== undefined && claimed !== caller.userId)
     throw forbidden('You can only run searches as yourself');
   return caller.userId;
-}
-
-/** Fields left out of a payload stay out of the stored document (the driver would write them as null). */
-function definedFields(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /** Payload fields as the loan type's `*_searches` model stores them (derived figures filled in). */
@@ -231,46 +228,4 @@ export async function runSearch<T extends LoanType>(
   }
   await deps.runs.record(loanType, run, events, leadDocument);
   return response;
-}
-
-export function newLeadDocument(
-  lead: LeadForm,
-  searchType: LoanType,
-  searchPayload: object,
-  score: LendabilityScore,
-  now: Date,
-  links: { searchRunId: string | null; userId: string | null },
-): LeadDocument {
-  const { userId: _claimed, ...payload } = searchPayload as Record<string, unknown>;
-  return {
-    _id: randomUUID(),
-    name: lead.name,
-    email: lead.email,
-    phone: lead.phone ?? null,
-    propertiesOwned: lead.propertiesOwned,
-    contactPreference: lead.contactPreference,
-    consent: lead.consent,
-    searchType,
-    searchPayload: definedFields(payload),
-    lendabilityScore: score,
-    searchRunId: links.searchRunId,
-    userId: links.userId,
-    createdAt: now,
-  };
-}
-
-export function leadCapturedEventFor(lead: LeadDocument, correlationId: string) {
-  return leadCapturedEvent(
-    {
-      leadId: lead._id,
-      name: lead.name,
-      email: lead.email,
-      ...(lead.phone ? { phone: lead.phone } : {}),
-      propertiesOwned: lead.propertiesOwned,
-      contactPreference: lead.contactPreference,
-      searchType: lead.searchType,
-      lendabilityScore: lead.lendabilityScore.score,
-    },
-    correlationId,
-  );
 }

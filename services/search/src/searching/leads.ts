@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { LeadForm, LoanType, SearchPayloadByType } from '@lsp/contracts';
+import { type LendabilityScore, computeLendabilityScore, lendabilityDealFor, searchPanel } from '../engine';
+import { leadCapturedEvent } from '../events/published';
+import type { LeadRepository } from '../data/leads';
+import type { LeadDocument } from '../data/models/leads';
+import type { PanelStore } from '../data/panel-store';
+import { definedFields } from './stored-fields';
+
+export interface LeadCaptureDeps {
+  panels: PanelStore;
+  leads: LeadRepository;
+}
+
+export function newLeadDocument(
+  lead: LeadForm,
+  searchType: LoanType,
+  searchPayload: object,
+  score: LendabilityScore,
+  now: Date,
+  links: { searchRunId: string | null; userId: string | null },
+): LeadDocument {
+  const { userId: _claimed, ...payload } = searchPayload as Record<string, unknown>;
+  return {
+    _id: randomUUID(),
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone ?? null,
+    propertiesOwned: lead.propertiesOwned,
+    contactPreference: lead.contactPreference,
+    consent: lead.consent,
+    searchType,
+    searchPayload: definedFields(payload),
+    lendabilityScore: score,
+    searchRunId: links.searchRunId,
+    userId: links.userId,
+    createdAt: now,
+  };
+}
+
+export function leadCapturedEventFor(lead: LeadDocument, correlationId: string) {
+  return leadCapturedEvent(
+    {
+      leadId: lead._id,
+      name: lead.name,
+      email: lead.email,
+      ...(lead.phone ? { phone: lead.phone } : {}),
+      propertiesOwned: lead.propertiesOwned,
+      contactPreference: lead.contactPreference,
+      searchType: lead.searchType,
+      lendabilityScore: lead.lendabilityScore.score,
+    },
+    correlationId,
+  );
+}
+
+/**
+ * The lead dialog's answers with the search they came with (bridging and commercial post it on its
+ * own): the deal is sized against the panel so the Lendability Score uses the loan to value lenders
+ * would actually offer, and the lead is stored with its lead.captured.
+ */
+export async function captureLead<T extends LoanType>(
+  deps: LeadCaptureDeps,
+  lead: LeadForm,
+  searchType: T,
+  payload: SearchPayloadByType[T],
+  request: { userId: string | null; requestId: string },
+): Promise<{ leadId: string; score: LendabilityScore }> {
+  const { offers } = searchPanel(searchType, payload, deps.panels.current());
+  const score = computeLendabilityScore(
+    {
+      propertiesOwned: lead.propertiesOwned,
+      hasViewedProperty: payload.hasViewedProperty,
+      ownsProperty: payload.ownsProperty,
+      agreedPurchasePrice: payload.agreedPurchasePrice,
+    },
+    lendabilityDealFor(searchType, payload, offers),
+  );
+  const document = newLeadDocument(lead, searchType, payload, score, new Date(), {
+    searchRunId: null,
+    userId: request.userId,
+  });
+  await deps.leads.insert(document, [leadCapturedEventFor(document, request.requestId)]);
+  return { leadId: document._id, score };
+}
