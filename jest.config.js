@@ -33,7 +33,9 @@ const common = {
   ],
   // Tests run the workspace packages from source, as tsconfig.base.json's `paths` do for tsc and tsx;
   // their package.json `exports` point plain `node` at the built dist/ instead.
-  moduleNameMapper: { '^@lsp/(contracts|service-kit|embedded-mongo)$': '<rootDir>/packages/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@lsp/(contracts|service-kit|embedded-mongo|frontend-kit)$': '<rootDir>/packages/$1/src/index.ts',
+  },
 };
 
 module.exports = {

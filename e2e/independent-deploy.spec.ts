@@ -4,7 +4,7 @@
 // running, never rebuilt, shows the change after a reload.
 //
 // The test runs its own servers, so it needs no services: the three frontends' static servers
-// (frontends/static-server.ts, as in production) on the builds in frontends/*/dist, the new
+// (@lsp/frontend-kit's static server, as in production) on the builds in frontends/*/dist, the new
 // dashboard build on a fourth, and a front door standing in for the gateway that serves
 // `/remotes.json` from a file re-read on every request and proxies /mf/* as the gateway does. The
 // session and the dashboard's lists are answered in the page. Run it with
@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import webpack from 'webpack';
-import { buildStaticServer } from '../frontends/static-server';
+import { buildStaticServer } from '../packages/frontend-kit/src/static-server';
 import { expectNoAxeViolations, screenshotBothWidths, signInAs } from './support/shell-helpers';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -107,7 +107,7 @@ async function buildDashboardV2(): Promise<string> {
   expect(changed).toContain(MARKER);
   writeFileSync(appFile, changed);
 
-  const { createConfig } = require('../frontends/webpack.common.js') as {
+  const { createConfig } = require('../packages/frontend-kit/webpack/webpack.common.js') as {
     createConfig(app: {
       name: string;
       dir: string;

@@ -13,9 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const APPS = ['shell', 'search', 'dashboard'];
 const SHARED_INPUTS = [
-  'frontends/webpack.common.js',
-  'frontends/index.html',
-  'frontends/browser-crypto.js',
+  'packages/frontend-kit/webpack',
   'packages/ui/src',
   'packages/ui/package.json',
   'packages/contracts/src',

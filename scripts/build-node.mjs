@@ -4,7 +4,7 @@
 //
 //   packages/<pkg>/src/**  -> packages/<pkg>/dist/**   (the workspace packages services import)
 //   services/<svc>/src/**  -> services/<svc>/dist/**   (servers, workers, and the files they read)
-//   frontends/*.ts, frontends/<app>/server.ts -> frontends/dist/**   (the static servers)
+//   frontends/<app>/server.ts -> frontends/dist/<app>/server.js   (the static servers, on @lsp/frontend-kit)
 //
 // Each dist mirrors its src folder at the same depth, so code that finds files from __dirname (the
 // search panel's data/, service-kit's ../../../package.json) finds them in dist too; files other than
@@ -18,7 +18,7 @@ import { ROOT } from './lib/bootstrap.mjs';
 import { compiledEntryOf } from './lib/node-build.mjs';
 
 /** The workspace packages services import at run time, compiled with them. */
-const COMPILED_PACKAGES = ['packages/contracts', 'packages/service-kit'];
+const COMPILED_PACKAGES = ['packages/contracts', 'packages/service-kit', 'packages/frontend-kit'];
 
 /** The transform jest applies to the same files (jest.config.js), so tests and production agree. */
 const SWC_OPTIONS = {
@@ -47,14 +47,9 @@ function units() {
     .map((entry) => `services/${entry.name}`)
     .sort();
   const frontendsDir = path.join(ROOT, 'frontends');
-  const frontendServers = [
-    ...readdirSync(frontendsDir)
-      .filter((name) => name.endsWith('.ts'))
-      .map((name) => path.join(frontendsDir, name)),
-    ...readdirSync(frontendsDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && existsSync(path.join(frontendsDir, entry.name, 'server.ts')))
-      .map((entry) => path.join(frontendsDir, entry.name, 'server.ts')),
-  ];
+  const frontendServers = readdirSync(frontendsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(frontendsDir, entry.name, 'server.ts')))
+    .map((entry) => path.join(frontendsDir, entry.name, 'server.ts'));
   return [
     ...[...COMPILED_PACKAGES, ...services].map(workspaceUnit),
     {

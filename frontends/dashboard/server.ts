@@ -1,6 +1,6 @@
 // The dashboard remote's static server (port 3002); the gateway proxies /mf/dashboard/* here.
 import path from 'node:path';
-import { runStaticServer } from '../static-server';
+import { runStaticServer } from '@lsp/frontend-kit';
 
 runStaticServer({
   dist: path.join(__dirname, 'dist'),

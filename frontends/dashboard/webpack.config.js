@@ -1,3 +1,3 @@
-const { createConfig } = require('../webpack.common');
+const { createConfig } = require('@lsp/frontend-kit/webpack');
 
 module.exports = createConfig({ name: 'dashboard', dir: __dirname, host: false, title: 'Dashboard' });

@@ -1,6 +1,6 @@
 // The search remote's static server (port 3001); the gateway proxies /mf/search/* here.
 import path from 'node:path';
-import { runStaticServer } from '../static-server';
+import { runStaticServer } from '@lsp/frontend-kit';
 
 runStaticServer({
   dist: path.join(__dirname, 'dist'),

@@ -1,4 +1,4 @@
-const { createConfig } = require('../webpack.common');
+const { createConfig } = require('@lsp/frontend-kit/webpack');
 
 module.exports = createConfig({
   name: 'shell',

@@ -17,8 +17,7 @@ const SOURCE_ROOTS = [
   'packages/service-kit/src',
   'packages/embedded-mongo/src',
   'packages/embedded-mongo/bin',
-  'frontends/static-server.ts',
-  'frontends/cache-control.ts',
+  'packages/frontend-kit/src',
 ];
 const EMBEDDED_MONGO_BIN = 'packages/embedded-mongo/bin/embedded-mongo.ts';
 

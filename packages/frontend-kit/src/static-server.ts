@@ -8,8 +8,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { cacheControlFor } from './cache-control';
 
-export { cacheControlFor };
-
 export interface StaticServerOptions {
   /** The folder built by webpack. */
   dist: string;

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { cacheControlFor } from '../cache-control';
+import { cacheControlFor } from '../src/cache-control';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'serve-dist.ts');
 

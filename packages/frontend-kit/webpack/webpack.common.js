@@ -10,7 +10,7 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const TerserPlugin = require('terser-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 
-const uiVersion = require('../packages/ui/package.json').version;
+const uiVersion = require('../../ui/package.json').version;
 const routerVersion = require('react-router/package.json').version;
 
 /**

@@ -1,0 +1,2 @@
+export { buildStaticServer, runStaticServer, type StaticServerOptions } from './static-server';
+export { cacheControlFor } from './cache-control';
