@@ -5,6 +5,7 @@ import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
 import type { SavedSearchRepository } from '../data/saved-searches';
 import type { SearchRunRepository } from '../data/search-runs';
+import { withApplicationStatus } from '../searching/application-status';
 import { resultsIn, savedSearchState } from '../searching/saved-search-state';
 
 export interface SavedSearchRouteDeps {
@@ -58,39 +59,6 @@ async function withMessageOnError(_request: FastifyRequest, reply: FastifyReply,
   return typeof body.error === 'string' && body.message === undefined
     ? { ...body, message: body.error }
     : payload;
-}
-
-/**
- * The searches with their application status as dip, which owns applications, knows it now: an
- * application submitted a moment ago shows at once, before application.submitted reaches search (whose
- * projection is then brought up to date too). If dip cannot be asked, the projection's status is shown.
- */
-async function withApplicationStatus(
-  deps: SavedSearchRouteDeps,
-  userId: string,
-  searches: SavedSearchDocument[],
-): Promise<SavedSearchDocument[]> {
-  const open = searches.filter((search) => search.application_status === 'not_submitted');
-  if (open.length === 0) return searches;
-  let submitted: Set<string>;
-  try {
-    submitted = new Set(
-      await deps.searchesWithApplications(
-        userId,
-        open.map((search) => search._id),
-      ),
-    );
-  } catch (err) {
-    deps.logger.warn({ err }, 'application status: dip could not be asked; showing what search knows');
-    return searches;
-  }
-  if (submitted.size === 0) return searches;
-  await Promise.all(
-    [...submitted].map((searchId) => deps.savedSearches.markApplicationSubmitted(searchId, userId)),
-  );
-  return searches.map((search) =>
-    submitted.has(search._id) ? { ...search, application_status: 'submitted' } : search,
-  );
 }
 
 /** The saved search if it exists (404) and belongs to the caller (403). */
