@@ -1,16 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { LOOPBACK_CHROMIUM_FLAGS } from './services/dip/src/pdf/chromium-flags';
 
 // Browser tests run in the machine's Chromium (never a downloaded one). The system under test is
 // E2E_BASE_URL, or what e2e/support/global-setup.ts starts.
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export default defineConfig({
   testDir: './e2e',
@@ -27,7 +19,10 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: LOOPBACK_CHROMIUM_FLAGS,
+    },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -11,20 +11,18 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { tsImport } from 'tsx/esm/api';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGET_KB = 150;
 const DASHBOARD_TARGET_KB = 90;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// The flags live with the dip service's PDF renderer; tsx loads that TypeScript, as it runs the shell
+// server below (plain Node would warn that the dip package names no module type).
+const { LOOPBACK_CHROMIUM_FLAGS } = await tsImport(
+  '../services/dip/src/pdf/chromium-flags.ts',
+  import.meta.url,
+);
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 const gzipSize = (buffer) => gzipSync(buffer).length;
 
@@ -63,7 +61,7 @@ async function measureShellInitialJs() {
   let browser;
   try {
     await waitFor(`http://127.0.0.1:${port}/alive`, 20000);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LOOPBACK_CHROMIUM_FLAGS });
     const page = await browser.newPage();
     const scripts = [];
     page.on('response', async (response) => {
@@ -136,7 +134,7 @@ async function measureDashboardFirstLoad() {
     await Promise.all(Object.values(ports).map((port) => waitFor(`http://127.0.0.1:${port}/alive`, 20000)));
     await new Promise((resolve) => frontDoor.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${frontDoor.address().port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LOOPBACK_CHROMIUM_FLAGS });
     const page = await browser.newPage();
     const user = { id: 'u-size-1', name: 'Sam Size', email: 'sam.size@example.com', verified: true };
     await page.route('**/api/**', (route) => {

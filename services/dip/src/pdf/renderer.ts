@@ -1,16 +1,11 @@
 import type { Logger } from '@lsp/service-kit';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { LOOPBACK_CHROMIUM_FLAGS } from './chromium-flags';
 
-/** Flags for a root user on a machine with no network but loopback (see TOOLCHAIN.md). */
+/** The loopback flags, headless, plus what a long-lived renderer in a container wants. */
 export const CHROMIUM_ARGS = [
   '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...LOOPBACK_CHROMIUM_FLAGS,
   '--disable-dev-shm-usage',
   '--font-render-hinting=none',
 ];
