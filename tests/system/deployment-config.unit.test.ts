@@ -1,4 +1,5 @@
 import { PLATFORM_PROCESSES, platformProcess } from '@lsp/contracts';
+import { loadConfig } from '@lsp/service-kit';
 // Checks the deployment descriptions against the code they run, without Docker or a cluster:
 // docker-compose.yml and the Kubernetes manifests must give every process an environment its own
 // config schema accepts at boot, health checks, and the dependencies and exposure the design asks for.
@@ -8,15 +9,14 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import type { z } from 'zod';
-import { dipConfigSchema } from '../../../services/dip/src/config';
-import { gatewayConfigSchema } from '../../../services/gateway/src/config';
-import { identityConfigSchema } from '../../../services/identity/src/config';
-import { notificationsConfigSchema } from '../../../services/notifications/src/config';
-import { searchConfigSchema } from '../../../services/search/src/config';
-import { sharingConfigSchema } from '../../../services/sharing/src/config';
-import { loadConfig } from '../src/config';
+import { dipConfigSchema } from '../../services/dip/src/config';
+import { gatewayConfigSchema } from '../../services/gateway/src/config';
+import { identityConfigSchema } from '../../services/identity/src/config';
+import { notificationsConfigSchema } from '../../services/notifications/src/config';
+import { searchConfigSchema } from '../../services/search/src/config';
+import { sharingConfigSchema } from '../../services/sharing/src/config';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
 const K8S = path.join(ROOT, 'deploy/k8s');
 
 type Env = Record<string, string>;
@@ -115,7 +115,7 @@ const processes = stackProcesses();
 
 /** Where the build (scripts/build-node.mjs) puts a source entry's JavaScript, the path images run. */
 let compiledEntryOf: (sourceEntry: string) => string;
-const BUILD_MODULE = '../../../scripts/build-node.mjs';
+const BUILD_MODULE = '../../scripts/build-node.mjs';
 beforeAll(async () => {
   ({ compiledEntryOf } = (await import(BUILD_MODULE)) as { compiledEntryOf: typeof compiledEntryOf });
 });
