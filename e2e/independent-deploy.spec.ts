@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import webpack from 'webpack';
 import { buildStaticServer } from '../packages/frontend-kit/src/static-server';
+import { proxy } from './support/frontend-harness';
 import { expectNoAxeViolations, screenshotBothWidths, signInAs } from './support/shell-helpers';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -57,21 +58,6 @@ function shellBuildHash(): string {
 async function listen(app: FastifyInstance): Promise<number> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
-}
-
-function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number) {
-  const upstream = http.request(
-    { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
-  upstream.on('error', () => {
-    res.writeHead(502, { 'content-type': 'text/plain' });
-    res.end('upstream unavailable');
-  });
-  req.pipe(upstream);
 }
 
 /**

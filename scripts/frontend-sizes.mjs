@@ -4,10 +4,7 @@
 // remote's remoteEntry.js. Both figures are measured in Chromium, so they count exactly the files
 // requested. Targets: shell initial JS under 150 KB gzip, dashboard first load under 90 KB gzip.
 // Needs `npm run build` first.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -23,44 +20,21 @@ const { LOOPBACK_CHROMIUM_FLAGS } = await tsImport(
   '../services/dip/src/pdf/chromium-flags.ts',
   import.meta.url,
 );
+// The frontends' servers and the front door standing in for the gateway, as the browser tests start them.
+const { freePort, startFrontendHarness, startFrontendServer, waitForHttp } = await tsImport(
+  '../e2e/support/frontend-harness.ts',
+  import.meta.url,
+);
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 const gzipSize = (buffer) => gzipSync(buffer).length;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
 async function measureShellInitialJs() {
   const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'frontends/shell/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const server = startFrontendServer('shell', port, 'ignore');
   const { chromium } = await import('@playwright/test');
   let browser;
   try {
-    await waitFor(`http://127.0.0.1:${port}/alive`, 20000);
+    await waitForHttp(`http://127.0.0.1:${port}/alive`, 20000);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LOOPBACK_CHROMIUM_FLAGS });
     const page = await browser.newPage();
     const scripts = [];
@@ -82,29 +56,6 @@ async function measureShellInitialJs() {
   }
 }
 
-function startFrontend(app, port) {
-  return spawn(process.execPath, ['--import', 'tsx', `frontends/${app}/server.ts`], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-function proxy(req, res, port) {
-  const upstream = http.request(
-    { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
-  upstream.on('error', () => {
-    res.writeHead(502);
-    res.end();
-  });
-  req.pipe(upstream);
-}
-
 /**
  * The dashboard remote's first load: the shell and both remotes behind a small front door (the
  * gateway's /remotes.json and /mf/* routes), a signed-in session with empty lists answered in the
@@ -112,28 +63,11 @@ function proxy(req, res, port) {
  * singletons (React, the router, the query client, @lsp/ui) come from the shell and are not counted.
  */
 async function measureDashboardFirstLoad() {
-  const ports = { shell: await freePort(), search: await freePort(), dashboard: await freePort() };
-  const children = Object.entries(ports).map(([app, port]) => startFrontend(app, port));
-  const frontDoor = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (url === '/remotes.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-      res.end(
-        JSON.stringify([
-          { name: 'search', entry: '/mf/search/mf-manifest.json' },
-          { name: 'dashboard', entry: '/mf/dashboard/mf-manifest.json' },
-        ]),
-      );
-    } else if (url.startsWith('/mf/search/')) proxy(req, res, ports.search);
-    else if (url.startsWith('/mf/dashboard/')) proxy(req, res, ports.dashboard);
-    else proxy(req, res, ports.shell);
-  });
+  const harness = await startFrontendHarness(undefined, 'ignore');
   const { chromium } = await import('@playwright/test');
   let browser;
   try {
-    await Promise.all(Object.values(ports).map((port) => waitFor(`http://127.0.0.1:${port}/alive`, 20000)));
-    await new Promise((resolve) => frontDoor.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${frontDoor.address().port}`;
+    const base = harness.url;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LOOPBACK_CHROMIUM_FLAGS });
     const page = await browser.newPage();
     const user = { id: 'u-size-1', name: 'Sam Size', email: 'sam.size@example.com', verified: true };
@@ -161,8 +95,7 @@ async function measureDashboardFirstLoad() {
     return files;
   } finally {
     await browser?.close();
-    frontDoor.close();
-    for (const child of children) child.kill('SIGTERM');
+    await harness.stop();
   }
 }
 

@@ -17,16 +17,24 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-function startServer(app: string, port: number): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'frontends', app, 'server.ts')], {
+/** Where a server's own output goes: the run's output, or nowhere (for a script printing a report). */
+export type ServerOutput = 'inherit' | 'ignore';
+
+/** One frontend's static server (frontends/<app>/server.ts) on `port`, as its own process. */
+export function startFrontendServer(
+  app: string,
+  port: number,
+  output: ServerOutput = 'inherit',
+): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'frontends', app, 'server.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', output, 'inherit'],
   });
-  return child;
 }
 
-async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+/** Waits until `url` answers 2xx (a server that has just been started), or throws after `timeoutMs`. */
+export async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -40,7 +48,8 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number) {
+/** Passes a front-door request on to the server on `port` as it is; 502 if nothing answers there. */
+export function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number) {
   const upstream = http.request(
     { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
     (answer) => {
@@ -56,7 +65,7 @@ function proxy(req: http.IncomingMessage, res: http.ServerResponse, port: number
 }
 
 /** A port nothing listens on right now, so parallel test runs on one machine do not collide. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -68,13 +77,16 @@ function freePort(): Promise<number> {
 }
 
 /** With a base port: base (front door), base+1 shell, base+2 search, base+3 dashboard; else free ports. */
-export async function startFrontendHarness(basePort?: number): Promise<Harness> {
+export async function startFrontendHarness(
+  basePort?: number,
+  output: ServerOutput = 'inherit',
+): Promise<Harness> {
   const ports = basePort
     ? { shell: basePort + 1, search: basePort + 2, dashboard: basePort + 3 }
     : { shell: await freePort(), search: await freePort(), dashboard: await freePort() };
   const frontDoorPort = basePort ?? 0;
   const children = (Object.keys(ports) as Array<keyof typeof ports>).map((app) =>
-    startServer(app, ports[app]),
+    startFrontendServer(app, ports[app], output),
   );
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
