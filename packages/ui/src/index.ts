@@ -14,6 +14,7 @@ export type { CardProps } from './components/card';
 export { Badge } from './components/badge';
 export type { BadgeProps, BadgeVariant } from './components/badge';
 export { Alert } from './components/alert';
+export { Fact } from './components/fact';
 export type { AlertProps, AlertVariant } from './components/alert';
 export {
   TextField,

@@ -1,6 +1,6 @@
 // The Applications tab (spec §2): address, date, amount in GBP, a status badge and View Details. The
 // spec gives View Details no action; here it unfolds what the platform holds of the application.
-import { Badge, Button, Card } from '@lsp/ui';
+import { Badge, Button, Card, Fact } from '@lsp/ui';
 import { useState } from 'react';
 import { formatDate, formatGbp, loanTypeLabel } from '../format';
 import type { ApplicationItem } from './queries';
@@ -57,30 +57,12 @@ function ApplicationDetails({ application }: { application: ApplicationItem }) {
   const loanType = application.loan_type ? loanTypeLabel(application.loan_type) : 'Not given';
   return (
     <dl id={`application-${application.id}`} className="dash-facts">
-      <div>
-        <dt>Reference</dt>
-        <dd>{application.id}</dd>
-      </div>
-      <div>
-        <dt>Kind</dt>
-        <dd>{kind}</dd>
-      </div>
-      <div>
-        <dt>Loan type</dt>
-        <dd>{loanType}</dd>
-      </div>
-      <div>
-        <dt>Amount</dt>
-        <dd>{formatGbp(application.loan_amount)}</dd>
-      </div>
-      <div>
-        <dt>Submitted</dt>
-        <dd>{formatDate(application.created_at)}</dd>
-      </div>
-      <div>
-        <dt>Status</dt>
-        <dd>{application.status}</dd>
-      </div>
+      <Fact label="Reference" value={application.id} />
+      <Fact label="Kind" value={kind} />
+      <Fact label="Loan type" value={loanType} />
+      <Fact label="Amount" value={formatGbp(application.loan_amount)} />
+      <Fact label="Submitted" value={formatDate(application.created_at)} />
+      <Fact label="Status" value={application.status} />
     </dl>
   );
 }

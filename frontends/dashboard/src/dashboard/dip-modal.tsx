@@ -13,6 +13,7 @@ import {
   loginUrlFor,
   useToast,
   trackShareFunnel,
+  Fact,
 } from '@lsp/ui';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
@@ -250,15 +251,6 @@ export function isDipExpired(dip: Pick<DipDetail, 'status' | 'expires_at'>, now 
   if (dip.status === 'expired') return true;
   const expiresAt = dip.expires_at ? new Date(dip.expires_at).getTime() : Number.NaN;
   return Number.isFinite(expiresAt) && expiresAt <= now;
-}
-
-function Fact({ label, value }: { label: string; value: string | null | undefined }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{value || '—'}</dd>
-    </div>
-  );
 }
 
 /** The five sections of a DIP: Borrower, Property, Loan Details, Financial Summary, Important Notice. */

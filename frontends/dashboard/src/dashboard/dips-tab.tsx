@@ -1,7 +1,7 @@
 // The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
 // date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
 // Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired.
-import { Badge, Button, Card, callApi, useToast, trackShareFunnel } from '@lsp/ui';
+import { Badge, Button, Card, callApi, useToast, trackShareFunnel, Fact } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
@@ -136,26 +136,11 @@ function DipItem({
         </div>
         <p className="dash-item__subtitle">{title}</p>
         <dl className="dash-facts">
-          <div>
-            <dt>Net loan</dt>
-            <dd>{formatGbp(dip.snapshot.netLoan)}</dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>{formatDate(dip.createdAt)}</dd>
-          </div>
-          <div>
-            <dt>Lender</dt>
-            <dd>{dip.snapshot.lenderName || '—'}</dd>
-          </div>
-          <div>
-            <dt>Rate</dt>
-            <dd>{formatFractionRate(dip.snapshot.interestRate)}</dd>
-          </div>
-          <div>
-            <dt>Expires</dt>
-            <dd>{formatDate(dip.expiresAt)}</dd>
-          </div>
+          <Fact label="Net loan" value={formatGbp(dip.snapshot.netLoan)} />
+          <Fact label="Created" value={formatDate(dip.createdAt)} />
+          <Fact label="Lender" value={dip.snapshot.lenderName || '—'} />
+          <Fact label="Rate" value={formatFractionRate(dip.snapshot.interestRate)} />
+          <Fact label="Expires" value={formatDate(dip.expiresAt)} />
         </dl>
       </div>
       <div className="dash-item__actions">

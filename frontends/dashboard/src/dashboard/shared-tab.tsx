@@ -13,6 +13,7 @@ import {
   callApi,
   isVerificationRequired,
   useToast,
+  Fact,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
@@ -98,22 +99,10 @@ export function SharedTab({
               {item.isExpired && <Badge variant="danger">Expired</Badge>}
             </p>
             <dl className="dash-facts">
-              <div>
-                <dt>Net loan</dt>
-                <dd>{formatGbp(item.snapshot?.netLoan)}</dd>
-              </div>
-              <div>
-                <dt>Rate</dt>
-                <dd>{formatFractionRate(item.snapshot?.interestRate)}</dd>
-              </div>
-              <div>
-                <dt>Shared by</dt>
-                <dd>{item.sharedBy || 'Partner'}</dd>
-              </div>
-              <div>
-                <dt>Shared on</dt>
-                <dd>{formatDate(item.sharedAt)}</dd>
-              </div>
+              <Fact label="Net loan" value={formatGbp(item.snapshot?.netLoan)} />
+              <Fact label="Rate" value={formatFractionRate(item.snapshot?.interestRate)} />
+              <Fact label="Shared by" value={item.sharedBy || 'Partner'} />
+              <Fact label="Shared on" value={formatDate(item.sharedAt)} />
             </dl>
             {item.message && <p className="dash-item__message">“{item.message}”</p>}
           </div>

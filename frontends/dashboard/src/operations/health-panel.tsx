@@ -2,7 +2,7 @@
 // /health and /metrics as notifications scrapes them) and, per service, consumer lag and outbox
 // backlog, and per consumer group and event type the time from commit to handled over the last minute
 // (so a relay that stops being woken shows within a minute). All from GET /api/ops/health, every 10 s.
-import { Alert, Badge } from '@lsp/ui';
+import { Alert, Badge, Fact } from '@lsp/ui';
 import type { BadgeVariant } from '@lsp/ui';
 import type { OpsEventPropagation, OpsHealthResponse, OpsProcessHealth } from '@lsp/contracts';
 import { count, dateTime, ms, percent } from './format';
@@ -23,28 +23,14 @@ function ProcessCard({ process }: { process: OpsProcessHealth }) {
         <Badge variant={STATUS_BADGE[process.status]}>{process.up ? process.status : 'down'}</Badge>
       </div>
       <dl className="ops-facts">
-        <div>
-          <dt>Version</dt>
-          <dd>{process.version ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>p99 (1 min)</dt>
-          <dd>{ms(process.p99Ms)}</dd>
-        </div>
-        <div>
-          <dt>Errors (1 min)</dt>
-          <dd>{percent(process.errorRate)}</dd>
-        </div>
-        <div>
-          <dt>Requests (1 min)</dt>
-          <dd>{count(process.requestsLastMinute)}</dd>
-        </div>
-        <div>
-          <dt>Events handled / failed (1 min)</dt>
-          <dd>
-            {count(process.eventsConsumedLastMinute)} / {count(process.eventsFailedLastMinute)}
-          </dd>
-        </div>
+        <Fact label="Version" value={process.version ?? '—'} />
+        <Fact label="p99 (1 min)" value={ms(process.p99Ms)} />
+        <Fact label="Errors (1 min)" value={percent(process.errorRate)} />
+        <Fact label="Requests (1 min)" value={count(process.requestsLastMinute)} />
+        <Fact
+          label="Events handled / failed (1 min)"
+          value={`${count(process.eventsConsumedLastMinute)} / ${count(process.eventsFailedLastMinute)}`}
+        />
       </dl>
       {failing.length > 0 && (
         <ul className="ops-process__checks">

@@ -18,6 +18,7 @@ import {
   sanitiseNumberInput,
   useSession,
   useToast,
+  Fact,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -72,14 +73,8 @@ function SelectedLoanBanner({ pending }: { pending: PendingApplication | null })
       <p className="dip-app__banner-label">Selected loan</p>
       <p className="dip-app__banner-lender">{loan.lender}</p>
       <dl className="dip-app__banner-figures">
-        <div>
-          <dt>Gross loan</dt>
-          <dd>{formatCurrency(loan.grossLoan)}</dd>
-        </div>
-        <div>
-          <dt>Interest rate</dt>
-          <dd>{rate}</dd>
-        </div>
+        <Fact label="Gross loan" value={formatCurrency(loan.grossLoan)} />
+        <Fact label="Interest rate" value={rate} />
       </dl>
     </section>
   );
@@ -146,10 +141,7 @@ function Review({ values, loanTypeLabel }: { values: WizardValues; loanTypeLabel
   return (
     <dl className="dip-app__review">
       {rows.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
+        <Fact key={label} label={label} value={value} />
       ))}
     </dl>
   );

@@ -13,6 +13,7 @@ import {
   isVerificationRequired,
   useSession,
   useToast,
+  Fact,
 } from '@lsp/ui';
 import { formatCurrency2dp } from '@lsp/contracts';
 import { useEffect } from 'react';
@@ -183,15 +184,6 @@ export function OnlineDipPage() {
         These terms are indicative and non-binding. They are subject to underwriting, valuation, legal due
         diligence and lender approval.
       </p>
-    </div>
-  );
-}
-
-function Fact({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{value || '—'}</dd>
     </div>
   );
 }

@@ -15,6 +15,7 @@ import {
   callApi,
   requestApi,
   useSession,
+  Fact,
 } from '@lsp/ui';
 import { formatCurrency2dp } from '@lsp/contracts';
 import { useQuery } from '@tanstack/react-query';
@@ -111,36 +112,18 @@ export function SharedDealPage() {
       )}
       <Card title={String(offer.LenderName ?? offer.Lender ?? 'Lender')} headingLevel={2}>
         <dl className="dash-facts">
-          <div>
-            <dt>Interest rate</dt>
-            <dd>{rate === null ? '—' : `${(rate < 1 ? rate * 100 : rate).toFixed(2)}%`}</dd>
-          </div>
-          <div>
-            <dt>Gross loan</dt>
-            <dd>{formatGbp(offer.GrossLoan)}</dd>
-          </div>
-          <div>
-            <dt>Net loan</dt>
-            <dd>{formatGbp(offer.NetLoan)}</dd>
-          </div>
-          <div>
-            <dt>Deposit</dt>
-            <dd>{formatGbp(offer.DepositRequired)}</dd>
-          </div>
-          <div>
-            <dt>Arrangement fee</dt>
-            <dd>{formatGbp(offer.ArrangementFee)}</dd>
-          </div>
+          <Fact
+            label="Interest rate"
+            value={rate === null ? '—' : `${(rate < 1 ? rate * 100 : rate).toFixed(2)}%`}
+          />
+          <Fact label="Gross loan" value={formatGbp(offer.GrossLoan)} />
+          <Fact label="Net loan" value={formatGbp(offer.NetLoan)} />
+          <Fact label="Deposit" value={formatGbp(offer.DepositRequired)} />
+          <Fact label="Arrangement fee" value={formatGbp(offer.ArrangementFee)} />
           {profit !== null && profit !== 0 ? (
-            <div>
-              <dt>Profit forecast</dt>
-              <dd>{formatGbp(profit)}</dd>
-            </div>
+            <Fact label="Profit forecast" value={formatGbp(profit)} />
           ) : (
-            <div>
-              <dt>Monthly payment</dt>
-              <dd>{formatCurrency2dp(monthly)}</dd>
-            </div>
+            <Fact label="Monthly payment" value={formatCurrency2dp(monthly)} />
           )}
         </dl>
       </Card>

@@ -7,7 +7,7 @@ import {
   type LeadForm,
   type LeadFormInput,
 } from '@lsp/contracts';
-import { Button, Checkbox, Dialog, RadioCards, TextField } from '@lsp/ui';
+import { Button, Checkbox, Dialog, RadioCards, TextField, Fact } from '@lsp/ui';
 import { Controller, useForm } from 'react-hook-form';
 
 export interface ReadinessAnswers {
@@ -180,18 +180,9 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
               Project Readiness
             </h3>
             <dl className="sr-readiness__list">
-              <div>
-                <dt>Viewed the property</dt>
-                <dd>{yesNo(readiness.hasViewedProperty)}</dd>
-              </div>
-              <div>
-                <dt>Own the property</dt>
-                <dd>{yesNo(readiness.ownsProperty)}</dd>
-              </div>
-              <div>
-                <dt>Agreed a purchase price</dt>
-                <dd>{yesNo(readiness.agreedPurchasePrice)}</dd>
-              </div>
+              <Fact label="Viewed the property" value={yesNo(readiness.hasViewedProperty)} />
+              <Fact label="Own the property" value={yesNo(readiness.ownsProperty)} />
+              <Fact label="Agreed a purchase price" value={yesNo(readiness.agreedPurchasePrice)} />
             </dl>
           </section>
         )}

@@ -13,6 +13,7 @@ import {
   sanitiseNumberInput,
   useSession,
   useToast,
+  Fact,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -291,22 +292,10 @@ function Application() {
         raised
       >
         <dl className="sr-summary">
-          <div>
-            <dt>Lender</dt>
-            <dd>{lenderTitle(offer)}</dd>
-          </div>
-          <div>
-            <dt>Gross loan</dt>
-            <dd>{formatCurrency(offer.grossLoan)}</dd>
-          </div>
-          <div>
-            <dt>Net loan</dt>
-            <dd>{formatCurrency(offer.netLoan)}</dd>
-          </div>
-          <div>
-            <dt>Interest rate</dt>
-            <dd>{formatInterestPm(offer.interestRate)}</dd>
-          </div>
+          <Fact label="Lender" value={lenderTitle(offer)} />
+          <Fact label="Gross loan" value={formatCurrency(offer.grossLoan)} />
+          <Fact label="Net loan" value={formatCurrency(offer.netLoan)} />
+          <Fact label="Interest rate" value={formatInterestPm(offer.interestRate)} />
         </dl>
         <p className="ui-muted">
           Apply below, or take the Decision in Principle application: five short steps covering loan details,

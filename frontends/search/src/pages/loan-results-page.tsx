@@ -1,5 +1,5 @@
 import { STORAGE_KEYS, formatCurrency } from '@lsp/contracts';
-import { Button, Card, RequireSession, buttonClass, useToast } from '@lsp/ui';
+import { Button, Card, RequireSession, buttonClass, useToast, Fact } from '@lsp/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { readLoanOffers, type LoanOffer } from '../lib/loan-offer';
@@ -94,18 +94,12 @@ function LoanResults() {
       <h1 className="sr-page-title">Your {LOAN_TYPE_INFO[pending.loanType].title} Results</h1>
       <Card title="Search summary">
         <dl className="sr-summary">
-          <div>
-            <dt>Purchase price</dt>
-            <dd>{formatCurrency(summary.purchasePrice)}</dd>
-          </div>
-          <div>
-            <dt>GDV</dt>
-            <dd>{formatCurrency(summary.gdv)}</dd>
-          </div>
-          <div>
-            <dt>Loan term</dt>
-            <dd>{summary.loanTermMonths === null ? '—' : `${summary.loanTermMonths} months`}</dd>
-          </div>
+          <Fact label="Purchase price" value={formatCurrency(summary.purchasePrice)} />
+          <Fact label="GDV" value={formatCurrency(summary.gdv)} />
+          <Fact
+            label="Loan term"
+            value={summary.loanTermMonths === null ? '—' : `${summary.loanTermMonths} months`}
+          />
         </dl>
       </Card>
       <ResultsPanel

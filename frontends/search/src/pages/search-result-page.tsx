@@ -1,5 +1,15 @@
 import { formatCurrency, formatUkDate } from '@lsp/contracts';
-import { Alert, Button, Card, PageLoading, RequireSession, buttonClass, useToast, ApiError } from '@lsp/ui';
+import {
+  Alert,
+  Button,
+  Card,
+  PageLoading,
+  RequireSession,
+  buttonClass,
+  useToast,
+  ApiError,
+  Fact,
+} from '@lsp/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -79,22 +89,10 @@ function SearchResult({ id }: { id: string }) {
       {header}
       <Card title="Search summary" headingLevel={2}>
         <dl className="sr-summary">
-          <div>
-            <dt>Date</dt>
-            <dd>{formatDate(view.createdAt)}</dd>
-          </div>
-          <div>
-            <dt>Location</dt>
-            <dd>{summary.location ? labelOf(summary.location) : '—'}</dd>
-          </div>
-          <div>
-            <dt>Purchase price</dt>
-            <dd>{formatCurrency(summary.purchasePrice)}</dd>
-          </div>
-          <div>
-            <dt>Lender results</dt>
-            <dd>{view.results.length}</dd>
-          </div>
+          <Fact label="Date" value={formatDate(view.createdAt)} />
+          <Fact label="Location" value={summary.location ? labelOf(summary.location) : '—'} />
+          <Fact label="Purchase price" value={formatCurrency(summary.purchasePrice)} />
+          <Fact label="Lender results" value={view.results.length} />
         </dl>
       </Card>
       {offers.length === 0 ? (

@@ -14,6 +14,7 @@ import {
   callApi,
   trackShareFunnel,
   useToast,
+  Fact,
 } from '@lsp/ui';
 import { formatCurrency, formatUkDate } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
@@ -237,22 +238,13 @@ export function GetDipDialog({
       {!created && (
         <div className="ui-stack">
           <dl className="sr-summary">
-            <div>
-              <dt>Lender</dt>
-              <dd>{lender}</dd>
-            </div>
-            <div>
-              <dt>Net loan</dt>
-              <dd>{formatCurrency(offer.netLoan)}</dd>
-            </div>
-            <div>
-              <dt>Gross loan</dt>
-              <dd>{formatCurrency(offer.grossLoan)}</dd>
-            </div>
-            <div>
-              <dt>Interest rate</dt>
-              <dd>{offer.interestRate === null ? '—' : `${(offer.interestRate * 100).toFixed(2)}%`}</dd>
-            </div>
+            <Fact label="Lender" value={lender} />
+            <Fact label="Net loan" value={formatCurrency(offer.netLoan)} />
+            <Fact label="Gross loan" value={formatCurrency(offer.grossLoan)} />
+            <Fact
+              label="Interest rate"
+              value={offer.interestRate === null ? '—' : `${(offer.interestRate * 100).toFixed(2)}%`}
+            />
           </dl>
           <p className="ui-muted">
             Your Decision in Principle is valid for {DIP_VALID_HOURS} hours. You can share it with estate
