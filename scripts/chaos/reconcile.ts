@@ -4,8 +4,10 @@
  * each verification and share email sent exactly once (a duplicate sent while the email worker was
  * being killed is the documented SMTP window: counted apart); nothing left pending.
  */
+import { type EventEnvelope, SHARING_EVENT_TYPES } from '@lsp/contracts';
 import { Queue } from 'bullmq';
 import type { MongoClient } from 'mongodb';
+import { sharingEmailJobFor } from '../../services/notifications/src/events/consumed';
 import type { KillRecord } from './run';
 import type { Workload } from './workload';
 
@@ -29,10 +31,36 @@ const QUEUES = ['email', 'pdf'];
 const SMTP_WINDOW_MS = 15000;
 const DRAIN_TIMEOUT_MS = 90000;
 
+/**
+ * Consumers that act on only some events of a type and leave no marker for the others, with the rule
+ * they go by (their own code, where it can be shared): an event passed over by its rule is not one the
+ * consumer failed to handle. notifications emails a share.created only when it names a recipient (an
+ * open link has no one to email: sharing makes one as the copy-link fallback when share.created could
+ * not be handed on to the bus at once, which with Kafka happens while the broker is down).
+ */
+const ACTS_ON: Record<string, (envelope: EventEnvelope) => boolean> = {
+  'notifications:email': (envelope) =>
+    !SHARING_EMAIL_TYPES.has(envelope.type) || sharingEmailJobFor(envelope) !== null,
+  // An application made without a saved search has no search to mark.
+  'search:applications': (envelope) => Boolean((envelope.data as { searchId?: string | null }).searchId),
+};
+const SHARING_EMAIL_TYPES = new Set<string>([
+  SHARING_EVENT_TYPES.shareCreated,
+  SHARING_EVENT_TYPES.dealShared,
+  SHARING_EVENT_TYPES.referralCreated,
+]);
+
+/** Whether `consumer` (a processed-event marker's consumer) is meant to handle this published event. */
+export function consumerActsOn(consumer: string, envelope: EventEnvelope): boolean {
+  return ACTS_ON[consumer]?.(envelope) ?? true;
+}
+
 interface Backlog {
   outbox: number;
   queued: number;
   unhandled: number;
+  /** Each published event a consumer of its type has not handled: which, and by whom. */
+  unhandledEvents: Array<{ eventId: string; type: string; consumer: string; publishedAt: Date | null }>;
 }
 
 export async function reconcile(opts: {
@@ -67,6 +95,17 @@ export async function reconcile(opts: {
     if (backlog.unhandled) {
       tally.lost += backlog.unhandled;
       tally.problems.push(`${backlog.unhandled} published events never handled by a consumer of their type`);
+      // Which, and whether the bus gave up on it (dead-lettered after its retries) or never delivered it.
+      const deadLetters = mongo
+        .db('notifications')
+        .collection<{ eventId: string; consumerGroup: string; error: string }>('ops_dead_letters');
+      for (const event of backlog.unhandledEvents) {
+        const dead = await deadLetters.findOne({ eventId: event.eventId });
+        tally.problems.push(
+          `${event.type} ${event.eventId} (published ${event.publishedAt?.toISOString()}) not handled by ${event.consumer}` +
+            (dead ? `: dead-lettered by ${dead.consumerGroup} (${dead.error})` : ''),
+        );
+      }
     }
     for (const queue of queues) {
       const failed = (await queue.getJobCounts('failed')).failed ?? 0;
@@ -161,15 +200,18 @@ export async function reconcile(opts: {
  */
 async function measureBacklog(mongo: MongoClient, queues: Queue[]): Promise<Backlog> {
   let outbox = 0;
-  const events: Array<{ eventId: string; type: string }> = [];
+  const events: Array<{ eventId: string; type: string; publishedAt: Date | null; payload: string }> = [];
   const consumersOfType = new Map<string, Array<{ db: string; consumer: string }>>();
   for (const name of SERVICE_DATABASES) {
     const db = mongo.db(name);
     outbox += await db.collection('outbox').countDocuments({ publishedAt: null });
     events.push(
       ...(await db
-        .collection<{ eventId: string; type: string }>('outbox')
-        .find({ publishedAt: { $ne: null } }, { projection: { eventId: 1, type: 1 } })
+        .collection<{ eventId: string; type: string; publishedAt: Date | null; payload: string }>('outbox')
+        .find(
+          { publishedAt: { $ne: null } },
+          { projection: { eventId: 1, type: 1, publishedAt: 1, payload: 1 } },
+        )
         .toArray()),
     );
     const pairs = await db
@@ -184,14 +226,22 @@ async function measureBacklog(mongo: MongoClient, queues: Queue[]): Promise<Back
       consumersOfType.set(_id.type, list);
     }
   }
-  let unhandled = 0;
+  const unhandledEvents: Backlog['unhandledEvents'] = [];
   for (const event of events) {
+    const envelope = JSON.parse(event.payload) as EventEnvelope;
     for (const { db, consumer } of consumersOfType.get(event.type) ?? []) {
+      if (!consumerActsOn(consumer, envelope)) continue;
       const marker = await mongo
         .db(db)
         .collection('processed_events')
         .countDocuments({ _id: `${consumer}:${event.eventId}` as never });
-      if (marker === 0) unhandled += 1;
+      if (marker === 0)
+        unhandledEvents.push({
+          eventId: event.eventId,
+          type: event.type,
+          consumer,
+          publishedAt: event.publishedAt,
+        });
     }
   }
   let queued = 0;
@@ -205,5 +255,5 @@ async function measureBacklog(mongo: MongoClient, queues: Queue[]): Promise<Back
     );
     queued += Object.values(counts).reduce((a, b) => a + b, 0);
   }
-  return { outbox, queued, unhandled };
+  return { outbox, queued, unhandled: unhandledEvents.length, unhandledEvents };
 }
