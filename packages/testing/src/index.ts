@@ -6,3 +6,4 @@ export * from './smtp';
 export * from './in-process';
 export * from './ports';
 export * from './fuzz';
+export * from './harness';

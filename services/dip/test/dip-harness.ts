@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionRecord, sessionKey } from '@lsp/contracts';
 import {
   type CallerIdentity,
   type EventBus,
@@ -12,15 +11,14 @@ import {
 } from '@lsp/service-kit';
 import {
   CookieClient,
-  type Listening,
-  TEST_SECRETS,
-  type TestMongo,
+  DOWN_URL,
   type TestRedis,
   freePort,
-  leaseRedisDb,
   listen,
+  signedInClient,
   silentLogger,
-  startTestMongo,
+  startHarness,
+  waitFor,
 } from '@lsp/testing';
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Connection } from 'mongoose';
@@ -74,17 +72,14 @@ export const HOUR = 3600_000;
  * each) and a leased Redis database carrying their events through the Redis Streams bus, outbox relays
  * and consumers included: what a saved search, a DIP and an application do across services is real.
  */
-export async function startDipHarness(
+export function startDipHarness(
   opts: {
     pdfs?: Pick<DipPdfs, 'get'>;
     /** Where dip asks sharing about shares it has not heard of; by default a port nothing answers on. */
     sharingUrl?: string;
   } = {},
 ): Promise<DipHarness> {
-  const testMongo: TestMongo = await startTestMongo();
-  const redis = await leaseRedisDb();
-  const closers: Array<() => Promise<unknown>> = [];
-  try {
+  return startHarness(async ({ mongo: testMongo, redis, env, onClose }) => {
     const logger = silentLogger();
     const prefix = `events-${randomBytes(4).toString('hex')}:`;
     const newBus = () =>
@@ -100,12 +95,7 @@ export async function startDipHarness(
     // know the other's address before either is built.
     const searchPort = await freePort();
     const dipPort = await freePort();
-    const searchConfig = searchConfigSchema.parse({
-      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
-      MONGO_URL: testMongo.url,
-      REDIS_URL: redis.url,
-      DIP_URL: `http://127.0.0.1:${dipPort}`,
-    });
+    const searchConfig = searchConfigSchema.parse({ ...env, DIP_URL: `http://127.0.0.1:${dipPort}` });
     const searchApp = buildSearchApp({
       config: searchConfig,
       logger,
@@ -134,12 +124,10 @@ export async function startDipHarness(
     });
     const clock = new TestClock();
     const config = dipConfigSchema.parse({
-      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
-      MONGO_URL: testMongo.url,
-      REDIS_URL: redis.url,
+      ...env,
       PUBLIC_URL: 'http://localhost:8080',
       SEARCH_URL: `http://127.0.0.1:${searchPort}`,
-      SHARING_URL: opts.sharingUrl ?? 'http://127.0.0.1:9',
+      SHARING_URL: opts.sharingUrl ?? DOWN_URL,
     });
     const pdfs = opts.pdfs ?? {
       get: async () => {
@@ -167,7 +155,7 @@ export async function startDipHarness(
     for (const relay of relays) relay.start();
     await searchBus.start();
     await dipBus.start();
-    closers.push(async () => {
+    onClose(async () => {
       for (const relay of relays) await relay.stop();
       await searchOutbox.drain();
       await dipOutbox.drain();
@@ -175,26 +163,19 @@ export async function startDipHarness(
       await dipBus.close();
     });
 
-    const searchServer: Listening = await listen(searchApp, searchPort);
-    closers.push(() => searchServer.close());
-    const dipServer: Listening = await listen(dipApp, dipPort);
-    closers.push(() => dipServer.close());
+    const searchServer = await listen(searchApp, searchPort);
+    onClose(() => searchServer.close());
+    const dipServer = await listen(dipApp, dipPort);
+    onClose(() => dipServer.close());
     const gateway = await startTestGateway({
       redisUrl: redis.url,
       upstreams: { search: searchServer.url, dip: dipServer.url },
       env: { RATE_LIMIT_MAX: '100000' },
     });
-    closers.push(() => gateway.close());
+    onClose(() => gateway.close());
 
-    const until = async <T>(read: () => Promise<T | null | undefined | false>, what: string): Promise<T> => {
-      const deadline = Date.now() + 10000;
-      for (;;) {
-        const value = await read();
-        if (value) return value;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    const until = <T>(read: () => Promise<T | null | undefined | false>, what: string): Promise<T> =>
+      waitFor(read, what, 10_000, 50) as Promise<T>;
 
     return {
       clock,
@@ -205,21 +186,12 @@ export async function startDipHarness(
       bus: dipBus,
       until,
       client: () => new CookieClient(gateway.url),
-      async signedIn(overrides = {}) {
-        const user: CallerIdentity = {
-          userId: `user-${randomBytes(6).toString('hex')}`,
+      signedIn: (user = {}) =>
+        signedInClient(gateway, redis, {
           email: `${randomBytes(4).toString('hex')}@example.co.uk`,
           name: 'Alex Investor',
-          verified: true,
-          ...overrides,
-        };
-        const sessionId = randomBytes(24).toString('base64url');
-        const record: SessionRecord = { ...user, createdAt: new Date().toISOString() };
-        await redis.redis.set(sessionKey(sessionId), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
-        const client = new CookieClient(gateway.url);
-        client.setCookie(SESSION_COOKIE, encodeURIComponent(gateway.app.signCookie(sessionId)));
-        return { client, user };
-      },
+          ...user,
+        }),
       async savedSearch(client, userId) {
         const run = await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId });
         if (run.status !== 200) throw new Error(`search failed: ${run.status} ${run.text}`);
@@ -234,16 +206,6 @@ export async function startDipHarness(
         await until(() => repositories.savedSearches.find(id), 'the saved search to reach the dip service');
         return id;
       },
-      async close() {
-        for (const close of closers.reverse()) await close().catch(() => undefined);
-        await redis.release();
-        await testMongo.stop();
-      },
     };
-  } catch (err) {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
-    await redis.release().catch(() => undefined);
-    await testMongo.stop().catch(() => undefined);
-    throw err;
-  }
+  });
 }

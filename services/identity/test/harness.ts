@@ -7,14 +7,13 @@ import {
   type TestRedis,
   TEST_SECRETS,
   connectedRedis,
-  leaseRedisDb,
   listen,
+  outboxEnvelopes,
   silentLogger,
-  startTestMongo,
+  startHarness,
   waitFor,
 } from '@lsp/testing';
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
-import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { buildApp } from '../src/app';
 import { type IdentityConfig, identityConfigSchema } from '../src/config';
@@ -36,7 +35,7 @@ export interface IdentityStack {
 }
 
 /** Identity in-process on a free port, behind the real gateway, on its own database and Redis db. */
-export async function startIdentityStack(
+export function startIdentityStack(
   opts: {
     env?: Record<string, string>;
     gatewayEnv?: Record<string, string>;
@@ -47,72 +46,65 @@ export async function startIdentityStack(
     relayTo?: Pick<EventBus, 'publish'>;
   } = {},
 ): Promise<IdentityStack> {
-  const mongo = opts.mongo ?? (await startTestMongo());
-  const redis = opts.redis ?? (await leaseRedisDb());
-  const db = await mongo.database('identity');
-  const config = identityConfigSchema.parse({
-    ...TEST_SECRETS,
-    MONGO_URL: mongo.url,
-    REDIS_URL: redis.url,
-    PUBLIC_URL: 'http://localhost:8080',
-    // Cheaper hashing keeps the suite quick; the format and the checks are the same.
-    PASSWORD_HASH_COST: '12',
-    LOGIN_SLOWDOWN_STEP_MS: '5',
-    LOGIN_SLOWDOWN_MAX_MS: '20',
-    ...opts.env,
-  });
-  const serviceRedis: Redis = await connectedRedis(redis.url);
-  const outbox = await Outbox.open(db);
-  const app = buildApp({
-    config,
-    logger: silentLogger(),
-    metrics: new ServiceMetrics('identity'),
-    healthChecks: [],
-    mongo: db,
-    redis: serviceRedis,
-    outbox,
-  });
-  const identity = await listen(app);
-  // Published at commit, as in production; the relay's hourly poll is only the safety net.
-  if (opts.relayTo) outbox.publishAtCommit({ bus: opts.relayTo });
-  const relay = opts.relayTo
-    ? new OutboxRelay({ outbox, bus: opts.relayTo, pollIntervalMs: 3600_000 })
-    : null;
-  relay?.start();
-  const gateway = await startTestGateway({
-    redisUrl: redis.url,
-    upstreams: { identity: identity.url },
-    // The gateway's own limits have their own tests; here they must not mask identity's answers.
-    env: { RATE_LIMIT_MAX: '100000', RATE_LIMIT_AUTH_MAX: '100000', ...opts.gatewayEnv },
-  });
-  return {
-    mongo,
-    redis,
-    db,
-    config,
-    outbox,
-    identityUrl: identity.url,
-    gateway,
-    users: userModel(db),
-    browser: () => new CookieClient(gateway.url),
-    async events(type?: string) {
-      const entries = await outbox
-        .collection()
-        .find(type ? { type } : {})
-        .sort({ _id: 1 })
-        .toArray();
-      return entries.map((e) => JSON.parse(e.payload) as EventEnvelope<any>);
+  return startHarness(
+    async ({ mongo, redis, env, onClose }) => {
+      const db = await mongo.database('identity');
+      const config = identityConfigSchema.parse({
+        ...TEST_SECRETS,
+        ...env,
+        PUBLIC_URL: 'http://localhost:8080',
+        // Cheaper hashing keeps the suite quick; the format and the checks are the same.
+        PASSWORD_HASH_COST: '12',
+        LOGIN_SLOWDOWN_STEP_MS: '5',
+        LOGIN_SLOWDOWN_MAX_MS: '20',
+        ...opts.env,
+      });
+      const serviceRedis = await connectedRedis(redis.url);
+      onClose(() => serviceRedis.quit());
+      const outbox = await Outbox.open(db);
+      const app = buildApp({
+        config,
+        logger: silentLogger(),
+        metrics: new ServiceMetrics('identity'),
+        healthChecks: [],
+        mongo: db,
+        redis: serviceRedis,
+        outbox,
+      });
+      const identity = await listen(app);
+      onClose(() => identity.close());
+      // Published at commit, as in production; the relay's hourly poll is only the safety net.
+      if (opts.relayTo) outbox.publishAtCommit({ bus: opts.relayTo });
+      const relay = opts.relayTo
+        ? new OutboxRelay({ outbox, bus: opts.relayTo, pollIntervalMs: 3600_000 })
+        : null;
+      relay?.start();
+      const gateway = await startTestGateway({
+        redisUrl: redis.url,
+        upstreams: { identity: identity.url },
+        // The gateway's own limits have their own tests; here they must not mask identity's answers.
+        env: { RATE_LIMIT_MAX: '100000', RATE_LIMIT_AUTH_MAX: '100000', ...opts.gatewayEnv },
+      });
+      onClose(() => gateway.close());
+      onClose(async () => {
+        await relay?.stop();
+        await outbox.drain();
+      });
+      return {
+        mongo,
+        redis,
+        db,
+        config,
+        outbox,
+        identityUrl: identity.url,
+        gateway,
+        users: userModel(db),
+        browser: () => new CookieClient(gateway.url),
+        events: (type?: string) => outboxEnvelopes(outbox, type),
+      };
     },
-    async close() {
-      await relay?.stop();
-      await outbox.drain();
-      await gateway.close();
-      await identity.close();
-      await serviceRedis.quit();
-      if (!opts.redis) await redis.release();
-      if (!opts.mongo) await mongo.stop();
-    },
-  };
+    { mongo: opts.mongo, redis: opts.redis },
+  );
 }
 
 /** The token of the newest verification email asked for an address. */

@@ -3,9 +3,8 @@ import {
   type TestMongo,
   type TestRedis,
   type TestSmtp,
-  leaseRedisDb,
   silentLogger,
-  startTestMongo,
+  startHarness,
   startTestSmtp,
 } from '@lsp/testing';
 import type { Queue, Worker } from 'bullmq';
@@ -36,50 +35,31 @@ export interface EmailPipeline {
   close(): Promise<void>;
 }
 
-export async function startEmailPipeline(): Promise<EmailPipeline> {
-  const mongo = await startTestMongo();
-  const redis = await leaseRedisDb();
-  const smtp = await startTestSmtp();
-  const db = await mongo.database('notifications');
-  const config = notificationsConfigSchema.parse({
-    INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
-    MONGO_URL: mongo.url,
-    REDIS_URL: redis.url,
-    SMTP_URL: smtp.url,
-    DB_NAME: db.name,
+export function startEmailPipeline(): Promise<EmailPipeline> {
+  return startHarness(async ({ mongo, redis, env, onClose }) => {
+    const smtp = await startTestSmtp();
+    onClose(() => smtp.close());
+    const db = await mongo.database('notifications');
+    const config = notificationsConfigSchema.parse({ ...env, SMTP_URL: smtp.url, DB_NAME: db.name });
+    const identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
+    onClose(() => identityBus.close());
+    const notificationsBus = new RedisStreamsEventBus({
+      redisUrl: redis.url,
+      prefix: 'events:',
+      blockMs: 200,
+      claimIntervalMs: 500,
+    });
+    onClose(() => notificationsBus.close());
+    const queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
+    onClose(() => queue.close());
+    subscribeToIdentityEvents(notificationsBus, await ProcessedEvents.open(db), queue);
+    await notificationsBus.start();
+    const transport: Transporter = createMailTransport(config);
+    onClose(async () => transport.close());
+    const worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
+    onClose(() => worker.close());
+    const identity = await startIdentityStack({ mongo, redis, relayTo: identityBus });
+    onClose(() => identity.close());
+    return { mongo, redis, smtp, db, identityBus, queue, worker, identity };
   });
-  const identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
-  const notificationsBus = new RedisStreamsEventBus({
-    redisUrl: redis.url,
-    prefix: 'events:',
-    blockMs: 200,
-    claimIntervalMs: 500,
-  });
-  const queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
-  subscribeToIdentityEvents(notificationsBus, await ProcessedEvents.open(db), queue);
-  await notificationsBus.start();
-  const transport: Transporter = createMailTransport(config);
-  const worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
-  const identity = await startIdentityStack({ mongo, redis, relayTo: identityBus });
-  return {
-    mongo,
-    redis,
-    smtp,
-    db,
-    identityBus,
-    queue,
-    worker,
-    identity,
-    async close() {
-      await identity.close();
-      await worker.close();
-      transport.close();
-      await queue.close();
-      await notificationsBus.close();
-      await identityBus.close();
-      await smtp.close();
-      await redis.release();
-      await mongo.stop();
-    },
-  };
 }

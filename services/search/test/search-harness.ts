@@ -1,16 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, type SessionRecord, sessionKey } from '@lsp/contracts';
 import { type CallerIdentity, Outbox, type OutboxEntry, ServiceMetrics } from '@lsp/service-kit';
 import {
   CookieClient,
-  type Listening,
-  TEST_SECRETS,
-  type TestMongo,
-  type TestRedis,
-  leaseRedisDb,
+  DOWN_URL,
   listen,
+  outboxEntries,
+  signedInClient,
   silentLogger,
-  startTestMongo,
+  startHarness,
 } from '@lsp/testing';
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { FastifyInstance } from 'fastify';
@@ -38,14 +34,9 @@ export interface SearchHarness {
   close(): Promise<void>;
 }
 
-export async function startSearchHarness(): Promise<SearchHarness> {
-  const testMongo: TestMongo = await startTestMongo();
-  let redis: TestRedis | undefined;
-  let searchListening: Listening | undefined;
-  let gateway: TestGateway | undefined;
-  try {
+export function startSearchHarness(): Promise<SearchHarness> {
+  return startHarness(async ({ mongo: testMongo, redis, env, onClose }) => {
     const mongo = await testMongo.database('search');
-    redis = await leaseRedisDb();
     const outbox = await Outbox.open(mongo);
     const logger = silentLogger();
     const panels = new PanelStore(mongo, logger);
@@ -53,11 +44,9 @@ export async function startSearchHarness(): Promise<SearchHarness> {
     const repositories = createRepositories(mongo, outbox);
     await ensureIndexes(repositories);
     const config = searchConfigSchema.parse({
-      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
-      MONGO_URL: testMongo.url,
-      REDIS_URL: redis.url,
+      ...env,
       // No dip here: its application status reads find nothing listening, never a stack on this machine.
-      DIP_URL: 'http://127.0.0.1:9',
+      DIP_URL: DOWN_URL,
     });
     const search = buildApp({
       config,
@@ -67,54 +56,22 @@ export async function startSearchHarness(): Promise<SearchHarness> {
       panels,
       ...repositories,
     });
-    searchListening = await listen(search);
-    gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { search: searchListening.url } });
-    const gw = gateway;
-    const leased = redis;
-    const searchServer = searchListening;
+    const searchServer = await listen(search);
+    onClose(() => searchServer.close());
+    const gateway = await startTestGateway({ redisUrl: redis.url, upstreams: { search: searchServer.url } });
+    onClose(() => gateway.close());
     return {
       mongo,
       outbox,
       panels,
       search,
-      gateway: gw,
-      client: () => new CookieClient(gw.url),
-      async signedIn(overrides = {}) {
-        const user: CallerIdentity = {
-          userId: `user-${randomBytes(6).toString('hex')}`,
-          email: 'investor@example.co.uk',
-          name: 'Alex Investor',
-          verified: true,
-          ...overrides,
-        };
-        const sessionId = randomBytes(24).toString('base64url');
-        const record: SessionRecord = { ...user, createdAt: new Date().toISOString() };
-        await leased.redis.set(sessionKey(sessionId), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
-        const client = new CookieClient(gw.url);
-        client.setCookie(SESSION_COOKIE, encodeURIComponent(gw.app.signCookie(sessionId)));
-        return { client, user };
-      },
-      async outboxEntries(type) {
-        return outbox
-          .collection()
-          .find(type ? { type } : {})
-          .sort({ _id: 1 })
-          .toArray();
-      },
-      async close() {
-        await gw.close();
-        await searchServer.close();
-        await leased.release();
-        await testMongo.stop();
-      },
+      gateway,
+      client: () => new CookieClient(gateway.url),
+      signedIn: (user = {}) =>
+        signedInClient(gateway, redis, { email: 'investor@example.co.uk', name: 'Alex Investor', ...user }),
+      outboxEntries: (type) => outboxEntries(outbox, type),
     };
-  } catch (err) {
-    await gateway?.close().catch(() => undefined);
-    await searchListening?.close().catch(() => undefined);
-    await redis?.release().catch(() => undefined);
-    await testMongo.stop().catch(() => undefined);
-    throw err;
-  }
+  });
 }
 
 /** The envelope an outbox entry will publish. */

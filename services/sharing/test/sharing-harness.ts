@@ -8,31 +8,24 @@ import {
   type DipCreatedEvent,
   type DipState,
   type EventEnvelope,
-  SESSION_COOKIE,
-  SESSION_TTL_SECONDS,
-  type SessionRecord,
   createEnvelope,
   dipCreatedEventSchema,
-  sessionKey,
 } from '@lsp/contracts';
 import {
   type CallerIdentity,
   InternalReader,
   Outbox,
-  type OutboxEntry,
   ProcessedEvents,
   ServiceMetrics,
 } from '@lsp/service-kit';
 import {
   CookieClient,
-  type Listening,
   TEST_SECRETS,
-  type TestMongo,
-  type TestRedis,
-  leaseRedisDb,
   listen,
+  outboxEnvelopes,
+  signedInClient,
   silentLogger,
-  startTestMongo,
+  startHarness,
 } from '@lsp/testing';
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Connection } from 'mongoose';
@@ -142,28 +135,21 @@ export const SNAPSHOT: DipCreatedEvent['snapshot'] = {
   },
 };
 
-export async function startSharingHarness(
+export function startSharingHarness(
   configOverrides: Record<string, string> = {},
   gatewayEnv: Record<string, string> = {},
   /** askDipOverHttp: ask the dip service at DIP_URL, as the service does, instead of ownerStates. */
   opts: { askDipOverHttp?: boolean } = {},
 ): Promise<SharingHarness> {
-  const testMongo: TestMongo = await startTestMongo();
-  let redis: TestRedis | undefined;
-  let sharingListening: Listening | undefined;
-  let gateway: TestGateway | undefined;
-  try {
+  return startHarness(async ({ mongo: testMongo, redis, env, onClose }) => {
     const mongo = await testMongo.database('sharing');
-    redis = await leaseRedisDb();
     const outbox = await Outbox.open(mongo);
     const processed = await ProcessedEvents.open(mongo);
     const collections = sharingCollections(mongo);
     await ensureSharingIndexes(collections);
     const repositories = sharingRepositories(mongo);
     const config = sharingConfigSchema.parse({
-      INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
-      MONGO_URL: testMongo.url,
-      REDIS_URL: redis.url,
+      ...env,
       SHARE_LINK_SECRET,
       INVITATIONS_PER_HOUR: '5',
       TELEMETRY_PER_MINUTE: '20',
@@ -197,40 +183,30 @@ export async function startSharingHarness(
       clock: { now: () => clock.now },
       ...(opts.askDipOverHttp ? {} : { askDip }),
     });
-    sharingListening = await listen(app);
-    gateway = await startTestGateway({
+    const server = await listen(app);
+    onClose(() => server.close());
+    const gateway = await startTestGateway({
       redisUrl: redis.url,
-      upstreams: { sharing: sharingListening.url },
+      upstreams: { sharing: server.url },
       env: gatewayEnv,
     });
-    const gw = gateway;
-    const leased = redis;
-    const server = sharingListening;
+    onClose(() => gateway.close());
     const onDip = handleDipEvent(repositories, outbox);
-    const harness: SharingHarness = {
+    const harness: Omit<SharingHarness, 'close'> = {
       mongo,
       outbox,
       collections,
-      gateway: gw,
-      redisUrl: leased.url,
+      gateway,
+      redisUrl: redis.url,
       clock,
       ownerStates,
-      client: () => new CookieClient(gw.url),
-      async signedIn(overrides = {}) {
-        const user: CallerIdentity = {
-          userId: `user-${randomBytes(6).toString('hex')}`,
+      client: () => new CookieClient(gateway.url),
+      signedIn: (user = {}) =>
+        signedInClient(gateway, redis, {
           email: `person-${randomBytes(4).toString('hex')}@example.co.uk`,
           name: 'Sam Person',
-          verified: true,
-          ...overrides,
-        };
-        const sessionId = randomBytes(24).toString('base64url');
-        const record: SessionRecord = { ...user, createdAt: new Date().toISOString() };
-        await leased.redis.set(sessionKey(sessionId), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
-        const client = new CookieClient(gw.url);
-        client.setCookie(SESSION_COOKIE, encodeURIComponent(gw.app.signCookie(sessionId)));
-        return { client, user };
-      },
+          ...user,
+        }),
       deliver: (envelope) =>
         processed.handleOnce(`${CONSUMER}:dips`, envelope, (session) => onDip(envelope, session)),
       async createDip(owner, overrides = {}) {
@@ -255,14 +231,7 @@ export async function startSharingHarness(
         await harness.deliver(dipEvent(DIP_EVENT_TYPES.created, data));
         return data;
       },
-      async outboxEvents(type) {
-        const entries: OutboxEntry[] = await outbox
-          .collection()
-          .find(type ? { type } : {})
-          .sort({ _id: 1 })
-          .toArray();
-        return entries.map((entry) => JSON.parse(entry.payload));
-      },
+      outboxEvents: (type) => outboxEnvelopes(outbox, type),
       async internalAccess(query) {
         const reader = new InternalReader({
           baseUrl: server.url,
@@ -271,19 +240,7 @@ export async function startSharingHarness(
         });
         return (await reader.post(SHARING_INTERNAL_PATHS.access, query, accessAnswerSchema)) as AccessAnswer;
       },
-      async close() {
-        await gw.close();
-        await server.close();
-        await leased.release();
-        await testMongo.stop();
-      },
     };
     return harness;
-  } catch (err) {
-    await gateway?.close().catch(() => undefined);
-    await sharingListening?.close().catch(() => undefined);
-    await redis?.release().catch(() => undefined);
-    await testMongo.stop().catch(() => undefined);
-    throw err;
-  }
+  });
 }
