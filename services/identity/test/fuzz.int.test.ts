@@ -24,7 +24,7 @@ import { latestVerificationToken, startIdentityStack } from './harness';
 
 /**
  * Issue 13, 'Beyond the list': bad inputs derived from each route's zod schema (see
- * packages/testing/src/fuzz.ts) are answered 4xx, never 5xx, and store nothing. Every route is called
+ * packages/testing/src/fuzz/) are answered 4xx, never 5xx, and store nothing. Every route is called
  * anonymously and as a signed-in, verified user: straight to the service (identity headers with the
  * internal secret), and every fifth case again through the gateway (with the session cookie when
  * signed in). FUZZ_SEED=<n> replays another draw.
