@@ -1,5 +1,6 @@
+import type { LeadForm } from '@lsp/contracts';
 import type { LeadPayload, SaveSearchBody, SearchResponse, SessionUser } from '../src/api/search-api';
-import { runSearchFlow, type LeadDetails, type SearchFlowDeps } from '../src/lib/search-flow';
+import { runSearchFlow, type SearchFlowDeps } from '../src/lib/search-flow';
 import { createMemoryStorage } from '../src/lib/storage-keys';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -63,7 +64,7 @@ function score(points: number, band: Score['band'], tips: string[]): Score {
 }
 
 const ok = answer(results);
-const lead: LeadDetails = {
+const lead: LeadForm = {
   name: 'Ann Lee',
   email: 'ann@example.com',
   propertiesOwned: '1',

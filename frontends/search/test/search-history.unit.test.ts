@@ -1,8 +1,8 @@
+import { searchHistoryKey } from '@lsp/contracts';
 import {
   addToHistory,
   clearHistory,
   describeSearch,
-  historyKey,
   loadHistory,
   removeFromHistory,
 } from '../src/lib/search-history';
@@ -15,7 +15,7 @@ describe('search history', () => {
     const storage = createMemoryStorage();
     addToHistory(storage, 'bridging', { projectName: 'Mill Lane' }, T0);
     expect(Object.keys(storage.dump())).toEqual(['loan-search-history-bridging']);
-    expect(historyKey('commercial')).toBe('loan-search-history-commercial');
+    expect(searchHistoryKey('commercial')).toBe('loan-search-history-commercial');
   });
 
   it('puts the newest search first with its timestamp as id and the spec description', () => {

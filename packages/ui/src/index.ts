@@ -87,9 +87,7 @@ export { RequireSession } from './app/require-session';
 export { AppProviders } from './app/app-providers';
 export {
   STORAGE_KEYS,
-  USER_SESSION_CHANGED,
   PENDING_RESULTS_EVENT,
-  LEGACY_SESSION_KEYS,
   clearLegacySessionKeys,
   notifySessionChanged,
   readStoredJson,

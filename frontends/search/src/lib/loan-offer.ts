@@ -12,13 +12,10 @@ import {
   type OfferLike,
 } from '@lsp/contracts';
 
-/** A lender offer as the search calls return it. Numbers may arrive as text. */
-export type RawLoanResult = OfferLike;
-
 /** The fields of an offer the screens read, normalised once to numbers or null. */
 export interface LoanOffer {
   /** The offer exactly as the lender panel returned it (shown under 'Raw API Response'). */
-  raw: RawLoanResult;
+  raw: OfferLike;
   /** The offer with the form's purchase price and current value filled in, for the shared readers. */
   source: OfferLike;
   /** The lender's name, or '' when the offer carries none. */
@@ -55,7 +52,7 @@ export interface LoanOffer {
 }
 
 /** A commercial offer: the caller says so, or the offer's own LoanType, or the form's loanType. */
-function isCommercial(raw: RawLoanResult, formData: Record<string, unknown>, loanType?: string): boolean {
+function isCommercial(raw: OfferLike, formData: Record<string, unknown>, loanType?: string): boolean {
   return (loanType ?? raw.LoanType ?? formData.loanType) === 'commercial';
 }
 
@@ -64,7 +61,7 @@ function isCommercial(raw: RawLoanResult, formData: Record<string, unknown>, loa
  * uses the purchase price or current value; the TMC estimate uses the loan term).
  */
 export function readLoanOffer(
-  raw: RawLoanResult,
+  raw: OfferLike,
   formData: Record<string, unknown> = {},
   loanType?: string,
 ): LoanOffer {
@@ -109,7 +106,7 @@ export function readLoanOffer(
 }
 
 export function readLoanOffers(
-  raws: readonly RawLoanResult[],
+  raws: readonly OfferLike[],
   formData: Record<string, unknown> = {},
   loanType?: string,
 ): LoanOffer[] {

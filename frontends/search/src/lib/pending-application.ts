@@ -1,12 +1,11 @@
-import { STORAGE_KEYS } from '@lsp/contracts';
+import { type OfferLike, STORAGE_KEYS } from '@lsp/contracts';
 import type { LoanType } from './loan-type';
-import type { RawLoanResult } from './loan-offer';
 import type { KeyValueStorage } from './storage-keys';
 import { isLoanType } from './loan-type';
 
 export interface PendingApplication {
   formData: Record<string, unknown>;
-  selectedLoan: RawLoanResult;
+  selectedLoan: OfferLike;
   loanType: LoanType;
   timestamp: number;
   /** The saved search the offer came from, when it was saved to the account (the application is tied to it). */

@@ -1,8 +1,7 @@
-import { PENDING_RESULTS_VALIDITY_MS, STORAGE_KEYS } from '@lsp/contracts';
+import { type OfferLike, PENDING_RESULTS_VALIDITY_MS, STORAGE_KEYS } from '@lsp/contracts';
 import type { KeyValueStorage } from './storage-keys';
 import type { LoanType } from './loan-type';
 import { isLoanType } from './loan-type';
-import type { RawLoanResult } from './loan-offer';
 
 /** Results held back until the visitor verifies an email address stay valid for one hour. */
 export { PENDING_RESULTS_VALIDITY_MS };
@@ -23,7 +22,7 @@ export interface PendingLendabilityScore {
 }
 
 export interface PendingResults {
-  results: RawLoanResult[];
+  results: OfferLike[];
   formData: Record<string, unknown>;
   userData: PendingLeadData | null;
   timestamp: number;

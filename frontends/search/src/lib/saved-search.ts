@@ -1,11 +1,11 @@
 import { isLoanType, type LoanType } from './loan-type';
-import type { RawLoanResult } from './loan-offer';
+import type { OfferLike } from '@lsp/contracts';
 
 export interface SavedSearchView {
   id: string;
   loanType: LoanType | null;
   formData: Record<string, unknown>;
-  results: RawLoanResult[];
+  results: OfferLike[];
   createdAt: string | null;
 }
 
@@ -16,9 +16,9 @@ function asRecord(value: unknown): Record<string, unknown> {
 }
 
 /** The saved lender response may be the list itself, `{ Results }` or the whole `{ data: { Results } }`. */
-export function resultsFromApiResponse(apiResponse: unknown): RawLoanResult[] {
+export function resultsFromApiResponse(apiResponse: unknown): OfferLike[] {
   if (Array.isArray(apiResponse))
-    return apiResponse.filter((item) => item && typeof item === 'object') as RawLoanResult[];
+    return apiResponse.filter((item) => item && typeof item === 'object') as OfferLike[];
   const record = asRecord(apiResponse);
   if (Array.isArray(record.Results)) return resultsFromApiResponse(record.Results);
   if (record.data) return resultsFromApiResponse(record.data);

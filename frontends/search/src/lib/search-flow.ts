@@ -1,4 +1,4 @@
-import { type LeadForm, STORAGE_KEYS } from '@lsp/contracts';
+import { type LeadForm, type OfferLike, STORAGE_KEYS } from '@lsp/contracts';
 import type {
   LeadPayload,
   LendabilityScoreAnswer,
@@ -7,7 +7,6 @@ import type {
   SessionUser,
 } from '../api/search-api';
 import { LOAN_TYPE_INFO, type LoanType } from './loan-type';
-import type { RawLoanResult } from './loan-offer';
 import {
   clearPendingResults,
   storePendingResults,
@@ -22,9 +21,6 @@ export interface ToastMessage {
   description?: string;
   variant: 'success' | 'error' | 'info';
 }
-
-/** The lead dialog's answers, as its contract schema left them. */
-export type LeadDetails = LeadForm;
 
 export interface SearchFlowDeps {
   runSearch(loanType: LoanType, payload: Record<string, unknown>): Promise<SearchResponse>;
@@ -48,7 +44,7 @@ export type SearchOutcome =
   /** Signed in and saved: the results are shown on the page. */
   | {
       kind: 'shown';
-      results: RawLoanResult[];
+      results: OfferLike[];
       formData: Record<string, unknown>;
       searchId: string;
       userId: string;
@@ -72,7 +68,7 @@ function isUnknownUserError(error: unknown): boolean {
   return /user ?id|not found/i.test(message);
 }
 
-function leadData(lead: LeadDetails | null): PendingLeadData | null {
+function leadData(lead: LeadForm | null): PendingLeadData | null {
   if (!lead) return null;
   return {
     name: lead.name,
@@ -126,7 +122,7 @@ export async function runSearchFlow(
   deps: SearchFlowDeps,
   loanType: LoanType,
   formValues: Record<string, unknown>,
-  lead: LeadDetails | null,
+  lead: LeadForm | null,
 ): Promise<SearchOutcome> {
   clearPendingResults(deps.storage);
   deps.storage.setItem(STORAGE_KEYS.searchFormData, JSON.stringify({ ...formValues, loanType }));

@@ -1,8 +1,6 @@
 import { SEARCH_HISTORY_LIMIT, historyDescription, searchHistoryKey } from '@lsp/contracts';
 import type { KeyValueStorage } from './storage-keys';
 
-export const MAX_HISTORY_ITEMS = SEARCH_HISTORY_LIMIT;
-
 export interface SearchHistoryItem {
   /** The creation timestamp as a string, as the spec defines it. */
   id: string;
@@ -11,8 +9,6 @@ export interface SearchHistoryItem {
   data: Record<string, unknown>;
   description: string;
 }
-
-export const historyKey = searchHistoryKey;
 
 export function describeSearch(type: string, data: Record<string, unknown>): string {
   return historyDescription(type, typeof data.projectName === 'string' ? data.projectName : null);
@@ -39,23 +35,23 @@ export function loadHistory(
   type: string,
   log: (message: string, error?: unknown) => void = console.error,
 ): SearchHistoryItem[] {
-  const raw = storage.getItem(historyKey(type));
+  const raw = storage.getItem(searchHistoryKey(type));
   if (raw === null) return [];
   try {
     const parsed: unknown = JSON.parse(raw);
     if (!Array.isArray(parsed) || !parsed.every(isHistoryItem))
       throw new Error('Stored history is not a list of searches');
-    return parsed.slice(0, MAX_HISTORY_ITEMS);
+    return parsed.slice(0, SEARCH_HISTORY_LIMIT);
   } catch (error) {
     log('Failed to parse search history', error);
-    storage.removeItem(historyKey(type));
+    storage.removeItem(searchHistoryKey(type));
     return [];
   }
 }
 
 function save(storage: KeyValueStorage, type: string, items: SearchHistoryItem[]): void {
-  if (items.length === 0) storage.removeItem(historyKey(type));
-  else storage.setItem(historyKey(type), JSON.stringify(items));
+  if (items.length === 0) storage.removeItem(searchHistoryKey(type));
+  else storage.setItem(searchHistoryKey(type), JSON.stringify(items));
 }
 
 /** Puts a new search at the front, keeps at most ten, and writes the list back. */
@@ -77,7 +73,7 @@ export function addToHistory(
     data,
     description: describeSearch(type, data),
   };
-  const items = [item, ...existing].slice(0, MAX_HISTORY_ITEMS);
+  const items = [item, ...existing].slice(0, SEARCH_HISTORY_LIMIT);
   save(storage, type, items);
   return items;
 }
@@ -94,6 +90,6 @@ export function removeFromHistory(
 }
 
 export function clearHistory(storage: KeyValueStorage, type: string): SearchHistoryItem[] {
-  storage.removeItem(historyKey(type));
+  storage.removeItem(searchHistoryKey(type));
   return [];
 }

@@ -30,7 +30,7 @@ import {
   type PendingLendabilityScore,
   type PendingResults,
 } from '../lib/pending-results';
-import { runSearchFlow, type LeadDetails, type SearchFlowDeps } from '../lib/search-flow';
+import { runSearchFlow, type SearchFlowDeps } from '../lib/search-flow';
 import { browserStorage } from '../lib/storage-keys';
 import { SavedSearchIdContext } from '../lib/saved-search-context';
 import { ResultsPanel } from '../results/results-panel';
@@ -170,7 +170,7 @@ export function HomePage() {
     startJourney: () => void startJourney(),
   };
 
-  const runSearch = async (type: LoanType, values: Record<string, unknown>, lead: LeadDetails | null) => {
+  const runSearch = async (type: LoanType, values: Record<string, unknown>, lead: LeadForm | null) => {
     setResults(null);
     setPending(null);
     setRunning(true);

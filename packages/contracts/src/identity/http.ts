@@ -2,15 +2,12 @@ import { z } from 'zod';
 import { CONTACT_PREFERENCES, DEFAULT_CONTACT_PREFERENCE, PROPERTIES_OWNED } from '../common/enums';
 import { jsonObject } from '../common/json';
 import { optionalOrNull } from '../common/optional';
-import { EMAIL_TEXT_PATTERN, PASSWORD_MAX_LENGTH, emailText } from '../common/text';
+import { PASSWORD_MAX_LENGTH, emailText } from '../common/text';
 
 /**
  * Identity HTTP contracts: request bodies with the exact messages the forms show, and the response
  * shapes the browser reads. The browser validates with the same schemas before it sends.
  */
-
-/** Something, an at sign, something, a dot and something, no whitespace (linear: see common/text). */
-export const EMAIL_PATTERN = EMAIL_TEXT_PATTERN;
 
 export const IDENTITY_MESSAGES = {
   invalidEmail: 'Please enter a valid email address',

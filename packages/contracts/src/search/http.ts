@@ -2,11 +2,8 @@ import { z } from 'zod';
 import { CONTACT_PREFERENCES, PROPERTIES_OWNED, loanTypeSchema } from '../common/enums';
 import { LEAD_NAME_MIN_LENGTH } from '../common/constants';
 import { jsonObject, jsonObjectOrArray } from '../common/json';
-import { EMAIL_TEXT_PATTERN, emailText } from '../common/text';
+import { emailText } from '../common/text';
 import { loanOfferSchema } from './result';
-
-/** Something, an @, something, a dot and something, with no whitespace anywhere (linear: common/text). */
-export const LEAD_EMAIL_PATTERN = EMAIL_TEXT_PATTERN;
 
 export const LEAD_MESSAGES = {
   name: 'Please enter your full name',

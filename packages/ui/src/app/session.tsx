@@ -4,7 +4,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { callApi } from './api';
-import { STORAGE_KEYS, USER_SESSION_CHANGED } from './storage-keys';
+import { STORAGE_KEYS, USER_SESSION_CHANGED_EVENT } from './storage-keys';
 
 export interface SessionUser {
   id: string;
@@ -96,8 +96,8 @@ export function SessionProvider({
   useEffect(() => {
     void refresh();
     const onChange = () => void refresh();
-    window.addEventListener(USER_SESSION_CHANGED, onChange);
-    return () => window.removeEventListener(USER_SESSION_CHANGED, onChange);
+    window.addEventListener(USER_SESSION_CHANGED_EVENT, onChange);
+    return () => window.removeEventListener(USER_SESSION_CHANGED_EVENT, onChange);
   }, [refresh]);
 
   const value = useMemo(() => ({ ...state, refresh }), [state, refresh]);

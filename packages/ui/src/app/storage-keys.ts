@@ -7,16 +7,14 @@ import {
   searchHistoryKey,
 } from '@lsp/contracts/src/common/constants';
 
-export { STORAGE_KEYS, searchHistoryKey };
-
-/** Dispatched on window after login, logout or anything else that changes who is signed in. */
-export const USER_SESSION_CHANGED = USER_SESSION_CHANGED_EVENT;
+/** USER_SESSION_CHANGED_EVENT: dispatched on window after login, logout or anything else that changes who is signed in. */
+export { STORAGE_KEYS, USER_SESSION_CHANGED_EVENT, searchHistoryKey };
 
 /** Dispatched on window one second after login when pending loan results are waiting in storage. */
 export const PENDING_RESULTS_EVENT = 'pendingLoanResultsReady';
 
 export function notifySessionChanged(): void {
-  window.dispatchEvent(new Event(USER_SESSION_CHANGED));
+  window.dispatchEvent(new Event(USER_SESSION_CHANGED_EVENT));
 }
 
 /** Reads JSON from localStorage; anything missing or unreadable is null. */
@@ -29,12 +27,10 @@ export function readStoredJson<T>(key: string): T | null {
   }
 }
 
-/** Keys older versions of the site left behind; removed on sign-out so nothing outlives the session. */
-export const LEGACY_SESSION_KEYS = LEGACY_STORAGE_KEYS;
-
+/** Removes the keys older versions of the site left behind (on sign-out), so nothing outlives the session. */
 export function clearLegacySessionKeys(): void {
   try {
-    for (const key of LEGACY_SESSION_KEYS) window.localStorage.removeItem(key);
+    for (const key of LEGACY_STORAGE_KEYS) window.localStorage.removeItem(key);
   } catch {
     // Storage unavailable: nothing to clear.
   }

@@ -18,7 +18,6 @@ import { PdfStore } from './store';
 import { type PdfDip, renderDipHtml } from './template';
 
 export const PDF_QUEUE = 'pdf';
-export type PdfJob = PdfDip;
 export const pdfJobId = (dipId: string, version: number) => `${dipId}-v${version}`;
 
 /** 503 with words a person can act on: the render did not finish in time, or the queue is down. */
@@ -37,7 +36,7 @@ export class PdfUnavailableError extends HttpError {
 export class DipPdfs {
   constructor(
     private readonly store: PdfStore,
-    private readonly queue: Queue<PdfJob>,
+    private readonly queue: Queue<PdfDip>,
     private readonly events: QueueEvents,
     private readonly timeoutMs: number,
   ) {
@@ -70,7 +69,7 @@ export class DipPdfs {
 /** The queue, its events and the store for the dip API process, closed on shutdown. */
 export async function openDipPdfs(runtime: ServiceRuntime<DipConfig>): Promise<DipPdfs> {
   const { config } = runtime;
-  const queue = createQueue<PdfJob>(PDF_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
+  const queue = createQueue<PdfDip>(PDF_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
   const events = createQueueEvents(PDF_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
   runtime.addCloser({ name: 'pdf-queue-events', close: () => events.close() });
   runtime.addCloser({ name: 'pdf-queue', close: () => queue.close() });
@@ -94,11 +93,11 @@ export function startPdfWorker(deps: {
   lockDuration?: number;
   stalledInterval?: number;
   logger: Logger;
-}): Worker<PdfJob> {
+}): Worker<PdfDip> {
   const store = new PdfStore(deps.mongo);
   /** One record per version, written with the event: a job retried after a crash publishes it once. */
   const published = deps.mongo.collection<{ _id: string; publishedAt: Date }>('pdf_renders');
-  const processor = async (job: Job<PdfJob>) => {
+  const processor = async (job: Job<PdfDip>) => {
     const dip = job.data;
     const key = pdfJobId(dip.id, dip.version);
     if (await published.findOne({ _id: key })) return { cached: true };
@@ -127,7 +126,7 @@ export function startPdfWorker(deps: {
     deps.logger.info({ dipId: dip.id, version: dip.version, bytes: pdf.length, renderMs }, 'PDF rendered');
     return { fileId, bytes: pdf.length, renderMs };
   };
-  return createWorker<PdfJob>(PDF_QUEUE, processor, deps.redisUrl, deps.logger, {
+  return createWorker<PdfDip>(PDF_QUEUE, processor, deps.redisUrl, deps.logger, {
     prefix: deps.prefix,
     concurrency: deps.concurrency,
     ...(deps.lockDuration ? { lockDuration: deps.lockDuration } : {}),
