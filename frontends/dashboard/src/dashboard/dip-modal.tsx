@@ -226,17 +226,11 @@ export function DipModal({
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => !next && onClose()}
+      onClose={onClose}
+      dismissLabel="Close"
       title="Decision in Principle"
       size="lg"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
-          <PdfDownloadButton run={download} disabled={!dip || isDipExpired(dip)} />
-        </>
-      }
+      footer={<PdfDownloadButton run={download} disabled={!dip || isDipExpired(dip)} />}
     >
       {body}
     </Dialog>

@@ -83,24 +83,20 @@ export function ReferFriendDialog({
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => !next && close()}
+      onClose={close}
+      dismissLabel="Cancel"
       title="Refer a Friend"
       description="Invite a friend to compare property finance."
       footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            form="refer-friend-form"
-            loading={isSubmitting}
-            loadingText="Sending..."
-            disabled={sent}
-          >
-            Send Invitation
-          </Button>
-        </>
+        <Button
+          type="submit"
+          form="refer-friend-form"
+          loading={isSubmitting}
+          loadingText="Sending..."
+          disabled={sent}
+        >
+          Send Invitation
+        </Button>
       }
     >
       <form id="refer-friend-form" noValidate onSubmit={submit} className="ui-stack">

@@ -54,7 +54,8 @@ function DiscardDialog({ letter, onClose }: { letter: OpsDeadLetter | null; onCl
   return (
     <Dialog
       open={letter !== null}
-      onOpenChange={(open) => !open && close()}
+      onClose={close}
+      dismissLabel="Cancel"
       title="Discard dead letter"
       description={
         letter
@@ -62,14 +63,9 @@ function DiscardDialog({ letter, onClose }: { letter: OpsDeadLetter | null; onCl
           : undefined
       }
       footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={submit} loading={discard.isPending}>
-            Discard
-          </Button>
-        </>
+        <Button variant="danger" onClick={submit} loading={discard.isPending}>
+          Discard
+        </Button>
       }
     >
       <div className="ui-field">
@@ -112,33 +108,28 @@ function ReplayAllDialog({
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => !next && onClose()}
+      onClose={onClose}
+      dismissLabel="Cancel"
       title={topic ? `Replay every open dead letter of ${topic}?` : 'Replay every open dead letter?'}
       description={`${count(total)} ${total === 1 ? 'event goes' : 'events go'} back to the consumers that failed them. Consumers are idempotent, so an event already handled has no second effect.`}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            loading={replay.isPending}
-            onClick={() =>
-              replay.mutate(topic, {
-                onSuccess: (result) => {
-                  toast({
-                    title: `Replayed ${result.replayed} dead ${result.replayed === 1 ? 'letter' : 'letters'}`,
-                    variant: 'success',
-                  });
-                  onClose();
-                },
-                onError: (err) =>
-                  toast({ title: 'Replay failed', description: err.message, variant: 'error' }),
-              })
-            }
-          >
-            Replay
-          </Button>
-        </>
+        <Button
+          loading={replay.isPending}
+          onClick={() =>
+            replay.mutate(topic, {
+              onSuccess: (result) => {
+                toast({
+                  title: `Replayed ${result.replayed} dead ${result.replayed === 1 ? 'letter' : 'letters'}`,
+                  variant: 'success',
+                });
+                onClose();
+              },
+              onError: (err) => toast({ title: 'Replay failed', description: err.message, variant: 'error' }),
+            })
+          }
+        >
+          Replay
+        </Button>
       }
     />
   );

@@ -104,7 +104,7 @@ export function EventDetail({
   return (
     <Dialog
       open={envelope !== null}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       size="xl"
       title={envelope ? envelope.type : 'Event'}
       description={

@@ -64,20 +64,16 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => !next && close()}
+      onClose={close}
+      dismissLabel="Cancel"
       title="Get Your Loan Results"
       description="Personalised lender results in under 30 seconds. Join 1,500+ property investors across the UK; it takes less than 30 seconds to complete."
       size="lg"
       className="sr-lead-modal"
       footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="lead-capture-form" variant="brand" disabled={!isValid}>
-            Show Me the Best Offers
-          </Button>
-        </>
+        <Button type="submit" form="lead-capture-form" variant="brand" disabled={!isValid}>
+          Show Me the Best Offers
+        </Button>
       }
     >
       <form

@@ -57,15 +57,13 @@ export function BreakdownModal({ offer, loanType, formData, onClose }: Breakdown
   return (
     <Dialog
       open
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
+      dismissLabel="Close"
       title={lenderTitle(offer)}
       description="Complete loan breakdown and terms"
       size="lg"
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
           <Button
             variant="ghost"
             onClick={() =>

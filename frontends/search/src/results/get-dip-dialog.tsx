@@ -224,17 +224,7 @@ export function GetDipDialog({
       ? 'Your Decision in Principle'
       : 'Get a Decision in Principle';
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => !next && onClose()}
-      title={title}
-      size="lg"
-      footer={
-        <Button variant="secondary" onClick={onClose}>
-          Close
-        </Button>
-      }
-    >
+    <Dialog open={open} onClose={onClose} dismissLabel="Close" title={title} size="lg">
       {!created && (
         <div className="ui-stack">
           <dl className="sr-summary">

@@ -93,18 +93,14 @@ export function SendDealDialog({
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => !next && onClose()}
+      onClose={onClose}
+      dismissLabel="Cancel"
       title="Send Deal"
       description={`Email the ${lender} offer to someone.`}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => void send()} loading={sending} loadingText="Sending...">
-            Send Deal
-          </Button>
-        </>
+        <Button onClick={() => void send()} loading={sending} loadingText="Sending...">
+          Send Deal
+        </Button>
       }
     >
       <div className="ui-stack">

@@ -102,7 +102,7 @@ export function ShareOfferDialog({
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => !next && onClose()}
+      onClose={onClose}
       title="Share this offer"
       description={`Share a link to the ${lender} offer: whoever opens it sees the offer, your name and your note.`}
     >

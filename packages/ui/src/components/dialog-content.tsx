@@ -4,7 +4,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { cx } from './class-names';
-import type { DialogProps } from './dialog';
+import type { DialogContentProps } from './dialog';
 import { CloseIcon } from './icons';
 
 export function DialogContent({
@@ -18,7 +18,7 @@ export function DialogContent({
   hideClose,
   closeLabel = 'Close',
   className,
-}: DialogProps) {
+}: DialogContentProps) {
   // Radix gives focus back only to its own Trigger; our dialogs are opened by ordinary buttons (or
   // by a form submit), so the element focused when the dialog opened is remembered and refocused.
   // A layout effect runs before Radix moves focus into the dialog.
