@@ -12,13 +12,16 @@ import {
 } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { SearchConfig } from './config';
+import { PanelImpactRepository } from './data/panel-impacts';
 import { PanelStore } from './data/panel-store';
 import { LeadRepository } from './data/leads';
 import { SavedSearchRepository } from './data/saved-searches';
 import { SearchRunRepository } from './data/search-runs';
 import { registerLeadRoutes } from './http/leads';
+import { registerPanelOpsRoutes } from './http/panel-ops';
 import { registerSavedSearchRoutes } from './http/saved-searches';
 import { registerSearchRoutes } from './http/searches';
+import { PanelImpactRunner } from './searching/panel-impact';
 import { savedSearchState } from './searching/saved-search-state';
 
 export type SearchDeps = Pick<
@@ -29,6 +32,7 @@ export type SearchDeps = Pick<
   runs: SearchRunRepository;
   leads: LeadRepository;
   savedSearches: SavedSearchRepository;
+  panelImpacts: PanelImpactRepository;
 };
 
 /** Repositories over the service's own database, all writing their events through one outbox. */
@@ -37,6 +41,7 @@ export function createRepositories(mongo: Connection, outbox: EventOutbox) {
     runs: new SearchRunRepository(mongo, outbox),
     leads: new LeadRepository(mongo, outbox),
     savedSearches: new SavedSearchRepository(mongo, outbox),
+    panelImpacts: new PanelImpactRepository(mongo),
   };
 }
 
@@ -61,6 +66,14 @@ export function buildApp(deps: SearchDeps) {
   });
   registerSearchRoutes(app, { panels: deps.panels, runs: deps.runs });
   registerLeadRoutes(app, { panels: deps.panels, leads: deps.leads });
+  const impacts = new PanelImpactRunner({
+    panels: deps.panels,
+    savedSearches: deps.savedSearches,
+    impacts: deps.panelImpacts,
+    logger: deps.logger,
+  });
+  app.addHook('onClose', () => impacts.closeAll());
+  registerPanelOpsRoutes(app, { panels: deps.panels, impacts });
   const dip = new InternalReader({
     baseUrl: deps.config.DIP_URL,
     internalSecret: deps.config.INTERNAL_SECRET,

@@ -1,3 +1,3 @@
 export { buildApp, createRepositories, ensureIndexes, type SearchDeps } from './app';
 export { searchConfigSchema, type SearchConfig } from './config';
-export { PanelStore, PanelVersionClashError, type PanelActivation } from './data/panel-store';
+export { PanelStore, PanelVersionClashError, type PanelFileActivation } from './data/panel-store';

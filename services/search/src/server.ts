@@ -11,13 +11,13 @@ serveService({
   dbName: 'search',
   build: async (runtime) => {
     const { config, logger, mongo } = runtime;
-    const panels = new PanelStore(mongo, logger);
+    const { outbox, bus } = await openEventing(runtime);
+    const panels = new PanelStore(mongo, logger, outbox);
     await panels.load(() =>
       config.PANEL_SEED_FILE ? loadPanelFile(config.PANEL_SEED_FILE) : loadDefaultPanel(),
     );
     panels.startRefreshing(config.PANEL_REFRESH_MS);
     runtime.addCloser({ name: 'panel-refresh', close: async () => panels.stopRefreshing() });
-    const { outbox, bus } = await openEventing(runtime);
     const repositories = createRepositories(mongo, outbox);
     await ensureIndexes(repositories);
     subscribeToApplications(bus, await ProcessedEvents.open(mongo), repositories.savedSearches);

@@ -6,6 +6,7 @@ export const SEARCH_EVENT_TYPES = {
   completed: 'search.completed',
   saved: 'search.saved',
   leadCaptured: 'lead.captured',
+  panelActivated: 'panel.activated',
 } as const;
 
 /** Published on every search run, whether or not anyone is signed in. */
@@ -51,3 +52,24 @@ export const leadCapturedEventSchema = z.object({
   lendabilityScore: z.number().int().min(0).max(100).optional(),
 });
 export type LeadCapturedEvent = z.infer<typeof leadCapturedEventSchema>;
+
+/**
+ * A lender panel version became the active one (or an earlier one again: a rollback). Every search
+ * instance switches to it on this event; saved searches and DIPs learn from it that the market moved.
+ */
+export const panelActivatedEventSchema = z.object({
+  version: z.string().min(1),
+  previousVersion: z.string().nullable(),
+  rollback: z.boolean(),
+  activatedBy: z.string().min(1),
+  activatedAt: z.string().datetime(),
+  /** Products this version adds, removes or changes against the previous one. */
+  changedProducts: z.array(
+    z.object({
+      lenderId: z.string(),
+      productId: z.string(),
+      change: z.enum(['added', 'removed', 'changed']),
+    }),
+  ),
+});
+export type PanelActivatedEvent = z.infer<typeof panelActivatedEventSchema>;

@@ -4,4 +4,5 @@ export * from './result';
 export * from './http';
 export * from './events';
 export * from './routes';
+export * from './panel-ops';
 export * from './internal';

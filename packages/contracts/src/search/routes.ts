@@ -10,6 +10,7 @@ import {
 } from '../api/route';
 import { type LoanType, loanTypeSchema } from '../common/enums';
 import { leadBodySchema, leadFormSchema, projectNameBodySchema, saveSearchBodySchema } from './http';
+import { PANEL_OPS_ROUTES } from './panel-ops';
 import { searchPayloadSchemas } from './payloads';
 import { declinedLenderSchema, loanOfferSchema } from './result';
 
@@ -218,4 +219,6 @@ export const SEARCH_ROUTES = [
       404: NOT_FOUND,
     },
   }),
+  // The lender panel as operations run it (search owns the panel).
+  ...PANEL_OPS_ROUTES,
 ] as const;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import { connectMongo, createLogger } from '@lsp/service-kit';
+import { Outbox, connectMongo, createLogger } from '@lsp/service-kit';
 import { z } from 'zod';
 import { PanelStore, PanelVersionClashError } from '../data/panel-store';
 import { parsePanelFile } from '../panel';
@@ -9,7 +10,8 @@ import { parsePanelFile } from '../panel';
  * Replaces the lender panel from a JSON Lines file:
  *   npm run replace-panel -w @lsp/search -- path/to/panel.jsonl [--dry-run]
  * The file is validated in full before the database is touched; a bad file is refused with each
- * line and reason. Running instances pick the new panel up within PANEL_REFRESH_MS.
+ * line and reason. It is the Lender panel page's code path (store, then activate with panel.activated),
+ * with the operator named after the machine's user.
  */
 
 export interface ReplacePanelOutcome {
@@ -52,7 +54,10 @@ export async function replacePanelFromFile(
   }
   try {
     const target = typeof store === 'function' ? await store() : store;
-    const activation = await target.activate(panel, `file:${resolve(file)}`);
+    const activation = await target.activate(panel, {
+      source: `command line: ${resolve(file)}`,
+      operator: `command line (${userInfo().username})`,
+    });
     const previous = activation.previousVersion ? `; previous version ${activation.previousVersion}` : '';
     const how = activation.stored ? 'stored and activated' : 'already stored; activated again';
     return {
@@ -92,7 +97,9 @@ async function main(argv: string[]): Promise<number> {
     async () => {
       const connection = await connectMongo(env.MONGO_URL, env.SEARCH_DB_NAME, logger);
       close = () => connection.close();
-      return new PanelStore(connection, logger);
+      // The activation's panel.activated goes out through the service's outbox: a running search
+      // instance publishes it (its relay's poll) and every instance switches on it.
+      return new PanelStore(connection, logger, await Outbox.open(connection));
     },
     { dryRun },
   );

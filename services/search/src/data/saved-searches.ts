@@ -56,6 +56,30 @@ export class SavedSearchRepository {
     );
   }
 
+  /** How many searches were saved since a time (the re-pricing window). */
+  async countSavedSince(since: Date): Promise<number> {
+    return this.searches.countDocuments({ created_at: { $gte: since } });
+  }
+
+  /**
+   * One batch of the searches saved since a time, in id order after `afterId`: a walk over them can
+   * stop anywhere and resume from the last id it finished.
+   */
+  async savedSinceBatch(
+    since: Date,
+    afterId: string | null,
+    limit: number,
+  ): Promise<Array<Pick<SavedSearchDocument, '_id' | 'user_id' | 'loan_type' | 'search_data'>>> {
+    return this.searches
+      .find(
+        { created_at: { $gte: since }, ...(afterId ? { _id: { $gt: afterId } } : {}) },
+        { _id: 1, user_id: 1, loan_type: 1, search_data: 1 },
+      )
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean();
+  }
+
   async syncIndexes(): Promise<void> {
     await this.searches.createIndexes();
   }

@@ -1,10 +1,12 @@
 import {
   type LeadCapturedEvent,
+  type PanelActivatedEvent,
   SEARCH_EVENT_TYPES,
   type SearchCompletedEvent,
   type SearchSavedEvent,
   createEnvelope,
   leadCapturedEventSchema,
+  panelActivatedEventSchema,
   searchCompletedEventSchema,
   searchSavedEventSchema,
 } from '@lsp/contracts';
@@ -36,5 +38,13 @@ export function leadCapturedEvent(data: LeadCapturedEvent, correlationId?: strin
     subject: data.leadId,
     data: leadCapturedEventSchema.parse(data),
     correlationId,
+  });
+}
+
+export function panelActivatedEvent(data: PanelActivatedEvent) {
+  return createEnvelope(SERVICE_NAME, {
+    type: SEARCH_EVENT_TYPES.panelActivated,
+    subject: data.version,
+    data: panelActivatedEventSchema.parse(data),
   });
 }

@@ -38,6 +38,7 @@ const savedSearchSchema = new Schema<SavedSearchDocument>(
 );
 // GET /api/user-searches/:userId lists one user's searches newest first.
 savedSearchSchema.index({ user_id: 1, created_at: -1 });
+savedSearchSchema.index({ created_at: 1 });
 
 export function savedSearchModel(connection: Connection): Model<SavedSearchDocument> {
   return (

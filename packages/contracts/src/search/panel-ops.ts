@@ -1,0 +1,349 @@
+import { z } from 'zod';
+import {
+  INVALID_REQUEST,
+  NOT_SIGNED_IN,
+  type RouteResponse,
+  defineRoute,
+  errorAnswer,
+  errorResponseSchema,
+} from '../api/route';
+import { LOAN_TYPES, PROPERTY_CLASSES, REGIONS } from '../common/enums';
+
+/**
+ * The lender panel as operations run it (owned by search, which owns the panel): versions are
+ * uploaded or edited into drafts, compared with the active one, their impact on saved searches is
+ * measured, and one is activated (or an earlier one rolled back to) — each act recorded with its
+ * operator. Only the `ops` role may do any of it.
+ */
+
+/** A stored version: a draft never made active, the active one, or one that was active before. */
+export const PANEL_VERSION_STATUSES = ['draft', 'active', 'previous'] as const;
+export const PANEL_AUDIT_ACTIONS = [
+  'uploaded',
+  'edited',
+  'impact-measured',
+  'activated',
+  'rolled-back',
+] as const;
+/** Saved searches older than this are not re-priced (their deals have moved on). */
+export const PANEL_REPRICING_WINDOW_DAYS = 90;
+
+export const PANEL_OPS_MESSAGES = {
+  fileRefused: 'The panel file has problems: nothing was stored',
+  editRefused: 'The edited panel has problems: nothing was stored',
+  versionClash: 'A panel with this version is already stored: give the new panel a new version',
+  noSuchVersion: 'No panel version with this name',
+  noSuchProduct: 'The active panel has no such lender and product',
+  alreadyActive: 'This version is already the active panel',
+  noImpact: 'No impact has been measured for this version yet',
+} as const;
+
+const version = z.string().max(100, 'Version is at most 100 characters').trim().min(1, 'Version is required');
+const fraction = z.number().min(0).max(1);
+const isoTime = z.string().datetime();
+
+export const panelVersionSummarySchema = z.object({
+  version: z.string(),
+  effectiveFrom: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(PANEL_VERSION_STATUSES),
+  lenderCount: z.number().int(),
+  productCount: z.number().int(),
+  /** How it was made: 'seed', 'upload: panel.jsonl', 'edit of <version>: <lender>/<product>', 'command line: <file>'. */
+  source: z.string(),
+  createdBy: z.string().nullable(),
+  createdAt: isoTime,
+  /** The last time it was made active, and by whom; null for a version never active. */
+  activatedBy: z.string().nullable(),
+  activatedAt: isoTime.nullable(),
+});
+export type PanelVersionSummary = z.infer<typeof panelVersionSummarySchema>;
+
+export const panelAuditEntrySchema = z.object({
+  at: isoTime,
+  operator: z.string(),
+  action: z.enum(PANEL_AUDIT_ACTIONS),
+  version: z.string(),
+  detail: z.string(),
+});
+export type PanelAuditEntry = z.infer<typeof panelAuditEntrySchema>;
+
+export const panelOverviewSchema = z.object({
+  active: panelVersionSummarySchema.nullable(),
+  /** Newest first. */
+  versions: z.array(panelVersionSummarySchema),
+  /** Newest first; the last 200 acts. */
+  audit: z.array(panelAuditEntrySchema),
+});
+export type PanelOverview = z.infer<typeof panelOverviewSchema>;
+
+/** A rate band as the form edits it: per month for bridging (as bridging is priced), per year otherwise. */
+const rateBand = z.object({ maxRatio: fraction, rate: z.number().positive().max(0.3) });
+/** Max loan-to-value (loan-to-GDV for development) by loan size. */
+const sizeBand = z.object({ upToLoan: z.number().int().positive(), maxRatio: fraction });
+const fees = z.object({
+  arrangementFeePct: z.number().min(0).max(0.05),
+  minArrangementFee: z.number().int().nonnegative(),
+  exitFeePct: z.number().min(0).max(0.03),
+  otherCosts: z.number().int().nonnegative().max(100_000),
+});
+
+/** One product's editable terms, as the Lender panel page shows and edits them. */
+export const panelProductViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  loanType: z.enum(LOAN_TYPES),
+  ratePer: z.enum(['month', 'year']),
+  rateCard: z.array(rateBand),
+  maxRatioBands: z.array(sizeBand),
+  fees,
+  minLoan: z.number().int(),
+  maxLoan: z.number().int(),
+  minTermMonths: z.number().int(),
+  maxTermMonths: z.number().int(),
+  refusedPropertyClasses: z.array(z.enum(PROPERTY_CLASSES)),
+});
+export type PanelProductView = z.infer<typeof panelProductViewSchema>;
+
+export const panelVersionDetailSchema = z.object({
+  summary: panelVersionSummarySchema,
+  lenders: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      regions: z.array(z.enum(REGIONS)),
+      products: z.array(panelProductViewSchema),
+    }),
+  ),
+});
+export type PanelVersionDetail = z.infer<typeof panelVersionDetailSchema>;
+
+export const panelUploadBodySchema = z.object({
+  fileName: z.string().max(200).trim().min(1).optional(),
+  /** The panel file (JSON Lines: a header line, then one lender per line), as text. */
+  content: z
+    .string({ error: 'The panel file is required' })
+    .min(1, 'The panel file is empty')
+    .max(500_000, 'The panel file is larger than 500 KB'),
+});
+
+/** A draft made from the active panel with one product's terms (and its lender's regions) changed. */
+export const panelProductEditBodySchema = z.object({
+  version,
+  description: z.string().max(500).trim().optional(),
+  lenderId: z.string().min(1).max(100),
+  productId: z.string().min(1).max(100),
+  changes: z
+    .object({
+      rateCard: z.array(rateBand).min(1).max(20),
+      maxRatioBands: z.array(sizeBand).min(1).max(20),
+      fees: fees.partial(),
+      minLoan: z.number().int().positive(),
+      maxLoan: z.number().int().positive(),
+      minTermMonths: z.number().int().positive(),
+      maxTermMonths: z.number().int().positive(),
+      refusedPropertyClasses: z.array(z.enum(PROPERTY_CLASSES)),
+      regions: z.array(z.enum(REGIONS)).min(1),
+    })
+    .partial()
+    .refine((changes) => Object.keys(changes).length > 0, 'Change at least one term'),
+});
+export type PanelProductEditBody = z.infer<typeof panelProductEditBodySchema>;
+
+/** What is wrong with a panel file or an edit: the line (null for the whole panel) and the reason. */
+export const panelProblemSchema = z.object({ line: z.number().int().nullable(), reason: z.string() });
+export const panelRefusedSchema = errorResponseSchema.extend({ problems: z.array(panelProblemSchema) });
+
+export const panelFieldChangeSchema = z.object({
+  /** The term's path in the product, e.g. `fees.arrangementFeePct` or `rateCard[0].ratePerYear`. */
+  field: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+
+export const panelProductChangeSchema = z.object({
+  lenderId: z.string(),
+  lenderName: z.string(),
+  productId: z.string(),
+  productName: z.string(),
+  change: z.enum(['added', 'removed', 'changed']),
+  fields: z.array(panelFieldChangeSchema),
+});
+export type PanelProductChange = z.infer<typeof panelProductChangeSchema>;
+
+export const panelDiffSchema = z.object({
+  version: z.string(),
+  /** The active version it is compared with; null when none is active. */
+  against: z.string().nullable(),
+  products: z.array(panelProductChangeSchema),
+  /** Lender-level terms (name, regions) that changed, as `<lenderId>.regions`. */
+  lenders: z.array(
+    z.object({
+      lenderId: z.string(),
+      change: z.enum(['added', 'removed', 'changed']),
+      fields: z.array(panelFieldChangeSchema),
+    }),
+  ),
+});
+export type PanelDiff = z.infer<typeof panelDiffSchema>;
+
+/** Saved searches of the last 90 days re-priced against a version, compared with the active panel. */
+export const panelImpactSchema = z.object({
+  version: z.string(),
+  against: z.string().nullable(),
+  status: z.enum(['running', 'done', 'failed']),
+  /** Saved searches to re-price, and how many are done (the progress bar). */
+  total: z.number().int(),
+  done: z.number().int(),
+  /** Searches that would get an offer from a product that offers nothing today. */
+  gainOffer: z.number().int(),
+  /** Searches that would lose an offer they have today. */
+  loseOffer: z.number().int(),
+  /** Searches whose best offer (largest net loan, then lowest rate) would be better, or worse (or gone). */
+  betterBest: z.number().int(),
+  worseBest: z.number().int(),
+  unchanged: z.number().int(),
+  /** Saved searches whose stored form no longer passes today's validation, left out of the counts. */
+  skipped: z.number().int(),
+  startedAt: isoTime,
+  finishedAt: isoTime.nullable(),
+  startedBy: z.string(),
+});
+export type PanelImpact = z.infer<typeof panelImpactSchema>;
+
+export const panelActivationSchema = z.object({
+  version: z.string(),
+  previousVersion: z.string().nullable(),
+  /** True when the version was active before (going back to it). */
+  rollback: z.boolean(),
+  activatedBy: z.string(),
+  activatedAt: isoTime,
+  changedProducts: z.number().int(),
+});
+export type PanelActivation = z.infer<typeof panelActivationSchema>;
+
+const OPS_ONLY: Record<401 | 403, RouteResponse> = {
+  401: NOT_SIGNED_IN,
+  403: errorAnswer('Signed in without the ops role'),
+};
+const versionParams = z.object({ version });
+const NO_SUCH_VERSION = errorAnswer(PANEL_OPS_MESSAGES.noSuchVersion);
+
+export const PANEL_OPS_ROUTES = [
+  defineRoute({
+    operationId: 'getLenderPanel',
+    method: 'GET',
+    path: '/api/ops/panel',
+    service: 'search',
+    summary: 'The active lender panel, every stored version and the audit trail',
+    auth: 'ops',
+    responses: { 200: { description: 'The panel overview', schema: panelOverviewSchema }, ...OPS_ONLY },
+  }),
+  defineRoute({
+    operationId: 'uploadPanelDraft',
+    method: 'POST',
+    path: '/api/ops/panel/drafts',
+    service: 'search',
+    summary: 'Store a panel file as a draft version, validated in full (each bad line with its reason)',
+    auth: 'ops',
+    body: panelUploadBodySchema,
+    responses: {
+      201: { description: 'The draft', schema: panelVersionSummarySchema },
+      400: { description: 'The file is refused: each problem with its line', schema: panelRefusedSchema },
+      ...OPS_ONLY,
+      409: errorAnswer(PANEL_OPS_MESSAGES.versionClash),
+    },
+  }),
+  defineRoute({
+    operationId: 'editPanelProduct',
+    method: 'POST',
+    path: '/api/ops/panel/drafts/product-edit',
+    service: 'search',
+    summary: "Make a draft from the active panel with one product's terms changed",
+    auth: 'ops',
+    body: panelProductEditBodySchema,
+    responses: {
+      201: { description: 'The draft', schema: panelVersionSummarySchema },
+      400: { description: 'The edit is refused: each problem', schema: panelRefusedSchema },
+      ...OPS_ONLY,
+      404: errorAnswer(PANEL_OPS_MESSAGES.noSuchProduct),
+      409: errorAnswer(PANEL_OPS_MESSAGES.versionClash),
+    },
+  }),
+  defineRoute({
+    operationId: 'getPanelVersion',
+    method: 'GET',
+    path: '/api/ops/panel/versions/:version',
+    service: 'search',
+    summary: "One version's lenders and each product's editable terms",
+    auth: 'ops',
+    params: versionParams,
+    responses: {
+      200: { description: 'The version', schema: panelVersionDetailSchema },
+      400: INVALID_REQUEST,
+      ...OPS_ONLY,
+      404: NO_SUCH_VERSION,
+    },
+  }),
+  defineRoute({
+    operationId: 'getPanelDiff',
+    method: 'GET',
+    path: '/api/ops/panel/versions/:version/diff',
+    service: 'search',
+    summary: 'What a version changes against the active panel, product by product and field by field',
+    auth: 'ops',
+    params: versionParams,
+    responses: {
+      200: { description: 'The changes', schema: panelDiffSchema },
+      400: INVALID_REQUEST,
+      ...OPS_ONLY,
+      404: NO_SUCH_VERSION,
+    },
+  }),
+  defineRoute({
+    operationId: 'startPanelImpact',
+    method: 'POST',
+    path: '/api/ops/panel/versions/:version/impact',
+    service: 'search',
+    summary: "Re-price the last 90 days' saved searches against a version, in the background",
+    auth: 'ops',
+    params: versionParams,
+    responses: {
+      202: { description: 'Started (or already running): poll its progress', schema: panelImpactSchema },
+      400: INVALID_REQUEST,
+      ...OPS_ONLY,
+      404: NO_SUCH_VERSION,
+    },
+  }),
+  defineRoute({
+    operationId: 'getPanelImpact',
+    method: 'GET',
+    path: '/api/ops/panel/versions/:version/impact',
+    service: 'search',
+    summary: "The impact measurement's progress and counts",
+    auth: 'ops',
+    params: versionParams,
+    responses: {
+      200: { description: 'The impact so far', schema: panelImpactSchema },
+      400: INVALID_REQUEST,
+      ...OPS_ONLY,
+      404: errorAnswer(PANEL_OPS_MESSAGES.noImpact),
+    },
+  }),
+  defineRoute({
+    operationId: 'activatePanelVersion',
+    method: 'POST',
+    path: '/api/ops/panel/versions/:version/activate',
+    service: 'search',
+    summary: 'Make a version the active panel (an earlier one: a rollback); every search switches to it',
+    auth: 'ops',
+    params: versionParams,
+    responses: {
+      200: { description: 'Activated', schema: panelActivationSchema },
+      400: INVALID_REQUEST,
+      ...OPS_ONLY,
+      404: NO_SUCH_VERSION,
+      409: errorAnswer(PANEL_OPS_MESSAGES.alreadyActive),
+    },
+  }),
+] as const;
