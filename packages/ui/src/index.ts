@@ -18,6 +18,7 @@ export { Fact } from './components/fact';
 export type { AlertProps, AlertVariant } from './components/alert';
 export {
   TextField,
+  TextAreaField,
   PasswordField,
   NumberField,
   Select,
@@ -28,6 +29,7 @@ export {
 } from './components/fields';
 export type {
   TextFieldProps,
+  TextAreaFieldProps,
   PasswordFieldProps,
   NumberFieldProps,
   SelectProps,

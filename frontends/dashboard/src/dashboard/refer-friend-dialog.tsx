@@ -9,6 +9,7 @@ import {
   callApi,
   isVerificationRequired,
   useToast,
+  TextAreaField,
 } from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -116,18 +117,13 @@ export function ReferFriendDialog({
           })}
           error={errors.referralEmail?.message}
         />
-        <div className="ui-field">
-          <label className="ui-label" htmlFor="refer-friend-message">
-            Message
-          </label>
-          <textarea
-            id="refer-friend-message"
-            className="ui-input"
-            rows={4}
-            maxLength={1000}
-            {...register('message')}
-          />
-        </div>
+        <TextAreaField
+          label="Message"
+          id="refer-friend-message"
+          rows={4}
+          maxLength={1000}
+          {...register('message')}
+        />
         {sent && (
           <p role="status" className="ui-muted">
             Invitation Sent!

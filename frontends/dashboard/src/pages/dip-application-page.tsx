@@ -19,6 +19,7 @@ import {
   useSession,
   useToast,
   Fact,
+  TextAreaField,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -336,19 +337,16 @@ export function DipApplicationPage() {
                 options={CREDIT_SCORE_OPTIONS}
                 {...textProps('creditScore')}
               />
-              <div className="ui-field dip-app__wide">
-                <label htmlFor={fieldId('additionalInfo')} className="ui-label">
-                  Additional information
-                </label>
-                <textarea
-                  id={fieldId('additionalInfo')}
-                  name="additionalInfo"
-                  className="ui-input dip-app__textarea"
-                  rows={4}
-                  value={values.additionalInfo}
-                  onChange={(event) => set('additionalInfo')(event.target.value)}
-                />
-              </div>
+              <TextAreaField
+                label="Additional information"
+                id={fieldId('additionalInfo')}
+                fieldClassName="dip-app__wide"
+                name="additionalInfo"
+                className="dip-app__textarea"
+                rows={4}
+                value={values.additionalInfo}
+                onChange={(event) => set('additionalInfo')(event.target.value)}
+              />
             </div>
           )}
           {step === LAST_STEP && (

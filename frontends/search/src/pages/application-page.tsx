@@ -14,6 +14,7 @@ import {
   useSession,
   useToast,
   Fact,
+  TextAreaField,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -234,19 +235,16 @@ function ApplicationForm({ application }: { application: PendingApplication }) {
           />
           {values.purchaseInLtd && <TextField label="Limited company name" {...text('ltdName')} />}
           <TextField label="Company number (optional)" {...text('companyNumber')} />
-          <div className="ui-field sr-application-wide">
-            <label htmlFor={fieldId('additionalNotes')} className="ui-label">
-              Additional notes
-            </label>
-            <textarea
-              id={fieldId('additionalNotes')}
-              name="additionalNotes"
-              className="ui-input sr-application-notes"
-              rows={4}
-              value={values.additionalNotes}
-              onChange={(event) => set('additionalNotes', event.target.value)}
-            />
-          </div>
+          <TextAreaField
+            label="Additional notes"
+            id={fieldId('additionalNotes')}
+            fieldClassName="sr-application-wide"
+            name="additionalNotes"
+            className="sr-application-notes"
+            rows={4}
+            value={values.additionalNotes}
+            onChange={(event) => set('additionalNotes', event.target.value)}
+          />
         </div>
         <p className="ui-muted">
           We will contact you within 24 hours; a decision typically takes 2-3 business days.

@@ -15,6 +15,7 @@ import {
   trackShareFunnel,
   useToast,
   Fact,
+  TextAreaField,
 } from '@lsp/ui';
 import { formatCurrency, formatUkDate } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
@@ -284,19 +285,14 @@ export function GetDipDialog({
             onChange={(e) => setEmails(e.target.value)}
             error={emailError ?? undefined}
           />
-          <div className="ui-field">
-            <label className="ui-label" htmlFor="get-dip-message">
-              Message (optional)
-            </label>
-            <textarea
-              id="get-dip-message"
-              className="ui-input"
-              rows={3}
-              maxLength={2000}
-              value={message}
-              onChange={(e) => setMessage(e.target.value)}
-            />
-          </div>
+          <TextAreaField
+            label="Message (optional)"
+            id="get-dip-message"
+            rows={3}
+            maxLength={2000}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
           {fallback && (
             <Alert variant="warning" title="Email Service Unavailable">
               <p>{fallback.text}</p>

@@ -10,6 +10,7 @@ import {
   isVerificationRequired,
   useSession,
   useToast,
+  TextAreaField,
 } from '@lsp/ui';
 import type { LoanType } from '../lib/loan-type';
 import { useEffect, useRef, useState } from 'react';
@@ -111,19 +112,14 @@ export function SendDealDialog({
           onChange={(e) => setEmails(e.target.value)}
           error={error ?? undefined}
         />
-        <div className="ui-field">
-          <label className="ui-label" htmlFor="send-deal-note">
-            Note (optional)
-          </label>
-          <textarea
-            id="send-deal-note"
-            className="ui-input"
-            rows={3}
-            maxLength={1000}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-          />
-        </div>
+        <TextAreaField
+          label="Note (optional)"
+          id="send-deal-note"
+          rows={3}
+          maxLength={1000}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+        />
         {results && (
           <ul aria-label="Results per recipient" className="sr-send-results">
             {results.map((r) => (

@@ -13,6 +13,7 @@ import {
   isVerificationRequired,
   useSession,
   useToast,
+  TextAreaField,
 } from '@lsp/ui';
 import { useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
@@ -107,19 +108,14 @@ export function ShareOfferDialog({
       description={`Share a link to the ${lender} offer: whoever opens it sees the offer, your name and your note.`}
     >
       <div className="ui-stack">
-        <div className="ui-field">
-          <label className="ui-label" htmlFor="share-offer-note">
-            Note (optional)
-          </label>
-          <textarea
-            id="share-offer-note"
-            className="ui-input"
-            rows={2}
-            maxLength={1000}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-          />
-        </div>
+        <TextAreaField
+          label="Note (optional)"
+          id="share-offer-note"
+          rows={2}
+          maxLength={1000}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+        />
         <div className="ui-row">
           {NETWORKS.map(({ id, label }) => (
             <Button

@@ -2,7 +2,13 @@
 // aria-describedby, and an invalid field says so with aria-invalid. A field shows a green tick when
 // the form marks it valid (the lead form's live validation).
 import { useEffect, useId, useState } from 'react';
-import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes } from 'react';
+import type {
+  InputHTMLAttributes,
+  ReactNode,
+  Ref,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from 'react';
 import { cx } from './class-names';
 import { AlertIcon, CheckIcon, EyeIcon, EyeOffIcon } from './icons';
 import { formatUkNumber, parseUkNumber, sanitiseNumberInput } from './number-format';
@@ -154,6 +160,20 @@ export function TextField(props: TextFieldProps) {
           )}
         </div>
       )}
+    </FieldFrame>
+  );
+}
+
+export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement>, FieldChromeProps {
+  ref?: Ref<HTMLTextAreaElement>;
+}
+
+/** Several lines of free text (a note, a message), framed like every other field. */
+export function TextAreaField(props: TextAreaFieldProps) {
+  const [frame, { className, ...textarea }] = splitFieldProps(props);
+  return (
+    <FieldFrame frame={frame}>
+      {(control) => <textarea {...textarea} {...control} className={cx('ui-input', className)} />}
     </FieldFrame>
   );
 }
