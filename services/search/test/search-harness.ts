@@ -39,7 +39,7 @@ export function startSearchHarness(): Promise<SearchHarness> {
     const mongo = await testMongo.database('search');
     const outbox = await Outbox.open(mongo);
     const logger = silentLogger();
-    const panels = new PanelStore(mongo, logger);
+    const panels = new PanelStore(mongo, logger, outbox);
     await panels.load(loadDefaultPanel);
     const repositories = createRepositories(mongo, outbox);
     await ensureIndexes(repositories);
