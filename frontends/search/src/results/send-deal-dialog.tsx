@@ -6,33 +6,19 @@ import {
   Dialog,
   EMAIL_NOT_VERIFIED,
   TextField,
-  callApi,
   isVerificationRequired,
   useSession,
   useToast,
   TextAreaField,
 } from '@lsp/ui';
-import type { LoanType } from '../lib/loan-type';
 import { useEffect, useRef, useState } from 'react';
-import type { LoanOffer } from '../lib/loan-offer';
+import { createDealShare, type DealShareDialogProps } from './deal-share';
 import { splitEmails } from './get-dip-dialog';
 
 export const SEND_DEAL_CLOSE_MS = 3000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function SendDealDialog({
-  open,
-  onClose,
-  offer,
-  lender,
-  loanType,
-}: {
-  open: boolean;
-  onClose: () => void;
-  offer: LoanOffer;
-  lender: string;
-  loanType: LoanType;
-}) {
+export function SendDealDialog({ open, onClose, offer, lender, loanType }: DealShareDialogProps) {
   const { user } = useSession();
   const { toast } = useToast();
   const [emails, setEmails] = useState('');
@@ -54,15 +40,10 @@ export function SendDealDialog({
     const outcome: Array<{ email: string; ok: boolean }> = [];
     let unverified = false;
     for (const email of list) {
-      const answer = await callApi('shareDeal', {
-        body: {
-          referralEmail: email,
-          referrerId: user?.id ?? '',
-          loanData: JSON.stringify(offer.raw),
-          loanType,
-          note: note.trim() || undefined,
-        },
-      }).catch(() => ({ ok: false, data: null }));
+      const answer = await createDealShare(
+        { referralEmail: email },
+        { referrerId: user?.id ?? '', offer, loanType, note },
+      ).catch(() => ({ ok: false, data: null }));
       // Not verified yet: no recipient will succeed, and the toast should say why.
       if (!answer.ok && isVerificationRequired(answer.data)) {
         unverified = true;

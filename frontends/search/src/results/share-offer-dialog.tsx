@@ -9,7 +9,6 @@ import {
   Button,
   Dialog,
   EMAIL_NOT_VERIFIED,
-  callApi,
   isVerificationRequired,
   useSession,
   useToast,
@@ -17,7 +16,7 @@ import {
 } from '@lsp/ui';
 import { useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
-import type { LoanType } from '../lib/loan-type';
+import { createDealShare, type DealShareDialogProps } from './deal-share';
 
 type Network = Exclude<DealShareChannel, 'email'>;
 
@@ -41,19 +40,7 @@ export function socialShareUrl(network: Network, dealUrl: string, offer: LoanOff
   }
 }
 
-export function ShareOfferDialog({
-  open,
-  onClose,
-  offer,
-  lender,
-  loanType,
-}: {
-  open: boolean;
-  onClose: () => void;
-  offer: LoanOffer;
-  lender: string;
-  loanType: LoanType;
-}) {
+export function ShareOfferDialog({ open, onClose, offer, lender, loanType }: DealShareDialogProps) {
   const { user } = useSession();
   const { toast } = useToast();
   const [note, setNote] = useState('');
@@ -67,15 +54,9 @@ export function ShareOfferDialog({
     setBusy(network);
     setReady(null);
     const answer = user?.id
-      ? await callApi('shareDeal', {
-          body: {
-            referrerId: user.id,
-            channel: network,
-            loanData: JSON.stringify(offer.raw),
-            loanType,
-            note: note.trim() || undefined,
-          },
-        }).catch(() => null)
+      ? await createDealShare({ channel: network }, { referrerId: user.id, offer, loanType, note }).catch(
+          () => null,
+        )
       : null;
     setBusy(null);
     if (!answer?.ok) {
