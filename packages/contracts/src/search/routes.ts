@@ -72,6 +72,9 @@ export const searchRunResponseSchema = z.object({
     .optional(),
 });
 
+export type SearchSummary = z.infer<typeof searchSummarySchema>;
+export type SearchRunResponse = z.infer<typeof searchRunResponseSchema>;
+
 /** A saved search as the dashboard lists it (snake_case: the spec's field names). */
 export const savedSearchViewSchema = z.object({
   id: z.string(),

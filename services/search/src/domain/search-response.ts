@@ -1,10 +1,13 @@
-import type { BridgingSearch, DeclinedLender, LoanType } from '@lsp/contracts';
+import type {
+  BridgingSearch,
+  DeclinedLender,
+  LoanType,
+  SearchRunResponse,
+  SearchSummary,
+} from '@lsp/contracts';
 import { bridgingSecurity } from '../engine';
 
-export interface DeclinedReasonCount {
-  reason: string;
-  count: number;
-}
+export type DeclinedReasonCount = SearchSummary['declinedByReason'][number];
 
 /** Declined lenders grouped by reason, most common first: "why did 20 lenders say no?" at a glance. */
 export function countDeclinedByReason(declined: readonly DeclinedLender[]): DeclinedReasonCount[] {
@@ -28,12 +31,7 @@ export function searchMessage(loanType: LoanType, resultCount: number): string {
   return `Found ${resultCount} ${OPTION_NOUN[loanType]}${resultCount === 1 ? '' : 's'}`;
 }
 
-export interface BridgingDebugInfo {
-  purchaseCostsReceived: number | null;
-  purchaseCostsSentToAPI: number | null;
-  totalProjectCost: number | null;
-  endpointUsed: string;
-}
+export type BridgingDebugInfo = NonNullable<SearchRunResponse['debugInfo']>;
 
 /**
  * What the bridging search did with the purchase costs (the figure borrowers most often query): what

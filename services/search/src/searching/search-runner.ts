@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
-  type DeclinedLender,
   type EventEnvelope,
   type LeadForm,
   type LoanOffer,
   type LoanType,
   type SearchPayloadByType,
+  type SearchRunResponse,
+  type SearchSummary,
 } from '@lsp/contracts';
 import { type CallerIdentity, forbidden } from '@lsp/service-kit';
 import {
@@ -23,41 +24,9 @@ import type { LeadDocument } from '../data/models/leads';
 import type { SearchRunDocument } from '../data/models/search-runs';
 import type { PanelStore } from '../data/panel-store';
 import type { SearchRunRepository } from '../data/search-runs';
-import {
-  type BridgingDebugInfo,
-  type DeclinedReasonCount,
-  bridgingDebugInfo,
-  countDeclinedByReason,
-  searchMessage,
-} from '../domain/search-response';
+import { bridgingDebugInfo, countDeclinedByReason, searchMessage } from '../domain/search-response';
 import { leadCapturedEventFor, newLeadDocument } from './leads';
 import { definedFields } from './stored-fields';
-
-export interface SearchSummary {
-  panelVersion: string;
-  lendersSearched: number;
-  /** Lenders on the panel without a product of this loan type: counted, not declines. */
-  lendersWithoutProduct: number;
-  productsConsidered: number;
-  resultCount: number;
-  declinedCount: number;
-  declinedByReason: DeclinedReasonCount[];
-}
-
-export interface SearchRunResponse {
-  success: true;
-  message: string;
-  data: {
-    Results: LoanOffer[];
-    Declined: DeclinedLender[];
-    Summary: SearchSummary;
-    /** Saving the search later links it to this run. */
-    SearchRunId: string;
-    /** Present when the search came with the lead dialog's answers. */
-    LendabilityScore?: LendabilityScore;
-  };
-  debugInfo?: BridgingDebugInfo;
-}
 
 export interface SearchRunnerDeps {
   panels: PanelStore;
