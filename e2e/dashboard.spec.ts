@@ -4,7 +4,7 @@
 // screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
 import { caughtMail, registerVerifyAndSignIn } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { runSavedDevelopmentSearch } from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths, tabTo } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'the dashboard needs the real services');
@@ -27,12 +27,7 @@ test('dashboard: greeting, search history with rename, tabs with counts and ?tab
   await expect(page.getByRole('link', { name: 'Start Your First Search' })).toHaveAttribute('href', '/');
 
   // A signed-in search is saved and listed.
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Mill Lane Homes');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+  await runSavedDevelopmentSearch(page, 'Mill Lane Homes');
   const searches = (await (await page.request.get(`/api/user-searches/${user.id}`)).json()) as Array<{
     id: string;
     created_at: string;

@@ -7,7 +7,7 @@
 // Copied'), and the person it was meant for opens it. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { runSavedDevelopmentSearch } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'Get DIP needs the real services');
@@ -20,12 +20,7 @@ test('Get DIP: when the email cannot be handed on, the owner gets a link the rec
   test.setTimeout(150_000);
   const owner = await newUser(browser, 'Fern Fallback');
   const page = owner.page;
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Fallback Row');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+  await runSavedDevelopmentSearch(page, 'Fallback Row');
 
   await page
     .getByRole('button', { name: /^Get DIP for / })

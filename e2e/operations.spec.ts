@@ -5,7 +5,12 @@
 import { expect, test } from '@playwright/test';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { registerVerifyAndSignIn } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import {
+  chooseLoanType,
+  fillDevelopmentForm,
+  startDevelopmentSearch,
+  waitForResults,
+} from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'The operations console needs the real services');
@@ -27,10 +32,7 @@ async function signedIn(browser: Browser, name: string, email: string): Promise<
 }
 
 async function searchAsBorrower(page: Page, projectName: string) {
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, projectName);
-  await page.getByRole('button', { name: 'Search Finance' }).click();
+  await startDevelopmentSearch(page, projectName);
   await waitForResults(page);
 }
 

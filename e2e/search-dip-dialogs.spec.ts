@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
+import { runSavedDevelopmentSearch } from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths, tabTo } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'Get DIP and Send Deal need the real services');
@@ -34,12 +34,7 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
     email: `grace-${stamp}@example.com`,
     password: 'correct-horse-42',
   });
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Quay Street');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+  await runSavedDevelopmentSearch(page, 'Quay Street');
 
   const firstGetDip = page.getByRole('button', { name: /^Get DIP for / }).first();
   await firstGetDip.focus();

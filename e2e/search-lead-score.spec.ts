@@ -5,7 +5,7 @@
 // 70. The gate's 'Resend verification email' opens a resend form ('Email Required', 'Email Sent').
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { chooseLoanType, fillDevelopmentForm } from './support/search-helpers';
+import { startDevelopmentSearch } from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'the score comes from the real search service');
@@ -36,10 +36,7 @@ test('development lead with the search, its score after the lead, and the gate r
     if (pathname === '/api/leads') bodies.leads.push(req.postDataJSON());
   });
 
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Score Street');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
+  await startDevelopmentSearch(page, 'Score Street');
   const dialog = page.getByRole('dialog', { name: 'Get Your Loan Results' });
   await dialog.getByLabel('Full name').fill('Lena Lead');
   await dialog.getByLabel('Email address').fill(email);

@@ -9,10 +9,9 @@ import { expectNoAxeViolations, expectNoOverflowAt375 } from './support/shell-he
 import {
   SAMPLE_OFFERS,
   SIGNED_IN_USER,
-  chooseLoanType,
   declaredOffer,
-  fillDevelopmentForm,
   mockSearchApi,
+  startDevelopmentSearch,
   waitForResults,
 } from './support/search-helpers';
 
@@ -129,10 +128,7 @@ test.describe('issue 24: development results', () => {
       index === 0 ? { ...offer, TrueMonthlyCost: 0 } : offer,
     );
     await mockSearchApi(page, { signedIn: true, offers });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
-    await fillDevelopmentForm(page);
-    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await startDevelopmentSearch(page);
     await waitForResults(page);
     const netLoan = page
       .getByRole('group', { name: 'Sort by' })
@@ -192,10 +188,7 @@ test.describe('issue 24: the lead dialog', () => {
     page,
   }) => {
     await mockSearchApi(page, { signedIn: false });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
-    await fillDevelopmentForm(page);
-    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await startDevelopmentSearch(page);
     const dialog = page.getByRole('dialog', { name: 'Get Your Loan Results' });
     const submit = dialog.getByRole('button', { name: 'Show Me the Best Offers' });
     await dialog.getByLabel('Full name').fill('Ann Lee');
@@ -252,10 +245,7 @@ test.describe('issue 24: Get DIP on a result', () => {
       await gate;
       await route.fulfill({ status: 200, contentType: 'application/pdf', body: '%PDF-1.4\n' });
     });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
-    await fillDevelopmentForm(page);
-    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await startDevelopmentSearch(page);
     await waitForResults(page);
     await page.getByRole('button', { name: 'Get DIP for Castlegate Finance' }).click();
     await page

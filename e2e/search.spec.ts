@@ -9,9 +9,9 @@ import {
   SAMPLE_OFFERS,
   answer,
   chooseLoanType,
-  fillDevelopmentForm,
   lenderOrder,
   mockSearchApi,
+  startDevelopmentSearch,
   waitForResults,
 } from './support/search-helpers';
 
@@ -145,10 +145,7 @@ test.describe('search home and forms', () => {
 test.describe('recent searches', () => {
   test('survive a reload, reload the form with a toast, and can be removed and cleared', async ({ page }) => {
     await mockSearchApi(page, { signedIn: true });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
-    await fillDevelopmentForm(page, 'Orchard Court');
-    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await startDevelopmentSearch(page, 'Orchard Court');
     await waitForResults(page);
 
     await page.reload();
@@ -187,10 +184,7 @@ test.describe('search flow', () => {
     page,
   }) => {
     const calls = await mockSearchApi(page, { signedIn: false });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
-    await fillDevelopmentForm(page);
-    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await startDevelopmentSearch(page);
 
     const dialog = page.getByRole('dialog', { name: 'Get Your Loan Results' });
     await expect(dialog).toBeVisible();
@@ -269,10 +263,7 @@ test.describe('search flow', () => {
         body: '{"success":false,"error":"boom"}',
       }),
     );
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
-    await fillDevelopmentForm(page);
-    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await startDevelopmentSearch(page);
     await expect(page.getByText('Search failed')).toBeVisible();
     await expect(page.getByText('Please try again or contact support')).toBeVisible();
     await expect(page.getByText(/Stage \d of 3/)).toHaveCount(0);
@@ -282,10 +273,7 @@ test.describe('search flow', () => {
 test.describe('results panel', () => {
   test.beforeEach(async ({ page }) => {
     const calls = await mockSearchApi(page, { signedIn: true });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
-    await fillDevelopmentForm(page);
-    await page.getByRole('button', { name: 'Search Finance' }).click();
+    await startDevelopmentSearch(page);
     await waitForResults(page);
     expect(calls.saves).toHaveLength(1);
     expect(calls.search[0]).toMatchObject({

@@ -194,17 +194,27 @@ export async function waitForResults(page: Page) {
   await expect(page.getByRole('heading', { name: 'Search Results' })).toBeVisible({ timeout: 20_000 });
 }
 
+/** From the home page: the development form filled in (projectName, or the default) and sent. */
+export async function startDevelopmentSearch(page: Page, projectName?: string) {
+  await page.goto('/');
+  await chooseLoanType(page, 'Development Finance');
+  await fillDevelopmentForm(page, projectName);
+  await page.getByRole('button', { name: 'Search Finance' }).click();
+}
+
+/** A signed-in user's development search: its results shown, and the link to it once it is saved. */
+export async function runSavedDevelopmentSearch(page: Page, projectName?: string) {
+  await startDevelopmentSearch(page, projectName);
+  await waitForResults(page);
+  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+}
+
 /**
  * A signed-in user's development search through the form, which saves it to their account; returns
  * the account's saved searches as the dashboard lists them.
  */
 export async function searchAndSave(page: Page, userId: string, projectName: string) {
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, projectName);
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
+  await runSavedDevelopmentSearch(page, projectName);
   return (await (await page.request.get(`/api/user-searches/${userId}`)).json()) as Array<{ id: string }>;
 }
 
