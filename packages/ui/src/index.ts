@@ -76,6 +76,8 @@ export type {
 } from './app/api';
 export { createQueryClient } from './app/query-client';
 export { DASHBOARD_QUERY_KEYS, applicationSubmitted } from './app/dashboard-queries';
+export { useApplicationSubmit } from './app/submit-application';
+export type { ApplicationAccepted } from './app/submit-application';
 export { currentJourney, endJourney, startJourney } from './app/journey';
 export {
   TELEMETRY_DUPLICATE_FAILURE_WINDOW_MS,

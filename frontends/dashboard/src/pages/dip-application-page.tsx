@@ -5,7 +5,6 @@
 // goes to /dashboard. Any failure is the §8 toast; the server's own text is never shown.
 import { formatCurrency, formatInterestAnnual, formatInterestPm } from '@lsp/contracts';
 import {
-  applicationSubmitted,
   Alert,
   Button,
   Card,
@@ -14,14 +13,12 @@ import {
   TextField,
   callApi,
   type ApiInput,
-  redirectToLogin,
   sanitiseNumberInput,
   useSession,
-  useToast,
   Fact,
   TextAreaField,
+  useApplicationSubmit,
 } from '@lsp/ui';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -45,12 +42,6 @@ import type { PendingApplication, WizardErrors, WizardField, WizardValues } from
 import './dip-application.css';
 
 const fieldId = (field: string) => `dip-app-${field}`;
-
-const SUBMIT_FAILED = {
-  title: 'Submission Failed',
-  description: 'Failed to submit your application. Please try again.',
-  variant: 'error',
-} as const;
 
 function labelOf(options: ReadonlyArray<{ value: string; label: string }>, value: string) {
   return options.find((o) => o.value === value)?.label ?? '—';
@@ -151,9 +142,8 @@ function Review({ values, loanTypeLabel }: { values: WizardValues; loanTypeLabel
 export function DipApplicationPage() {
   const { loanType = '' } = useParams();
   const { user } = useSession();
-  const { toast } = useToast();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const { submitting, submit: sendApplication } = useApplicationSubmit();
   const [pending] = useState(() => {
     const stored = readPendingApplication(localStorage.getItem(STORAGE_KEYS.pendingApplication));
     // An offer chosen for another loan type does not belong to this application.
@@ -162,7 +152,6 @@ export function DipApplicationPage() {
   const [values, setValues] = useState<WizardValues>(() => initialValues(user, pending));
   const [step, setStep] = useState(0);
   const [errors, setErrors] = useState<WizardErrors>({});
-  const [submitting, setSubmitting] = useState(false);
   const [failedChecks, setFailedChecks] = useState(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -229,31 +218,12 @@ export function DipApplicationPage() {
       setFailedChecks((n) => n + 1);
       return;
     }
-    setSubmitting(true);
-    try {
-      // validateApplication checked the payload against the schema the service validates with.
-      const body = payload as ApiInput<'submitDipApplication'>['body'];
-      const answer = await callApi('submitDipApplication', { body });
-      if (answer.status === 401) {
-        redirectToLogin();
-        return;
-      }
-      if (!answer.ok) {
-        toast(SUBMIT_FAILED);
-        return;
-      }
-      await applicationSubmitted(queryClient, user.id);
-      toast({
-        title: 'Application Submitted',
-        description: 'Your DIP application has been submitted. We will contact you within 24 hours.',
-        variant: 'success',
-      });
-      navigate('/dashboard');
-    } catch {
-      toast(SUBMIT_FAILED);
-    } finally {
-      setSubmitting(false);
-    }
+    // validateApplication checked the payload against the schema the service validates with.
+    const body = payload as ApiInput<'submitDipApplication'>['body'];
+    await sendApplication(() => callApi('submitDipApplication', { body }), user.id, {
+      description: 'Your DIP application has been submitted. We will contact you within 24 hours.',
+      then: () => navigate('/dashboard'),
+    });
   };
 
   const onSubmit = (event: FormEvent) => {

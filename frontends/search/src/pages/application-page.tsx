@@ -1,6 +1,5 @@
 import { formatCurrency, formatInterestPm, loanApplicationBodySchema } from '@lsp/contracts';
 import {
-  applicationSubmitted,
   Button,
   Card,
   Checkbox,
@@ -9,14 +8,12 @@ import {
   TextField,
   callApi,
   buttonClass,
-  redirectToLogin,
   sanitiseNumberInput,
   useSession,
-  useToast,
   Fact,
   TextAreaField,
+  useApplicationSubmit,
 } from '@lsp/ui';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -64,12 +61,6 @@ const FIELD_ORDER: Field[] = [
   'additionalNotes',
 ];
 const fieldId = (field: Field) => `application-${field}`;
-
-const SUBMIT_FAILED = {
-  title: 'Submission Failed',
-  description: 'Failed to submit your application. Please try again.',
-  variant: 'error',
-} as const;
 
 function numberOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -128,12 +119,10 @@ function checkApplication(body: Record<string, unknown>): Errors {
 
 function ApplicationForm({ application }: { application: PendingApplication }) {
   const { user } = useSession();
-  const { toast } = useToast();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const { submitting, submit: sendApplication } = useApplicationSubmit();
   const [values, setValues] = useState(() => startingValues(application));
   const [errors, setErrors] = useState<Errors>({});
-  const [submitting, setSubmitting] = useState(false);
 
   const set = <K extends Field>(field: K, value: ApplicationValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -171,29 +160,10 @@ function ApplicationForm({ application }: { application: PendingApplication }) {
       document.getElementById(fieldId(first))?.focus();
       return;
     }
-    setSubmitting(true);
-    try {
-      const answer = await callApi('submitLoanApplication', { body });
-      if (answer.status === 401) {
-        redirectToLogin();
-        return;
-      }
-      if (!answer.ok) {
-        toast(SUBMIT_FAILED);
-        return;
-      }
-      await applicationSubmitted(queryClient, user.id);
-      toast({
-        title: 'Application Submitted',
-        description: 'Your application has been submitted. We will contact you within 24 hours.',
-        variant: 'success',
-      });
-      navigate('/dashboard?tab=applications');
-    } catch {
-      toast(SUBMIT_FAILED);
-    } finally {
-      setSubmitting(false);
-    }
+    await sendApplication(() => callApi('submitLoanApplication', { body }), user.id, {
+      description: 'Your application has been submitted. We will contact you within 24 hours.',
+      then: () => navigate('/dashboard?tab=applications'),
+    });
   };
 
   return (
