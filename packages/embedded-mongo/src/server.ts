@@ -122,7 +122,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     serveConnection(
       socket,
       connectionId,
-      (cmd, db, id) => runCommand(state, cmd as Doc, db, id),
+      (cmd, db, id, gossiped) => runCommand(state, cmd as Doc, db, id, gossiped),
       (err) => log(`connection error: ${String(err)}`),
       { maxMessageSizeBytes },
     );

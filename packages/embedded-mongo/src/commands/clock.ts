@@ -2,8 +2,9 @@
 // time of the write it made, or of the last write it read) and `$clusterTime` (the highest time
 // known), which is what makes the driver send `afterClusterTime` in a causally consistent
 // session. Times are BSON Timestamps (seconds, increment) that only go up.
-import { Binary, Long, Timestamp } from 'bson';
+import { BSON, Binary, Long, Timestamp } from 'bson';
 import { errors } from '../errors';
+import { EXTRA_ELEMENTS } from '../wire/messages';
 
 export interface Ts {
   t: number;
@@ -28,6 +29,21 @@ export function asTs(v: unknown): Ts | undefined {
 
 // The server keeps no signing keys (no authentication): MongoDB's unsigned form is a zero hash.
 const SIGNATURE = { hash: new Binary(Buffer.alloc(20), 0), keyId: Long.fromNumber(0) };
+
+// `$clusterTime` and `operationTime` as BSON elements (a document's bytes without its length and
+// terminator), with both times zero; a reply's copy has its times written at these offsets.
+const TEMPLATE = (() => {
+  const zero = new Timestamp({ t: 0, i: 0 });
+  const doc = BSON.serialize({
+    $clusterTime: { clusterTime: zero, signature: SIGNATURE },
+    operationTime: zero,
+  });
+  return Buffer.from(doc.subarray(4, doc.length - 1));
+})();
+// type byte + '$clusterTime\0' + the subdocument's length, then type byte + 'clusterTime\0'.
+const CLUSTER_TIME_AT = 1 + 13 + 4 + 1 + 12;
+// The last element's 8-byte value ends the elements.
+const OPERATION_TIME_AT = TEMPLATE.length - 8;
 
 export class ClusterClock {
   /** Highest cluster time issued or gossiped by a client. */
@@ -65,7 +81,12 @@ export class ClusterClock {
   /** A client's `$clusterTime` moves the cluster time forward (never back). */
   gossip(clusterTime: unknown): void {
     const ts = asTs((clusterTime as { clusterTime?: unknown } | undefined)?.clusterTime);
-    if (ts && compareTs(ts, this.cluster) > 0) this.cluster = ts;
+    if (ts) this.advance(ts);
+  }
+
+  /** The time of a client's `$clusterTime`, read from its bytes (GOSSIPED_TIME). */
+  advance(ts: Ts): void {
+    if (compareTs(ts, this.cluster) > 0) this.cluster = { t: ts.t, i: ts.i };
   }
 
   /**
@@ -82,22 +103,26 @@ export class ClusterClock {
     if (compareTs(ts, this.lastOp) > 0) this.tick();
   }
 
-  // The BSON values of the two times, rebuilt only when a time moves (most replies are reads).
-  private opValue: Timestamp | undefined;
-  private clusterValue: { clusterTime: Timestamp; signature: typeof SIGNATURE } | undefined;
+  // The reply's two fields, encoded once per pair of times and copied into every reply until a
+  // time moves (most replies are reads, which move neither).
+  private encoded: Buffer | undefined;
+  private encodedOp: Ts | undefined;
+  private encodedCluster: Ts | undefined;
 
-  /** Adds `operationTime` and `$clusterTime` to a reply. */
-  stamp(reply: Record<string, unknown>): void {
-    let op = this.opValue;
-    if (!op || op.t !== this.lastOp.t || op.i !== this.lastOp.i)
-      op = this.opValue = new Timestamp({ t: this.lastOp.t, i: this.lastOp.i });
-    let cluster = this.clusterValue;
-    if (!cluster || cluster.clusterTime.t !== this.cluster.t || cluster.clusterTime.i !== this.cluster.i)
-      cluster = this.clusterValue = {
-        clusterTime: new Timestamp({ t: this.cluster.t, i: this.cluster.i }),
-        signature: SIGNATURE,
-      };
-    reply.operationTime = op;
-    reply.$clusterTime = cluster;
+  /** Adds `$clusterTime` and `operationTime` to a reply (encoded elements the wire layer appends). */
+  stamp(reply: Record<string | symbol, unknown>): void {
+    // Times are replaced, never changed in place, so identity tells whether one moved.
+    if (this.encodedOp !== this.lastOp || this.encodedCluster !== this.cluster) {
+      this.encodedOp = this.lastOp;
+      this.encodedCluster = this.cluster;
+      // A new buffer each time: an earlier reply may still be waiting to be written.
+      const out = Buffer.from(TEMPLATE);
+      out.writeUInt32LE(this.cluster.i, CLUSTER_TIME_AT);
+      out.writeUInt32LE(this.cluster.t, CLUSTER_TIME_AT + 4);
+      out.writeUInt32LE(this.lastOp.i, OPERATION_TIME_AT);
+      out.writeUInt32LE(this.lastOp.t, OPERATION_TIME_AT + 4);
+      this.encoded = out;
+    }
+    reply[EXTRA_ELEMENTS] = this.encoded;
   }
 }

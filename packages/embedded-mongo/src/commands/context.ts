@@ -5,7 +5,7 @@ import { ClusterClock, Ts } from './clock';
 import type { FailPoints } from './failpoints';
 import { Collection } from '../storage/collection';
 import { Engine, Transaction } from '../storage/engine';
-import { Doc } from '../query/values';
+import { Doc, longToBigInt } from '../query/values';
 
 export interface CursorState {
   ns: string;
@@ -113,6 +113,8 @@ export function snapshotTimestamp(ctx: CommandContext): Timestamp {
 }
 
 export function takeBatch(docs: Doc[], from: number, size: number): Doc[] {
+  // One document always fits a batch (it is at most 16 MiB): no need to measure it (findOne).
+  if (size === 1 || from === docs.length - 1) return docs.slice(from, from + Math.min(size, 1));
   const out: Doc[] = [];
   let bytes = 0;
   for (let i = from; i < docs.length && out.length < size; i++) {
@@ -127,6 +129,6 @@ export function toInt(v: unknown, fallback: number | undefined): number | undefi
   if (v === undefined || v === null) return fallback;
   if (typeof v === 'number') return v;
   if (typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'Long')
-    return Number((v as Long).toBigInt());
+    return Number(longToBigInt(v as Long));
   return Number(v);
 }

@@ -10,7 +10,7 @@ import { validateWrite } from './validation';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
-import { Doc, isPlainObject, valueKey, valuesEqual } from '../query/values';
+import { Doc, isPlainObject, longToBigInt, valueKey, valuesEqual } from '../query/values';
 import { Collection } from '../storage/collection';
 import { Matched, ScanStats } from '../storage/engine';
 import {
@@ -126,7 +126,7 @@ const getMore: Handler = (ctx) => {
   const raw = ctx.cmd.getMore;
   const id =
     typeof raw === 'object' && raw !== null && (raw as Long)._bsontype === 'Long'
-      ? (raw as Long).toBigInt()
+      ? longToBigInt(raw as Long)
       : BigInt(Number(raw));
   const cursor = ctx.state.cursors.get(id);
   if (!cursor) throw errors.cursorNotFound(id);
@@ -147,7 +147,7 @@ const killCursors: Handler = (ctx) => {
   const killed: Long[] = [];
   const notFound: Long[] = [];
   for (const raw of ids) {
-    const id = (raw as Long)._bsontype === 'Long' ? (raw as Long).toBigInt() : BigInt(Number(raw));
+    const id = (raw as Long)._bsontype === 'Long' ? longToBigInt(raw as Long) : BigInt(Number(raw));
     if (ctx.state.cursors.delete(id)) killed.push(Long.fromBigInt(id));
     else notFound.push(Long.fromBigInt(id));
   }
@@ -203,6 +203,17 @@ function runUpdate(
   return { n: matched.length, nModified, before: first?.before, after: first?.after };
 }
 
+/**
+ * Runs one update/delete statement inside its own collation and `c` constants (beside the
+ * command's `let`); a statement with neither runs directly.
+ */
+function inStatementScope<T>(s: Doc, cField: string, run: () => T): T {
+  if (s.collation === undefined && s.c === undefined) return run();
+  // `c`: the statement's constants, beside the command's `let`.
+  const withC = s.c === undefined ? run : () => withVariables(parseLet(s.c, cField), run);
+  return withCollation(collatorFor(s.collation), withC);
+}
+
 const update: Handler = (ctx) => {
   const name = collectionName(ctx, 'update');
   const updates = ctx.cmd.updates;
@@ -226,15 +237,13 @@ const update: Handler = (ctx) => {
     if (writeErrors.length > 0 && (ordered || ctx.txn)) return;
     try {
       const s = spec as Doc;
-      const run = () =>
+      const r = inStatementScope(s, 'update.updates.c', () =>
         runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
           multi: s.multi === true,
           upsert: s.upsert === true,
           arrayFilters: Array.isArray(s.arrayFilters) ? (s.arrayFilters as Doc[]) : undefined,
-        });
-      // `c`: the statement's constants, beside the command's `let`.
-      const withC = () => (s.c === undefined ? run() : withVariables(parseLet(s.c, 'update.updates.c'), run));
-      const r = withCollation(collatorFor(s.collation), withC);
+        }),
+      );
       n += r.n;
       nModified += r.nModified;
       if (r.upsertedId !== undefined) upserted.push({ index, _id: r.upsertedId });

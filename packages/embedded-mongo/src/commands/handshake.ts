@@ -129,6 +129,7 @@ export const handshakeCommands: Record<string, Handler> = {
 export function sessionKeyOf(lsid: unknown): string | undefined {
   const id = (lsid as { id?: { toString(enc: string): string; buffer?: Uint8Array } } | undefined)?.id;
   if (!id) return undefined;
-  if (id.buffer) return Buffer.from(id.buffer).toString('hex');
+  if (id.buffer)
+    return Buffer.from(id.buffer.buffer, id.buffer.byteOffset, id.buffer.byteLength).toString('hex');
   return String(id);
 }

@@ -4,12 +4,13 @@ import { Long } from 'bson';
 import { MongoServerError, errors, fromExpressionError } from '../errors';
 import { collatorFor, withCollation } from '../query/collation';
 import { parseLet, withVariables } from '../query/expression';
-import { Doc, isPlainObject } from '../query/values';
+import { Doc, isPlainObject, longToBigInt } from '../query/values';
 import { adminCommands } from './admin';
 import { asTs, compareTs, formatTs } from './clock';
 import { FAIL_ACTION, FailAction, defaultLabels, failReply } from './failpoints';
 import { CommandContext, Handler, PinnedSnapshot, ServerState, SessionState, toInt } from './context';
 import { crudCommands } from './crud';
+import type { GossipedTime } from '../wire/messages';
 import { handshakeCommands, sessionKeyOf } from './handshake';
 
 // A Map, not a plain object: the command name is whatever the client sent, and indexing an object
@@ -108,17 +109,30 @@ const LET_COMMANDS = new Set(['find', 'aggregate', 'update', 'delete', 'findAndM
 
 function txnNumberOf(v: unknown): bigint | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v === 'object' && (v as Long)._bsontype === 'Long') return (v as Long).toBigInt();
+  if (typeof v === 'object' && (v as Long)._bsontype === 'Long') return longToBigInt(v as Long);
   return BigInt(Number(v));
 }
 
-export function runCommand(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
-  if (state.failPoints) return withFailPoint(state, cmd, defaultDb, connectionId);
-  return stamped(state, cmd, defaultDb, connectionId);
+/** `gossiped`: the time of the command's `$clusterTime` when the wire layer read it (and cut it out). */
+export function runCommand(
+  state: ServerState,
+  cmd: Doc,
+  defaultDb: string,
+  connectionId: number,
+  gossiped?: GossipedTime,
+): Doc {
+  if (state.failPoints) return withFailPoint(state, cmd, defaultDb, connectionId, gossiped);
+  return stamped(state, cmd, defaultDb, connectionId, gossiped);
 }
 
 /** Test servers only: a failCommand fail point may answer, close, delay or decorate the command. */
-function withFailPoint(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
+function withFailPoint(
+  state: ServerState,
+  cmd: Doc,
+  defaultDb: string,
+  connectionId: number,
+  gossiped: GossipedTime | undefined,
+): Doc {
   const name = Object.keys(cmd)[0] ?? '';
   const lower = name.toLowerCase();
   if (lower === 'hello' || lower === 'ismaster') {
@@ -137,7 +151,7 @@ function withFailPoint(state: ServerState, cmd: Doc, defaultDb: string, connecti
     return reply;
   }
   const data = state.failPoints!.fires(name, state.appNames.get(connectionId));
-  if (!data) return stamped(state, cmd, defaultDb, connectionId);
+  if (!data) return stamped(state, cmd, defaultDb, connectionId, gossiped);
   const action: FailAction = {};
   if (data.blockConnection === true) action.delayMs = Math.max(0, toInt(data.blockTimeMS, 0)!);
   const txnNumber = cmd.txnNumber !== undefined;
@@ -152,7 +166,7 @@ function withFailPoint(state: ServerState, cmd: Doc, defaultDb: string, connecti
     reply = failReply(data, code, defaultLabels(data, code, labelCtx));
     if (state.replSet) state.clock.stamp(reply);
   } else {
-    reply = stamped(state, cmd, defaultDb, connectionId);
+    reply = stamped(state, cmd, defaultDb, connectionId, gossiped);
     if (isPlainObject(data.writeConcernError)) {
       reply.writeConcernError = data.writeConcernError;
       const wceCode = toInt(data.writeConcernError.code, 0)!;
@@ -164,9 +178,16 @@ function withFailPoint(state: ServerState, cmd: Doc, defaultDb: string, connecti
   return reply;
 }
 
-function stamped(state: ServerState, cmd: Doc, defaultDb: string, connectionId: number): Doc {
+function stamped(
+  state: ServerState,
+  cmd: Doc,
+  defaultDb: string,
+  connectionId: number,
+  gossiped: GossipedTime | undefined,
+): Doc {
   if (!state.replSet) return execute(state, cmd, defaultDb, connectionId);
-  if (cmd.$clusterTime !== undefined) state.clock.gossip(cmd.$clusterTime);
+  if (gossiped) state.clock.advance(gossiped);
+  else if (cmd.$clusterTime !== undefined) state.clock.gossip(cmd.$clusterTime);
   // Changes made between commands (the TTL sweep) get their time before anything reads them.
   syncClock(state);
   const reply = execute(state, cmd, defaultDb, connectionId);
@@ -305,18 +326,7 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
         : undefined;
     if (retryable?.lastRetryable && retryable.lastRetryable.txnNumber === txnNumber)
       return retryable.lastRetryable.reply;
-    let run = (): Doc => handler(ctx);
-    if (cmd.collation !== undefined && COLLATION_COMMANDS.has(name)) {
-      const collator = collatorFor(cmd.collation);
-      const inner = run;
-      run = () => withCollation(collator, inner);
-    }
-    if (cmd.let !== undefined && LET_COMMANDS.has(name)) {
-      const vars = parseLet(cmd.let, 'let');
-      const inner = run;
-      run = () => withVariables(vars, inner);
-    }
-    const reply = run();
+    const reply = runHandler(ctx, name, handler);
     if (WRITE_COMMANDS.has(name)) withWriteConcern(state, cmd, reply);
     if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length > 0)
       state.engine.abort(ctx.txn);
@@ -342,6 +352,19 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
       codeName: 'InternalError',
     };
   }
+}
+
+/** The handler, inside the command's collation and `let` variables when it has them. */
+function runHandler(ctx: CommandContext, name: string, handler: Handler): Doc {
+  const { cmd } = ctx;
+  const collated = cmd.collation !== undefined && COLLATION_COMMANDS.has(name);
+  const withLet = cmd.let !== undefined && LET_COMMANDS.has(name);
+  // The common case calls the handler directly: no closures per command.
+  if (!collated && !withLet) return handler(ctx);
+  const collator = collated ? collatorFor(cmd.collation) : undefined;
+  const vars = withLet ? parseLet(cmd.let, 'let') : undefined;
+  const inner = vars ? () => withVariables(vars, () => handler(ctx)) : () => handler(ctx);
+  return collated ? withCollation(collator, inner) : inner();
 }
 
 function withWriteConcern(state: ServerState, cmd: Doc, reply: Doc): Doc {

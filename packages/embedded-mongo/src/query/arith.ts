@@ -1,7 +1,7 @@
 // Arithmetic that keeps MongoDB's numeric type rules: Int32 overflows into Long, anything with a
 // Double is a Double, anything with a Decimal128 is exact decimal arithmetic.
 import { Long } from 'bson';
-import { bsonType, decAdd, decMul, decToDecimal128, toDec, toNumber } from './values';
+import { bsonType, longToBigInt, decAdd, decMul, decToDecimal128, toDec, toNumber } from './values';
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -32,7 +32,7 @@ function widest(a: NumKind, b: NumKind): NumKind {
 }
 
 function toBig(v: unknown): bigint {
-  if (bsonType(v) === 'Long') return (v as Long).toBigInt();
+  if (bsonType(v) === 'Long') return longToBigInt(v as Long);
   return BigInt(Math.trunc(toNumber(v)));
 }
 

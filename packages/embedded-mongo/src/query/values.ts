@@ -5,6 +5,14 @@ import { Binary, Decimal128, Long, ObjectId, Timestamp } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
+/**
+ * A Long's value as a bigint, from its two 32-bit halves (bson's own toBigInt goes through a decimal
+ * string, which showed up in every command's profile through txnNumber).
+ */
+export function longToBigInt(v: Long): bigint {
+  return (BigInt(v.high) << 32n) + BigInt(v.low >>> 0);
+}
+
 export function bsonType(v: unknown): string | undefined {
   if (v === null || typeof v !== 'object') return undefined;
   return (v as { _bsontype?: string })._bsontype;
@@ -106,7 +114,7 @@ export function toDec(v: unknown): Dec {
   }
   if (typeof v === 'bigint') return { m: v, e: 0 };
   const t = bsonType(v);
-  if (t === 'Long') return { m: (v as Long).toBigInt(), e: 0 };
+  if (t === 'Long') return { m: longToBigInt(v as Long), e: 0 };
   if (t === 'Decimal128') return decFromString((v as Decimal128).toString());
   if (t === 'Int32' || t === 'Double') return toDec((v as { value: number }).value);
   return { m: 0n, e: 0, special: 'nan' };
@@ -166,9 +174,9 @@ function compareNumbers(a: unknown, b: unknown): number {
   if (ta !== 'Decimal128' && tb !== 'Decimal128') {
     // BigInt against number compares exactly in JavaScript, so Long vs Double needs no rounding.
     const x =
-      ta === 'Long' ? (a as Long).toBigInt() : typeof a === 'object' ? toNumber(a) : (a as number | bigint);
+      ta === 'Long' ? longToBigInt(a as Long) : typeof a === 'object' ? toNumber(a) : (a as number | bigint);
     const y =
-      tb === 'Long' ? (b as Long).toBigInt() : typeof b === 'object' ? toNumber(b) : (b as number | bigint);
+      tb === 'Long' ? longToBigInt(b as Long) : typeof b === 'object' ? toNumber(b) : (b as number | bigint);
     if (typeof x === 'number' && Number.isNaN(x)) return typeof y === 'number' && Number.isNaN(y) ? 0 : -1;
     if (typeof y === 'number' && Number.isNaN(y)) return 1;
     return x < y ? -1 : x > y ? 1 : 0;
@@ -278,7 +286,7 @@ export function valueKey(v: unknown): string {
     case 'ObjectId':
       return 'o' + (v as ObjectId).toHexString();
     case 'Long':
-      return 'n' + (v as Long).toBigInt().toString();
+      return 'n' + longToBigInt(v as Long).toString();
     case 'Int32':
     case 'Double':
       return valueKey((v as { value: number }).value);

@@ -6,6 +6,7 @@ import {
   MAX_MESSAGE_SIZE,
   OP_MSG,
   OP_QUERY,
+  GossipedTime,
   ParsedMessage,
   buildMsg,
   buildReply,
@@ -23,7 +24,12 @@ export interface FailAction {
   delayMs?: number;
 }
 
-export type CommandRunner = (cmd: Document, defaultDb: string, connectionId: number) => Document;
+export type CommandRunner = (
+  cmd: Document,
+  defaultDb: string,
+  connectionId: number,
+  gossiped?: GossipedTime,
+) => Document;
 
 export interface ConnectionLimits {
   /** Largest message a client may announce; MongoDB's maxMessageSizeBytes by default. */
@@ -110,7 +116,7 @@ export function serveConnection(
       send = () => reply(msg, header.requestId, OP_QUERY, doc, false);
     } else {
       const command = msg.command;
-      doc = run(command, 'admin', connectionId);
+      doc = run(command, 'admin', connectionId, msg.gossiped);
       send = () => reply(msg, header.requestId, OP_MSG, doc, msg.checksum);
     }
     const action = (doc as Record<symbol, FailAction | undefined>)[FAIL_ACTION];
