@@ -15,10 +15,14 @@ import {
   planningOptions,
   propertyClassOptions,
   refurbishmentOptions,
-  regionOptions,
 } from './options';
 import { SearchFormFrame, type SearchFormProps } from './search-form-frame';
-import { LoanRequirementsSection, ProjectReadinessSection } from './shared-sections';
+import {
+  LoanRequirementsSection,
+  ProjectNameField,
+  ProjectReadinessSection,
+  PropertyLocationInput,
+} from './shared-sections';
 import { useSearchForm } from './use-search-form';
 
 const defaults = { ...bridgingFormDefaults } as unknown as BridgingSearchInput;
@@ -38,6 +42,18 @@ export function BridgingForm(props: SearchFormProps) {
   const developerExit = bridgingType === 'bridgingDeveloperExit';
   const refurbishment = bridgingType === 'bridgingRefurbishment';
   const preconstruction = bridgingType === 'bridgingPreconstruction';
+  // The same two questions open whichever details section the bridge type shows.
+  const propertyLocationAndClass = (
+    <>
+      <PropertyLocationInput control={shared} />
+      <SelectInput
+        control={control}
+        name="propertyClass"
+        label="Property class"
+        options={propertyClassOptions}
+      />
+    </>
+  );
 
   return (
     <SearchFormFrame
@@ -46,13 +62,7 @@ export function BridgingForm(props: SearchFormProps) {
       {...frame}
     >
       <div className="sr-form-section">
-        <TextField
-          label="Project name"
-          required
-          {...register('projectName')}
-          error={formState.errors.projectName?.message}
-          autoComplete="off"
-        />
+        <ProjectNameField field={register('projectName')} error={formState.errors.projectName?.message} />
         <Controller
           control={control}
           name="bridgingType"
@@ -71,19 +81,7 @@ export function BridgingForm(props: SearchFormProps) {
 
       {!developerExit && (
         <FormSection title="Property Details">
-          <SelectInput
-            control={control}
-            name="propertyLocation"
-            label="Property location"
-            required
-            options={regionOptions}
-          />
-          <SelectInput
-            control={control}
-            name="propertyClass"
-            label="Property class"
-            options={propertyClassOptions}
-          />
+          {propertyLocationAndClass}
           <ChoiceInput
             control={control}
             name="landOrProperty"
@@ -158,19 +156,7 @@ export function BridgingForm(props: SearchFormProps) {
           title="Developer Exit Details"
           description="For completed developments whose units are still selling."
         >
-          <SelectInput
-            control={control}
-            name="propertyLocation"
-            label="Property location"
-            required
-            options={regionOptions}
-          />
-          <SelectInput
-            control={control}
-            name="propertyClass"
-            label="Property class"
-            options={propertyClassOptions}
-          />
+          {propertyLocationAndClass}
           <NumberInput control={control} name="refinancedUnits" label="Number of units to refinance" />
           <NumberInput
             control={control}

@@ -16,11 +16,15 @@ import {
   leaseOptions,
   ownOrPurchaseOptions,
   propertyClassOptions,
-  regionOptions,
   repaymentOptions,
 } from './options';
 import { SearchFormFrame, type SearchFormProps } from './search-form-frame';
-import { LoanRequirementsSection, ProjectReadinessSection } from './shared-sections';
+import {
+  LoanRequirementsSection,
+  ProjectNameField,
+  ProjectReadinessSection,
+  PropertyLocationInput,
+} from './shared-sections';
 import { useSearchForm } from './use-search-form';
 
 const defaults = {
@@ -49,20 +53,8 @@ export function CommercialForm(props: SearchFormProps) {
       {...frame}
     >
       <FormSection title="Project Information">
-        <TextField
-          label="Project name"
-          required
-          {...register('projectName')}
-          error={formState.errors.projectName?.message}
-          autoComplete="off"
-        />
-        <SelectInput
-          control={control}
-          name="propertyLocation"
-          label="Property location"
-          required
-          options={regionOptions}
-        />
+        <ProjectNameField field={register('projectName')} error={formState.errors.projectName?.message} />
+        <PropertyLocationInput control={shared} />
         <SelectInput
           control={control}
           name="currentPropertyType"

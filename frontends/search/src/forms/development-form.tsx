@@ -10,9 +10,14 @@ import { useEffect, useRef } from 'react';
 import { useWatch } from 'react-hook-form';
 import { ChoiceInput, FormSection, NumberInput, SelectInput, YesNoInput } from '../components/form-fields';
 import { derivedBuildCosts } from '../lib/development-costs';
-import { propertyClassOptions, purchaseOrRefinanceOptions, regionOptions } from './options';
+import { propertyClassOptions, purchaseOrRefinanceOptions } from './options';
 import { SearchFormFrame, type SearchFormProps } from './search-form-frame';
-import { LoanRequirementsSection, ProjectReadinessSection } from './shared-sections';
+import {
+  LoanRequirementsSection,
+  ProjectNameField,
+  ProjectReadinessSection,
+  PropertyLocationInput,
+} from './shared-sections';
 import { useSearchForm } from './use-search-form';
 
 const defaults = { ...developmentFormDefaults } as unknown as DevelopmentSearchInput;
@@ -57,27 +62,14 @@ export function DevelopmentForm(props: SearchFormProps) {
       {...frame}
     >
       <FormSection title="Project Information">
-        <TextField
-          label="Project name"
-          required
-          {...register('projectName')}
-          error={formState.errors.projectName?.message}
-          autoComplete="off"
-        />
+        <ProjectNameField field={register('projectName')} error={formState.errors.projectName?.message} />
         <TextField
           label="Property address"
           hint="Optional"
           {...register('propertyAddress')}
           autoComplete="street-address"
         />
-        <SelectInput
-          control={control}
-          name="propertyLocation"
-          label="Property location"
-          required
-          options={regionOptions}
-          placeholder="Select a region"
-        />
+        <PropertyLocationInput control={shared} placeholder="Select a region" />
         <SelectInput
           control={control}
           name="propertyClass"

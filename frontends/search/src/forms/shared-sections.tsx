@@ -1,7 +1,34 @@
+import { TextField } from '@lsp/ui';
 import type { ReactNode } from 'react';
-import type { Control } from 'react-hook-form';
-import { FormSection, NumberInput, YesNoInput } from '../components/form-fields';
+import type { Control, UseFormRegisterReturn } from 'react-hook-form';
+import { FormSection, NumberInput, SelectInput, YesNoInput } from '../components/form-fields';
+import { regionOptions } from './options';
 import type { SharedSearchFields } from './use-search-form';
+
+/** The question every search form opens with; the name the search is saved and listed under. */
+export function ProjectNameField({ field, error }: { field: UseFormRegisterReturn; error?: string }) {
+  return <TextField label="Project name" required {...field} error={error} autoComplete="off" />;
+}
+
+/** The region of the property, asked by every loan type. */
+export function PropertyLocationInput({
+  control,
+  placeholder,
+}: {
+  control: Control<SharedSearchFields>;
+  placeholder?: string;
+}) {
+  return (
+    <SelectInput
+      control={control}
+      name="propertyLocation"
+      label="Property location"
+      required
+      options={regionOptions}
+      placeholder={placeholder}
+    />
+  );
+}
 
 /** Loan Requirements: the loan type's own term questions first, then the max-loan question every type asks. */
 export function LoanRequirementsSection({

@@ -10,8 +10,12 @@ import {
 } from 'react-hook-form';
 import { mergeInitial, type SearchFormProps } from './search-form-frame';
 
-/** The fields every search form has, whatever its loan type: the max-loan question and project readiness. */
+/**
+ * The fields every search form has, whatever its loan type: where the property is, the max-loan
+ * question and project readiness.
+ */
 export interface SharedSearchFields {
+  propertyLocation?: string;
   maxLoanRequired?: boolean;
   netLoanRequired?: number;
   hasViewedProperty?: boolean;
