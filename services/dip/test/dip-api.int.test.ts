@@ -336,6 +336,25 @@ describe('dip service through the gateway', () => {
         }),
       );
 
+    /** sharing's share.viewed for someone who opened the open link `linkId` while signed in. */
+    const openLink = (dip: { dipId: string }, linkId: string, userId: string, email: string) =>
+      h.bus.publish(
+        createEnvelope('sharing', {
+          type: SHARING_EVENT_TYPES.shareViewed,
+          subject: dip.dipId,
+          data: {
+            // The opener's own entry in 'Shared with me' has an id of its own; linkId names the link.
+            shareId: randomUUID(),
+            linkId,
+            dipId: dip.dipId,
+            ownerUserId: owner.user.userId,
+            recipientUserId: userId,
+            recipientEmail: email,
+            viewedAt: new Date().toISOString(),
+          },
+        }),
+      );
+
     it('lets a recipient see the online DIP and download the PDF; a revoked share ends it', async () => {
       const dip = await newDip();
       const recipient = await h.signedIn({ email: 'Recipient@Example.com' });
@@ -391,22 +410,7 @@ describe('dip service through the gateway', () => {
       const opener = await h.signedIn({ email: 'opener@example.com' });
       const slug = dip.shareUrl.split('/').pop();
       const linkId = await share(dip, null, { expiresWithDip: true });
-      await h.bus.publish(
-        createEnvelope('sharing', {
-          type: SHARING_EVENT_TYPES.shareViewed,
-          subject: dip.dipId,
-          data: {
-            // The opener's own entry in 'Shared with me' has an id of its own; linkId names the link.
-            shareId: randomUUID(),
-            linkId,
-            dipId: dip.dipId,
-            ownerUserId: owner.user.userId,
-            recipientUserId: opener.user.userId,
-            recipientEmail: 'opener@example.com',
-            viewedAt: new Date().toISOString(),
-          },
-        }),
-      );
+      await openLink(dip, linkId, opener.user.userId, 'opener@example.com');
       await h.until(
         async () => (await opener.client.get(`/api/online-dip/${slug}`)).status === 200,
         'open-link access',
@@ -484,21 +488,7 @@ describe('dip service through the gateway', () => {
       const dip = await newDip();
       const opener = await h.signedIn({ email: 'opened-once@example.com' });
       const linkId = await share(dip, null, { expiresWithDip: true });
-      await h.bus.publish(
-        createEnvelope('sharing', {
-          type: SHARING_EVENT_TYPES.shareViewed,
-          subject: dip.dipId,
-          data: {
-            shareId: randomUUID(),
-            linkId,
-            dipId: dip.dipId,
-            ownerUserId: owner.user.userId,
-            recipientUserId: opener.user.userId,
-            recipientEmail: 'opened-once@example.com',
-            viewedAt: new Date().toISOString(),
-          },
-        }),
-      );
+      await openLink(dip, linkId, opener.user.userId, 'opened-once@example.com');
       await h.until(
         async () => (await opener.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status === 200,
         'open-link access',
