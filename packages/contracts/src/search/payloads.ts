@@ -70,6 +70,22 @@ function clearNetLoanWhenMax<T extends { maxLoanRequired: boolean; netLoanRequir
   return payload.maxLoanRequired ? { ...payload, netLoanRequired: undefined } : payload;
 }
 
+/**
+ * The development and bridging rule: without max loan the net loan must be given (commercial says so
+ * with its own message, among its other rules); with max loan any net loan given is cleared.
+ */
+function askNetLoanUnlessMax<S extends z.ZodType<{ maxLoanRequired: boolean; netLoanRequired?: number }>>(
+  schema: S,
+) {
+  return schema
+    .refine((p) => p.maxLoanRequired || p.netLoanRequired !== undefined, {
+      message: NET_LOAN_REQUIRED_MESSAGE,
+      path: ['netLoanRequired'],
+      when: whenPathsValid('maxLoanRequired', 'netLoanRequired'),
+    })
+    .transform((payload: z.output<S>) => clearNetLoanWhenMax(payload));
+}
+
 const contingencyPercentage = z.preprocess(
   coerceNumericText,
   z
@@ -81,8 +97,8 @@ const contingencyPercentage = z.preprocess(
     .transform((value) => (value === 0 ? CONTINGENCY_DEFAULT_PERCENT : value)),
 );
 
-export const developmentSearchSchema = z
-  .object({
+export const developmentSearchSchema = askNetLoanUnlessMax(
+  z.object({
     projectName: requiredText('Project name is required'),
     purchasePrice: requiredMoney('Purchase price', 'Purchase price is required'),
     buildCost: requiredMoney('Build cost', 'Build cost is required'),
@@ -104,16 +120,11 @@ export const developmentSearchSchema = z
     profCostsAndFees: optionalMoney('Professional costs and fees'),
     ...readiness,
     userId,
-  })
-  .refine((p) => p.maxLoanRequired || p.netLoanRequired !== undefined, {
-    message: NET_LOAN_REQUIRED_MESSAGE,
-    path: ['netLoanRequired'],
-    when: whenPathsValid('maxLoanRequired', 'netLoanRequired'),
-  })
-  .transform(clearNetLoanWhenMax);
+  }),
+);
 
-export const bridgingSearchSchema = z
-  .object({
+export const bridgingSearchSchema = askNetLoanUnlessMax(
+  z.object({
     projectName: requiredText('Project name is required'),
     bridgingType: bridgingTypeSchema.default('bridgingPurchaseOrRefinance'),
     propertyLocation: regionSchema.default('London'),
@@ -136,13 +147,8 @@ export const bridgingSearchSchema = z
     maxLoanRequired: flag('Max loan required'),
     ...readiness,
     userId,
-  })
-  .refine((p) => p.maxLoanRequired || p.netLoanRequired !== undefined, {
-    message: NET_LOAN_REQUIRED_MESSAGE,
-    path: ['netLoanRequired'],
-    when: whenPathsValid('maxLoanRequired', 'netLoanRequired'),
-  })
-  .transform(clearNetLoanWhenMax);
+  }),
+);
 
 export const commercialSearchSchema = z
   .object({
