@@ -1,5 +1,6 @@
 // The dashboard remote's route tree. The shell delegates /dashboard, /dip, /dips, /shared,
-// /share, /shared-with-me, /shared-deal, /refer and /operations here; paths are matched in full.
+// /share, /shared-with-me, /shared-deal, /refer, /operations and /operations/panel here; paths are
+// matched in full.
 // Pages other than the dashboard load on first visit, so the dashboard's first download stays small.
 import { NotFoundPage, PageLoading, RequireSession } from '@lsp/ui';
 import { Suspense, lazy } from 'react';
@@ -29,6 +30,9 @@ const DipApplicationPage = lazy(() =>
 const OperationsPage = lazy(() =>
   import('./operations/operations-page.js').then((m) => ({ default: m.OperationsPage })),
 );
+const LenderPanelPage = lazy(() =>
+  import('./operations/panel-page.js').then((m) => ({ default: m.LenderPanelPage })),
+);
 const SharedDealPage = lazy(() =>
   import('./pages/shared-deal-page.js').then((m) => ({ default: m.SharedDealPage })),
 );
@@ -52,6 +56,7 @@ export default function App() {
       <Route path="/shared-deal/:token" element={page(<SharedDealPage />)} />
       <Route path="/refer" element={signedIn(<ReferRedirect />)} />
       <Route path="/operations" element={signedIn(<OperationsPage />)} />
+      <Route path="/operations/panel" element={signedIn(<LenderPanelPage />)} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -2,12 +2,14 @@
 // bus (pause, filter by type prefix, click into payload, headers and the correlation chain), events
 // per second per type over the last ten minutes, the health grid of every process with consumer lag
 // and outbox backlog, the BullMQ queues and the dead letters. Only `ops` users get data: the server
-// answers 403 to anyone else and this page then says so.
-import { Alert, Badge, Button, Spinner, Tabs, TextField } from '@lsp/ui';
+// answers 403 to anyone else and this page then says so. The Lender panel page (/operations/panel)
+// is linked from the heading.
+import { Alert, Badge, Button, Spinner, Tabs, TextField, buttonClass } from '@lsp/ui';
 import type { BadgeVariant } from '@lsp/ui';
 import type { EventEnvelope } from '@lsp/contracts';
 import { OPS_RATE_BUCKET_SECONDS } from '@lsp/contracts';
 import { useCallback, useMemo, useReducer, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { DeadLettersPanel } from './dead-letters-panel';
 import { EventDetail } from './event-detail';
 import type { FeedRow } from './feed-model';
@@ -15,6 +17,7 @@ import { feedReducer, initialFeedState, parseTypeFilter, rateSeries } from './fe
 import { clockTime, count, errorText } from './format';
 import { ConsumersAndOutboxes, HealthGrid } from './health-panel';
 import { isForbidden, useFeedStats, useOpsHealth } from './ops-api';
+import { OpsForbidden } from './ops-notices';
 import { QueuesPanel } from './queues-panel';
 import { RateChart } from './rate-chart';
 import type { FeedConnection } from './use-event-feed';
@@ -28,18 +31,6 @@ const CONNECTION_BADGE: Record<FeedConnection, { variant: BadgeVariant; label: s
   forbidden: { variant: 'danger', label: 'No access' },
 };
 
-function Forbidden() {
-  return (
-    <main className="ops-page" aria-labelledby="ops-title">
-      <h1 id="ops-title">Operations</h1>
-      <Alert variant="danger" title="Operations access only">
-        This console is for the operations team. Ask an administrator to add your email to the operations
-        list, then sign in again.
-      </Alert>
-    </main>
-  );
-}
-
 function LiveFeed({ onOpen }: { onOpen: (row: FeedRow) => void }) {
   const [filterText, setFilterText] = useState('');
   const [types, setTypes] = useState<string[]>([]);
@@ -48,7 +39,7 @@ function LiveFeed({ onOpen }: { onOpen: (row: FeedRow) => void }) {
   const status = useEventFeed(types, onRows);
   const badge = CONNECTION_BADGE[status.connection];
 
-  if (status.connection === 'forbidden') return <Forbidden />;
+  if (status.connection === 'forbidden') return <OpsForbidden />;
   return (
     <section className="ops-section" aria-labelledby="ops-feed-title">
       <div className="ops-section__head">
@@ -178,10 +169,15 @@ function Health() {
 export function OperationsPage() {
   const health = useOpsHealth();
   const [open, setOpen] = useState<{ envelope: EventEnvelope; position?: string } | null>(null);
-  if (health.isError && isForbidden(health.error)) return <Forbidden />;
+  if (health.isError && isForbidden(health.error)) return <OpsForbidden />;
   return (
     <main className="ops-page" aria-labelledby="ops-title">
-      <h1 id="ops-title">Operations</h1>
+      <div className="ops-page__head">
+        <h1 id="ops-title">Operations</h1>
+        <Link to="/operations/panel" className={buttonClass('secondary', 'sm')}>
+          Lender panel
+        </Link>
+      </div>
       <Tabs
         label="Operations views"
         defaultValue="events"
