@@ -47,6 +47,7 @@ export { Tooltip } from './components/tooltip';
 export type { TooltipProps } from './components/tooltip';
 export {
   ToastProvider,
+  refusalToast,
   useToast,
   TOAST_DURATION_MS,
   TOAST_ERROR_DURATION_MS,

@@ -17,6 +17,7 @@ import {
   hasRole,
   useSession,
   useToast,
+  refusalToast,
 } from '@lsp/ui';
 
 import { OPS_ROLE } from '@lsp/contracts/src/common/constants';
@@ -210,11 +211,7 @@ export function DashboardPage() {
     try {
       const answer = await callApi('logout');
       if (!answer.ok) {
-        toast({
-          title: 'Logout Error',
-          description: answer.data?.error ?? 'Failed to log out properly',
-          variant: 'error',
-        });
+        toast(refusalToast('Logout Error', answer.data, 'Failed to log out properly'));
         return;
       }
       clearLegacySessionKeys();

@@ -1,7 +1,7 @@
 // The owner's sharing of one DIP (issue 24 item 5; spec 001 §8 'Share revoked', 'Link revoked',
 // 'Revoke failed'): the open link (Copy Link's) with how many people opened it, and each recipient by
 // email, each with Revoke. Shown in the owner's DIP modal while the DIP is valid.
-import { Badge, Button, Spinner, callApi, requestApi, useToast } from '@lsp/ui';
+import { Badge, Button, Spinner, callApi, requestApi, useToast, refusalToast } from '@lsp/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../format';
@@ -23,11 +23,7 @@ export function DipSharesPanel({ dipId, quoteCode }: { dipId: string; quoteCode?
     try {
       const answer = await callApi('revokeShare', { params: { dipId, shareId } });
       if (!answer.ok) {
-        toast({
-          title: 'Revoke failed',
-          description: answer.data?.error ?? 'Something went wrong',
-          variant: 'error',
-        });
+        toast(refusalToast('Revoke failed', answer.data, 'Something went wrong'));
         return;
       }
       if (what.open)

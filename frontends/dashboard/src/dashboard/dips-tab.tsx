@@ -1,7 +1,7 @@
 // The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
 // date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
 // Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired.
-import { Badge, Button, Card, callApi, useToast, trackShareFunnel, Fact } from '@lsp/ui';
+import { Badge, Button, Card, callApi, useToast, trackShareFunnel, Fact, refusalToast } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDate, formatFractionRate, formatGbp } from '../format';
@@ -80,11 +80,7 @@ function DipItem({
     try {
       const answer = await callApi('regenerateDipLink', { params: { dipId: dip.id } });
       if (!answer.ok) {
-        toast({
-          title: 'Regenerate failed',
-          description: answer.data?.error ?? 'Something went wrong',
-          variant: 'error',
-        });
+        toast(refusalToast('Regenerate failed', answer.data, 'Something went wrong'));
         return;
       }
       toast({ title: 'New link generated', description: 'Previous link is now invalid', variant: 'success' });
@@ -107,11 +103,7 @@ function DipItem({
     try {
       const answer = await callApi('setDipExpiry', { params: { dipId: dip.id }, body: { expiresAt } });
       if (!answer.ok) {
-        toast({
-          title: 'Extend failed',
-          description: answer.data?.error ?? 'Something went wrong',
-          variant: 'error',
-        });
+        toast(refusalToast('Extend failed', answer.data, 'Something went wrong'));
         return;
       }
       toast({

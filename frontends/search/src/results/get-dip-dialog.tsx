@@ -16,6 +16,7 @@ import {
   useToast,
   Fact,
   TextAreaField,
+  refusalToast,
 } from '@lsp/ui';
 import { formatCurrency, formatUkDate } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
@@ -94,11 +95,7 @@ export function GetDipDialog({
         body: { validHours: DIP_VALID_HOURS },
       });
       if (!answer.ok) {
-        toast({
-          title: 'Error',
-          description: answer.data?.error ?? 'Failed to create DIP. Please try again.',
-          variant: 'error',
-        });
+        toast(refusalToast('Error', answer.data, 'Failed to create DIP. Please try again.'));
         return;
       }
       const data = answer.data;

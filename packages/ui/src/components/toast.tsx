@@ -21,6 +21,15 @@ interface ActiveToast extends ToastOptions {
   id: number;
 }
 
+/** The error toast for a call the API refused: the service's own message when it sent one, else `fallback`. */
+export function refusalToast(
+  title: string,
+  failure: { error?: string } | null | undefined,
+  fallback: string,
+): ToastOptions {
+  return { title, description: failure?.error ?? fallback, variant: 'error' };
+}
+
 export const TOAST_DURATIONS_MS = [3000, 4000] as const;
 /** The default: 3000 ms; errors and warnings stay 4000 ms, long enough to read a reason. */
 export const TOAST_DURATION_MS = 3000;
