@@ -3,10 +3,39 @@
 // email, each with Revoke. Shown in the owner's DIP modal while the DIP is valid.
 import { Badge, Button, Spinner, callApi, requestApi, useToast, refusalToast } from '@lsp/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatDate } from '../format';
 
 export const dipSharesKey = (dipId: string) => ['dip-shares', dipId] as const;
+
+/** One share's Revoke button: busy while that share is being revoked, disabled while any one is. */
+function RevokeButton({
+  shareId,
+  revoking,
+  onClick,
+  label,
+  children,
+}: {
+  shareId: string;
+  revoking: string | null;
+  onClick: () => void;
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="danger"
+      loading={revoking === shareId}
+      loadingText="Revoking..."
+      disabled={revoking !== null}
+      onClick={onClick}
+      aria-label={label}
+    >
+      {children}
+    </Button>
+  );
+}
 
 export function DipSharesPanel({ dipId, quoteCode }: { dipId: string; quoteCode?: string }) {
   const { toast } = useToast();
@@ -80,17 +109,14 @@ export function DipSharesPanel({ dipId, quoteCode }: { dipId: string; quoteCode?
                   {formatDate(openLink.createdAt)}
                 </span>
               </span>
-              <Button
-                size="sm"
-                variant="danger"
-                loading={revoking === openLink.shareId}
-                loadingText="Revoking..."
-                disabled={revoking !== null}
+              <RevokeButton
+                shareId={openLink.shareId}
+                revoking={revoking}
                 onClick={() => void revoke(openLink.shareId, { open: true })}
-                aria-label={`Revoke the open link${label}`}
+                label={`Revoke the open link${label}`}
               >
                 Revoke Link
-              </Button>
+              </RevokeButton>
             </li>
           )}
           {recipients.map((r) => (
@@ -100,17 +126,14 @@ export function DipSharesPanel({ dipId, quoteCode }: { dipId: string; quoteCode?
                 {r.viewed ? <Badge>Viewed</Badge> : <Badge variant="info">New</Badge>}
                 <span className="ui-muted"> · shared {formatDate(r.sharedAt)}</span>
               </span>
-              <Button
-                size="sm"
-                variant="danger"
-                loading={revoking === r.shareId}
-                loadingText="Revoking..."
-                disabled={revoking !== null}
+              <RevokeButton
+                shareId={r.shareId}
+                revoking={revoking}
                 onClick={() => void revoke(r.shareId, { open: false, email: r.email })}
-                aria-label={`Revoke ${r.email}'s access${label}`}
+                label={`Revoke ${r.email}'s access${label}`}
               >
                 Revoke
-              </Button>
+              </RevokeButton>
             </li>
           ))}
         </ul>

@@ -96,8 +96,14 @@ export function ResultsPanel({
     );
   }
 
-  const setFilter = (key: keyof FilterState) => (event: ChangeEvent<HTMLInputElement>) =>
-    setFilters((current) => ({ ...current, [key]: event.target.value }));
+  /** Every filter is a number from 0 up, held as typed in `filters[key]`. */
+  const filterInput = (key: keyof FilterState) => ({
+    type: 'number',
+    min: 0,
+    value: filters[key],
+    onChange: (event: ChangeEvent<HTMLInputElement>) =>
+      setFilters((current) => ({ ...current, [key]: event.target.value })),
+  });
 
   return (
     <section className="sr-results" aria-labelledby="results-title">
@@ -179,31 +185,22 @@ export function ResultsPanel({
         <div id="results-filters" className="sr-filters ui-card" role="group" aria-label="Filters">
           <TextField
             label="Max interest rate (%)"
-            type="number"
             inputMode="decimal"
-            min={0}
             max={FILTER_INTEREST_MAX_PERCENT}
             step={FILTER_INTEREST_STEP_PERCENT}
-            value={filters.interestRateMax}
-            onChange={setFilter('interestRateMax')}
+            {...filterInput('interestRateMax')}
           />
           <TextField
             label="Min estimated profit (£)"
-            type="number"
             inputMode="numeric"
-            min={0}
             step={FILTER_MONEY_STEP}
-            value={filters.profitMin}
-            onChange={setFilter('profitMin')}
+            {...filterInput('profitMin')}
           />
           <TextField
             label="Max deposit (£)"
-            type="number"
             inputMode="numeric"
-            min={0}
             step={FILTER_MONEY_STEP}
-            value={filters.depositMax}
-            onChange={setFilter('depositMax')}
+            {...filterInput('depositMax')}
           />
           <Button variant="ghost" size="sm" onClick={() => setFilters(EMPTY_FILTERS)} disabled={!filtered}>
             Clear filters
