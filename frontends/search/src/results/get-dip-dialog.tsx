@@ -6,7 +6,6 @@ import {
   Alert,
   Button,
   Dialog,
-  TextField,
   type ApiAnswer,
   type ApiInput,
   type ApiResult,
@@ -21,19 +20,12 @@ import {
 import { formatCurrency, formatUkDate } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
+import { RecipientEmailsField, invalidEmails, splitEmails } from './recipient-emails';
 
 export const DIP_VALID_HOURS = 48;
 export const COPIED_STATE_MS = 3000;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Created = ApiResult<'createDip'>;
-
-export function splitEmails(text: string): string[] {
-  return text
-    .split(/[,;\s]+/)
-    .map((e) => e.trim())
-    .filter(Boolean);
-}
 
 /**
  * POST /api/online-dip/{dipId}/share. Asked once: sharing asks the dip service about a DIP created a
@@ -184,7 +176,7 @@ export function GetDipDialog({
     if (!created) return;
     const list = splitEmails(emails);
     if (list.length === 0) return setEmailError('No Email Addresses');
-    const invalid = list.filter((e) => !EMAIL.test(e));
+    const invalid = invalidEmails(list);
     if (invalid.length) return setEmailError(`Invalid Email Format: ${invalid.join(', ')}`);
     setEmailError(null);
     setSending(true);
@@ -275,13 +267,7 @@ export function GetDipDialog({
             </p>
           )}
           <h3 className="sr-section-title">Share with estate agents</h3>
-          <TextField
-            label="Email addresses"
-            hint="Separate several addresses with commas"
-            value={emails}
-            onChange={(e) => setEmails(e.target.value)}
-            error={emailError ?? undefined}
-          />
+          <RecipientEmailsField value={emails} onChange={setEmails} error={emailError} />
           <TextAreaField
             label="Message (optional)"
             id="get-dip-message"

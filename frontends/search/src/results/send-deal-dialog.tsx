@@ -5,7 +5,6 @@ import {
   Button,
   Dialog,
   EMAIL_NOT_VERIFIED,
-  TextField,
   isVerificationRequired,
   useSession,
   useToast,
@@ -13,10 +12,9 @@ import {
 } from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
 import { createDealShare, type DealShareDialogProps } from './deal-share';
-import { splitEmails } from './get-dip-dialog';
+import { RecipientEmailsField, invalidEmails, splitEmails } from './recipient-emails';
 
 export const SEND_DEAL_CLOSE_MS = 3000;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function SendDealDialog({ open, onClose, offer, lender, loanType }: DealShareDialogProps) {
   const { user } = useSession();
@@ -33,7 +31,7 @@ export function SendDealDialog({ open, onClose, offer, lender, loanType }: DealS
     const list = splitEmails(emails);
     if (list.length === 0)
       return setError('Email Required - Please enter at least one recipient email address');
-    const invalid = list.filter((e) => !EMAIL.test(e));
+    const invalid = invalidEmails(list);
     if (invalid.length) return setError(`Invalid Email Addresses - Please check: ${invalid.join(', ')}`);
     setError(null);
     setSending(true);
@@ -86,13 +84,7 @@ export function SendDealDialog({ open, onClose, offer, lender, loanType }: DealS
       }
     >
       <div className="ui-stack">
-        <TextField
-          label="Email addresses"
-          hint="Separate several addresses with commas"
-          value={emails}
-          onChange={(e) => setEmails(e.target.value)}
-          error={error ?? undefined}
-        />
+        <RecipientEmailsField value={emails} onChange={setEmails} error={error} />
         <TextAreaField
           label="Note (optional)"
           id="send-deal-note"
