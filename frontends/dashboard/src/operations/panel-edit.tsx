@@ -104,12 +104,16 @@ function ProductTermsForm({
             return;
           }
           const said = answer.data?.error ?? `The edit failed (the server answered ${answer.status})`;
+          // A taken version is the name's problem: said beside the name.
+          if (answer.status === 409) {
+            setVersionError(said);
+            return;
+          }
           setOutcome({
             title: said,
             problems: problemsOf(answer.data).map(problemText),
             retry: answer.status >= 500,
           });
-          if (answer.status === 409) setVersionError(said);
         },
       },
     );
