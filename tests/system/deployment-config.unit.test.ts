@@ -13,7 +13,7 @@ import { dipConfigSchema } from '../../services/dip/src/config';
 import { gatewayConfigSchema } from '../../services/gateway/src/config';
 import { identityConfigSchema } from '../../services/identity/src/config';
 import { notificationsConfigSchema } from '../../services/notifications/src/config';
-import { searchConfigSchema } from '../../services/search/src/config';
+import { repricingWorkerConfigSchema, searchConfigSchema } from '../../services/search/src/config';
 import { sharingConfigSchema } from '../../services/sharing/src/config';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -30,11 +30,12 @@ const SCHEMAS: Record<string, z.ZodType> = {
   search: searchConfigSchema,
   dip: dipConfigSchema,
   'pdf-worker': dipConfigSchema,
+  'repricing-worker': repricingWorkerConfigSchema,
   sharing: sharingConfigSchema,
   notifications: notificationsConfigSchema,
   'email-worker': notificationsConfigSchema,
 };
-const WORKERS = new Set(['pdf-worker', 'email-worker']);
+const WORKERS = new Set(PLATFORM_PROCESSES.filter((p) => p.kind === 'worker').map((p) => p.name));
 /** Variables the frontends' static servers read (frontends/static-server.ts). */
 const FRONTEND_VARIABLES = new Set(['PORT', 'HOST', 'LOG_LEVEL']);
 /** Read by the runtime or Chromium rather than our code, so no schema lists them. */
@@ -355,16 +356,9 @@ const manifests = yamlFilesUnder(path.join(K8S, 'base')).flatMap((file) =>
 );
 const ofKind = (kind: string) => manifests.filter((m) => m.doc.kind === kind);
 /** The processes with a headless `<name>-pods` Service: every one the operations health grid scrapes. */
-const HEADLESS = new Set([
-  'gateway',
-  'identity',
-  'search',
-  'dip',
-  'pdf-worker',
-  'sharing',
-  'notifications',
-  'email-worker',
-]);
+const HEADLESS = new Set(
+  PLATFORM_PROCESSES.filter((p) => p.kind === 'service' || p.kind === 'worker').map((p) => p.name),
+);
 const configMaps = new Map<string, Env>(
   ofKind('ConfigMap').map((m) => [m.doc.metadata.name as string, m.doc.data as Env]),
 );

@@ -11,6 +11,18 @@ export const searchConfigSchema = baseConfigSchema.extend({
   PANEL_SEED_FILE: z.string().min(1).optional(),
   /** The dip service, asked which saved searches have an application (it owns applications). */
   DIP_URL: z.string().url().default(defaultUrlOf('dip')),
+  /** BullMQ's key prefix for the re-pricing queue (the API queues its jobs, the worker runs them). */
+  QUEUE_PREFIX: z.string().default('bull'),
 });
 
 export type SearchConfig = z.infer<typeof searchConfigSchema>;
+
+/** The re-pricing worker (its own process): the search service's settings on its own port. */
+export const repricingWorkerConfigSchema = searchConfigSchema.extend({
+  SERVICE_NAME: z.string().default('repricing-worker'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('repricing-worker')),
+  /** Saved searches re-priced per committed batch. */
+  REPRICING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(100),
+});
+
+export type RepricingWorkerConfig = z.infer<typeof repricingWorkerConfigSchema>;

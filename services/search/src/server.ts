@@ -1,7 +1,8 @@
-import { ProcessedEvents, openEventing, serveService } from '@lsp/service-kit';
+import { ProcessedEvents, createQueue, openEventing, serveService, watchQueueDepth } from '@lsp/service-kit';
 import { buildApp, createRepositories, ensureIndexes } from './app';
 import { searchConfigSchema } from './config';
-import { subscribeToApplications } from './events/consumed';
+import { subscribeToApplications, subscribeToPanelActivations } from './events/consumed';
+import { REPRICING_QUEUE, type RepricingJob } from './searching/repricing-job';
 import { loadDefaultPanel, loadPanelFile } from './panel';
 import { PanelStore } from './data/panel-store';
 
@@ -21,6 +22,10 @@ serveService({
     const repositories = createRepositories(mongo, outbox);
     await ensureIndexes(repositories);
     subscribeToApplications(bus, await ProcessedEvents.open(mongo), repositories.savedSearches);
+    const repricingQueue = createQueue<RepricingJob>(REPRICING_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
+    runtime.addCloser({ name: 'repricing-queue', close: () => repricingQueue.close() });
+    watchQueueDepth(runtime.metrics, repricingQueue);
+    subscribeToPanelActivations(bus, repricingQueue);
     const app = buildApp({ ...runtime, panels, ...repositories });
     await bus.start();
     return app;

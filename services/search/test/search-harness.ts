@@ -26,6 +26,8 @@ export interface SearchHarness {
   panels: PanelStore;
   search: FastifyInstance;
   gateway: TestGateway;
+  /** The Redis database leased to this harness (the gateway's sessions, the re-pricing queue). */
+  redisUrl: string;
   /** A new browser-like client with no session. */
   client(): CookieClient;
   /** A new client signed in as the given user (a session record in Redis, a signed cookie). */
@@ -66,6 +68,7 @@ export function startSearchHarness(): Promise<SearchHarness> {
       panels,
       search,
       gateway,
+      redisUrl: redis.url,
       client: () => new CookieClient(gateway.url),
       signedIn: (user = {}) =>
         signedInClient(gateway, redis, { email: 'investor@example.co.uk', name: 'Alex Investor', ...user }),

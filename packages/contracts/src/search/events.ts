@@ -7,6 +7,7 @@ export const SEARCH_EVENT_TYPES = {
   saved: 'search.saved',
   leadCaptured: 'lead.captured',
   panelActivated: 'panel.activated',
+  repriced: 'search.repriced',
 } as const;
 
 /** Published on every search run, whether or not anyone is signed in. */
@@ -73,3 +74,39 @@ export const panelActivatedEventSchema = z.object({
   ),
 });
 export type PanelActivatedEvent = z.infer<typeof panelActivatedEventSchema>;
+
+/** A saved search's best offer, as the re-pricing records it (before and after a panel change). */
+export const repricedOfferSchema = z.object({
+  lenderName: z.string(),
+  productName: z.string(),
+  netLoan: z.number().finite().nonnegative(),
+  /** Annual interest as a fraction. */
+  interestRate: z.number().finite().nonnegative(),
+});
+export type RepricedOffer = z.infer<typeof repricedOfferSchema>;
+
+/** What a panel change did to one saved search: 'New offers' when it gained one, else 'Terms changed'. */
+export const REPRICING_MARKERS = ['New offers', 'Terms changed'] as const;
+
+export const searchRepricingSchema = z.object({
+  panelVersion: z.string().min(1),
+  previousVersion: z.string().min(1),
+  marker: z.enum(REPRICING_MARKERS),
+  bestBefore: repricedOfferSchema.nullable(),
+  bestAfter: repricedOfferSchema.nullable(),
+  offersGained: z.number().int().nonnegative(),
+  offersLost: z.number().int().nonnegative(),
+  /** The best offer got better (a larger net loan, or the same at a lower rate): what an alert is sent for. */
+  betterBest: z.boolean(),
+  repricedAt: z.string().datetime(),
+});
+export type SearchRepricing = z.infer<typeof searchRepricingSchema>;
+
+/** A saved search whose offers a new lender panel changed (published only for those that changed). */
+export const searchRepricedEventSchema = searchRepricingSchema.extend({
+  searchId: z.string().min(1),
+  userId: z.string().min(1),
+  loanType: z.enum(LOAN_TYPES),
+  projectName: z.string().nullable(),
+});
+export type SearchRepricedEvent = z.infer<typeof searchRepricedEventSchema>;

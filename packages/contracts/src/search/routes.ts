@@ -12,6 +12,7 @@ import { type LoanType, loanTypeSchema } from '../common/enums';
 import { leadBodySchema, leadFormSchema, projectNameBodySchema, saveSearchBodySchema } from './http';
 import { PANEL_OPS_ROUTES } from './panel-ops';
 import { searchPayloadSchemas } from './payloads';
+import { searchRepricingSchema } from './events';
 import { declinedLenderSchema, loanOfferSchema } from './result';
 
 /** The search service's public routes: the three searches, leads and saved searches. */
@@ -88,6 +89,8 @@ export const savedSearchViewSchema = z.object({
   search_data: z.record(z.string(), z.unknown()),
   form_data: z.record(z.string(), z.unknown()),
   api_response: z.unknown(),
+  /** The last lender panel change that moved this search's offers; null while none has. */
+  repricing: searchRepricingSchema.nullable(),
 });
 
 /** POST /api/search answers its errors with `message` too: the field its caller reads. */

@@ -6,6 +6,8 @@ import { type SavedSearchDocument, savedSearchModel } from './models/saved-searc
 /** Most searches a dashboard lists at once; far above any real user's count. */
 export const USER_SEARCHES_LIMIT = 500;
 
+const window = (since: Date, until?: Date) => (until ? { $gte: since, $lt: until } : { $gte: since });
+
 export class SavedSearchRepository {
   private readonly searches;
 
@@ -56,9 +58,9 @@ export class SavedSearchRepository {
     );
   }
 
-  /** How many searches were saved since a time (the re-pricing window). */
-  async countSavedSince(since: Date): Promise<number> {
-    return this.searches.countDocuments({ created_at: { $gte: since } });
+  /** How many searches were saved in a window (the re-pricing window: since a time, before another). */
+  async countSavedSince(since: Date, until?: Date): Promise<number> {
+    return this.searches.countDocuments({ created_at: window(since, until) });
   }
 
   /**
@@ -69,11 +71,14 @@ export class SavedSearchRepository {
     since: Date,
     afterId: string | null,
     limit: number,
-  ): Promise<Array<Pick<SavedSearchDocument, '_id' | 'user_id' | 'loan_type' | 'search_data'>>> {
+    until?: Date,
+  ): Promise<
+    Array<Pick<SavedSearchDocument, '_id' | 'user_id' | 'loan_type' | 'project_name' | 'search_data'>>
+  > {
     return this.searches
       .find(
-        { created_at: { $gte: since }, ...(afterId ? { _id: { $gt: afterId } } : {}) },
-        { _id: 1, user_id: 1, loan_type: 1, search_data: 1 },
+        { created_at: window(since, until), ...(afterId ? { _id: { $gt: afterId } } : {}) },
+        { _id: 1, user_id: 1, loan_type: 1, project_name: 1, search_data: 1 },
       )
       .sort({ _id: 1 })
       .limit(limit)

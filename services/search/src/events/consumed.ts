@@ -1,6 +1,13 @@
-import { DIP_EVENT_TYPES, applicationSubmittedEventSchema } from '@lsp/contracts';
+import {
+  DIP_EVENT_TYPES,
+  SEARCH_EVENT_TYPES,
+  applicationSubmittedEventSchema,
+  panelActivatedEventSchema,
+} from '@lsp/contracts';
 import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
+import type { Queue } from 'bullmq';
 import type { SavedSearchRepository } from '../data/saved-searches';
+import { type RepricingJob, queueRepricing } from '../searching/repricing-job';
 
 export const CONSUMER = 'search';
 
@@ -23,6 +30,23 @@ export function subscribeToApplications(
       await processed.handleOnce(`${CONSUMER}:applications`, envelope, (session) =>
         savedSearches.markApplicationSubmitted(searchId, data.userId, session),
       );
+    },
+  });
+}
+
+/**
+ * A new lender panel re-prices the saved searches: the activation is queued for the re-pricing
+ * worker (once, whatever the redeliveries: the job id is the activation's). The shipped panel's first
+ * activation has nothing before it to compare with.
+ */
+export function subscribeToPanelActivations(bus: EventBus, queue: Queue<RepricingJob>) {
+  bus.subscribe({
+    consumerGroup: `${CONSUMER}-repricing`,
+    types: [SEARCH_EVENT_TYPES.panelActivated],
+    handler: async (envelope) => {
+      const { version, previousVersion, activatedAt } = panelActivatedEventSchema.parse(envelope.data);
+      if (!previousVersion) return;
+      await queueRepricing(queue, { version, previousVersion, activatedAt });
     },
   });
 }

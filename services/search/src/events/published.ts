@@ -1,12 +1,14 @@
 import {
   type LeadCapturedEvent,
   type PanelActivatedEvent,
+  type SearchRepricedEvent,
   SEARCH_EVENT_TYPES,
   type SearchCompletedEvent,
   type SearchSavedEvent,
   createEnvelope,
   leadCapturedEventSchema,
   panelActivatedEventSchema,
+  searchRepricedEventSchema,
   searchCompletedEventSchema,
   searchSavedEventSchema,
 } from '@lsp/contracts';
@@ -46,5 +48,13 @@ export function panelActivatedEvent(data: PanelActivatedEvent) {
     type: SEARCH_EVENT_TYPES.panelActivated,
     subject: data.version,
     data: panelActivatedEventSchema.parse(data),
+  });
+}
+
+export function searchRepricedEvent(data: SearchRepricedEvent) {
+  return createEnvelope(SERVICE_NAME, {
+    type: SEARCH_EVENT_TYPES.repriced,
+    subject: data.searchId,
+    data: searchRepricedEventSchema.parse(data),
   });
 }

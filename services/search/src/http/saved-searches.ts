@@ -45,6 +45,7 @@ export function savedSearchView(search: SavedSearchDocument) {
     search_data: search.search_data,
     form_data: search.search_data,
     api_response: search.api_response,
+    repricing: search.repricing ?? null,
   };
 }
 

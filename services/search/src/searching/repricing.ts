@@ -1,4 +1,10 @@
-import { type LoanOffer, type LoanType, searchPayloadSchemas } from '@lsp/contracts';
+import {
+  type LoanOffer,
+  type LoanType,
+  type RepricedOffer,
+  type SearchRepricing,
+  searchPayloadSchemas,
+} from '@lsp/contracts';
 import { searchPanel } from '../engine';
 import type { Panel } from '../panel/schema';
 
@@ -8,6 +14,9 @@ export interface RepricedComparison {
   gainOffer: boolean;
   /** An offer from a product that offers nothing now. */
   loseOffer: boolean;
+  /** How many products offer now that did not before, and the other way round. */
+  offersGained: number;
+  offersLost: number;
   betterBest: boolean;
   worseBest: boolean;
   before: LoanOffer | null;
@@ -28,9 +37,13 @@ export function compareOffersLists(before: LoanOffer[], after: LoanOffer[]): Rep
   const bestBefore = before[0] ?? null;
   const bestAfter = after[0] ?? null;
   const order = bestBefore && bestAfter ? compareOffers(bestAfter, bestBefore) : 0;
+  const offersGained = [...now].filter((key) => !was.has(key)).length;
+  const offersLost = [...was].filter((key) => !now.has(key)).length;
   return {
-    gainOffer: [...now].some((key) => !was.has(key)),
-    loseOffer: [...was].some((key) => !now.has(key)),
+    gainOffer: offersGained > 0,
+    loseOffer: offersLost > 0,
+    offersGained,
+    offersLost,
     betterBest: bestAfter !== null && (bestBefore === null || order < 0),
     worseBest: bestBefore !== null && (bestAfter === null || order > 0),
     before: bestBefore,
@@ -51,4 +64,34 @@ export function repriceSavedSearch(
   if (!parsed.success) return null;
   const run = (panel: Panel) => searchPanel(search.loan_type, parsed.data as never, panel).offers;
   return compareOffersLists(run(before), run(after));
+}
+
+/** Whether a panel change moved a search's offers at all (what is recorded and published). */
+export const repricingChanged = (moved: RepricedComparison) =>
+  moved.gainOffer || moved.loseOffer || moved.betterBest || moved.worseBest;
+
+const offerSummary = (offer: LoanOffer | null): RepricedOffer | null =>
+  offer && {
+    lenderName: offer.LenderName,
+    productName: offer.ProductName,
+    netLoan: offer.NetLoan,
+    interestRate: offer.InterestRate,
+  };
+
+/** The record of a change, as the dashboard shows it and search.repriced carries it. */
+export function repricingOf(
+  moved: RepricedComparison,
+  versions: { panelVersion: string; previousVersion: string },
+  repricedAt: Date,
+): SearchRepricing {
+  return {
+    ...versions,
+    marker: moved.gainOffer ? 'New offers' : 'Terms changed',
+    bestBefore: offerSummary(moved.before),
+    bestAfter: offerSummary(moved.after),
+    offersGained: moved.offersGained,
+    offersLost: moved.offersLost,
+    betterBest: moved.betterBest,
+    repricedAt: repricedAt.toISOString(),
+  };
 }

@@ -1,4 +1,4 @@
-import type { LoanType } from '@lsp/contracts';
+import type { LoanType, SearchRepricing } from '@lsp/contracts';
 import { type Connection, type Model, Schema } from 'mongoose';
 
 /**
@@ -18,6 +18,8 @@ export interface SavedSearchDocument {
   application_status: string;
   created_at: Date;
   updated_at: Date;
+  /** The last lender panel change that moved its offers (absent until one does). */
+  repricing?: SearchRepricing | null;
 }
 
 const savedSearchSchema = new Schema<SavedSearchDocument>(
@@ -33,11 +35,13 @@ const savedSearchSchema = new Schema<SavedSearchDocument>(
     application_status: { type: String, default: 'not_submitted' },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    repricing: { type: Schema.Types.Mixed, default: null },
   },
   { collection: 'finance_searches', versionKey: false, strict: true, minimize: false },
 );
 // GET /api/user-searches/:userId lists one user's searches newest first.
 savedSearchSchema.index({ user_id: 1, created_at: -1 });
+// The re-pricing window walks the searches saved in the last 90 days.
 savedSearchSchema.index({ created_at: 1 });
 
 export function savedSearchModel(connection: Connection): Model<SavedSearchDocument> {
