@@ -196,6 +196,7 @@ test('upload → diff → impact → activate → roll back, from the operations
   await expect(active).toContainText(version);
   await expect(active).toContainText(OPS_EMAIL);
   await expect(draft).toContainText('This is the active version');
+  await expect(draft.getByRole('button', { name: 'Active version' })).toBeFocused();
   expect(await activeVersion(ops.request)).toBe(version);
 
   // Roll back: the version active before is a previous one, and its button says so.
@@ -206,6 +207,7 @@ test('upload → diff → impact → activate → roll back, from the operations
   await rollback.getByRole('button', { name: 'Roll back', exact: true }).click();
   await expect(rollback).toBeHidden();
   await expect(active).toContainText(original);
+  await expect(previous.getByRole('button', { name: 'Active version' })).toBeFocused();
   expect(await activeVersion(ops.request)).toBe(original);
 
   // The audit trail, newest first: the rollback, the activation, the measurement, the upload.

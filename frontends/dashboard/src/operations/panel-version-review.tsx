@@ -257,12 +257,18 @@ export function VersionReview({ summary, active }: { summary: PanelVersionSummar
         <h3 id="panel-review-title">
           Version <span className="ops-mono">{summary.version}</span>
         </h3>
-        {!isActive && (
-          <Button variant={rollback ? 'danger' : 'primary'} onClick={() => setConfirming(true)}>
-            {rollback ? 'Roll back' : 'Activate'}
-            <span className="ui-visually-hidden"> {summary.version}</span>
-          </Button>
-        )}
+        {/* One button throughout, so focus comes back to it when the dialog closes on the version now
+            active (it then says so and does nothing). */}
+        <Button
+          variant={isActive ? 'secondary' : rollback ? 'danger' : 'primary'}
+          aria-disabled={isActive || undefined}
+          onClick={() => {
+            if (!isActive) setConfirming(true);
+          }}
+        >
+          {isActive ? 'Active' : rollback ? 'Roll back' : 'Activate'}
+          <span className="ui-visually-hidden"> {isActive ? 'version' : summary.version}</span>
+        </Button>
       </div>
       {summary.description && <p className="ui-muted">{summary.description}</p>}
       {isActive ? (
