@@ -55,6 +55,7 @@ describe('the health grid watches every service and worker of the process regist
       gateway: 'http://localhost:28080',
       identity: 'http://127.0.0.1:24001',
       search: 'http://127.0.0.1:24002',
+      'repricing-worker': 'http://127.0.0.1:24012',
       dip: 'http://127.0.0.1:24003',
       'pdf-worker': 'http://127.0.0.1:24013',
       sharing: 'http://127.0.0.1:24004',
