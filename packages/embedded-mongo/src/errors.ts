@@ -104,14 +104,18 @@ export function duplicateKey(
   indexName: string,
   keyPattern: Record<string, unknown>,
   keyValue: Record<string, unknown>,
+  collation?: Record<string, unknown>,
 ): MongoServerError {
-  const shown = Object.entries(keyValue)
-    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
-    .join(', ');
+  const show = (doc: Record<string, unknown>) =>
+    Object.entries(doc)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join(', ');
+  // MongoDB names the index's collation when it has one.
+  const withCollation = collation ? ` collation: { ${show(collation)} }` : '';
   return new MongoServerError(
     11000,
     'DuplicateKey',
-    `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`,
+    `E11000 duplicate key error collection: ${ns} index: ${indexName}${withCollation} dup key: { ${show(keyValue)} }`,
     {
       keyPattern,
       keyValue,

@@ -24,7 +24,7 @@ describe('collection kinds the server does not have', () => {
     ['time-series', { timeseries: { timeField: 'ts' } }],
     ['json-schema validator', { validator: { $jsonSchema: { required: ['a'] } } }],
     ['clustered', { clusteredIndex: { key: { _id: 1 }, unique: true } }],
-    ['collation', { collation: { locale: 'fr' } }],
+    ['collation strength 4', { collation: { locale: 'fr', strength: 4 } }],
   ])('%s: 115 and no collection', async (label, options) => {
     const name = `refused_${label}`;
     const err = await failure(t.db.createCollection(name, options as never));
@@ -35,12 +35,14 @@ describe('collection kinds the server does not have', () => {
 });
 
 describe('collations the server cannot apply', () => {
-  it('index and collection-default collations, strengths 4-5, and $expr or grouping under a collation are 115', async () => {
+  it('strengths 4-5, backwards and normalization (on queries and indexes), and $expr or grouping under a collation are 115', async () => {
     const c = t.db.collection('collated');
     await c.insertMany([{ s: 'a' }, { s: 'A' }]);
     const collation = { locale: 'en', strength: 2 };
     const attempts: Array<Promise<unknown>> = [
-      c.createIndex({ s: 1 }, { collation }),
+      c.createIndex({ s: 1 }, { collation: { locale: 'en', strength: 5 } }),
+      c.createIndex({ s: 1 }, { collation: { locale: 'fr', backwards: true } }),
+      c.createIndex({ s: 1 }, { collation: { locale: 'en', normalization: true } }),
       c.find({ s: 'a' }, { collation: { locale: 'en', strength: 4 } }).toArray(),
       c.find({ $expr: { $eq: ['$s', 'a'] } }, { collation }).toArray(),
       c.aggregate([{ $group: { _id: '$s' } }], { collation }).toArray(),

@@ -1,7 +1,8 @@
 // Namespace and index commands: create, drop, dropDatabase, listCollections, listDatabases,
 // renameCollection, createIndexes, listIndexes, dropIndexes, collStats/dbStats.
 import { BSON } from 'bson';
-import { errors } from '../errors';
+import { MongoServerError, errors } from '../errors';
+import { parseCollation } from '../query/collation';
 import { matchDocument } from '../query/match';
 import { Doc, isPlainObject, setField, valueKey } from '../query/values';
 import { IndexSpec } from '../storage/index-def';
@@ -35,6 +36,12 @@ const create: Handler = (ctx) => {
   }
   refuseUnsupportedCreateOptions(options);
   checkValidationOptions(options);
+  // A default collation is stored (and listed) in MongoDB's full form; the simple one is no default.
+  if (options.collation !== undefined) {
+    const collation = parseCollation(options.collation);
+    if (collation) options.collation = collation.spec;
+    else delete options.collation;
+  }
   ctx.state.engine.createCollection(ctx.db, name, options, ctx.txn);
   return { ok: 1 };
 };
@@ -62,14 +69,6 @@ function refuseUnsupportedCreateOptions(options: Doc): void {
   const pre = options.changeStreamPreAndPostImages;
   if (isPlainObject(pre) && pre.enabled === true)
     throw errors.notSupported('change streams (pre- and post-images)');
-  refuseCollation(options.collation);
-}
-
-/** Only the simple (binary) collation is implemented; a locale collation is refused, not ignored. */
-export function refuseCollation(collation: unknown): void {
-  if (collation === undefined || collation === null) return;
-  if (isPlainObject(collation) && collation.locale === 'simple') return;
-  throw errors.notSupported(`collation ${JSON.stringify(collation)} (only { locale: 'simple' })`);
 }
 
 const drop: Handler = (ctx) => {
@@ -97,7 +96,7 @@ const listCollections: Handler = (ctx) => {
       type: 'collection',
       options: c.options,
       info: { readOnly: false },
-      idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+      idIndex: c.indexSpecs()[0],
     };
     if (matchDocument(info, filter))
       docs.push(ctx.cmd.nameOnly === true ? { name: c.name, type: 'collection' } : info);
@@ -151,6 +150,11 @@ function sameKey(a: Doc, b: Doc): boolean {
   return valueKey(a) === valueKey(b) && Object.keys(a).join() === Object.keys(b).join();
 }
 
+/** Both full collation documents (or both absent: simple). */
+function sameCollation(a: IndexSpec, b: IndexSpec): boolean {
+  return valueKey(a.collation ?? null) === valueKey(b.collation ?? null);
+}
+
 const createIndexes: Handler = (ctx) => {
   const name = collectionName(ctx, 'createIndexes');
   const specs = ctx.cmd.indexes;
@@ -181,11 +185,16 @@ const createIndexes: Handler = (ctx) => {
       key: raw.key,
       name: typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key),
     } as IndexSpec;
-    refuseCollation(spec.collation);
+    // No collation given: the collection's default (MongoDB's full form); simple: none.
+    const collation =
+      raw.collation === undefined ? coll.idIndex?.spec.collation : parseCollation(raw.collation)?.spec;
+    if (collation) spec.collation = collation;
+    else delete spec.collation;
     if (sameKey(spec.key, { _id: 1 })) continue;
     const sameName = coll.indexes.find((i) => i.spec.name === spec.name);
-    const sameKeys = coll.indexes.find((i) => sameKey(i.spec.key, spec.key));
-    if (sameName && !sameKey(sameName.spec.key, spec.key)) {
+    // Indexes on the same keys under different collations are different indexes (MongoDB 3.4+).
+    const sameKeys = coll.indexes.find((i) => sameKey(i.spec.key, spec.key) && sameCollation(i.spec, spec));
+    if (sameName && (!sameKey(sameName.spec.key, spec.key) || !sameCollation(sameName.spec, spec))) {
       throw errors.indexKeySpecsConflict(
         `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
       );
@@ -238,9 +247,18 @@ const dropIndexes: Handler = (ctx) => {
   else if (typeof target === 'string') names.push(target);
   else if (Array.isArray(target)) names.push(...target.map(String));
   else if (isPlainObject(target)) {
-    const found = coll.indexes.find((i) => sameKey(i.spec.key, target));
-    if (!found) throw errors.indexNotFound(`can't find index with key: ${JSON.stringify(target)}`);
-    names.push(found.spec.name);
+    const found = coll.indexes.filter((i) => sameKey(i.spec.key, target));
+    if (found.length === 0)
+      throw errors.indexNotFound(`can't find index with key: ${JSON.stringify(target)}`);
+    // The same keys under several collations: MongoDB asks for the name.
+    if (found.length > 1)
+      throw new MongoServerError(
+        181,
+        'AmbiguousIndexKeyPattern',
+        `index keyPattern ${JSON.stringify(target)} matches ${found.length} indexes, must use index name. ` +
+          `Conflicting indexes: ${found.map((i) => JSON.stringify(i.spec)).join(', ')}`,
+      );
+    names.push(found[0].spec.name);
   }
   for (const n of names) {
     if (n === '_id_') throw errors.invalidOptions('cannot drop _id index');

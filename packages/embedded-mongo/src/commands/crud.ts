@@ -207,11 +207,13 @@ function runUpdate(
  * Runs one update/delete statement inside its own collation and `c` constants (beside the
  * command's `let`); a statement with neither runs directly.
  */
-function inStatementScope<T>(s: Doc, cField: string, run: () => T): T {
-  if (s.collation === undefined && s.c === undefined) return run();
+function inStatementScope<T>(s: Doc, cField: string, coll: Collection | undefined, run: () => T): T {
+  // A statement without a collation has its collection's default.
+  const collator = s.collation === undefined ? coll?.collator : collatorFor(s.collation);
+  if (collator === undefined && s.c === undefined) return run();
   // `c`: the statement's constants, beside the command's `let`.
   const withC = s.c === undefined ? run : () => withVariables(parseLet(s.c, cField), run);
-  return withCollation(collatorFor(s.collation), withC);
+  return withCollation(collator, withC);
 }
 
 const update: Handler = (ctx) => {
@@ -237,7 +239,7 @@ const update: Handler = (ctx) => {
     if (writeErrors.length > 0 && (ordered || ctx.txn)) return;
     try {
       const s = spec as Doc;
-      const r = inStatementScope(s, 'update.updates.c', () =>
+      const r = inStatementScope(s, 'update.updates.c', coll, () =>
         runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
           multi: s.multi === true,
           upsert: s.upsert === true,
@@ -278,9 +280,8 @@ const del: Handler = (ctx) => {
     try {
       const s = spec as Doc;
       const limit = toInt(s.limit, 0);
-      let matched = withCollation(collatorFor(s.collation), () =>
-        matchingDocs(ctx, coll, compileFilter(s.q)),
-      );
+      const collator = s.collation === undefined ? coll?.collator : collatorFor(s.collation);
+      let matched = withCollation(collator, () => matchingDocs(ctx, coll, compileFilter(s.q)));
       if (limit === 1) matched = matched.slice(0, 1);
       for (const m of matched) ctx.state.engine.delete(coll!, m.doc, ctx.txn);
       n += matched.length;

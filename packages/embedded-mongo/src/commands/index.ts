@@ -8,7 +8,15 @@ import { Doc, isPlainObject, longToBigInt } from '../query/values';
 import { adminCommands } from './admin';
 import { asTs, compareTs, formatTs } from './clock';
 import { FAIL_ACTION, FailAction, defaultLabels, failReply } from './failpoints';
-import { CommandContext, Handler, PinnedSnapshot, ServerState, SessionState, toInt } from './context';
+import {
+  CommandContext,
+  Handler,
+  PinnedSnapshot,
+  ServerState,
+  SessionState,
+  existing,
+  toInt,
+} from './context';
 import { crudCommands } from './crud';
 import type { GossipedTime } from '../wire/messages';
 import { handshakeCommands, sessionKeyOf } from './handshake';
@@ -354,14 +362,22 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
   }
 }
 
-/** The handler, inside the command's collation and `let` variables when it has them. */
+/**
+ * The handler, inside the command's collation (its own, else its collection's default) and `let`
+ * variables when it has them.
+ */
 function runHandler(ctx: CommandContext, name: string, handler: Handler): Doc {
   const { cmd } = ctx;
-  const collated = cmd.collation !== undefined && COLLATION_COMMANDS.has(name);
+  const collationCommand = COLLATION_COMMANDS.has(name);
+  let collated = cmd.collation !== undefined && collationCommand;
+  let collator = collated ? collatorFor(cmd.collation) : undefined;
+  if (!collated && collationCommand && typeof cmd[name] === 'string') {
+    collator = existing(ctx, cmd[name])?.collator;
+    collated = collator !== undefined;
+  }
   const withLet = cmd.let !== undefined && LET_COMMANDS.has(name);
   // The common case calls the handler directly: no closures per command.
   if (!collated && !withLet) return handler(ctx);
-  const collator = collated ? collatorFor(cmd.collation) : undefined;
   const vars = withLet ? parseLet(cmd.let, 'let') : undefined;
   const inner = vars ? () => withVariables(vars, () => handler(ctx)) : () => handler(ctx);
   return collated ? withCollation(collator, inner) : inner();

@@ -3,6 +3,7 @@
 // 121 DocumentValidationFailure with MongoDB 5.0+'s errInfo (failingDocumentId and the clauses that
 // failed); `bypassDocumentValidation` skips the check, `warn` lets the write through.
 import { MongoServerError, errors } from '../errors';
+import { withCollation } from '../query/collation';
 import { matchDocument, leavesOf } from '../query/match';
 import { Doc, isPlainObject } from '../query/values';
 import { Collection } from '../storage/collection';
@@ -40,6 +41,11 @@ export function checkValidationOptions(options: Doc): void {
 export function validateWrite(coll: Collection, doc: Doc, before: Doc | undefined, bypass: boolean): void {
   const validator = coll.options.validator;
   if (!isPlainObject(validator) || bypass) return;
+  // The validator compares under the collection's default collation, whatever the write's own is.
+  withCollation(coll.collator, () => check(coll, validator, doc, before));
+}
+
+function check(coll: Collection, validator: Doc, doc: Doc, before: Doc | undefined): void {
   const level = coll.options.validationLevel ?? 'strict';
   if (level === 'off') return;
   if (matchDocument(doc, validator)) return;

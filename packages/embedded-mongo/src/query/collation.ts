@@ -22,8 +22,27 @@ const KNOWN = new Set([
   'version',
 ]);
 
+/** A collation as MongoDB stores and lists it (every field), with the Intl.Collator that applies it. */
+export interface ParsedCollation {
+  collator: Intl.Collator;
+  /** MongoDB's full form: the fields in its order, defaults filled in, ICU version. */
+  spec: Record<string, unknown>;
+}
+
+// One collator per distinct collation: building an Intl.Collator costs far more than a lookup, and
+// indexes use identity to tell whether a query's collation is theirs.
+const parsedCache = new Map<string, ParsedCollation>();
+
 /** MongoDB's collation document as an Intl.Collator; undefined for the simple (binary) one. */
 export function collatorFor(spec: unknown): Intl.Collator | undefined {
+  return parseCollation(spec)?.collator;
+}
+
+/**
+ * A collation document checked as MongoDB checks it, with its full form (what listIndexes and
+ * listCollections show); undefined for the simple (binary) collation.
+ */
+export function parseCollation(spec: unknown): ParsedCollation | undefined {
   if (spec === undefined || spec === null) return undefined;
   if (typeof spec !== 'object' || Array.isArray(spec))
     throw errors.typeMismatch("BSON field 'collation' is the wrong type, expected type 'object'");
@@ -68,13 +87,72 @@ export function collatorFor(spec: unknown): Intl.Collator | undefined {
           ? 'variant'
           : 'accent'
         : 'variant';
-  return new Intl.Collator(tag, {
-    sensitivity,
-    caseFirst: caseFirst as 'upper' | 'lower' | undefined,
-    numeric: doc.numericOrdering === true,
-    ignorePunctuation: doc.alternate === 'shifted',
-    usage: 'sort',
-  });
+  const full = {
+    locale,
+    caseLevel: doc.caseLevel === true,
+    caseFirst: caseFirst ?? 'off',
+    strength,
+    numericOrdering: doc.numericOrdering === true,
+    alternate: doc.alternate ?? 'non-ignorable',
+    maxVariable: doc.maxVariable ?? 'punct',
+    normalization: doc.normalization === true,
+    backwards: doc.backwards === true,
+    // The ICU version MongoDB 7.0 reports.
+    version: '57.1',
+  };
+  const cacheKey = JSON.stringify(full);
+  let parsed = parsedCache.get(cacheKey);
+  if (!parsed) {
+    const collator = new Intl.Collator(tag, {
+      sensitivity,
+      caseFirst: caseFirst as 'upper' | 'lower' | undefined,
+      numeric: full.numericOrdering,
+      ignorePunctuation: full.alternate === 'shifted',
+      usage: 'sort',
+    });
+    parsed = { collator, spec: full };
+    parsedCache.set(cacheKey, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * The equivalence classes of strings under one collation, for index keys: each string maps to the
+ * first string of its class the index met (found by binary search in the representatives, kept
+ * sorted by the collator), so strings the collation calls equal get one key. Intl.Collator has no
+ * sort keys; this gives the same equality without them.
+ */
+export class CollationClasses {
+  private readonly reps: string[] = [];
+
+  constructor(private readonly collator: Intl.Collator) {}
+
+  /** The representative of `s`'s class; `s` becomes one when none is held and `add` is set. */
+  of(s: string, add: boolean): string {
+    let lo = 0;
+    let hi = this.reps.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.collator.compare(this.reps[mid], s);
+      if (c === 0) return this.reps[mid];
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (add) this.reps.splice(lo, 0, s);
+    return s;
+  }
+
+  /** `v` with every string in it (inside arrays and documents too) replaced by its representative. */
+  map(v: unknown, add: boolean): unknown {
+    if (typeof v === 'string') return this.of(v, add);
+    if (Array.isArray(v)) return v.map((x) => this.map(x, add));
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = this.map(x, add);
+      return out;
+    }
+    return v;
+  }
 }
 
 export function withCollation<T>(collator: Intl.Collator | undefined, run: () => T): T {

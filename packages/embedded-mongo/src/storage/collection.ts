@@ -1,7 +1,7 @@
 // One collection: documents in insertion order keyed by canonical _id, plus secondary indexes.
 // All unique checks happen before anything changes, so a failed write leaves no trace.
 import { duplicateKey, errors } from '../errors';
-import { activeCollator } from '../query/collation';
+import { activeCollator, parseCollation } from '../query/collation';
 import { Doc, getField, isPlainObject, valueKey } from '../query/values';
 import type { Transaction } from './engine';
 import { IndexSpec, SecondaryIndex } from './index-def';
@@ -45,10 +45,24 @@ export class Collection {
     return this.docs.get(id);
   }
 
+  /** The collection's default collation (options.collation, MongoDB's full form); absent: binary. */
+  readonly collator?: Intl.Collator;
+  /**
+   * Under a default collation, the `_id` index has it too (MongoDB's `_id_` index inherits it):
+   * `_id`s it calls equal are duplicates. The documents stay keyed by their binary `_id` in `docs`;
+   * this index only adds the collated uniqueness and lookups.
+   */
+  readonly idIndex?: SecondaryIndex;
+
   constructor(db: string, name: string, options: Doc = {}) {
     this.db = db;
     this.name = name;
     this.options = options;
+    const collation = parseCollation(options.collation);
+    if (collation) {
+      this.collator = collation.collator;
+      this.idIndex = new SecondaryIndex({ ...ID_INDEX, collation: collation.spec });
+    }
   }
 
   get ns(): string {
@@ -56,23 +70,36 @@ export class Collection {
   }
 
   indexSpecs(): IndexSpec[] {
-    return [ID_INDEX, ...this.indexes.map((i) => i.spec)];
+    return [this.idIndex?.spec ?? ID_INDEX, ...this.indexes.map((i) => i.spec)];
+  }
+
+  /** The unique indexes, the collated `_id` index first when there is one. */
+  uniqueIndexes(): SecondaryIndex[] {
+    const out = this.indexes.filter((i) => i.unique);
+    if (this.idIndex) out.unshift(this.idIndex);
+    return out;
   }
 
   /** Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). */
   checkUnique(doc: Doc, selfId: string | undefined, ignoreIds?: { has(id: string): boolean }): void {
     const id = idKeyOf(doc);
     if (id !== selfId && this.docs.has(id) && !ignoreIds?.has(id))
-      throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id });
-    for (const index of this.indexes) {
-      if (!index.unique) continue;
-      for (const key of index.keysFor(doc)) {
-        const holders = index.entries.get(key);
-        if (!holders) continue;
-        for (const holder of holders) {
-          if (holder !== selfId && !ignoreIds?.has(holder))
-            throw duplicateKey(this.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
-        }
+      throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id }, this.idIndex?.spec.collation);
+    if (this.idIndex) this.checkUniqueIn(this.idIndex, doc, selfId, ignoreIds);
+    for (const index of this.indexes) if (index.unique) this.checkUniqueIn(index, doc, selfId, ignoreIds);
+  }
+
+  private checkUniqueIn(
+    index: SecondaryIndex,
+    doc: Doc,
+    selfId: string | undefined,
+    ignoreIds: { has(id: string): boolean } | undefined,
+  ): void {
+    for (const key of index.keysFor(doc)) {
+      const holders = index.entries.get(key);
+      if (!holders) continue;
+      for (const holder of holders) {
+        if (holder !== selfId && !ignoreIds?.has(holder)) throw index.duplicate(this.ns, doc, key);
       }
     }
   }
@@ -93,6 +120,10 @@ export class Collection {
     const old = this.docs.get(id);
     if (old) for (const index of this.indexes) index.remove(id, index.keysFor(old));
     else this.recordIds.set(id, this.nextRecordId++);
+    if (this.idIndex) {
+      if (old) this.idIndex.remove(id, this.idIndex.keysFor(old));
+      this.idIndex.add(id, this.idIndex.keysFor(doc));
+    }
     this.docs.set(id, doc);
     for (const index of this.indexes) index.add(id, index.keysFor(doc));
   }
@@ -101,6 +132,7 @@ export class Collection {
     const old = this.docs.get(id);
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(id, index.keysFor(old));
+    this.idIndex?.remove(id, this.idIndex.keysFor(old));
     this.docs.delete(id);
     this.recordIds.delete(id);
     return old;
@@ -112,8 +144,7 @@ export class Collection {
       for (const [id, doc] of this.docs) {
         for (const key of index.keysFor(doc)) {
           const holders = index.entries.get(key);
-          if (holders && holders.size > 0 && !holders.has(id))
-            throw duplicateKey(this.ns, spec.name, spec.key, index.keyValueFor(doc, key));
+          if (holders && holders.size > 0 && !holders.has(id)) throw index.duplicate(this.ns, doc, key);
           index.add(id, [key]);
         }
       }
@@ -136,11 +167,10 @@ export class Collection {
    * access path the way explain() does.
    */
   candidates(filter: Doc): { plan: Doc; docs: Iterable<Doc> } {
-    // Indexes hold binary keys: under a locale collation every document is a candidate.
-    if (activeCollator())
-      return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
+    // An index answers a query only under its own collation (binary indexes: no collation).
+    const collator = activeCollator();
     const id = equalityValue(filter, '_id');
-    if (id.found) {
+    if (id.found && !collator) {
       const out: Doc[] = [];
       for (const v of id.values) {
         const doc = this.docs.get(valueKey(v));
@@ -148,8 +178,13 @@ export class Collection {
       }
       return { plan: { stage: 'IDHACK' }, docs: out };
     }
+    if (id.found && this.idIndex && this.idIndex.collator === collator) {
+      const ids = new Set<string>();
+      for (const v of id.values) for (const i of this.idIndex.lookup([v]) ?? []) ids.add(i);
+      return { plan: { stage: 'IDHACK' }, docs: this.resolveIds(ids) };
+    }
     for (const index of this.indexes) {
-      if (!index.usableForLookup) continue;
+      if (!index.usableForLookup || index.collator !== collator) continue;
       const pinned = index.fields.map((f) => equalityValue(filter, f));
       if (!pinned.every((p) => p.found && p.values.length === 1)) continue;
       return {
@@ -161,13 +196,18 @@ export class Collection {
       // `{ field: null }` matches null and missing alike; a full (not sparse, not partial) index
       // keys both, so the union of the two entries holds every candidate. Outboxes and queues ask
       // this on every poll ("not yet published"), which must not scan the collection.
-      if (!index.usableForLookup || index.fields.length !== 1 || !isNullEquality(filter, index.fields[0]))
+      if (
+        !index.usableForLookup ||
+        index.collator !== collator ||
+        index.fields.length !== 1 ||
+        !isNullEquality(filter, index.fields[0])
+      )
         continue;
       const ids = new Set([...(index.lookup([null]) ?? []), ...(index.lookup([undefined]) ?? [])]);
       return { plan: indexPlan(index.spec), docs: this.resolveIds(ids) };
     }
     for (const index of this.indexes) {
-      if (!index.usableForLookup || index.fields.length < 2) continue;
+      if (!index.usableForLookup || index.collator !== collator || index.fields.length < 2) continue;
       const first = equalityValue(filter, index.fields[0]);
       if (first.found && first.values.length === 1)
         return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookupPrefix(first.values[0])) };

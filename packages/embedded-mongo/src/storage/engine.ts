@@ -602,8 +602,9 @@ export class Engine {
       txn.writes.set(coll, overlay);
     }
     const mine = overlay.has(id) ? overlay.get(id) : coll.versionAt(id, txn.startSeq);
-    if (isInsert && mine) throw duplicateKey(coll.ns, '_id_', { _id: 1 }, { _id: doc!._id });
-    const uniques = coll.indexes.length > 0 ? coll.indexes.filter((i) => i.unique) : [];
+    if (isInsert && mine)
+      throw duplicateKey(coll.ns, '_id_', { _id: 1 }, { _id: doc!._id }, coll.idIndex?.spec.collation);
+    const uniques = coll.indexes.length > 0 || coll.idIndex ? coll.uniqueIndexes() : [];
     const newKeys = doc ? uniques.map((index) => index.keysFor(doc)) : [];
     if (doc) this.checkUniqueInTxn(coll, id, doc, overlay, txn, uniques, newKeys);
     this.locks.set(`${coll.ns}\u0000${id}`, txn);
@@ -634,15 +635,14 @@ export class Engine {
       const held = txn.uniqueKeys.get(index);
       for (const key of newKeys[i]) {
         const owner = held?.get(key);
-        if (owner !== undefined && owner !== id)
-          throw duplicateKey(coll.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
+        if (owner !== undefined && owner !== id) throw index.duplicate(coll.ns, doc, key);
         const holders = index.entries.get(key);
         if (!holders) continue;
         for (const holder of holders) {
           // The transaction's own version of a document decides for it, not the stored one.
           if (holder === id || overlay.has(holder)) continue;
           if (coll.lastWriteSeq(holder) > txn.startSeq) throw errors.writeConflict();
-          throw duplicateKey(coll.ns, index.spec.name, index.spec.key, index.keyValueFor(doc, key));
+          throw index.duplicate(coll.ns, doc, key);
         }
       }
     });

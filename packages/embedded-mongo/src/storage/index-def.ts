@@ -1,6 +1,7 @@
 // Secondary indexes kept as hash maps from canonical key to document ids: equality lookups
 // (the common point query) never scan. Multikey: each array element gets its own entry.
-import { errors } from '../errors';
+import { MongoServerError, duplicateKey, errors } from '../errors';
+import { CollationClasses, parseCollation, withCollation } from '../query/collation';
 import { matchDocument } from '../query/match';
 import { Doc, getField, isPlainObject, valueKey } from '../query/values';
 
@@ -12,6 +13,8 @@ export interface IndexSpec {
   sparse?: boolean;
   partialFilterExpression?: Doc;
   expireAfterSeconds?: number;
+  /** MongoDB's full collation document; absent for the simple (binary) collation. */
+  collation?: Doc;
   [option: string]: unknown;
 }
 
@@ -59,9 +62,19 @@ export class SecondaryIndex {
   /** For compound indexes: first-field key → ids, so a filter pinning only the prefix still avoids a scan. */
   readonly prefixEntries = new Map<string, Set<string>>();
 
+  /** The index's collation (absent: binary); a query uses the index only under the same one. */
+  readonly collator?: Intl.Collator;
+  /** Under a collation, strings it calls equal share one key (their class's representative). */
+  private readonly classes?: CollationClasses;
+
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
+    const collation = parseCollation(spec.collation);
+    if (collation) {
+      this.collator = collation.collator;
+      this.classes = new CollationClasses(collation.collator);
+    }
     const kinds = Object.values(spec.key).filter((d) => typeof d === 'string' && d !== 'hashed');
     if (kinds.length > 0)
       throw errors.indexNotAllowed(`Index type ${String(kinds[0])} is not supported by the embedded server`);
@@ -71,19 +84,28 @@ export class SecondaryIndex {
     return this.spec.unique === true;
   }
 
+  /**
+   * The key of one field value: binary, or under the index's collation with every string replaced
+   * by its class's representative (`add`: a new class is remembered, as when a document is keyed).
+   */
+  keyOf(v: unknown, add = true): string {
+    return this.classes ? valueKey(this.classes.map(v, add)) : valueKey(v);
+  }
+
   /** Keys this document contributes, or an empty list when the index skips it (sparse/partial). */
   keysFor(doc: Doc): string[] {
-    if (this.spec.partialFilterExpression && !matchDocument(doc, this.spec.partialFilterExpression))
-      return [];
+    // The filter compares under the index's collation, whatever the writing command's is.
+    const pfe = this.spec.partialFilterExpression;
+    if (pfe && !withCollation(this.collator, () => matchDocument(doc, pfe))) return [];
     if (this.fields.length === 1 && !this.spec.sparse) {
       const values = fieldValues(doc, this.fields[0]);
-      if (values.length === 1) return [valueKey(values[0])];
+      if (values.length === 1) return [this.keyOf(values[0])];
     }
     const perField = this.fields.map((f) => fieldValues(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.every((v) => v === undefined))) return [];
     let keys: string[] = [''];
     for (let i = 0; i < perField.length; i++) {
-      const parts = [...new Set(perField[i].map(valueKey))];
+      const parts = [...new Set(perField[i].map((v) => this.keyOf(v)))];
       const next: string[] = [];
       for (const k of keys) for (const p of parts) next.push(i === 0 ? p : k + '\u0000' + p);
       keys = next;
@@ -97,10 +119,15 @@ export class SecondaryIndex {
     const out: Doc = {};
     this.fields.forEach((f, i) => {
       const vals = fieldValues(doc, f);
-      const hit = vals.find((v) => valueKey(v) === wanted[i]);
+      const hit = vals.find((v) => this.keyOf(v, false) === wanted[i]);
       out[f] = hit === undefined ? null : hit;
     });
     return out;
+  }
+
+  /** The 11000 error for `doc` colliding on `key` here. */
+  duplicate(ns: string, doc: Doc, key: string): MongoServerError {
+    return duplicateKey(ns, this.spec.name, this.spec.key, this.keyValueFor(doc, key), this.spec.collation);
   }
 
   add(id: string, keys: string[]): void {
@@ -118,12 +145,12 @@ export class SecondaryIndex {
   }
 
   lookupPrefix(value: unknown): Set<string> | undefined {
-    return this.prefixEntries.get(valueKey(value));
+    return this.prefixEntries.get(this.keyOf(value, false));
   }
 
   /** Exact-key lookup; only valid when the filter pins every field of a non-sparse, non-partial index. */
   lookup(values: unknown[]): Set<string> | undefined {
-    return this.entries.get(values.map(valueKey).join('\u0000'));
+    return this.entries.get(values.map((v) => this.keyOf(v, false)).join('\u0000'));
   }
 
   get usableForLookup(): boolean {
