@@ -1,7 +1,8 @@
 // The events each service produces and consumes, written into its README between
 // `<!-- events:begin -->` and `<!-- events:end -->`. Read from the contracts (each domain's
 // `*_EVENT_TYPES` in packages/contracts/src/<domain>/events.ts) and from the service's own
-// src/events/published.ts and src/events/consumed.ts, so the lists follow the code.
+// src/events/published.ts (produced) and every other file of src/events/ (consumed), so the lists
+// follow the code.
 // `node scripts/readme-events.mjs` rewrites the blocks; `--check` only says which are stale (exit 1).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,7 +43,16 @@ function typesUsedIn(file, catalogue) {
 export function eventsBlock(root, service, catalogue = contractEventTypes(root)) {
   const eventsDir = path.join(root, 'services', service, 'src/events');
   const produced = typesUsedIn(path.join(eventsDir, 'published.ts'), catalogue);
-  const consumed = typesUsedIn(path.join(eventsDir, 'consumed.ts'), catalogue);
+  const consumerFiles = existsSync(eventsDir)
+    ? readdirSync(eventsDir).filter((file) => file.endsWith('.ts') && file !== 'published.ts')
+    : [];
+  const consumed = [
+    ...new Map(
+      consumerFiles
+        .flatMap((file) => typesUsedIn(path.join(eventsDir, file), catalogue))
+        .map((e) => [e.type, e]),
+    ).values(),
+  ].sort((a, b) => a.type.localeCompare(b.type));
   const link = (domain) => `[${domain}](../../packages/contracts/src/${domain}/events.ts)`;
   const list = (entries) =>
     entries.length ? entries.map((e) => `- \`${e.type}\` (${link(e.domain)})`).join('\n') : '- none';

@@ -7,5 +7,6 @@ export * from './search';
 export * from './dip';
 export * from './sharing';
 export * from './ops';
+export * from './alerts';
 export * from './api';
 export * from './platform/processes';

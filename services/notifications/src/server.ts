@@ -3,6 +3,9 @@ import { buildApp } from './app';
 import { notificationsConfigSchema } from './config';
 import { startMailCatcher } from './dev-mail/catcher';
 import { EMAIL_QUEUE, type EmailJob } from './email/jobs';
+import { unsubscribeKey } from './alerts/unsubscribe-token';
+import { AlertStore } from './data/alerts';
+import { subscribeToAlertEvents } from './events/alerts';
 import { subscribeToIdentityEvents, subscribeToSharingEvents } from './events/consumed';
 import { createOpsConsole } from './ops';
 
@@ -21,6 +24,14 @@ serveService({
     watchQueueDepth(metrics, queue);
     subscribeToIdentityEvents(bus, processed, queue);
     subscribeToSharingEvents(bus, processed, queue);
+    subscribeToAlertEvents(bus, {
+      processed,
+      queue,
+      alerts: new AlertStore(runtime.mongo),
+      unsubscribeKey: unsubscribeKey(config.INTERNAL_SECRET),
+      publicUrl: config.PUBLIC_URL,
+      logger,
+    });
     if (config.MAIL_CATCHER_ENABLED) {
       const catcher = await startMailCatcher({
         port: config.MAIL_CATCHER_SMTP_PORT,

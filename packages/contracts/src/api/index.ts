@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_ROUTES } from '../alerts/routes';
 import { DIP_ROUTES } from '../dip/routes';
 import { IDENTITY_ROUTES } from '../identity/routes';
 import { OPS_ROUTES } from '../ops/routes';
@@ -43,6 +44,7 @@ export type PublicApiRoute =
   | (typeof DIP_ROUTES)[number]
   | (typeof SHARING_ROUTES)[number]
   | (typeof OPS_ROUTES)[number]
+  | (typeof ALERT_ROUTES)[number]
   | (typeof DOCS_ROUTES)[number];
 
 export type PublicOperationId = PublicApiRoute['operationId'];
@@ -58,6 +60,7 @@ export const PUBLIC_API_ROUTES: readonly RouteContract[] = [
   ...DIP_ROUTES,
   ...SHARING_ROUTES,
   ...OPS_ROUTES,
+  ...ALERT_ROUTES,
   ...DOCS_ROUTES,
 ];
 

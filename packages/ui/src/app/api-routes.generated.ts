@@ -63,6 +63,10 @@ export const API_ROUTES = {
   listQueues: { method: 'GET', path: '/api/ops/queues', auth: 'ops' },
   retryQueueJob: { method: 'POST', path: '/api/ops/queues/:queue/jobs/:jobId/retry', auth: 'ops' },
   getPlatformHealth: { method: 'GET', path: '/api/ops/health', auth: 'ops' },
+  getAlertSettings: { method: 'GET', path: '/api/alerts/settings', auth: 'session' },
+  updateAlertSettings: { method: 'PUT', path: '/api/alerts/settings', auth: 'session' },
+  showAlertUnsubscribe: { method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public' },
+  unsubscribeFromAlerts: { method: 'POST', path: '/api/alerts/unsubscribe', auth: 'public' },
   getOpenApiDocument: { method: 'GET', path: '/api/docs/openapi.json', auth: 'public' },
   getApiDocsPage: { method: 'GET', path: '/api/docs', auth: 'public' },
 } as const;

@@ -1,10 +1,15 @@
+import type { RepricingAlertInput } from './alert-templates';
 import type { SharingEmailInput } from './sharing-templates';
 
 export const EMAIL_QUEUE = 'email';
 
 /** One email to send. The job id is the id of the event that asked for it. */
 export type EmailJob =
-  VerificationEmailJob | PasswordResetEmailJob | PasswordChangedEmailJob | SharingEmailJob;
+  | VerificationEmailJob
+  | PasswordResetEmailJob
+  | PasswordChangedEmailJob
+  | SharingEmailJob
+  | RepricingAlertEmailJob;
 
 export interface VerificationEmailJob {
   eventId: string;
@@ -45,3 +50,12 @@ const SHARING_TEMPLATES = new Set(['dip-shared', 'deal-shared', 'referral-invita
 
 export const isSharingEmailJob = (job: { template: string }): job is SharingEmailJob =>
   SHARING_TEMPLATES.has(job.template);
+
+/** A re-pricing alert; the job id is `<userId>@<panelVersion>` (at most one per user per change). */
+export interface RepricingAlertEmailJob extends RepricingAlertInput {
+  eventId: string;
+  to: string;
+}
+
+export const isRepricingAlertJob = (job: { template: string }): job is RepricingAlertEmailJob =>
+  job.template === 'repricing-alert';

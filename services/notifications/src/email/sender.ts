@@ -4,7 +4,8 @@ import type { Connection } from 'mongoose';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { type NotificationsConfig, smtpUrlFor } from '../config';
 import { sentEmails } from '../data/sent-emails';
-import { EMAIL_QUEUE, type EmailJob, isSharingEmailJob } from './jobs';
+import { repricingAlertEmail } from './alert-templates';
+import { EMAIL_QUEUE, type EmailJob, isRepricingAlertJob, isSharingEmailJob } from './jobs';
 import { sharingEmail } from './sharing-templates';
 import { verificationEmail } from './templates';
 
@@ -38,7 +39,15 @@ export function startEmailWorker({ config, logger, mongo, transport }: EmailWork
       logger.info({ jobId: id }, 'email already sent; not sending again');
       return { skipped: true };
     }
-    const email = isSharingEmailJob(job.data) ? sharingEmail(job.data) : verificationEmail(job.data);
+    const email = isSharingEmailJob(job.data)
+      ? sharingEmail(job.data)
+      : isRepricingAlertJob(job.data)
+        ? repricingAlertEmail(job.data)
+        : verificationEmail(job.data);
+    // An alert says how to stop it where mail programs show an unsubscribe button.
+    const headers = isRepricingAlertJob(job.data)
+      ? { 'List-Unsubscribe': `<${job.data.unsubscribeUrl}>` }
+      : undefined;
     const messageId = `<${job.data.eventId}@notifications.loansearch.local>`;
     const info = await transport.sendMail({
       from: config.MAIL_FROM,
@@ -47,6 +56,7 @@ export function startEmailWorker({ config, logger, mongo, transport }: EmailWork
       text: email.text,
       html: email.html,
       messageId,
+      headers,
     });
     await sent.insertOne({
       _id: id,

@@ -1,0 +1,50 @@
+import { type RepricedOffer, formatCurrency, formatInterestAnnual } from '@lsp/contracts';
+import { type RenderedEmail, escapeHtml } from './templates';
+
+/** The email a borrower gets when a lender panel change improves the best offer of a saved search. */
+export interface RepricingAlertInput {
+  template: 'repricing-alert';
+  name: string;
+  projectName: string | null;
+  bestBefore: RepricedOffer | null;
+  bestAfter: RepricedOffer;
+  resultsUrl: string;
+  unsubscribeUrl: string;
+}
+
+const offerLine = (offer: RepricedOffer) =>
+  `${offer.lenderName} ${offer.productName}: ${formatCurrency(offer.netLoan)} net at ${formatInterestAnnual(offer.interestRate)} a year`;
+
+export function repricingAlertEmail(input: RepricingAlertInput): RenderedEmail {
+  const project = input.projectName?.trim() || 'your saved search';
+  const subject = `A better offer for ${project}`;
+  const intro = `Hello ${input.name.trim() || 'there'}, the lenders on our panel have changed their terms, and the best offer for ${project} is now better.`;
+  const lines = [
+    ...(input.bestBefore ? [`Before: ${offerLine(input.bestBefore)}`] : []),
+    `Now: ${offerLine(input.bestAfter)}`,
+  ];
+  const footer =
+    'Offers are indicative until a lender issues its terms. You get at most one of these emails each time the lender panel changes.';
+  const text = [
+    intro,
+    '',
+    ...lines,
+    '',
+    `See the offers: ${input.resultsUrl}`,
+    '',
+    footer,
+    `Stop these emails: ${input.unsubscribeUrl}`,
+  ].join('\n');
+  const url = escapeHtml(input.resultsUrl);
+  const html = `<!doctype html>
+<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
+<p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
+<ul style="font-size:16px;line-height:1.6;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">See the offers</a></p>
+<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>
+</td></tr></table></body></html>`;
+  return { subject, html, text };
+}

@@ -1,0 +1,70 @@
+import { ALERT_MESSAGES } from '@lsp/contracts';
+import { badRequest, declareRoute } from '@lsp/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { verifyUnsubscribeToken } from '../alerts/unsubscribe-token';
+import type { AlertStore } from '../data/alerts';
+import { escapeHtml } from '../email/templates';
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} | LoanSearch UK</title></head>
+<body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
+<main style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(title)}</h1>
+${body}
+<p style="font-size:14px"><a href="/dashboard" style="color:#1d4ed8">Go to your dashboard</a></p>
+</main></body></html>`;
+}
+
+/** The email alert settings (signed in) and the unsubscribe link's pages (no sign-in: the signed token). */
+export function registerAlertRoutes(
+  app: FastifyInstance,
+  deps: { alerts: AlertStore; unsubscribeKey: Buffer },
+) {
+  const { alerts, unsubscribeKey } = deps;
+  const userOf = (token: string) => {
+    const userId = verifyUnsubscribeToken(token, unsubscribeKey);
+    if (!userId) throw badRequest(ALERT_MESSAGES.badLink);
+    return userId;
+  };
+
+  declareRoute(app, 'getAlertSettings', async (request) => ({
+    repricingAlerts: await alerts.repricingAlertsOn(request.caller.userId),
+  }));
+
+  declareRoute(app, 'updateAlertSettings', async (request) => {
+    await alerts.setRepricingAlerts(request.caller.userId, request.body.repricingAlerts);
+    return { repricingAlerts: request.body.repricingAlerts };
+  });
+
+  // A visit (a mail scanner's too) only shows the button: the change needs the POST.
+  declareRoute(app, 'showAlertUnsubscribe', async (request, reply) => {
+    const { token } = request.query;
+    userOf(token);
+    const action = `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(
+        page(
+          'Stop emails about better offers?',
+          `<p style="font-size:16px;line-height:1.5">You will no longer get an email when a change of lender terms improves the best offer for one of your saved searches. You can turn them on again from your dashboard.</p>
+<form method="post" action="${escapeHtml(action)}"><button type="submit" style="background:#1d4ed8;color:#ffffff;border:0;padding:12px 24px;border-radius:6px;font-size:16px;font-weight:bold;cursor:pointer">Stop these emails</button></form>`,
+        ),
+      );
+  });
+
+  declareRoute(app, 'unsubscribeFromAlerts', async (request, reply) => {
+    await alerts.setRepricingAlerts(userOf(request.query.token), false);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(
+        page(
+          'You will not get these emails any more',
+          '<p style="font-size:16px;line-height:1.5">Emails about better offers for your saved searches are turned off. You can turn them on again from your dashboard.</p>',
+        ),
+      );
+  });
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CallerIdentity,
+  ProcessedEvents,
+  RedisStreamsEventBus,
+  ServiceMetrics,
+  createQueue,
+  identityHeaders,
+} from '@lsp/service-kit';
+import {
+  type EventEnvelope,
+  IDENTITY_EVENT_TYPES,
+  SEARCH_EVENT_TYPES,
+  type SearchRepricedEvent,
+  createEnvelope,
+} from '@lsp/contracts';
+import {
+  TEST_SECRETS,
+  type TestSmtp,
+  silentLogger,
+  startHarness,
+  startTestSmtp,
+  waitFor,
+} from '@lsp/testing';
+import type { Queue, Worker } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import type { Connection } from 'mongoose';
+import { signUnsubscribeToken, unsubscribeKey } from '../src/alerts/unsubscribe-token';
+import { buildApp } from '../src/app';
+import { notificationsConfigSchema } from '../src/config';
+import { AlertStore } from '../src/data/alerts';
+import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
+import { createMailTransport, startEmailWorker } from '../src/email/sender';
+import { type AlertDeps, handleSearchRepriced, subscribeToAlertEvents } from '../src/events/alerts';
+
+jest.setTimeout(60_000);
+
+const PUBLIC_URL = 'http://localhost:8080';
+
+interface AlertsRig {
+  db: Connection;
+  smtp: TestSmtp;
+  queue: Queue<EmailJob>;
+  worker: Worker<EmailJob>;
+  bus: RedisStreamsEventBus;
+  app: FastifyInstance;
+  deps: AlertDeps;
+  close(): Promise<void>;
+}
+
+/** Notifications' alert path as it runs: the bus, the handlers, the email queue, its worker, an SMTP server. */
+function startAlerts(): Promise<AlertsRig> {
+  return startHarness(async ({ mongo, redis, env, onClose }) => {
+    const smtp = await startTestSmtp();
+    onClose(() => smtp.close());
+    const db = await mongo.database('notifications');
+    const config = notificationsConfigSchema.parse({
+      ...env,
+      SMTP_URL: smtp.url,
+      DB_NAME: db.name,
+      PUBLIC_URL,
+    });
+    const prefix = `events-${randomUUID().slice(0, 8)}:`;
+    const bus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix, blockMs: 100, claimIntervalMs: 500 });
+    onClose(() => bus.close());
+    const queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
+    onClose(() => queue.close());
+    const deps: AlertDeps = {
+      processed: await ProcessedEvents.open(db),
+      queue,
+      alerts: new AlertStore(db),
+      unsubscribeKey: unsubscribeKey(config.INTERNAL_SECRET),
+      publicUrl: PUBLIC_URL,
+      logger: silentLogger(),
+    };
+    subscribeToAlertEvents(bus, deps);
+    await bus.start();
+    const transport = createMailTransport(config);
+    onClose(async () => transport.close());
+    const worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
+    onClose(() => worker.close());
+    const app = buildApp({
+      config,
+      logger: silentLogger(),
+      metrics: new ServiceMetrics('notifications'),
+      healthChecks: [],
+      mongo: db,
+    });
+    await app.ready();
+    onClose(() => app.close());
+    return { db, smtp, queue, worker, bus, app, deps };
+  });
+}
+
+const registered = (userId: string, email: string) =>
+  createEnvelope('identity', {
+    type: IDENTITY_EVENT_TYPES.registered,
+    subject: userId,
+    data: { userId, email, name: 'Ana Borrower', source: 'register', registeredAt: new Date().toISOString() },
+  });
+
+function repriced(
+  userId: string,
+  panelVersion: string,
+  overrides: Partial<SearchRepricedEvent> = {},
+): EventEnvelope {
+  const data: SearchRepricedEvent = {
+    searchId: `search-${randomUUID().slice(0, 8)}`,
+    userId,
+    loanType: 'bridging',
+    projectName: 'Chapel Street',
+    panelVersion,
+    previousVersion: '2026-11',
+    marker: 'Terms changed',
+    bestBefore: {
+      lenderName: 'Harbour Bank',
+      productName: 'Bridge 12',
+      netLoan: 350_000,
+      interestRate: 0.108,
+    },
+    bestAfter: {
+      lenderName: 'Harbour Bank',
+      productName: 'Bridge 12',
+      netLoan: 350_000,
+      interestRate: 0.054,
+    },
+    offersGained: 0,
+    offersLost: 0,
+    betterBest: true,
+    repricedAt: new Date().toISOString(),
+    ...overrides,
+  };
+  return createEnvelope('search', { type: SEARCH_EVENT_TYPES.repriced, subject: data.searchId, data });
+}
+
+describe('re-pricing alerts', () => {
+  let rig: AlertsRig;
+
+  beforeAll(async () => {
+    rig = await startAlerts();
+  });
+
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  const mailTo = (address: string) => rig.smtp.messages.filter((m) => m.to.includes(address));
+  const alertsRecorded = (userId: string) => rig.db.collection('repricing_alerts').countDocuments({ userId });
+  const handled = (envelope: EventEnvelope) =>
+    waitFor(
+      async () => (await rig.db.collection('processed_events').findOne({ eventId: envelope.id })) ?? null,
+      `${envelope.type} handled`,
+    );
+  const as = (user: Partial<CallerIdentity> & { userId: string }) =>
+    identityHeaders(
+      { email: 'ana@example.com', name: 'Ana', verified: true, roles: [], ...user },
+      TEST_SECRETS.INTERNAL_SECRET,
+    );
+
+  it('emails a user once per panel change, however many of their searches got better and however often the event comes', async () => {
+    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const email = `${userId}@example.com`;
+    await rig.bus.publish(registered(userId, email));
+    await waitFor(() => rig.deps.alerts.recipient(userId), 'the recipient to be known');
+
+    const first = repriced(userId, '2027-01');
+    const second = repriced(userId, '2027-01', { projectName: 'Mill Lane' });
+    await rig.bus.publish(first);
+    await rig.bus.publish(second);
+    await handled(first);
+    const mail = await rig.smtp.waitForMessage((m) => m.to.includes(email));
+    expect(mail.subject).toBe('A better offer for Chapel Street');
+    expect(mail.text).toContain('Now: Harbour Bank Bridge 12: £350,000 net at 5.40% a year');
+    expect(mail.text).toContain(`${PUBLIC_URL}/search-results/`);
+    expect(mail.headers['list-unsubscribe']).toMatch(
+      /^<http:\/\/localhost:8080\/api\/alerts\/unsubscribe\?token=/,
+    );
+
+    // The second search of the same change, and a redelivery of the first, send nothing more.
+    expect(await handleSearchRepriced(first, rig.deps)).toBe(false);
+    expect(await handleSearchRepriced(second, rig.deps)).toBe(false);
+    expect(await alertsRecorded(userId)).toBe(1);
+    // One job ever queued: the alert's id is the user's and the change's.
+    const counts = await rig.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBe(1);
+    expect(mailTo(email)).toHaveLength(1);
+
+    // The next panel change is a new alert.
+    const later = repriced(userId, '2027-02');
+    expect(await handleSearchRepriced(later, rig.deps)).toBe(true);
+    await waitFor(() => mailTo(email).length === 2 || null, 'the second change’s email');
+  });
+
+  it('sends nothing when the best offer did not get better', async () => {
+    const userId = `user-${randomUUID().slice(0, 8)}`;
+    await rig.deps.alerts.saveRecipient(userId, `${userId}@example.com`, 'Bo');
+    const worse = repriced(userId, '2027-03', { betterBest: false, marker: 'Terms changed' });
+    expect(await handleSearchRepriced(worse, rig.deps)).toBe(false);
+    expect(await alertsRecorded(userId)).toBe(0);
+  });
+
+  it('turns alerts off from the dashboard setting, and on again', async () => {
+    const userId = `user-${randomUUID().slice(0, 8)}`;
+    await rig.deps.alerts.saveRecipient(userId, `${userId}@example.com`, 'Cy');
+    const get = () => rig.app.inject({ method: 'GET', url: '/api/alerts/settings', headers: as({ userId }) });
+    expect((await get()).json()).toEqual({ repricingAlerts: true });
+    const off = await rig.app.inject({
+      method: 'PUT',
+      url: '/api/alerts/settings',
+      headers: as({ userId }),
+      payload: { repricingAlerts: false },
+    });
+    expect(off.json()).toEqual({ repricingAlerts: false });
+    expect(await handleSearchRepriced(repriced(userId, '2027-04'), rig.deps)).toBe(false);
+    expect(await alertsRecorded(userId)).toBe(0);
+    // Another user's setting is their own.
+    expect(
+      (
+        await rig.app.inject({
+          method: 'GET',
+          url: '/api/alerts/settings',
+          headers: as({ userId: 'someone-else' }),
+        })
+      ).json(),
+    ).toEqual({
+      repricingAlerts: true,
+    });
+    expect((await rig.app.inject({ method: 'GET', url: '/api/alerts/settings' })).statusCode).toBe(401);
+    expect(
+      (
+        await rig.app.inject({
+          method: 'PUT',
+          url: '/api/alerts/settings',
+          headers: as({ userId }),
+          payload: { repricingAlerts: 'no' },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it("unsubscribes by the email's signed link without signing in; a visit alone or a forged token changes nothing", async () => {
+    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const token = signUnsubscribeToken(userId, rig.deps.unsubscribeKey);
+    const url = `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`;
+    const page = await rig.app.inject({ method: 'GET', url });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('<form method="post"');
+    expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(true);
+
+    const forged = signUnsubscribeToken(userId, unsubscribeKey('another-secret-of-at-least-32-characters'));
+    for (const bad of [forged, `${token}x`, 'nonsense']) {
+      const answer = await rig.app.inject({
+        method: 'POST',
+        url: `/api/alerts/unsubscribe?token=${encodeURIComponent(bad)}`,
+      });
+      expect(answer.statusCode).toBe(400);
+    }
+    expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(true);
+
+    const done = await rig.app.inject({ method: 'POST', url });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('You will not get these emails any more');
+    expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(false);
+  });
+});
