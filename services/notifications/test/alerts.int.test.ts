@@ -258,7 +258,12 @@ describe('re-pricing alerts', () => {
     }
     expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(true);
 
-    const done = await rig.app.inject({ method: 'POST', url });
+    // As the page's form posts it: no fields, so an empty form-encoded body.
+    const done = await rig.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' },
+    });
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('You will not get these emails any more');
     expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(false);

@@ -38,33 +38,42 @@ export function registerAlertRoutes(
     return { repricingAlerts: request.body.repricingAlerts };
   });
 
-  // A visit (a mail scanner's too) only shows the button: the change needs the POST.
-  declareRoute(app, 'showAlertUnsubscribe', async (request, reply) => {
-    const { token } = request.query;
-    userOf(token);
-    const action = `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(
-        page(
-          'Stop emails about better offers?',
-          `<p style="font-size:16px;line-height:1.5">You will no longer get an email when a change of lender terms improves the best offer for one of your saved searches. You can turn them on again from your dashboard.</p>
+  // The unsubscribe page's form posts no fields, as an empty form-encoded body: taken (and ignored)
+  // on these two routes only; every other route of the service stays JSON-only.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, _body, done) => done(null, undefined),
+    );
+    // A visit (a mail scanner's too) only shows the button: the change needs the POST.
+    declareRoute(scope, 'showAlertUnsubscribe', async (request, reply) => {
+      const { token } = request.query;
+      userOf(token);
+      const action = `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`;
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(
+          page(
+            'Stop emails about better offers?',
+            `<p style="font-size:16px;line-height:1.5">You will no longer get an email when a change of lender terms improves the best offer for one of your saved searches. You can turn them on again from your dashboard.</p>
 <form method="post" action="${escapeHtml(action)}"><button type="submit" style="background:#1d4ed8;color:#ffffff;border:0;padding:12px 24px;border-radius:6px;font-size:16px;font-weight:bold;cursor:pointer">Stop these emails</button></form>`,
-        ),
-      );
-  });
+          ),
+        );
+    });
 
-  declareRoute(app, 'unsubscribeFromAlerts', async (request, reply) => {
-    await alerts.setRepricingAlerts(userOf(request.query.token), false);
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(
-        page(
-          'You will not get these emails any more',
-          '<p style="font-size:16px;line-height:1.5">Emails about better offers for your saved searches are turned off. You can turn them on again from your dashboard.</p>',
-        ),
-      );
+    declareRoute(scope, 'unsubscribeFromAlerts', async (request, reply) => {
+      await alerts.setRepricingAlerts(userOf(request.query.token), false);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(
+          page(
+            'You will not get these emails any more',
+            '<p style="font-size:16px;line-height:1.5">Emails about better offers for your saved searches are turned off. You can turn them on again from your dashboard.</p>',
+          ),
+        );
+    });
   });
 }
