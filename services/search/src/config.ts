@@ -23,6 +23,11 @@ export const repricingWorkerConfigSchema = searchConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('repricing-worker')),
   /** Saved searches re-priced per committed batch. */
   REPRICING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(100),
+  /**
+   * The worker's scheduling priority (nice, 0 to 19): on a machine it shares with the search service,
+   * live searches get the CPU first and re-pricing takes what is left.
+   */
+  REPRICING_NICE: z.coerce.number().int().min(0).max(19).default(19),
 });
 
 export type RepricingWorkerConfig = z.infer<typeof repricingWorkerConfigSchema>;

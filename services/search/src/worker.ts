@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { createServiceApp, openEventing, serveService } from '@lsp/service-kit';
 import { createRepositories } from './app';
 import { repricingWorkerConfigSchema } from './config';
@@ -17,6 +18,8 @@ serveService({
   dbName: 'search',
   build: async (runtime) => {
     const { config, logger, metrics, mongo } = runtime;
+    // Lowering one's own priority needs no privilege (raising it back would).
+    setPriority(config.REPRICING_NICE);
     const { outbox } = await openEventing(runtime);
     const { savedSearches } = createRepositories(mongo, outbox);
     const worker = startRepricingWorker({

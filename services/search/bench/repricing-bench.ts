@@ -1,0 +1,259 @@
+/**
+ * `npm run bench -- repricing`: how fast the re-pricing worker re-prices saved searches after a lender
+ * panel activation, and what that does to live searches.
+ *
+ * The search service and the re-pricing worker run as their own processes (as they are deployed),
+ * on an embedded MongoDB and a leased Redis database. REPRICING_SEARCHES saved searches (the three
+ * loan types, amounts varied, saved over the last 90 days) are stored; then:
+ *   - baseline: REPRICING_LIVE sequential bridging searches against the search service, p50/p99 wall
+ *     time and the service's CPU per search (from /proc, idle CPU taken off);
+ *   - a cheaper panel is activated as the Lender panel page does it (panel.activated through the
+ *     outbox, queued by the service, run by the worker), and while the worker re-prices, the same
+ *     live searches again;
+ *   - saved searches re-priced per second, the worker's CPU per re-priced search, and the live
+ *     searches' p99 and CPU per search against the baseline (the budget: at most 10 % slower).
+ *
+ *   REPRICING_SEARCHES (default 10000)  saved searches to re-price
+ *   REPRICING_LIVE (default 300)        live searches per phase
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Outbox } from '@lsp/service-kit';
+import mongoose from 'mongoose';
+import { TEST_SECRETS, freePort, leaseRedisDb, silentLogger, startTestMongo } from '@lsp/testing';
+import { SEARCH_PAYLOADS } from '../../../scripts/lib/journeys';
+import { cpuMsOf } from '../../../scripts/lib/process-stats';
+import { savedSearchModel } from '../src/data/models/saved-searches';
+import { PanelStore } from '../src/data/panel-store';
+import { type Panel, loadDefaultPanel } from '../src/panel';
+
+const SAVED = Number(process.env.REPRICING_SEARCHES ?? 10_000);
+const LIVE = Number(process.env.REPRICING_LIVE ?? 300);
+const SERVICE_DIR = path.resolve(__dirname, '..');
+const DAY_MS = 24 * 3600 * 1000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+function startProcess(entry: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: SERVICE_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+async function waitForHealth(url: string, what: string) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${what} did not come up in 2 minutes`);
+    await sleep(250);
+  }
+}
+
+/** The shipped panel with every bridging and development rate 5 % lower: most searches re-price. */
+function cheaper(base: Panel, version: string): Panel {
+  return {
+    ...base,
+    version,
+    lenders: base.lenders.map((lender) => ({
+      ...lender,
+      products: lender.products.map((product) =>
+        product.loanType === 'bridging'
+          ? {
+              ...product,
+              rateCard: product.rateCard.map((b) => ({ ...b, ratePerMonth: b.ratePerMonth * 0.95 })),
+            }
+          : product.loanType === 'development'
+            ? {
+                ...product,
+                rateCard: product.rateCard.map((b) => ({ ...b, ratePerYear: b.ratePerYear * 0.95 })),
+              }
+            : product,
+      ),
+    })),
+  };
+}
+
+/** Saved searches as users leave them: each loan type, amounts spread, saved over the last 90 days. */
+function savedSearches(count: number) {
+  const now = Date.now();
+  return Array.from({ length: count }, (_, i) => {
+    const loanType = (['bridging', 'development', 'commercial'] as const)[i % 3];
+    const scale = 0.6 + (i % 17) / 20;
+    const base = SEARCH_PAYLOADS[loanType] as Record<string, unknown>;
+    const searchData =
+      loanType === 'bridging'
+        ? { ...base, currentValue: Math.round(650_000 * scale), netLoanRequired: Math.round(350_000 * scale) }
+        : loanType === 'development'
+          ? { ...base, gdv: Math.round(3_200_000 * scale), buildCost: Math.round(900_000 * scale) }
+          : { ...base, currentValue: Math.round(1_500_000 * scale) };
+    const at = new Date(now - ((i * 7919) % 89) * DAY_MS - (i % 1000) * 1000);
+    return {
+      _id: randomUUID(),
+      user_id: `bench-user-${i % 2000}`,
+      session_id: null,
+      loan_type: loanType,
+      project_name: `Bench ${i}`,
+      search_data: searchData,
+      api_response: null,
+      result_count: 0,
+      application_status: 'not_submitted',
+      created_at: at,
+      updated_at: at,
+      repricing: null,
+    };
+  });
+}
+
+async function liveSearches(url: string, pid: number, count: number) {
+  const body = JSON.stringify(SEARCH_PAYLOADS.bridging);
+  const latencies: number[] = [];
+  const cpuBefore = cpuMsOf(pid);
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${url}/api/bridging`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`a live search answered ${res.status}`);
+    latencies.push(performance.now() - t0);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    cpuMs: cpuMsOf(pid) - cpuBefore,
+    seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
+
+async function main() {
+  const mongo = await startTestMongo();
+  const redis = await leaseRedisDb();
+  const children: ChildProcess[] = [];
+  let searchDb: mongoose.Connection | undefined;
+  try {
+    const base = loadDefaultPanel();
+    const env = {
+      ...TEST_SECRETS,
+      MONGO_URL: mongo.url,
+      REDIS_URL: redis.url,
+      LOG_LEVEL: 'warn',
+      QUEUE_PREFIX: `bench-${randomUUID().slice(0, 8)}`,
+      EVENT_STREAM_PREFIX: `bench-${randomUUID().slice(0, 8)}:`,
+      OUTBOX_POLL_MS: '500',
+    };
+    // The processes use the service's own database name on this bench's own embedded server.
+    const db = await mongoose.createConnection(mongo.url, { dbName: 'search' }).asPromise();
+    searchDb = db;
+    const searchPort = await freePort();
+    const workerPort = await freePort();
+    const search = startProcess('src/server.ts', { ...env, PORT: String(searchPort) });
+    const worker = startProcess('src/worker.ts', { ...env, PORT: String(workerPort) });
+    children.push(search, worker);
+    const url = `http://127.0.0.1:${searchPort}`;
+    await Promise.all([
+      waitForHealth(url, 'the search service'),
+      waitForHealth(`http://127.0.0.1:${workerPort}`, 'the re-pricing worker'),
+    ]);
+
+    const docs = savedSearches(SAVED);
+    for (let i = 0; i < docs.length; i += 1000)
+      await savedSearchModel(db).insertMany(docs.slice(i, i + 1000), { lean: true });
+
+    // Warm the service (JIT, connections), then the baseline.
+    await liveSearches(url, search.pid!, 50);
+    await sleep(2000);
+    const idleBefore = cpuMsOf(search.pid!);
+    await sleep(5000);
+    const idlePerSecond = (cpuMsOf(search.pid!) - idleBefore) / 5;
+    const baseline = await liveSearches(url, search.pid!, LIVE);
+
+    // Activate a cheaper panel as the Lender panel page does: panel.activated through the outbox.
+    const outbox = await Outbox.open(db);
+    const panels = new PanelStore(db, silentLogger(), outbox);
+    await panels.load(() => base);
+    const version = `bench-${Date.now()}`;
+    await panels.storeDraft(cheaper(base, version), { operator: 'bench', source: 'bench' });
+    const workerCpuBefore = cpuMsOf(worker.pid!);
+    await panels.activateVersion(version, 'bench');
+    const runs = db.collection<{
+      _id: string;
+      done: number;
+      status: string;
+      startedAt: Date;
+      finishedAt: Date | null;
+      changed: number;
+    }>('repricing_runs');
+    const deadline = Date.now() + 120_000;
+    while (!(await runs.findOne({ panelVersion: version }))) {
+      if (Date.now() > deadline) throw new Error('the re-pricing did not start in 2 minutes');
+      await sleep(100);
+    }
+    const during = await liveSearches(url, search.pid!, LIVE);
+    const progressAfterLive = (await runs.findOne({ panelVersion: version }))!;
+    let run = progressAfterLive;
+    while (run.status !== 'done') {
+      if (Date.now() > deadline + 600_000) throw new Error('the re-pricing did not finish in 12 minutes');
+      await sleep(250);
+      run = (await runs.findOne({ panelVersion: version }))!;
+    }
+    const workerCpu = cpuMsOf(worker.pid!) - workerCpuBefore;
+    const seconds = (run.finishedAt!.getTime() - run.startedAt.getTime()) / 1000;
+
+    const perSearch = (phase: { cpuMs: number; seconds: number }) =>
+      (phase.cpuMs - idlePerSecond * phase.seconds) / LIVE;
+    const change = (now: number, was: number) =>
+      `${now >= was ? '+' : ''}${(((now - was) / was) * 100).toFixed(1)} %`;
+    const line = (label: string, value: string) => `${label.padEnd(46)} ${value}\n`;
+    let out = `\nrepricing: ${SAVED} saved searches, ${LIVE} live bridging searches per phase (one at a time)\n\n`;
+    out += line('saved searches re-priced', `${run.done} (${run.changed} changed, search.repriced each)`);
+    out += line('re-priced per second (worker)', (run.done / seconds).toFixed(0));
+    out += line('worker CPU per re-priced search', `${(workerCpu / run.done).toFixed(2)} ms`);
+    out += line(
+      'live searches overlapping the re-pricing',
+      `${LIVE} while ${progressAfterLive.done} of ${run.done} were done`,
+    );
+    out += line(
+      'live search p50, baseline → during',
+      `${baseline.p50.toFixed(1)} → ${during.p50.toFixed(1)} ms`,
+    );
+    out += line(
+      'live search p99, baseline → during',
+      `${baseline.p99.toFixed(1)} → ${during.p99.toFixed(1)} ms (${change(during.p99, baseline.p99)})`,
+    );
+    out += line(
+      'search service CPU per live search',
+      `${perSearch(baseline).toFixed(2)} → ${perSearch(during).toFixed(2)} ms (${change(perSearch(during), perSearch(baseline))})`,
+    );
+    process.stdout.write(out);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(
+      children.map(
+        (c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once('exit', resolve))),
+      ),
+    );
+    await searchDb?.close();
+    await redis.release();
+    await mongo.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`✖ ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});
