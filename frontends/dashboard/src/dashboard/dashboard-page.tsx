@@ -24,6 +24,7 @@ import { OPS_ROLE } from '@lsp/contracts/src/common/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { AlertSetting } from './alert-setting';
 import { ApplicationsTab } from './applications-tab';
 import { DipModal } from './dip-modal';
 import { DipsTab } from './dips-tab';
@@ -300,8 +301,13 @@ export function DashboardPage() {
             value: 'history',
             label: 'Search History',
             adornment: <Count value={searches.data?.length} loading={searches.isPending} />,
-            content: listState(searches, 'your searches') ?? (
-              <SearchHistory userId={userId} searches={searches.data ?? []} />
+            content: (
+              <>
+                <AlertSetting />
+                {listState(searches, 'your searches') ?? (
+                  <SearchHistory userId={userId} searches={searches.data ?? []} />
+                )}
+              </>
             ),
           },
           {

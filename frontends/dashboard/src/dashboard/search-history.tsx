@@ -1,6 +1,9 @@
 // The Search History tab (spec §2): each saved search with its loan-type icon and colour, title,
 // en-GB date, location, 'Application Submitted' badge, results count, View Results, and an inline
-// project rename (Enter saves, Escape cancels).
+// project rename (Enter saves, Escape cancels). A search a lender panel change re-priced says so: its
+// marker in words, the best offer before → after, and the offers gained or lost.
+import { repricingSummary } from '@lsp/contracts/src/display/repricing';
+import type { SearchRepricing } from '@lsp/contracts/src/search/events';
 import { labelOf } from '@lsp/contracts/src/display/labels';
 import { Badge, Button, Card, callApi, buttonClass, useToast } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
@@ -78,6 +81,7 @@ function SearchHistoryItem({ userId, search }: { userId: string; search: SavedSe
           </span>
         </p>
         {search.application_status === 'submitted' && <Badge variant="success">Application Submitted</Badge>}
+        {search.repricing && <RepricingNote searchId={search.id} repricing={search.repricing} />}
       </div>
       <div className="dash-item__actions">
         <Link to={`/search-results/${search.id}`} className={buttonClass('secondary', 'sm')}>
@@ -85,6 +89,28 @@ function SearchHistoryItem({ userId, search }: { userId: string; search: SavedSe
         </Link>
       </div>
     </li>
+  );
+}
+
+/** The marker is words in a badge (not a colour alone); the change is read as 'Best offer: X, now Y'. */
+function RepricingNote({ searchId, repricing }: { searchId: string; repricing: SearchRepricing }) {
+  const summary = repricingSummary(repricing);
+  const labelId = `repricing-${searchId}`;
+  return (
+    <div className="dash-repricing" role="group" aria-labelledby={labelId}>
+      <p className="dash-repricing__head">
+        <Badge id={labelId} variant={summary.marker === 'New offers' ? 'success' : 'info'}>
+          {summary.marker}
+        </Badge>
+        <span className="ui-muted">Lender terms changed on {summary.repricedOn}</span>
+      </p>
+      <p className="dash-repricing__change">
+        <span className="dash-repricing__label">Best offer:</span> <span>{summary.before}</span>{' '}
+        <span aria-hidden="true">→</span>
+        <span className="ui-visually-hidden">, now</span> <span>{summary.after}</span>
+      </p>
+      {summary.counts.length > 0 && <p className="dash-repricing__counts">{summary.counts.join(', ')}</p>}
+    </div>
   );
 }
 
