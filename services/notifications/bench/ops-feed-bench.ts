@@ -4,16 +4,15 @@
 // serves the feed (a child process, read from /proc), and what the slow viewer lost. Asserts nothing.
 //   BENCH_FEED_RATE (2000 events/s), BENCH_FEED_SECONDS (10), BENCH_FEED_VIEWERS (20)
 import { createEnvelope } from '@lsp/contracts';
-import { RedisStreamsEventBus, ServiceMetrics, identityHeaders } from '@lsp/service-kit';
-import { TEST_SECRETS, leaseRedisDb, listen, silentLogger, startTestMongo } from '@lsp/testing';
+import { RedisStreamsEventBus, identityHeaders } from '@lsp/service-kit';
+import { TEST_SECRETS, leaseRedisDb, listen, startTestMongo } from '@lsp/testing';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
-import { buildApp } from '../src/app';
 import { notificationsConfigSchema } from '../src/config';
-import { createOpsConsole } from '../src/ops';
+import { buildAppWithOpsConsole } from '../test/ops-helpers';
 
 const RATE = Number(process.env.BENCH_FEED_RATE ?? 2000);
 const SECONDS = Number(process.env.BENCH_FEED_SECONDS ?? 10);
@@ -30,22 +29,14 @@ const OPS = identityHeaders(
 async function serve(redisUrl: string): Promise<void> {
   const mongo = await startTestMongo();
   const db = await mongo.database('notifications');
-  const config = notificationsConfigSchema.parse({
-    ...TEST_SECRETS,
-    MONGO_URL: mongo.url,
-    REDIS_URL: redisUrl,
-    DB_NAME: db.name,
-    OPS_TARGETS: 'none=http://127.0.0.1:9',
-  });
   const bus = new RedisStreamsEventBus({ redisUrl });
-  const ops = await createOpsConsole({ config, logger: silentLogger(), mongo: db, bus, instance: 'bench' });
-  const app = buildApp({
-    config,
-    logger: silentLogger(),
-    metrics: new ServiceMetrics('notifications'),
-    healthChecks: [],
-    mongo: db,
-    ops,
+  const { ops, app } = await buildAppWithOpsConsole({
+    mongoUrl: mongo.url,
+    db,
+    redisUrl,
+    bus,
+    env: { OPS_TARGETS: 'none=http://127.0.0.1:9' },
+    console: { instance: 'bench' },
   });
   await bus.start();
   await ops.start();

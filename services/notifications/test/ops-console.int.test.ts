@@ -31,7 +31,6 @@ import {
 import {
   DOWN_URL,
   type Listening,
-  TEST_SECRETS,
   type TestMongo,
   type TestRedis,
   leaseRedisDb,
@@ -44,12 +43,18 @@ import {
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import { type Queue, Worker } from 'bullmq';
 import type { Connection } from 'mongoose';
-import { buildApp } from '../src/app';
-import { notificationsConfigSchema } from '../src/config';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
 import { subscribeToIdentityEvents } from '../src/events/consumed';
-import { type OpsConsole, createOpsConsole } from '../src/ops';
-import { BORROWER, OPS_USER, asOps, asUser, openStream, testEvent } from './ops-helpers';
+import type { OpsConsole } from '../src/ops';
+import {
+  BORROWER,
+  OPS_USER,
+  asOps,
+  asUser,
+  buildAppWithOpsConsole,
+  openStream,
+  testEvent,
+} from './ops-helpers';
 
 jest.setTimeout(120_000);
 
@@ -115,14 +120,6 @@ describe('the operations console (Redis Streams)', () => {
     });
     target = await listen(targetApp);
 
-    const config = notificationsConfigSchema.parse({
-      ...TEST_SECRETS,
-      MONGO_URL: mongo.url,
-      REDIS_URL: redis.url,
-      DB_NAME: db.name,
-      OPS_FEED_CLIENT_BUFFER: String(CLIENT_BUFFER),
-      OPS_TARGETS: `search=${target.url},email-worker=${DOWN_URL}`,
-    });
     const fast = { blockMs: 200, claimIntervalMs: 200 };
     const retry = { maxAttempts: 2, initialDelayMs: 100, maxDelayMs: 200 };
     bus = new RedisStreamsEventBus({ redisUrl: redis.url, ...fast, retry });
@@ -157,26 +154,22 @@ describe('the operations console (Redis Streams)', () => {
     // The real notifications consumer: identity.verification.requested → an email job (id = event id).
     subscribeToIdentityEvents(consumers, processed, emailQueue);
 
-    ops = await createOpsConsole({
-      config,
-      logger: silentLogger(),
-      mongo: db,
+    const built = await buildAppWithOpsConsole({
+      mongoUrl: mongo.url,
+      db,
+      redisUrl: redis.url,
       bus,
-      queues: { email: emailQueue },
-      instance: 'test',
+      env: {
+        OPS_FEED_CLIENT_BUFFER: String(CLIENT_BUFFER),
+        OPS_TARGETS: `search=${target.url},email-worker=${DOWN_URL}`,
+      },
+      console: { queues: { email: emailQueue }, instance: 'test' },
     });
-    const app = buildApp({
-      config,
-      logger: silentLogger(),
-      metrics: new ServiceMetrics('notifications'),
-      healthChecks: [],
-      mongo: db,
-      ops,
-    });
+    ops = built.ops;
     await bus.start();
     await consumers.start();
     await ops.start();
-    service = await listen(app);
+    service = await listen(built.app);
   });
 
   afterAll(async () => {

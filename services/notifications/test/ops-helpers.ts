@@ -1,9 +1,13 @@
-// Helpers of the operations console's tests: an SSE reader on a raw socket (so a test can also
-// stop reading, like a slow browser), identity headers, and event factories.
+// Helpers of the operations console's tests: the app with its console, an SSE reader on a raw socket
+// (so a test can also stop reading, like a slow browser), identity headers, and event factories.
 import net from 'node:net';
 import { type EventEnvelope, createEnvelope } from '@lsp/contracts';
-import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
-import { TEST_SECRETS, waitFor } from '@lsp/testing';
+import { type CallerIdentity, type EventBus, ServiceMetrics, identityHeaders } from '@lsp/service-kit';
+import { TEST_SECRETS, silentLogger, waitFor } from '@lsp/testing';
+import type { Connection } from 'mongoose';
+import { buildApp } from '../src/app';
+import { notificationsConfigSchema } from '../src/config';
+import { type OpsConsole, createOpsConsole } from '../src/ops';
 
 export const OPS_USER: CallerIdentity = {
   userId: 'ops-user-1',
@@ -19,6 +23,46 @@ export const BORROWER: CallerIdentity = {
   verified: true,
   roles: [],
 };
+
+type OpsConsoleOptions = Parameters<typeof createOpsConsole>[0];
+
+/**
+ * The notifications app serving the operations console, configured from the test secrets, the stores
+ * given and `env`. The console subscribes its dead-letter collector to `bus`, so start the bus after
+ * this, then the console.
+ */
+export async function buildAppWithOpsConsole(opts: {
+  mongoUrl: string;
+  db: Connection;
+  redisUrl: string;
+  bus: EventBus;
+  env?: Record<string, string>;
+  console?: Omit<OpsConsoleOptions, 'config' | 'logger' | 'mongo' | 'bus'>;
+}) {
+  const config = notificationsConfigSchema.parse({
+    ...TEST_SECRETS,
+    MONGO_URL: opts.mongoUrl,
+    REDIS_URL: opts.redisUrl,
+    DB_NAME: opts.db.name,
+    ...opts.env,
+  });
+  const ops: OpsConsole = await createOpsConsole({
+    config,
+    logger: silentLogger(),
+    mongo: opts.db,
+    bus: opts.bus,
+    ...opts.console,
+  });
+  const app = buildApp({
+    config,
+    logger: silentLogger(),
+    metrics: new ServiceMetrics('notifications'),
+    healthChecks: [],
+    mongo: opts.db,
+    ops,
+  });
+  return { ops, app };
+}
 
 export const asUser = (user: CallerIdentity | null) => identityHeaders(user, TEST_SECRETS.INTERNAL_SECRET);
 export const asOps = () => asUser(OPS_USER);

@@ -2,15 +2,13 @@
 // event reaches the SSE stream, and a reconnect with Last-Event-ID loses nothing. On a real Apache Kafka
 // broker: KAFKA_BROKERS when set, else one this suite starts, like the bus's own contract suite.
 import { type EventEnvelope, OPS_FEED_REPLAY } from '@lsp/contracts';
-import { KafkaEventBus, ServiceMetrics } from '@lsp/service-kit';
+import { KafkaEventBus } from '@lsp/service-kit';
 import {
   type Listening,
-  TEST_SECRETS,
   type TestMongo,
   type TestRedis,
   leaseRedisDb,
   listen,
-  silentLogger,
   startTestMongo,
   waitFor,
 } from '@lsp/testing';
@@ -20,10 +18,8 @@ import {
   kafkaTargetName,
   startTestKafka,
 } from '../../../packages/service-kit/test/kafka-broker';
-import { buildApp } from '../src/app';
-import { notificationsConfigSchema } from '../src/config';
-import { type OpsConsole, createOpsConsole } from '../src/ops';
-import { asOps, openStream, testEvent } from './ops-helpers';
+import type { OpsConsole } from '../src/ops';
+import { asOps, buildAppWithOpsConsole, openStream, testEvent } from './ops-helpers';
 
 jest.setTimeout(180_000);
 
@@ -47,38 +43,29 @@ describe(`the operations feed on Kafka (${kafkaTargetName()})`, () => {
     mongo = await startTestMongo();
     redis = await leaseRedisDb();
     db = await mongo.database('notifications');
-    const config = notificationsConfigSchema.parse({
-      ...TEST_SECRETS,
-      MONGO_URL: mongo.url,
-      REDIS_URL: redis.url,
-      DB_NAME: db.name,
-      EVENT_BUS: 'kafka',
-      KAFKA_BROKERS: brokers.join(','),
-      OPS_TARGETS: 'nothing=http://127.0.0.1:9',
-    });
     publisher = new KafkaEventBus({ brokers, clientId: 'ops-kafka-publisher' });
     bus = new KafkaEventBus({ brokers, clientId: 'notifications', consumerConfig: GROUP });
-    ops = await createOpsConsole({
-      config,
-      logger: silentLogger(),
-      mongo: db,
+    const built = await buildAppWithOpsConsole({
+      mongoUrl: mongo.url,
+      db,
+      redisUrl: redis.url,
       bus,
-      instance: `kafka-test-${Date.now()}`,
-      kafka: { consumerConfig: GROUP },
-      // One dead-letter topic keeps the group join short.
-      deadLetterTypes: ['dip.created'],
+      env: {
+        EVENT_BUS: 'kafka',
+        KAFKA_BROKERS: brokers.join(','),
+        OPS_TARGETS: 'nothing=http://127.0.0.1:9',
+      },
+      console: {
+        instance: `kafka-test-${Date.now()}`,
+        kafka: { consumerConfig: GROUP },
+        // One dead-letter topic keeps the group join short.
+        deadLetterTypes: ['dip.created'],
+      },
     });
-    const app = buildApp({
-      config,
-      logger: silentLogger(),
-      metrics: new ServiceMetrics('notifications'),
-      healthChecks: [],
-      mongo: db,
-      ops,
-    });
+    ops = built.ops;
     await bus.start();
     await ops.start();
-    service = await listen(app);
+    service = await listen(built.app);
     // The tap has joined its group once an event published now reaches its ring.
     await waitFor(
       async () => {

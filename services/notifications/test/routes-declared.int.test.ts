@@ -1,14 +1,6 @@
-import {
-  RedisStreamsEventBus,
-  ServiceMetrics,
-  createQueue,
-  declaredApiRoutes,
-  registeredApiRoutes,
-} from '@lsp/service-kit';
-import { TEST_SECRETS, leaseRedisDb, silentLogger, startTestMongo } from '@lsp/testing';
-import { buildApp } from '../src/app';
-import { notificationsConfigSchema } from '../src/config';
-import { createOpsConsole } from '../src/ops';
+import { RedisStreamsEventBus, createQueue, declaredApiRoutes, registeredApiRoutes } from '@lsp/service-kit';
+import { leaseRedisDb, startTestMongo } from '@lsp/testing';
+import { buildAppWithOpsConsole } from './ops-helpers';
 
 // Every route the notifications service registers is declared in @lsp/contracts (registering one that
 // is not throws), and every route declared for it is registered: a declaration without a route fails here.
@@ -20,27 +12,12 @@ describe('the notifications routes and their contracts', () => {
     const emailQueue = createQueue('email', redis.url);
     try {
       const db = await mongo.database('notifications');
-      const config = notificationsConfigSchema.parse({
-        ...TEST_SECRETS,
-        MONGO_URL: mongo.url,
-        REDIS_URL: redis.url,
-        DB_NAME: db.name,
-      });
-      const ops = await createOpsConsole({
-        config,
-        logger: silentLogger(),
-        mongo: db,
+      const { ops, app } = await buildAppWithOpsConsole({
+        mongoUrl: mongo.url,
+        db,
+        redisUrl: redis.url,
         bus,
-        queues: { email: emailQueue },
-        instance: 'routes-test',
-      });
-      const app = buildApp({
-        config,
-        logger: silentLogger(),
-        metrics: new ServiceMetrics('notifications'),
-        healthChecks: [],
-        mongo: db,
-        ops,
+        console: { queues: { email: emailQueue }, instance: 'routes-test' },
       });
       await app.ready();
       expect(registeredApiRoutes('notifications')).toEqual(declaredApiRoutes('notifications'));
