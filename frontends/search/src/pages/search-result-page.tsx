@@ -20,6 +20,7 @@ import { readLoanOffers } from '../lib/loan-offer';
 import { readSavedSearch, searchSummary } from '../lib/saved-search';
 import { SavedSearchIdContext } from '../lib/saved-search-context';
 import { ResultsPanel } from '../results/results-panel';
+import { OffersTabs, RepricingNotice } from './saved-search-repricing';
 
 const formatDate = (value: string | null): string => formatUkDate(value, 'long');
 
@@ -83,6 +84,26 @@ function SearchResult({ id }: { id: string }) {
 
   const summary = searchSummary(view.formData);
   const loanType = view.loanType ?? 'development';
+  // A lender panel change that moved this search's offers: the saved offers beside today's.
+  const repricing = query.data?.repricing ?? null;
+  const saved =
+    offers.length === 0 ? (
+      <Card title="No results in this search" subtitle="Run a new search to see current lender offers.">
+        <Link to="/" className={buttonClass('primary')}>
+          Try a New Search
+        </Link>
+      </Card>
+    ) : (
+      <SavedSearchIdContext.Provider value={view.id}>
+        <ResultsPanel
+          offers={offers}
+          loanType={loanType}
+          formData={view.formData}
+          searchId={view.id}
+          title="Result options"
+        />
+      </SavedSearchIdContext.Provider>
+    );
   return (
     <div className="ui-container sr-page ui-stack">
       <h1 className="sr-page-title">Saved Search Results</h1>
@@ -95,22 +116,18 @@ function SearchResult({ id }: { id: string }) {
           <Fact label="Lender results" value={view.results.length} />
         </dl>
       </Card>
-      {offers.length === 0 ? (
-        <Card title="No results in this search" subtitle="Run a new search to see current lender offers.">
-          <Link to="/" className={buttonClass('primary')}>
-            Try a New Search
-          </Link>
-        </Card>
+      {repricing && <RepricingNotice repricing={repricing} />}
+      {repricing ? (
+        <OffersTabs
+          searchId={view.id}
+          loanType={loanType}
+          formData={view.formData}
+          repricing={repricing}
+          savedCount={offers.length}
+          saved={saved}
+        />
       ) : (
-        <SavedSearchIdContext.Provider value={view.id}>
-          <ResultsPanel
-            offers={offers}
-            loanType={loanType}
-            formData={view.formData}
-            searchId={view.id}
-            title="Result options"
-          />
-        </SavedSearchIdContext.Provider>
+        saved
       )}
       <Card title="Speak to an Advisor" subtitle="Talk a deal through with one of our finance specialists.">
         <Button
