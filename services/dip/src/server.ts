@@ -19,6 +19,7 @@ serveService({
       savedSearches: repositories.savedSearches,
       access: repositories.access,
       dips: repositories.dips,
+      clock: systemClock,
     });
     const app = buildApp({ ...runtime, ...repositories, clock: systemClock, pdfs });
     await bus.start();

@@ -116,13 +116,14 @@ export function startDipHarness(
     const repositories = createRepositories(dipDb, dipOutbox);
     await ensureIndexes(repositories);
     const dipBus = newBus();
+    const clock = new TestClock();
     subscribeToProjections(dipBus, {
       processed: await ProcessedEvents.open(dipDb),
       savedSearches: repositories.savedSearches,
       access: repositories.access,
       dips: repositories.dips,
+      clock,
     });
-    const clock = new TestClock();
     const config = dipConfigSchema.parse({
       ...env,
       PUBLIC_URL: 'http://localhost:8080',

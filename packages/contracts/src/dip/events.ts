@@ -9,6 +9,7 @@ export const DIP_EVENT_TYPES = {
   revoked: 'dip.revoked',
   pdfRendered: 'dip.pdf.rendered',
   applicationSubmitted: 'application.submitted',
+  productChanged: 'dip.product.changed',
 } as const;
 
 const money = z.number().finite().nonnegative();
@@ -157,3 +158,39 @@ export const applicationSubmittedEventSchema = z.object({
   submittedAt: z.string().datetime(),
 });
 export type ApplicationSubmittedEvent = z.infer<typeof applicationSubmittedEventSchema>;
+
+/** What a lender panel change did to the product a DIP was issued from (the DIP's terms stay as issued). */
+export const DIP_PRODUCT_CHANGES = ['withdrawn', 'repriced'] as const;
+
+/**
+ * The latest panel change that withdrew or repriced the product a DIP was issued from: the owner sees
+ * that the lender has changed the product since the DIP was issued. `at` is the activation's time.
+ */
+export const dipProductChangeSchema = z.object({
+  panelVersion: z.string().min(1),
+  change: z.enum(DIP_PRODUCT_CHANGES),
+  at: z.string().datetime(),
+});
+export type DipProductChange = z.infer<typeof dipProductChangeSchema>;
+
+/**
+ * One lender panel activation withdrew or repriced the products of some of a user's live DIPs: one
+ * event per owner per activation, naming each DIP it marked (notifications emails the owner once).
+ */
+export const dipProductChangedEventSchema = z.object({
+  userId: z.string().min(1),
+  panelVersion: z.string().min(1),
+  changedAt: z.string().datetime(),
+  dips: z
+    .array(
+      z.object({
+        dipId: z.string().uuid(),
+        quoteCode: z.string().min(1),
+        lenderName: text,
+        productName: text,
+        change: z.enum(DIP_PRODUCT_CHANGES),
+      }),
+    )
+    .min(1),
+});
+export type DipProductChangedEvent = z.infer<typeof dipProductChangedEventSchema>;

@@ -3,6 +3,7 @@ import { LOAN_TYPES } from '../common/enums';
 import { jsonObject } from '../common/json';
 import { EMAIL_MAX_LENGTH, EMAIL_TEXT_PATTERN, isoDateTimeText } from '../common/text';
 import { coerceNumericText } from '../search/fields';
+import type { DipProductChange } from './events';
 
 /** The spec's wording (§6, §8) for every answer of the DIP calls. */
 export const DIP_MESSAGES = {
@@ -111,6 +112,8 @@ export interface DipOwnerView {
     currentValue: number;
   };
   financial: { depositRequired: number; purchasePrice: number; projectCost: number; buildCost: number };
+  /** Set once a panel change withdrew or repriced the DIP's product (its terms stay as issued). */
+  productChange: DipProductChange | null;
 }
 
 /** The online DIP page (spec §3 'Online DIP view'). */
@@ -143,6 +146,8 @@ export interface OnlineDipView {
     borrowingEntity: string;
     mortgageTermYears: number | null;
   };
+  /** As the owner's view has it, for the owner only: null for anyone the DIP was shared with. */
+  productChange: DipProductChange | null;
 }
 
 /** One DIP of the dashboard's list (spec §3 'DIP (dashboard list item)'). */
@@ -164,6 +169,8 @@ export interface DipListItem {
     lenderName: string;
     loanType: (typeof LOAN_TYPES)[number];
   };
+  /** As the owner's view has it (the list is the owner's). */
+  productChange: DipProductChange | null;
 }
 
 // ---------------------------------------------------------------- applications

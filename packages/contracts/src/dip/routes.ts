@@ -21,6 +21,7 @@ import {
   dipExpiryBodySchema,
   loanApplicationBodySchema,
 } from './http';
+import { dipProductChangeSchema } from './events';
 
 /** The dip service's public routes: online DIPs, their PDFs, DIP and loan applications. */
 
@@ -66,6 +67,7 @@ export const dipOwnerViewSchema = z.object({
     projectCost: z.number(),
     buildCost: z.number(),
   }),
+  productChange: dipProductChangeSchema.nullable(),
 }) satisfies z.ZodType<DipOwnerView>;
 
 /** The online DIP page: {@link OnlineDipView}. */
@@ -98,6 +100,7 @@ export const onlineDipViewSchema = z.object({
     borrowingEntity: z.string(),
     mortgageTermYears: z.number().nullable(),
   }),
+  productChange: dipProductChangeSchema.nullable(),
 }) satisfies z.ZodType<OnlineDipView>;
 
 /** One DIP of the dashboard's list: {@link DipListItem}. */
@@ -119,6 +122,7 @@ export const dipListItemSchema = z.object({
     lenderName: z.string(),
     loanType: z.enum(LOAN_TYPES),
   }),
+  productChange: dipProductChangeSchema.nullable(),
 }) satisfies z.ZodType<DipListItem>;
 
 /** One application on the dashboard: {@link ApplicationListItem}. */

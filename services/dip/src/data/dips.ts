@@ -2,7 +2,7 @@ import type { DipSnapshot, EventEnvelope } from '@lsp/contracts';
 import type { EventOutbox } from '@lsp/service-kit';
 import type { Decimal128 } from 'mongodb';
 import type { ClientSession, Connection } from 'mongoose';
-import type { Dip } from '../domain/views';
+import type { Dip, StoredProductChange } from '../domain/views';
 import { fromMoney, fromMoneyOrNull, toMoney, toMoneyOrNull } from './money';
 
 type StoredMoney = Decimal128;
@@ -80,6 +80,27 @@ function fromDocument(doc: DipDocument): Dip {
   };
 }
 
+/** One product a lender panel change withdrew or repriced. */
+export interface ChangedProduct {
+  lenderId: string;
+  productId: string;
+  change: StoredProductChange['change'];
+}
+
+/** A DIP a panel change marked: what its owner's alert names. */
+export interface MarkedDip {
+  dipId: string;
+  userId: string;
+  quoteCode: string;
+  lenderName: string;
+  productName: string;
+  change: StoredProductChange['change'];
+}
+
+/** Products looked up per query: a panel change may name hundreds; each query's `$or` stays bounded. */
+const PRODUCTS_PER_QUERY = 200;
+const productKey = (lenderId: string, productId: string) => `${lenderId}\u0000${productId}`;
+
 /** Most DIPs the dashboard lists at once; far above any real user's count. */
 export const USER_DIPS_LIMIT = 500;
 
@@ -106,6 +127,11 @@ export class DipRepository {
       },
     );
     await c.createIndex({ userId: 1, createdAt: -1 }, { name: 'user_newest_first' });
+    // The DIPs issued from a product, for a panel change that withdraws or reprices it.
+    await c.createIndex(
+      { 'snapshot.lenderId': 1, 'snapshot.productId': 1, expiresAt: 1 },
+      { name: 'issued_product' },
+    );
   }
 
   /** The DIP and its events commit together, or neither does. */
@@ -165,6 +191,80 @@ export class DipRepository {
       return true;
     });
     return applied ? changed : null;
+  }
+
+  /**
+   * Marks every live DIP (not expired at `now`, its link not revoked) issued from one of `products`
+   * with the panel change and writes the events of the marks (`events`) to the outbox, in the
+   * caller's transaction; returns the DIPs it marked. The terms, the
+   * snapshot and the version are left as they are: the PDF (one per version) and every view of the
+   * terms stay the DIP as issued, and an owner's change read before the mark still applies.
+   *
+   * The latest change is kept, not the first: a product repriced and later withdrawn is withdrawn
+   * now, which is what the owner needs to know, and each change is one the owner hears of. Latest is
+   * by the activation's time, so an older activation handled late never overwrites a newer mark.
+   */
+  async markProductChanges(
+    panelChange: { panelVersion: string; at: Date; products: ChangedProduct[] },
+    now: Date,
+    events: (marked: MarkedDip[]) => EventEnvelope[],
+    session: ClientSession,
+  ): Promise<MarkedDip[]> {
+    const { panelVersion, at, products } = panelChange;
+    const changeOf = new Map(products.map((p) => [productKey(p.lenderId, p.productId), p.change]));
+    const marked: MarkedDip[] = [];
+    for (let i = 0; i < products.length; i += PRODUCTS_PER_QUERY) {
+      const batch = products.slice(i, i + PRODUCTS_PER_QUERY);
+      const docs = await this.collection()
+        .find(
+          {
+            $and: [
+              {
+                $or: batch.map((p) => ({
+                  'snapshot.lenderId': p.lenderId,
+                  'snapshot.productId': p.productId,
+                })),
+              },
+              { $or: [{ productChange: null }, { 'productChange.at': { $lt: at } }] },
+            ],
+            linkStatus: 'active',
+            expiresAt: { $gt: now },
+          },
+          {
+            session,
+            projection: {
+              userId: 1,
+              quoteCode: 1,
+              'snapshot.lenderId': 1,
+              'snapshot.productId': 1,
+              'snapshot.lenderName': 1,
+              'snapshot.productName': 1,
+            },
+          },
+        )
+        .toArray();
+      for (const doc of docs) {
+        const change = changeOf.get(productKey(doc.snapshot.lenderId, doc.snapshot.productId));
+        if (!change) continue;
+        marked.push({
+          dipId: doc._id,
+          userId: doc.userId,
+          quoteCode: doc.quoteCode,
+          lenderName: doc.snapshot.lenderName,
+          productName: doc.snapshot.productName,
+          change,
+        });
+      }
+    }
+    for (const change of ['withdrawn', 'repriced'] as const) {
+      const ids = marked.filter((m) => m.change === change).map((m) => m.dipId);
+      if (ids.length === 0) continue;
+      const productChange: StoredProductChange = { panelVersion, change, at };
+      await this.collection().updateMany({ _id: { $in: ids } }, { $set: { productChange } }, { session });
+    }
+    const envelopes = marked.length > 0 ? events(marked) : [];
+    if (envelopes.length > 0) await this.outbox.add(envelopes, session);
+    return marked;
   }
 
   /** The first time the DIP is shared (from sharing's events); later shares leave it as it is. */

@@ -1,4 +1,4 @@
-import type { DipListItem, DipOwnerView, DipSnapshot, OnlineDipView } from '@lsp/contracts';
+import type { DipListItem, DipOwnerView, DipProductChange, DipSnapshot, OnlineDipView } from '@lsp/contracts';
 
 /** A DIP as the dip service holds it, with money back as numbers. */
 export interface Dip {
@@ -20,7 +20,28 @@ export interface Dip {
   firstSharedAt: Date | null;
   /** When the owner last revoked the link (absent or null: never); regenerating keeps it. */
   linkRevokedAt?: Date | null;
+  /**
+   * The latest lender panel change that withdrew or repriced the product the DIP was issued from
+   * (absent or null: none while it was live). The DIP's terms never change with it.
+   */
+  productChange?: StoredProductChange | null;
 }
+
+export interface StoredProductChange {
+  panelVersion: string;
+  change: DipProductChange['change'];
+  /** When the panel version was activated. */
+  at: Date;
+}
+
+const productChangeView = (dip: Dip): DipProductChange | null =>
+  dip.productChange
+    ? {
+        panelVersion: dip.productChange.panelVersion,
+        change: dip.productChange.change,
+        at: dip.productChange.at.toISOString(),
+      }
+    : null;
 
 export type DipStatus = 'active' | 'expired' | 'revoked';
 
@@ -81,6 +102,7 @@ export function ownerView(dip: Dip, now: Date, publicUrl: string): DipOwnerView 
       projectCost: s.financial.projectCost,
       buildCost: s.financial.buildCost,
     },
+    productChange: productChangeView(dip),
   };
 }
 
@@ -92,7 +114,11 @@ export function hoursLeft(dip: Dip, now: Date): number {
   return Math.max(0, Math.ceil((dip.expiresAt.getTime() - now.getTime()) / 3_600_000));
 }
 
-export function onlineView(dip: Dip, now: Date): OnlineDipView {
+/**
+ * The online DIP page. `asOwner`: the caller is the DIP's owner, the only one told that the lender has
+ * changed the product since (someone it was shared with sees the DIP as issued, nothing more).
+ */
+export function onlineView(dip: Dip, now: Date, asOwner: boolean): OnlineDipView {
   const s = dip.snapshot;
   return {
     quoteCode: dip.quoteCode,
@@ -123,6 +149,7 @@ export function onlineView(dip: Dip, now: Date): OnlineDipView {
       borrowingEntity: s.borrower.entity,
       mortgageTermYears: s.loan.mortgageTermYears,
     },
+    productChange: asOwner ? productChangeView(dip) : null,
   };
 }
 
@@ -146,5 +173,6 @@ export function listItem(dip: Dip, now: Date, publicUrl: string): DipListItem {
       lenderName: s.lenderName,
       loanType: s.loanType,
     },
+    productChange: productChangeView(dip),
   };
 }

@@ -1,14 +1,17 @@
 import {
+  type EventEnvelope,
   SEARCH_EVENT_TYPES,
   SHARING_EVENT_TYPES,
+  panelActivatedEventSchema,
   searchSavedEventSchema,
   shareCreatedEventSchema,
   shareRevokedEventSchema,
   shareViewedEventSchema,
 } from '@lsp/contracts';
-import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
-import type { DipRepository } from '../data/dips';
+import type { Clock, EventBus, ProcessedEvents } from '@lsp/service-kit';
+import type { ChangedProduct, DipRepository, MarkedDip } from '../data/dips';
 import type { AccessProjection, SavedSearchProjection } from '../data/projections';
+import { dipProductChangedEvent } from './published';
 
 export const CONSUMER = 'dip';
 
@@ -16,13 +19,72 @@ export interface ConsumerDeps {
   processed: ProcessedEvents;
   savedSearches: SavedSearchProjection;
   access: AccessProjection;
-  dips: Pick<DipRepository, 'markShared'>;
+  dips: Pick<DipRepository, 'markShared' | 'markProductChanges'>;
+  /** Which DIPs are still live when a panel change arrives. */
+  clock: Clock;
+}
+
+/** What a panel change did to a product, as a DIP issued from it records it; 'added' concerns no DIP. */
+const DIP_CHANGE_OF = { removed: 'withdrawn', changed: 'repriced' } as const;
+
+/**
+ * A lender panel activation: every live DIP issued from a product it removed or changed is marked
+ * (its terms stay as issued), and each owner of a marked DIP gets one dip.product.changed naming
+ * their DIPs, written with the marks and the processed-event marker in one transaction, so a
+ * redelivered activation marks and publishes nothing more.
+ */
+export async function handlePanelActivated(
+  envelope: EventEnvelope,
+  deps: Pick<ConsumerDeps, 'processed' | 'dips' | 'clock'>,
+): Promise<void> {
+  const data = panelActivatedEventSchema.parse(envelope.data);
+  const products: ChangedProduct[] = data.changedProducts.flatMap(({ lenderId, productId, change }) =>
+    change === 'added' ? [] : [{ lenderId, productId, change: DIP_CHANGE_OF[change] }],
+  );
+  // Taken even when no product concerns a DIP ('added' only): every activation is handled once.
+  await deps.processed.handleOnce(`${CONSUMER}:panel`, envelope, async (session) => {
+    if (products.length === 0) return;
+    await deps.dips.markProductChanges(
+      { panelVersion: data.version, at: new Date(data.activatedAt), products },
+      deps.clock.now(),
+      (marked) => ownersEvents(marked, data.version, data.activatedAt, envelope.correlationId),
+      session,
+    );
+  });
+}
+
+function ownersEvents(
+  marked: MarkedDip[],
+  panelVersion: string,
+  changedAt: string,
+  correlationId: string | undefined,
+): EventEnvelope[] {
+  const byOwner = new Map<string, MarkedDip[]>();
+  for (const m of marked) byOwner.set(m.userId, [...(byOwner.get(m.userId) ?? []), m]);
+  return [...byOwner].map(([userId, dips]) =>
+    dipProductChangedEvent(
+      userId,
+      {
+        userId,
+        panelVersion,
+        changedAt,
+        dips: dips.map(({ dipId, quoteCode, lenderName, productName, change }) => ({
+          dipId,
+          quoteCode,
+          lenderName,
+          productName,
+          change,
+        })),
+      },
+      correlationId,
+    ),
+  );
 }
 
 /**
  * The projections dip keeps: saved searches (to make DIPs from while search is down) and who else may
- * open a DIP or download its PDF (from sharing's events). Each event is handled once: its marker and
- * its change commit together.
+ * open a DIP or download its PDF (from sharing's events); and the lender panel's changes to the products
+ * DIPs were issued from. Each event is handled once: its marker and its change commit together.
  */
 export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
   const { processed } = deps;
@@ -57,5 +119,10 @@ export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
         }
       });
     },
+  });
+  bus.subscribe({
+    consumerGroup: `${CONSUMER}-panel`,
+    types: [SEARCH_EVENT_TYPES.panelActivated],
+    handler: (envelope) => handlePanelActivated(envelope, deps),
   });
 }

@@ -5,6 +5,7 @@ import {
   type DipExpiryChangedEvent,
   type DipLinkRegeneratedEvent,
   type DipPdfRenderedEvent,
+  type DipProductChangedEvent,
   type DipRevokedEvent,
   applicationSubmittedEventSchema,
   createEnvelope,
@@ -12,6 +13,7 @@ import {
   dipExpiryChangedEventSchema,
   dipLinkRegeneratedEventSchema,
   dipPdfRenderedEventSchema,
+  dipProductChangedEventSchema,
   dipRevokedEventSchema,
 } from '@lsp/contracts';
 
@@ -40,4 +42,10 @@ export const dipPdfRenderedEvent = dipEvent<DipPdfRenderedEvent>(
 export const applicationSubmittedEvent = dipEvent<ApplicationSubmittedEvent>(
   DIP_EVENT_TYPES.applicationSubmitted,
   applicationSubmittedEventSchema,
+);
+
+/** Its subject is the owner's user id: one per owner per panel change. */
+export const dipProductChangedEvent = dipEvent<DipProductChangedEvent>(
+  DIP_EVENT_TYPES.productChanged,
+  dipProductChangedEventSchema,
 );

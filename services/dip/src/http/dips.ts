@@ -191,10 +191,10 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
       return { success: true, dip: ownerView(dip, clock.now(), publicUrl), shareInfo: { shareId: null } };
     }
     if (!isShareSlug(reference)) throw notFound(DIP_MESSAGES.notFound);
-    const { dip } = await readableDip(deps, await dips.findBySlug(reference), caller, 'view');
+    const { dip, asOwner } = await readableDip(deps, await dips.findBySlug(reference), caller, 'view');
     // The spec caches the online view for 60 s; private, because it is one person's loan terms.
     reply.header('cache-control', 'private, max-age=60');
-    return { success: true, ...onlineView(dip, clock.now()) };
+    return { success: true, ...onlineView(dip, clock.now(), asOwner) };
   });
 
   declareRoute(app, 'regenerateDipLink', async (request) => {
