@@ -23,17 +23,21 @@ describe('POST /api/leads through the gateway', () => {
   });
 
   const leadCount = () => leadModel(h.mongo).countDocuments();
+  /** A bridging search answering Yes to the three readiness questions (viewed, owns property, agreed price). */
+  const READY_BRIDGING_SEARCH = {
+    searchType: 'bridging',
+    searchPayload: {
+      ...BRIDGING_PAYLOAD,
+      hasViewedProperty: true,
+      ownsProperty: true,
+      agreedPurchasePrice: true,
+    },
+  };
 
   it('stores the lead per the leads model with its Lendability Score, and writes lead.captured', async () => {
     const res = await h.client().post('/api/leads', {
       ...LEAD,
-      searchType: 'bridging',
-      searchPayload: {
-        ...BRIDGING_PAYLOAD,
-        hasViewedProperty: true,
-        ownsProperty: true,
-        agreedPurchasePrice: true,
-      },
+      ...READY_BRIDGING_SEARCH,
     });
     expect(res.status).toBe(201);
     const body = res.json();
@@ -89,13 +93,7 @@ describe('POST /api/leads through the gateway', () => {
     const strong = await h.client().post('/api/leads', {
       ...LEAD,
       propertiesOwned: '5+',
-      searchType: 'bridging',
-      searchPayload: {
-        ...BRIDGING_PAYLOAD,
-        hasViewedProperty: true,
-        ownsProperty: true,
-        agreedPurchasePrice: true,
-      },
+      ...READY_BRIDGING_SEARCH,
     });
     expect(strong.json().lendabilityScore.score).toBeGreaterThanOrEqual(70);
     expect(strong.json().lendabilityScore.tips).toEqual([]);

@@ -15,6 +15,7 @@ import { buildApp, createRepositories, ensureIndexes } from '../src/app';
 import { searchConfigSchema } from '../src/config';
 import { loadDefaultPanel } from '../src/panel';
 import { PanelStore } from '../src/data/panel-store';
+import { SEARCH_PAYLOADS } from '../../../scripts/lib/journeys';
 
 /**
  * The search service in-process on the embedded MongoDB (or MONGO_URL), behind the real gateway on a
@@ -87,55 +88,20 @@ export function envelopeOf(entry: OutboxEntry) {
   };
 }
 
-/** Valid payloads for each loan type, as the forms send them (numbers as typed, with separators). */
+/**
+ * Valid payloads for each loan type, as the forms send them (numbers as typed, with separators): the
+ * ones the load and chaos runs send; the development borrower also answers the readiness questions.
+ */
 export const DEVELOPMENT_PAYLOAD = {
-  projectName: 'Riverside Mews',
-  purchasePrice: '1,200,000',
-  buildCost: 900000,
-  purchaseCosts: 60000,
-  propertyLocation: 'SouthEast',
-  propertyClass: 'Residential',
-  gdv: 3200000,
-  buildTerm: 12,
-  loanTerm: 18,
-  maxLoanRequired: true,
+  ...SEARCH_PAYLOADS.development,
   hasViewedProperty: true,
   ownsProperty: false,
   agreedPurchasePrice: true,
 };
 
-export const BRIDGING_PAYLOAD = {
-  projectName: 'Chapel Street refinance',
-  bridgingType: 'bridgingPurchaseOrRefinance',
-  propertyLocation: 'London',
-  propertyClass: 'Residential',
-  currentValue: 650000,
-  purchasePrice: 600000,
-  purchaseCosts: 25000,
-  ownOrPurchase: 'Purchasing',
-  landOrProperty: 'Property',
-  loanTerm: 12,
-  maxLoanRequired: false,
-  netLoanRequired: 350000,
-};
+export const BRIDGING_PAYLOAD = SEARCH_PAYLOADS.bridging;
 
-export const COMMERCIAL_PAYLOAD = {
-  projectName: 'High Street offices',
-  propertyLocation: 'Midlands',
-  currentPropertyType: 'Office',
-  isOwnerOccupied: false,
-  grossMonthlyRentalIncome: 9000,
-  mortgageTerm: 20,
-  ownOrPurchase: 'Own',
-  currentValue: 1500000,
-  borrowingEntityType: 'Company',
-  timeLeftOnLease: 'MoreThanThreeYears',
-  mortgageInterestType: 'Fixed',
-  fixedRateTerm: 'FiveYear',
-  loanRepaymentType: 'InterestOnly',
-  loanCompletionType: 'AsSoonAsPossible',
-  maxLoanRequired: true,
-};
+export const COMMERCIAL_PAYLOAD = SEARCH_PAYLOADS.commercial;
 
 export const LEAD = {
   name: 'Alex Investor',
