@@ -20,7 +20,7 @@ import {
   objectBodyOracle,
   unsafeStoredKeys,
 } from '@lsp/testing';
-import { latestVerificationToken, startIdentityStack } from './harness';
+import { LEAD_INFO, latestVerificationToken, startIdentityStack } from './harness';
 
 /**
  * Issue 13, 'Beyond the list': bad inputs derived from each route's zod schema (see
@@ -119,16 +119,7 @@ const SIGNED_IN: Array<[string, RouteMaker]> = [
     post('/api/save-lead-info', saveLeadInfoBodySchema, (ctx) => [
       {
         userId: ctx.userId,
-        leadInfo: {
-          fullName: 'Ada Lovelace',
-          propertiesOwned: '3-5',
-          contactPreference: 'Phone',
-          hasViewedProperty: true,
-          ownsProperty: false,
-          agreedPurchasePrice: true,
-          phone: '07700 900456',
-          consent: true,
-        },
+        leadInfo: { ...LEAD_INFO, consent: true },
         searchData: { loanType: 'development' },
       },
     ]),

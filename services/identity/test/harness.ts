@@ -126,3 +126,37 @@ export async function latestResetToken(stack: IdentityStack, email: string, afte
   }, `a password reset email for ${email}`);
   return new URL(event.data.resetUrl).searchParams.get('token') as string;
 }
+
+/** Registers an account and follows its verification link, each from a new browser. */
+export async function registerVerified(
+  stack: IdentityStack,
+  account: { name: string; email: string; password: string },
+): Promise<void> {
+  const res = await stack.browser().post('/api/auth/register', account);
+  expect(res.status).toBe(201);
+  const token = await latestVerificationToken(stack, account.email);
+  expect((await stack.browser().get(`/api/verify-email?token=${token}`)).status).toBe(200);
+}
+
+/** A new browser signed in with the email and password given. */
+export async function signedInBrowser(
+  stack: IdentityStack,
+  email: string,
+  password: string,
+): Promise<CookieClient> {
+  const browser = stack.browser();
+  const res = await browser.post('/api/login', { email, password });
+  expect(res.status).toBe(200);
+  return browser;
+}
+
+/** Lead answers the save-lead-info route accepts, as the lead form sends them. */
+export const LEAD_INFO = {
+  fullName: 'Ada Lovelace',
+  propertiesOwned: '3-5',
+  contactPreference: 'Phone',
+  hasViewedProperty: true,
+  ownsProperty: false,
+  agreedPurchasePrice: true,
+  phone: '07700 900456',
+};

@@ -2,7 +2,13 @@ import { IDENTITY_MESSAGES, SESSION_COOKIE } from '@lsp/contracts';
 import { MESSAGES } from '../src/data/accounts';
 import { INVALID_CREDENTIALS } from '../src/http/sessions';
 import { LOGIN_LOCKED_MESSAGE, RESEND_TOO_SOON_MESSAGE } from '../src/domain/throttles';
-import { type IdentityStack, latestVerificationToken, startIdentityStack } from './harness';
+import {
+  type IdentityStack,
+  LEAD_INFO,
+  latestVerificationToken,
+  signedInBrowser,
+  startIdentityStack,
+} from './harness';
 
 const PASSWORD = 'correct horse battery';
 
@@ -19,12 +25,7 @@ describe('identity through the gateway', () => {
     return { email: email.toLowerCase(), password, userId: res.json().user.id as string };
   }
 
-  async function signedIn(email: string, password = PASSWORD) {
-    const browser = stack.browser();
-    const res = await browser.post('/api/login', { email, password });
-    expect(res.status).toBe(200);
-    return browser;
-  }
+  const signedIn = (email: string, password = PASSWORD) => signedInBrowser(stack, email, password);
 
   beforeAll(async () => {
     stack = await startIdentityStack();
@@ -396,22 +397,12 @@ describe('identity through the gateway', () => {
   });
 
   describe('POST /api/save-lead-info', () => {
-    const leadInfo = {
-      fullName: 'Ada Lovelace',
-      propertiesOwned: '3-5',
-      contactPreference: 'Phone',
-      hasViewedProperty: true,
-      ownsProperty: false,
-      agreedPurchasePrice: true,
-      phone: '07700 900456',
-    };
-
     it('keeps the lead answers on the signed-in user', async () => {
       const { email, userId } = await registered();
       const browser = await signedIn(email);
       const res = await browser.post('/api/save-lead-info', {
         userId,
-        leadInfo,
+        leadInfo: LEAD_INFO,
         searchData: { loanType: 'development' },
       });
       expect(res.status).toBe(200);
@@ -429,7 +420,7 @@ describe('identity through the gateway', () => {
     });
 
     it('needs a session', async () => {
-      const res = await stack.browser().post('/api/save-lead-info', { leadInfo });
+      const res = await stack.browser().post('/api/save-lead-info', { leadInfo: LEAD_INFO });
       expect(res.status).toBe(401);
     });
 
@@ -437,7 +428,7 @@ describe('identity through the gateway', () => {
       const me = await registered();
       const other = await registered();
       const browser = await signedIn(me.email);
-      const res = await browser.post('/api/save-lead-info', { userId: other.userId, leadInfo });
+      const res = await browser.post('/api/save-lead-info', { userId: other.userId, leadInfo: LEAD_INFO });
       expect(res.status).toBe(403);
       expect((await stack.users.findById(other.userId))!.propertiesOwned).toBeUndefined();
     });

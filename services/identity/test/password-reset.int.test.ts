@@ -2,10 +2,17 @@
 // the same answer for unknown emails, rate limited, every session ended), password change, and
 // scrypt hashes weaker than today's replaced at sign-in. Through the real gateway.
 import { IDENTITY_MESSAGES, PASSWORD_MESSAGES, SESSION_COOKIE, sessionKey } from '@lsp/contracts';
+import type { CookieClient } from '@lsp/testing';
 import { INVALID_CREDENTIALS } from '../src/http/sessions';
 import { hashParams, hashPassword } from '../src/domain/passwords';
 import { hashToken } from '../src/domain/tokens';
-import { type IdentityStack, latestResetToken, latestVerificationToken, startIdentityStack } from './harness';
+import {
+  type IdentityStack,
+  latestResetToken,
+  registerVerified,
+  signedInBrowser,
+  startIdentityStack,
+} from './harness';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a much better passphrase';
@@ -19,21 +26,27 @@ describe('password reset through the gateway', () => {
   const redis = () => stack.redis.redis;
 
   async function account(email = newEmail()) {
-    const res = await stack
-      .browser()
-      .post('/api/auth/register', { name: 'Ada Lovelace', email, password: PASSWORD });
-    expect(res.status).toBe(201);
-    const token = await latestVerificationToken(stack, email);
-    expect((await stack.browser().get(`/api/verify-email?token=${token}`)).status).toBe(200);
+    await registerVerified(stack, { name: 'Ada Lovelace', email, password: PASSWORD });
     return email;
   }
 
-  async function signedIn(email: string, password = PASSWORD) {
-    const browser = stack.browser();
-    const res = await browser.post('/api/login', { email, password });
-    expect(res.status).toBe(200);
-    return browser;
-  }
+  const signedIn = (email: string, password = PASSWORD) => signedInBrowser(stack, email, password);
+
+  /** Sets NEW_PASSWORD, typed twice, with a reset link's token; from a browser with no session unless given. */
+  const resetToNewPassword = (token: string, browser = stack.browser()) =>
+    browser.post('/api/auth/reset-password', {
+      token,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
+
+  /** Changes `browser`'s password to NEW_PASSWORD, typed twice, giving `currentPassword`. */
+  const changeToNewPassword = (browser: CookieClient, currentPassword: string) =>
+    browser.post('/api/auth/change-password', {
+      currentPassword,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
 
   const resetEvents = async (email: string) =>
     (await stack.events('identity.password-reset.requested')).filter((e) => e.data.email === email);
@@ -131,11 +144,7 @@ describe('password reset through the gateway', () => {
       const token = await resetLink(email);
 
       const browser = stack.browser();
-      const res = await browser.post('/api/auth/reset-password', {
-        token,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const res = await resetToNewPassword(token, browser);
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({ success: true, message: PASSWORD_MESSAGES.resetDone });
       expect(browser.cookie(SESSION_COOKIE)).toBeUndefined();
@@ -172,11 +181,7 @@ describe('password reset through the gateway', () => {
       const key = sessionKey(signed.slice(0, signed.lastIndexOf('.')));
       expect(await redis().exists(key)).toBe(1);
       const token = await resetLink(email);
-      const res = await browser.post('/api/auth/reset-password', {
-        token,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const res = await resetToNewPassword(token, browser);
       expect(res.status).toBe(200);
       expect(await redis().exists(key)).toBe(0);
       expect((await browser.get('/api/auth/me')).status).toBe(401);
@@ -190,11 +195,7 @@ describe('password reset through the gateway', () => {
         { email },
         { $set: { passwordResetExpiresAt: new Date(Date.now() - 1000) } },
       );
-      const res = await stack.browser().post('/api/auth/reset-password', {
-        token,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const res = await resetToNewPassword(token);
       expect(res.status).toBe(400);
       expect(res.json().error).toBe(PASSWORD_MESSAGES.resetInvalid);
       await signedIn(email, PASSWORD);
@@ -206,19 +207,11 @@ describe('password reset through the gateway', () => {
       const second = await resetLink(email);
       expect(second).not.toBe(first);
       for (const token of [first, 'made-up-token']) {
-        const res = await stack.browser().post('/api/auth/reset-password', {
-          token,
-          password: NEW_PASSWORD,
-          confirmPassword: NEW_PASSWORD,
-        });
+        const res = await resetToNewPassword(token);
         expect(res.status).toBe(400);
         expect(res.json().error).toBe(PASSWORD_MESSAGES.resetInvalid);
       }
-      const res = await stack.browser().post('/api/auth/reset-password', {
-        token: second,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const res = await resetToNewPassword(second);
       expect(res.status).toBe(200);
     });
 
@@ -243,11 +236,7 @@ describe('password reset through the gateway', () => {
         expect(res.json().error).toBe(message);
       }
       await signedIn(email, PASSWORD);
-      const res = await stack.browser().post('/api/auth/reset-password', {
-        token,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const res = await resetToNewPassword(token);
       expect(res.status).toBe(200);
     });
 
@@ -268,11 +257,7 @@ describe('password reset through the gateway', () => {
 
   describe('POST /api/auth/change-password', () => {
     it('needs a session', async () => {
-      const res = await stack.browser().post('/api/auth/change-password', {
-        currentPassword: PASSWORD,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const res = await changeToNewPassword(stack.browser(), PASSWORD);
       expect(res.status).toBe(401);
     });
 
@@ -280,11 +265,7 @@ describe('password reset through the gateway', () => {
       const email = await account();
       const here = await signedIn(email);
       const elsewhere = await signedIn(email);
-      const res = await here.post('/api/auth/change-password', {
-        currentPassword: PASSWORD,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const res = await changeToNewPassword(here, PASSWORD);
       expect(res.status).toBe(200);
       expect((await elsewhere.get('/api/auth/me')).status).toBe(401);
       expect((await here.get('/api/auth/me')).json().user.email).toBe(email);
@@ -296,18 +277,10 @@ describe('password reset through the gateway', () => {
       const email = await account();
       const browser = await signedIn(email);
       for (let i = 0; i < stack.config.LOGIN_LOCK_AFTER_PER_EMAIL; i++) {
-        const res = await browser.post('/api/auth/change-password', {
-          currentPassword: `guess ${i}`,
-          password: NEW_PASSWORD,
-          confirmPassword: NEW_PASSWORD,
-        });
+        const res = await changeToNewPassword(browser, `guess ${i}`);
         expect(res.status).toBe(400);
       }
-      const locked = await browser.post('/api/auth/change-password', {
-        currentPassword: PASSWORD,
-        password: NEW_PASSWORD,
-        confirmPassword: NEW_PASSWORD,
-      });
+      const locked = await changeToNewPassword(browser, PASSWORD);
       expect(locked.status).toBe(429);
       expect((await stack.browser().post('/api/login', { email, password: PASSWORD })).status).toBe(429);
     });

@@ -9,7 +9,7 @@ import {
   sessionKey,
 } from '@lsp/contracts';
 import type { CookieClient } from '@lsp/testing';
-import { type IdentityStack, latestVerificationToken, startIdentityStack } from './harness';
+import { type IdentityStack, registerVerified, signedInBrowser, startIdentityStack } from './harness';
 
 const PASSWORD = 'correct horse battery';
 const ABSOLUTE_SECONDS = 3600;
@@ -29,23 +29,11 @@ describe('session lifetime (issue 13, finding 8)', () => {
 
   async function account() {
     const email = newEmail();
-    const res = await stack
-      .browser()
-      .post('/api/auth/register', { name: 'Grace Hopper', email, password: PASSWORD });
-    expect(res.status).toBe(201);
-    const verified = await stack
-      .browser()
-      .get(`/api/verify-email?token=${await latestVerificationToken(stack, email)}`);
-    expect(verified.status).toBe(200);
+    await registerVerified(stack, { name: 'Grace Hopper', email, password: PASSWORD });
     return email;
   }
 
-  async function signedIn(email: string, password = PASSWORD) {
-    const browser = stack.browser();
-    const res = await browser.post('/api/login', { email, password });
-    expect(res.status).toBe(200);
-    return browser;
-  }
+  const signedIn = (email: string, password = PASSWORD) => signedInBrowser(stack, email, password);
 
   const redis = () => stack.redis.redis;
 
