@@ -99,7 +99,7 @@ function RepricingNote({ searchId, repricing }: { searchId: string; repricing: S
   return (
     <div className="dash-repricing" role="group" aria-labelledby={labelId}>
       <p className="dash-repricing__head">
-        <Badge id={labelId} variant={summary.marker === 'New offers' ? 'success' : 'info'}>
+        <Badge id={labelId} variant={summary.marker === 'New offers' ? 'success' : 'neutral'}>
           {summary.marker}
         </Badge>
         <span className="ui-muted">Lender terms changed on {summary.repricedOn}</span>

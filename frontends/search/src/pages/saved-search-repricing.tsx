@@ -28,8 +28,8 @@ export function RepricingNotice({ repricing }: { repricing: SearchRepricing }) {
   return (
     <Alert variant="info" title={REPRICING_NOTICE_TITLE} className="sr-repricing">
       <p className="sr-repricing__head">
-        <Badge variant={summary.marker === 'New offers' ? 'success' : 'info'}>{summary.marker}</Badge>
-        <span>Lender terms changed on {summary.repricedOn}.</span>
+        <Badge variant={summary.marker === 'New offers' ? 'success' : 'neutral'}>{summary.marker}</Badge>
+        <span>Changed on {summary.repricedOn}.</span>
       </p>
       <p className="sr-repricing__change">
         <span className="sr-repricing__label">Best offer:</span> <span>{summary.before}</span>{' '}
