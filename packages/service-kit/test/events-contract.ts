@@ -78,6 +78,39 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     expect([...byGroup.notifications].sort()).toEqual(ids);
   });
 
+  it('gives an every-instance subscription each event to every instance, from shortly before it subscribed', async () => {
+    const type = topic('panel.activated');
+    const serviceGroup = group('search');
+    const publisher = bus();
+    const inboxes: string[][] = [[], []];
+    const instances = inboxes.map((inbox) => {
+      const instance = bus();
+      instance.subscribe({
+        consumerGroup: serviceGroup,
+        types: [type],
+        everyInstance: true,
+        handler: async (envelope) => void inbox.push(envelope.subject),
+      });
+      return instance;
+    });
+    for (const instance of instances) await instance.start();
+    // Made long before the instances subscribed (they loaded that state at start): not handed to them,
+    // whenever it arrives (an outbox may publish it late).
+    await publisher.publish({
+      ...event(type, 'v1', { n: 1 }),
+      time: new Date(Date.now() - 10 * 60_000).toISOString(),
+    });
+    await publisher.publish(event(type, 'v2', { n: 2 }));
+    await waitFor(() => inboxes.every((inbox) => inbox.length >= 1), 'the event in both instances');
+    // A later event reaches both again (neither instance took it from the other).
+    await publisher.publish(event(type, 'v3', { n: 3 }));
+    await waitFor(() => inboxes.every((inbox) => inbox.length >= 2), 'the next event in both instances');
+    expect(inboxes).toEqual([
+      ['v2', 'v3'],
+      ['v2', 'v3'],
+    ]);
+  });
+
   it("keeps one subject's events in publication order", async () => {
     const sharingGroup = group('sharing');
     const type = topic('dip.expiry.changed');

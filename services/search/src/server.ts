@@ -1,7 +1,11 @@
 import { ProcessedEvents, createQueue, openEventing, serveService, watchQueueDepth } from '@lsp/service-kit';
 import { buildApp, createRepositories, ensureIndexes } from './app';
 import { searchConfigSchema } from './config';
-import { subscribeToApplications, subscribeToPanelActivations } from './events/consumed';
+import {
+  subscribeToApplications,
+  subscribeToPanelActivations,
+  subscribeToPanelSwitches,
+} from './events/consumed';
 import { REPRICING_QUEUE, type RepricingJob } from './searching/repricing-job';
 import { loadDefaultPanel, loadPanelFile } from './panel';
 import { PanelStore } from './data/panel-store';
@@ -26,6 +30,7 @@ serveService({
     runtime.addCloser({ name: 'repricing-queue', close: () => repricingQueue.close() });
     watchQueueDepth(runtime.metrics, repricingQueue);
     subscribeToPanelActivations(bus, repricingQueue);
+    subscribeToPanelSwitches(bus, panels);
     const app = buildApp({ ...runtime, panels, ...repositories });
     await bus.start();
     return app;

@@ -14,6 +14,8 @@ import {
   type EventLogger,
   type RetryPolicy,
   type Subscription,
+  instanceSubscription,
+  processInstanceId,
 } from './types';
 
 export interface KafkaBusOptions extends EventBusOptions {
@@ -48,6 +50,7 @@ export class KafkaEventBus implements EventBus {
   private adminConnected: Promise<void> | undefined;
   private started = false;
   private stopping = false;
+  private readonly instance = processInstanceId();
 
   constructor(private readonly options: KafkaBusOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -81,7 +84,7 @@ export class KafkaEventBus implements EventBus {
   subscribe(subscription: Subscription): void {
     if (this.started) throw new Error('subscribe before start()');
     if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
-    this.subscriptions.push(subscription);
+    this.subscriptions.push(instanceSubscription(subscription, this.instance));
   }
 
   async start(): Promise<void> {
@@ -127,8 +130,18 @@ export class KafkaEventBus implements EventBus {
     if (!(await settlesWithin(stopped, closeTimeoutMs))) {
       this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
     }
+    await this.forgetInstanceGroups();
     await this.producer.disconnect().catch(() => undefined);
     await this.admin.disconnect().catch(() => undefined);
+  }
+
+  /** An every-instance subscription's group goes with the instance (see `Subscription.everyInstance`). */
+  private async forgetInstanceGroups(): Promise<void> {
+    const groups = this.subscriptions.filter((s) => s.everyInstance).map((s) => s.consumerGroup);
+    if (groups.length === 0) return;
+    await this.connectAdmin()
+      .then(() => this.admin.deleteGroups(groups))
+      .catch((err) => this.logger.debug({ err, groups }, 'event bus: instance groups not deleted'));
   }
 
   async ping(): Promise<void> {

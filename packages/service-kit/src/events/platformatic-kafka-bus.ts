@@ -14,6 +14,8 @@ import {
   type EventLogger,
   type RetryPolicy,
   type Subscription,
+  instanceSubscription,
+  processInstanceId,
 } from './types';
 
 /** Consumer-group timings (milliseconds); the library's defaults when left out. */
@@ -79,6 +81,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
   private readonly running: RunningConsumer[] = [];
   private started = false;
   private stopping = false;
+  private readonly instance = processInstanceId();
 
   constructor(private readonly options: PlatformaticKafkaBusOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -98,7 +101,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
   subscribe(subscription: Subscription): void {
     if (this.started) throw new Error('subscribe before start()');
     if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
-    this.subscriptions.push(subscription);
+    this.subscriptions.push(instanceSubscription(subscription, this.instance));
   }
 
   async start(): Promise<void> {
@@ -129,6 +132,11 @@ export class PlatformaticKafkaEventBus implements EventBus {
         await settlesWithin(r.loop, closeTimeoutMs);
       }),
     );
+    const instanceGroups = this.subscriptions.filter((s) => s.everyInstance).map((s) => s.consumerGroup);
+    if (instanceGroups.length)
+      await this.admin
+        .deleteGroups({ groups: instanceGroups })
+        .catch((err) => this.logger.debug({ err }, 'event bus: instance groups not deleted'));
     await this.producer.close().catch(() => undefined);
     await this.admin.close().catch(() => undefined);
   }

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
 import { Redis } from 'ioredis';
 import { backoffDelay, errorMessage, settlesWithin, sleep } from './retry';
@@ -11,6 +9,8 @@ import {
   type EventLogger,
   type RetryPolicy,
   type Subscription,
+  instanceSubscription,
+  processInstanceId,
 } from './types';
 
 export interface RedisStreamsBusOptions extends EventBusOptions {
@@ -128,11 +128,10 @@ export class RedisStreamsEventBus implements EventBus {
   subscribe(subscription: Subscription): void {
     if (this.started) throw new Error('subscribe before start()');
     if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
-    const consumerName =
-      this.options.consumerName ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const consumerName = this.options.consumerName ?? processInstanceId();
     this.consumers.push(
       new RedisStreamConsumer({
-        subscription,
+        subscription: instanceSubscription(subscription, consumerName),
         consumerName,
         keys: subscription.types.map((type) => this.streamKey(type)),
         prefix: this.prefix,
@@ -179,6 +178,7 @@ export class RedisStreamsEventBus implements EventBus {
       this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
     }
     for (const consumer of this.consumers) consumer.disconnect();
+    await Promise.all(this.consumers.map((consumer) => consumer.forgetInstanceGroups()));
     for (const connection of [this.producer, this.worker]) await closeConnection(connection);
   }
 
@@ -256,6 +256,13 @@ class RedisStreamConsumer {
 
   disconnect(): void {
     if (this.s.blocking.status !== 'end') this.s.blocking.disconnect();
+  }
+
+  /** An every-instance subscription's groups go with the instance (see `Subscription.everyInstance`). */
+  async forgetInstanceGroups(): Promise<void> {
+    if (!this.s.subscription.everyInstance || this.s.worker.status !== 'ready') return;
+    for (const key of this.s.keys)
+      await this.s.worker.xgroup('DESTROY', key, this.group).catch(() => undefined);
   }
 
   /**

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { EventEnvelope } from '@lsp/contracts';
 import type { Logger } from 'pino';
 
@@ -23,6 +25,47 @@ export interface Subscription {
   /** Event types (= topics) to consume; `deadLetterTopic(type)` subscribes to a dead-letter topic. */
   types: string[];
   handler: EventHandler;
+  /**
+   * Every instance of the service gets each event, not one of them: for state each instance keeps in
+   * memory (the lender panel searches price on). The instance reads in a group of its own
+   * (`<consumerGroup>@<instance>`), deleted when the bus closes, and is handed only the events made
+   * from shortly before it subscribed (what came before, it loaded at start; one made in the minute
+   * before is handed over again, which the handler must take calmly). A group left by a crashed
+   * instance is harmless (no member); the instance's own fallback (a poll) covers an event it missed
+   * while it was down.
+   */
+  everyInstance?: boolean;
+}
+
+/** Names this process among the instances of its service. */
+export const processInstanceId = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+/**
+ * How far before its subscription an every-instance subscriber still takes events: an event is stamped
+ * before its transaction commits, so one stamped just before the instance loaded its state may carry
+ * a change the load did not see.
+ */
+export const EVERY_INSTANCE_LOOKBACK_MS = 60_000;
+
+/**
+ * The subscription as the adapter reads it: an every-instance one in this instance's own group,
+ * which (new, like any group) starts at the beginning of what the broker retains, and skips the
+ * events made before the lookback.
+ */
+export function instanceSubscription(
+  subscription: Subscription,
+  instance: string,
+  subscribedAt = Date.now(),
+): Subscription {
+  if (!subscription.everyInstance) return subscription;
+  const from = subscribedAt - EVERY_INSTANCE_LOOKBACK_MS;
+  return {
+    ...subscription,
+    consumerGroup: `${subscription.consumerGroup}@${instance}`,
+    handler: async (envelope, context) => {
+      if (Date.parse(envelope.time) >= from) await subscription.handler(envelope, context);
+    },
+  };
 }
 
 /** Counters the service wires to Prometheus; each is called with the event type. */

@@ -6,6 +6,7 @@ import {
 } from '@lsp/contracts';
 import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
+import type { PanelStore } from '../data/panel-store';
 import type { SavedSearchRepository } from '../data/saved-searches';
 import { type RepricingJob, queueRepricing } from '../searching/repricing-job';
 
@@ -47,6 +48,23 @@ export function subscribeToPanelActivations(bus: EventBus, queue: Queue<Repricin
       const { version, previousVersion, activatedAt } = panelActivatedEventSchema.parse(envelope.data);
       if (!previousVersion) return;
       await queueRepricing(queue, { version, previousVersion, activatedAt });
+    },
+  });
+}
+
+/**
+ * Every search instance switches to a newly activated lender panel on `panel.activated` (each instance
+ * gets the event); the periodic check of the active version stays as the safety net for an event
+ * that is late or missed.
+ */
+export function subscribeToPanelSwitches(bus: EventBus, panels: Pick<PanelStore, 'refresh'>) {
+  bus.subscribe({
+    consumerGroup: `${CONSUMER}-panel`,
+    everyInstance: true,
+    types: [SEARCH_EVENT_TYPES.panelActivated],
+    // Reads which version is active now: a late or repeated event changes nothing.
+    handler: async () => {
+      await panels.refresh();
     },
   });
 }
