@@ -19,8 +19,8 @@ export type EventBusConfig =
 
 /**
  * The Kafka client library behind the Kafka adapter (KAFKA_CLIENT); both pass the same contract suite on
- * a real broker. kafkajs is the default: the only one that lost nothing in the chaos run on Kafka
- * (docs/kafka-clients.md has the figures).
+ * a real broker, and neither lost or duplicated an event in the chaos runs on Kafka. kafkajs is the
+ * default: faster publishing and less broker CPU per event (docs/kafka-clients.md has the figures).
  */
 export type KafkaClient = 'kafkajs' | 'platformatic';
 
