@@ -15,6 +15,7 @@ import {
   trackShareFunnel,
   Fact,
 } from '@lsp/ui';
+import type { DipProductChange } from '@lsp/contracts';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from '../pages/auth-redirect';
@@ -23,6 +24,7 @@ import { DipSharesPanel } from './dip-shares';
 import { downloadDipPdf } from './pdf';
 import { pdfDownloadToast } from './pdf-toast';
 import { PdfDownloadButton } from './pdf-download-button';
+import { ProductChangeNotice } from './product-change-notice';
 
 type Context = 'owner' | 'shared';
 
@@ -54,6 +56,8 @@ export interface DipDetail {
     currentValue?: number;
   };
   financial?: { depositRequired?: number; purchasePrice?: number; projectCost?: number; buildCost?: number };
+  /** The owner's view only: set once a panel change withdrew or repriced the DIP's product. */
+  productChange?: DipProductChange | null;
 }
 
 const MESSAGES: Record<number, { title: string; text: string }> = {
@@ -215,6 +219,7 @@ export function DipModal({
   } else if (dip) {
     body = (
       <>
+        {context !== 'shared' && <ProductChangeNotice productChange={dip.productChange} />}
         <DipDetailSections dip={dip} />
         {context !== 'shared' && dipId && !isDipExpired(dip) && (
           <DipSharesPanel dipId={dipId} quoteCode={quoteCode} />

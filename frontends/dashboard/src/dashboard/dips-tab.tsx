@@ -1,6 +1,7 @@
 // The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
 // date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
-// Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired.
+// Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired. A DIP
+// whose product a lender panel change withdrew or repriced says so (the list is its owner's).
 import { Badge, Button, Card, callApi, useToast, trackShareFunnel, Fact, refusalToast } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -8,6 +9,7 @@ import { formatDate, formatFractionRate, formatGbp } from '../format';
 import { dipsKey } from './queries';
 import type { DashboardDip } from './queries';
 import { copyText } from './clipboard';
+import { ProductChangeNotice } from './product-change-notice';
 
 export const EXPIRY_SHORTCUT_DAYS = 30;
 
@@ -127,6 +129,7 @@ function DipItem({
           {dip.isExpired ? <Badge variant="danger">Expired</Badge> : <Badge variant="success">Valid</Badge>}
         </div>
         <p className="dash-item__subtitle">{title}</p>
+        <ProductChangeNotice productChange={dip.productChange} />
         <dl className="dash-facts">
           <Fact label="Net loan" value={formatGbp(dip.snapshot.netLoan)} />
           <Fact label="Created" value={formatDate(dip.createdAt)} />

@@ -23,6 +23,7 @@ import { useDipDetail } from '../dashboard/dip-query';
 import { downloadDipPdf } from '../dashboard/pdf';
 import { pdfDownloadToast } from '../dashboard/pdf-toast';
 import { PdfDownloadButton } from '../dashboard/pdf-download-button';
+import { ProductChangeNotice } from '../dashboard/product-change-notice';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from './auth-redirect';
 import './online-dip-print.css';
@@ -138,6 +139,8 @@ export function OnlineDipPage() {
         <li>{dip.regulated ? <Badge variant="warning">Regulated</Badge> : <Badge>Not regulated</Badge>}</li>
       </ul>
       <p className="ui-muted">Generated on {formatDate(dip.generatedOn)}</p>
+      {/* Set for the DIP's owner only: someone it was shared with sees the DIP as issued. */}
+      <ProductChangeNotice productChange={dip.productChange} />
       {dip.promoEligibleZeroBrokerFee && (
         <Alert variant="success" title="Special Offer">
           Zero broker fees for 6 months on this deal.
