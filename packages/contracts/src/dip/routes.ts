@@ -140,7 +140,24 @@ const dipIdParams = z.object({ dipId: z.string() });
 const DIP_NOT_FOUND = errorAnswer('No such DIP');
 const DIP_EXPIRED = errorAnswer('The DIP has expired');
 const CHANGED_CONCURRENTLY = errorAnswer('The DIP changed at the same time; try again');
-const applicationSubmittedSchema = z.object({ success: z.literal(true), id: z.string(), status: z.string() });
+/** The refusals of a change the owner makes to one of its live DIPs. */
+const OWNER_CHANGE_REFUSALS = {
+  401: NOT_SIGNED_IN,
+  403: FORBIDDEN,
+  404: DIP_NOT_FOUND,
+  409: CHANGED_CONCURRENTLY,
+  410: DIP_EXPIRED,
+} as const;
+/** The answers to the caller submitting an application, DIP or loan, in its own name. */
+const APPLICATION_SUBMISSION_RESPONSES = {
+  201: {
+    description: 'Submitted',
+    schema: z.object({ success: z.literal(true), id: z.string(), status: z.string() }),
+  },
+  400: INVALID_REQUEST,
+  401: NOT_SIGNED_IN,
+  403: errorAnswer('`userId` is not the caller'),
+} as const;
 
 export const DIP_ROUTES = [
   defineRoute({
@@ -227,11 +244,7 @@ export const DIP_ROUTES = [
           url: z.string(),
         }),
       },
-      401: NOT_SIGNED_IN,
-      403: FORBIDDEN,
-      404: DIP_NOT_FOUND,
-      409: CHANGED_CONCURRENTLY,
-      410: DIP_EXPIRED,
+      ...OWNER_CHANGE_REFUSALS,
     },
   }),
   defineRoute({
@@ -250,11 +263,7 @@ export const DIP_ROUTES = [
         schema: z.object({ ok: z.literal(true), success: z.literal(true), expiresAt: z.string() }),
       },
       400: INVALID_REQUEST,
-      401: NOT_SIGNED_IN,
-      403: FORBIDDEN,
-      404: DIP_NOT_FOUND,
-      409: CHANGED_CONCURRENTLY,
-      410: DIP_EXPIRED,
+      ...OWNER_CHANGE_REFUSALS,
     },
   }),
   defineRoute({
@@ -268,11 +277,7 @@ export const DIP_ROUTES = [
     params: dipIdParams,
     responses: {
       200: { description: 'Revoked', schema: z.object({ ok: z.literal(true), success: z.literal(true) }) },
-      401: NOT_SIGNED_IN,
-      403: FORBIDDEN,
-      404: DIP_NOT_FOUND,
-      409: CHANGED_CONCURRENTLY,
-      410: DIP_EXPIRED,
+      ...OWNER_CHANGE_REFUSALS,
     },
   }),
   defineRoute({
@@ -306,12 +311,7 @@ export const DIP_ROUTES = [
     auth: 'session',
     verifiedEmail: true,
     body: dipApplicationBodySchema,
-    responses: {
-      201: { description: 'Submitted', schema: applicationSubmittedSchema },
-      400: INVALID_REQUEST,
-      401: NOT_SIGNED_IN,
-      403: errorAnswer('`userId` is not the caller'),
-    },
+    responses: APPLICATION_SUBMISSION_RESPONSES,
   }),
   defineRoute({
     operationId: 'submitLoanApplication',
@@ -322,12 +322,7 @@ export const DIP_ROUTES = [
     auth: 'session',
     verifiedEmail: true,
     body: loanApplicationBodySchema,
-    responses: {
-      201: { description: 'Submitted', schema: applicationSubmittedSchema },
-      400: INVALID_REQUEST,
-      401: NOT_SIGNED_IN,
-      403: errorAnswer('`userId` is not the caller'),
-    },
+    responses: APPLICATION_SUBMISSION_RESPONSES,
   }),
   defineRoute({
     operationId: 'listUserApplications',
