@@ -76,19 +76,20 @@ export const projectNameBodySchema = z.object({
 });
 export type ProjectNameBody = z.output<typeof projectNameBodySchema>;
 
+/** A bridging search's answer: the purchase costs it received and counted, the project's cost, the bridge type sized. */
+export const searchDebugInfoSchema = z.object({
+  purchaseCostsReceived: z.number().nullable(),
+  purchaseCostsSentToAPI: z.number().nullable(),
+  totalProjectCost: z.number().nullable(),
+  endpointUsed: z.string(),
+});
+
 /** The answer of POST /api/development|bridging|commercial. */
 export const searchResponseSchema = z.object({
   success: z.boolean(),
   message: z.string().optional(),
   error: z.string().optional(),
   data: z.object({ Results: z.array(loanOfferSchema) }).optional(),
-  debugInfo: z
-    .object({
-      purchaseCostsReceived: z.number().nullable(),
-      purchaseCostsSentToAPI: z.number().nullable(),
-      totalProjectCost: z.number().nullable(),
-      endpointUsed: z.string(),
-    })
-    .optional(),
+  debugInfo: searchDebugInfoSchema.optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -9,7 +9,13 @@ import {
   errorResponseSchema,
 } from '../api/route';
 import { type LoanType, loanTypeSchema } from '../common/enums';
-import { leadBodySchema, leadFormSchema, projectNameBodySchema, saveSearchBodySchema } from './http';
+import {
+  leadBodySchema,
+  leadFormSchema,
+  projectNameBodySchema,
+  saveSearchBodySchema,
+  searchDebugInfoSchema,
+} from './http';
 import { PANEL_OPS_ROUTES } from './panel-ops';
 import { searchPayloadSchemas } from './payloads';
 import { searchRepricingSchema } from './events';
@@ -63,14 +69,7 @@ export const searchRunResponseSchema = z.object({
     LendabilityScore: lendabilityScoreSchema.optional(),
   }),
   /** Bridging searches only. */
-  debugInfo: z
-    .object({
-      purchaseCostsReceived: z.number().nullable(),
-      purchaseCostsSentToAPI: z.number().nullable(),
-      totalProjectCost: z.number().nullable(),
-      endpointUsed: z.string(),
-    })
-    .optional(),
+  debugInfo: searchDebugInfoSchema.optional(),
 });
 
 export type SearchSummary = z.infer<typeof searchSummarySchema>;
