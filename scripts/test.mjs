@@ -110,6 +110,18 @@ const STAGES = {
       run(process.execPath, ['--import', 'tsx', 'scripts/chaos/run.ts', '--short']);
     return { ok, counts: { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 } };
   },
+  // The events bench on a real Apache Kafka broker, short: it prints how fast each event reaches its
+  // consumers; it fails only if an event never arrives or the stack does not run (no timed assertion).
+  'events-kafka': () => {
+    const ok =
+      run(process.execPath, ['scripts/build-frontends.mjs']) &&
+      run(process.execPath, ['--import', 'tsx', 'scripts/bench/events.ts'], {
+        EVENTS_BUS: 'kafka',
+        EVENTS_ROUNDS: '3',
+        EVENTS_LOAD_RATE: '20',
+      });
+    return { ok, counts: { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 } };
+  },
   // The same on Kafka: events on a real Apache Kafka broker of the run's own (scripts/kafka-broker.mjs),
   // which is killed (SIGKILL) and restarted among the other victims; nothing lost or duplicated (one test).
   'chaos-kafka': () => {
@@ -136,7 +148,11 @@ async function main() {
   }
   // The Kafka suites start a real Apache Kafka broker (scripts/kafka-broker.mjs): Java, and Maven once to
   // fetch it. The chaos run on Kafka always starts its own, since it kills it, even when KAFKA_BROKERS is set.
-  if ((stages.includes('integration') && !process.env.KAFKA_BROKERS) || stages.includes('chaos-kafka')) {
+  if (
+    (stages.includes('integration') && !process.env.KAFKA_BROKERS) ||
+    stages.includes('chaos-kafka') ||
+    stages.includes('events-kafka')
+  ) {
     if (!aptInstall('default-jre-headless', 'java') || !aptInstall('maven', 'mvn'))
       throw new Error(
         'Java and Maven are needed for the Kafka broker of the Kafka suites and the chaos run on Kafka: apt-get install -y default-jre-headless maven',

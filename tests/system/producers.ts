@@ -12,7 +12,13 @@ export const EVENT_ROUTES: Record<
   string,
   { producer: ProcessName; consumers: Array<[ProcessName, string]> }
 > = {
-  'identity.user.registered': { producer: 'identity', consumers: [['sharing', 'sharing-registrations']] },
+  'identity.user.registered': {
+    producer: 'identity',
+    consumers: [
+      ['sharing', 'sharing-registrations'],
+      ['notifications', 'notifications-alerts'],
+    ],
+  },
   'identity.verification.requested': {
     producer: 'identity',
     consumers: [['notifications', 'notifications']],
