@@ -1,28 +1,21 @@
-import { Writable } from 'node:stream';
 import {
   ConfigError,
   ServiceMetrics,
   baseConfigSchema,
-  createLogger,
   createServiceApp,
   envFlag,
   loadConfig,
   loggableUrl,
 } from '../src';
+import { loggerCapturingLines } from './captured-logs';
 
 describe('what reaches the logs', () => {
   it('logs request URLs without query values or shared-deal tokens', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    // Quick successes are logged at debug (see logRequest); the redaction must hold at every level.
+    const { logger, lines } = loggerCapturingLines('test', 'debug');
     const app = createServiceApp({
       name: 'test',
-      // Quick successes are logged at debug (see logRequest); the redaction must hold at every level.
-      logger: createLogger('test', 'debug', sink),
+      logger,
       metrics: new ServiceMetrics('test'),
     });
     app.get('/api/verify-email', async () => ({ ok: true }));

@@ -1,24 +1,17 @@
-import { Writable } from 'node:stream';
 import {
   NON_CONFORMING_RESPONSE,
   ServiceMetrics,
-  createLogger,
   createServiceApp,
   declaredApiRoutes,
   registeredApiRoutes,
 } from '../src';
+import { loggerCapturingLines } from './captured-logs';
 
 function identityApp(checkResponses: boolean) {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
+  const { logger, lines } = loggerCapturingLines('identity');
   const app = createServiceApp({
     name: 'identity',
-    logger: createLogger('identity', 'info', sink),
+    logger,
     metrics: new ServiceMetrics('identity'),
     checkResponses,
   });
