@@ -10,6 +10,8 @@ export const alertSettingsKey = ['/api/alerts/settings'] as const;
 export function AlertSetting() {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<AlertSettingMessage | null>(null);
+  // The choice being saved, shown at once (the mutation's own state arrives a tick later).
+  const [saving, setSaving] = useState<boolean | null>(null);
   const settings = useQuery({
     queryKey: alertSettingsKey,
     queryFn: ({ signal }) => requestApi('getAlertSettings', {}, { signal }),
@@ -24,6 +26,7 @@ export function AlertSetting() {
       setMessage(alertSettingMessage('saved', saved.repricingAlerts));
     },
     onError: (_error, wanted) => setMessage(alertSettingMessage('failed', wanted)),
+    onSettled: () => setSaving(null),
   });
 
   // Not verified yet: the banner above the page says what to do; the setting waits until then.
@@ -39,7 +42,7 @@ export function AlertSetting() {
     );
 
   // While it saves, the box shows the choice being saved; a refused save puts the last saved one back.
-  const checked = save.isPending ? save.variables : (settings.data?.repricingAlerts ?? false);
+  const checked = saving ?? settings.data?.repricingAlerts ?? false;
   return (
     <div className="dash-alert-setting">
       <Checkbox
@@ -47,9 +50,11 @@ export function AlertSetting() {
         checked={checked}
         // Not disabled while it saves, so keyboard focus stays on it; a change then waits its turn.
         disabled={settings.isPending}
-        aria-busy={save.isPending ? true : undefined}
+        aria-busy={saving !== null ? true : undefined}
         onChange={(event) => {
-          if (!save.isPending) save.mutate(event.target.checked);
+          if (saving !== null) return;
+          setSaving(event.target.checked);
+          save.mutate(event.target.checked);
         }}
         className="dash-alert-setting__field"
       />
