@@ -1,5 +1,5 @@
 import { type EventEnvelope, createEnvelope, deadLetterTopic } from '@lsp/contracts';
-import type { DeliveryContext, EventBus, EventBusMetrics, RetryPolicy } from '../src/events';
+import type { DeliveryContext, EventBus, EventBusMetrics, EventHandler, RetryPolicy } from '../src/events';
 import { deferred, uniqueId, waitFor } from './events-helpers';
 
 export interface ContractBusOptions {
@@ -20,6 +20,18 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     buses.push(created);
     return created;
   };
+  /** A bus of its own whose `handler` consumes `type` in `consumerGroup`, started. */
+  const startedConsumer = async (
+    consumerGroup: string,
+    type: string,
+    handler: EventHandler,
+    options: Partial<ContractBusOptions> = {},
+  ) => {
+    const consumer = bus(options);
+    consumer.subscribe({ consumerGroup, types: [type], handler });
+    await consumer.start();
+    return consumer;
+  };
   // Topic names unique per test, so runs never see each other's events.
   const topic = (name: string) => `test.${uniqueId()}.${name}`;
   // Groups too: a Kafka group that outlives its test would make the next test wait for a rebalance.
@@ -36,13 +48,11 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     const sharingGroup = group('sharing');
     const type = topic('dip.created');
     const received: Array<[EventEnvelope, DeliveryContext]> = [];
-    const consumer = bus();
-    consumer.subscribe({
-      consumerGroup: sharingGroup,
-      types: [type],
-      handler: async (envelope, context) => void received.push([envelope, context]),
-    });
-    await consumer.start();
+    await startedConsumer(
+      sharingGroup,
+      type,
+      async (envelope, context) => void received.push([envelope, context]),
+    );
     const sent = event(type, 'dip-42', { dipId: 'dip-42', amount: 250_000, tags: ['a', 'b'] }, 'req-7');
     await bus().publish(sent);
 
@@ -60,13 +70,11 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
       notifications: group('notifications'),
     };
     for (const service of ['sharing', 'sharing', 'notifications']) {
-      const consumer = bus();
-      consumer.subscribe({
-        consumerGroup: groupNames[service],
-        types: [type],
-        handler: async (envelope) => void byGroup[service].push(envelope.id),
-      });
-      await consumer.start();
+      await startedConsumer(
+        groupNames[service],
+        type,
+        async (envelope) => void byGroup[service].push(envelope.id),
+      );
     }
     const publisher = bus();
     const sent = Array.from({ length: 6 }, (_, i) => event(type, `search-${i}`, { i }));
@@ -115,13 +123,11 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     const sharingGroup = group('sharing');
     const type = topic('dip.expiry.changed');
     const seen: number[] = [];
-    const consumer = bus();
-    consumer.subscribe({
-      consumerGroup: sharingGroup,
-      types: [type],
-      handler: async (envelope) => void seen.push((envelope.data as { n: number }).n),
-    });
-    await consumer.start();
+    await startedConsumer(
+      sharingGroup,
+      type,
+      async (envelope) => void seen.push((envelope.data as { n: number }).n),
+    );
     const publisher = bus();
     for (let n = 0; n < 20; n++) await publisher.publish(event(type, 'dip-1', { n }));
 
@@ -133,16 +139,10 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     const notificationsGroup = group('notifications');
     const type = topic('share.created');
     const attempts: number[] = [];
-    const consumer = bus();
-    consumer.subscribe({
-      consumerGroup: notificationsGroup,
-      types: [type],
-      handler: async (_envelope, { attempt }) => {
-        attempts.push(attempt);
-        if (attempt < 3) throw new Error('mail server unavailable');
-      },
+    await startedConsumer(notificationsGroup, type, async (_envelope, { attempt }) => {
+      attempts.push(attempt);
+      if (attempt < 3) throw new Error('mail server unavailable');
     });
-    await consumer.start();
     const publisher = bus();
     await publisher.publish(event(type, 'share-1', {}));
     await waitFor(() => attempts.length === 3, 'three attempts');
@@ -194,17 +194,11 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     const started = deferred();
     const release = deferred();
     let finished = false;
-    const consumer = bus();
-    consumer.subscribe({
-      consumerGroup: dipGroup,
-      types: [type],
-      handler: async () => {
-        started.resolve();
-        await release.promise;
-        finished = true;
-      },
+    const consumer = await startedConsumer(dipGroup, type, async () => {
+      started.resolve();
+      await release.promise;
+      finished = true;
     });
-    await consumer.start();
     await bus().publish(event(type, 'dip-3', {}));
     await started.promise;
 
@@ -229,15 +223,14 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
       onFailed: (t) => void counts.failed.push(t),
       onDeadLettered: (t) => void counts.deadLettered.push(t),
     };
-    const consumer = bus({ metrics });
-    consumer.subscribe({
-      consumerGroup: sharingGroup,
-      types: [type],
-      handler: async (envelope) => {
+    await startedConsumer(
+      sharingGroup,
+      type,
+      async (envelope) => {
         if ((envelope.data as { ok: boolean }).ok === false) throw new Error('rejected');
       },
-    });
-    await consumer.start();
+      { metrics },
+    );
     const publisher = bus({ metrics });
     await publisher.publish(event(type, 'ref-1', { ok: true }));
     await publisher.publish(event(type, 'ref-2', { ok: false }));
