@@ -1,103 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CallerIdentity,
-  ProcessedEvents,
-  RedisStreamsEventBus,
-  ServiceMetrics,
-  createQueue,
-  identityHeaders,
-} from '@lsp/service-kit';
+import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
 import {
   type EventEnvelope,
-  IDENTITY_EVENT_TYPES,
   SEARCH_EVENT_TYPES,
   type SearchRepricedEvent,
   createEnvelope,
 } from '@lsp/contracts';
-import {
-  TEST_SECRETS,
-  type TestSmtp,
-  silentLogger,
-  startHarness,
-  startTestSmtp,
-  waitFor,
-} from '@lsp/testing';
-import type { Queue, Worker } from 'bullmq';
-import type { FastifyInstance } from 'fastify';
-import type { Connection } from 'mongoose';
+import { TEST_SECRETS, waitFor } from '@lsp/testing';
 import { signUnsubscribeToken, unsubscribeKey } from '../src/alerts/unsubscribe-token';
-import { buildApp } from '../src/app';
-import { notificationsConfigSchema } from '../src/config';
-import { AlertStore } from '../src/data/alerts';
-import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
-import { createMailTransport, startEmailWorker } from '../src/email/sender';
-import { type AlertDeps, handleSearchRepriced, subscribeToAlertEvents } from '../src/events/alerts';
+import { handleSearchRepriced } from '../src/events/alerts';
+import { type AlertsRig, PUBLIC_URL, registered, startAlerts } from './alerts-rig';
 
 jest.setTimeout(60_000);
-
-const PUBLIC_URL = 'http://localhost:8080';
-
-interface AlertsRig {
-  db: Connection;
-  smtp: TestSmtp;
-  queue: Queue<EmailJob>;
-  worker: Worker<EmailJob>;
-  bus: RedisStreamsEventBus;
-  app: FastifyInstance;
-  deps: AlertDeps;
-  close(): Promise<void>;
-}
-
-/** Notifications' alert path as it runs: the bus, the handlers, the email queue, its worker, an SMTP server. */
-function startAlerts(): Promise<AlertsRig> {
-  return startHarness(async ({ mongo, redis, env, onClose }) => {
-    const smtp = await startTestSmtp();
-    onClose(() => smtp.close());
-    const db = await mongo.database('notifications');
-    const config = notificationsConfigSchema.parse({
-      ...env,
-      SMTP_URL: smtp.url,
-      DB_NAME: db.name,
-      PUBLIC_URL,
-    });
-    const prefix = `events-${randomUUID().slice(0, 8)}:`;
-    const bus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix, blockMs: 100, claimIntervalMs: 500 });
-    onClose(() => bus.close());
-    const queue = createQueue<EmailJob>(EMAIL_QUEUE, redis.url);
-    onClose(() => queue.close());
-    const deps: AlertDeps = {
-      processed: await ProcessedEvents.open(db),
-      queue,
-      alerts: new AlertStore(db),
-      unsubscribeKey: unsubscribeKey(config.INTERNAL_SECRET),
-      publicUrl: PUBLIC_URL,
-      logger: silentLogger(),
-    };
-    subscribeToAlertEvents(bus, deps);
-    await bus.start();
-    const transport = createMailTransport(config);
-    onClose(async () => transport.close());
-    const worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
-    onClose(() => worker.close());
-    const app = buildApp({
-      config,
-      logger: silentLogger(),
-      metrics: new ServiceMetrics('notifications'),
-      healthChecks: [],
-      mongo: db,
-    });
-    await app.ready();
-    onClose(() => app.close());
-    return { db, smtp, queue, worker, bus, app, deps };
-  });
-}
-
-const registered = (userId: string, email: string) =>
-  createEnvelope('identity', {
-    type: IDENTITY_EVENT_TYPES.registered,
-    subject: userId,
-    data: { userId, email, name: 'Ana Borrower', source: 'register', registeredAt: new Date().toISOString() },
-  });
 
 function repriced(
   userId: string,

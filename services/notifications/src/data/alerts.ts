@@ -18,9 +18,17 @@ interface RepricingAlertDocument {
   _id: string;
   userId: string;
   panelVersion: string;
-  searchId: string;
+  /** What the one alert of that change was sent for: a saved search whose best offer got better... */
+  searchId?: string;
+  /** ...or the user's DIPs whose product the change withdrew or repriced (dip.product.changed). */
+  dipIds?: string[];
   at: Date;
 }
+
+/** An alert to claim: for a saved search that improved, or for DIPs whose product changed. */
+export type AlertClaim = { userId: string; panelVersion: string } & (
+  { searchId: string } | { dipIds: string[] }
+);
 
 /**
  * What re-pricing alerts need: whom to write to (a projection of identity's registrations), each
@@ -68,12 +76,10 @@ export class AlertStore {
 
   /**
    * Records the alert of a user for a panel change; false when one was already recorded (another of
-   * their searches got better in the same change), so no second email is sent.
+   * their searches got better in the same change, or the change reached one of their DIPs), so no
+   * second email is sent.
    */
-  async claimAlert(
-    alert: { userId: string; panelVersion: string; searchId: string },
-    session?: ClientSession,
-  ): Promise<boolean> {
+  async claimAlert(alert: AlertClaim, session?: ClientSession): Promise<boolean> {
     const _id = `${alert.userId}@${alert.panelVersion}`;
     // Looked up first: inside a transaction a duplicate-key error would abort the whole transaction.
     // Two claims racing meet as a write conflict, and the retried one finds the other's.

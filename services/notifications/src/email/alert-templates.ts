@@ -1,4 +1,9 @@
-import { type RepricedOffer, formatCurrency, formatInterestAnnual } from '@lsp/contracts';
+import {
+  type DipProductChangedEvent,
+  type RepricedOffer,
+  formatCurrency,
+  formatInterestAnnual,
+} from '@lsp/contracts';
 import { type RenderedEmail, escapeHtml } from './templates';
 
 /** The email a borrower gets when a lender panel change improves the best offer of a saved search. */
@@ -44,6 +49,60 @@ export function repricingAlertEmail(input: RepricingAlertInput): RenderedEmail {
 <p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
 <ul style="font-size:16px;line-height:1.6;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
 <p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">See the offers</a></p>
+<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>
+</td></tr></table></body></html>`;
+  return { subject, html, text };
+}
+
+/** The email a DIP's owner gets when a lender panel change withdraws or reprices the DIP's product. */
+export interface DipProductAlertInput {
+  template: 'dip-product-alert';
+  name: string;
+  dips: DipProductChangedEvent['dips'];
+  /** The dashboard's DIPs tab. */
+  dashboardUrl: string;
+  unsubscribeUrl: string;
+}
+
+const CHANGE_WORDS: Record<DipProductChangedEvent['dips'][number]['change'], string> = {
+  withdrawn: 'no longer offered',
+  repriced: 'now on different terms',
+};
+
+const dipLine = (dip: DipProductChangedEvent['dips'][number]) =>
+  `DIP ${dip.quoteCode}: ${dip.lenderName} ${dip.productName}, ${CHANGE_WORDS[dip.change]}`;
+
+export function dipProductAlertEmail(input: DipProductAlertInput): RenderedEmail {
+  const one = input.dips.length === 1;
+  const subject = one
+    ? `The lender has changed the product of your DIP ${input.dips[0]!.quoteCode}`
+    : 'The lender has changed the product of your DIPs';
+  const intro = `Hello ${input.name.trim() || 'there'}, the lender has changed the product of your ${one ? 'Decision in Principle' : 'Decisions in Principle'} since ${one ? 'it was' : 'they were'} issued.`;
+  const lines = input.dips.map(dipLine);
+  const keeps = `${one ? 'Your DIP keeps its terms' : 'Each DIP keeps its terms'} until it expires: it is a decision in principle as issued. Your dashboard shows ${one ? 'it' : 'them'}, and any new offers for your saved searches.`;
+  const footer = 'You get at most one of these emails each time the lender panel changes.';
+  const text = [
+    intro,
+    '',
+    ...lines,
+    '',
+    keeps,
+    '',
+    `See your DIPs: ${input.dashboardUrl}`,
+    '',
+    footer,
+    `Stop these emails: ${input.unsubscribeUrl}`,
+  ].join('\n');
+  const url = escapeHtml(input.dashboardUrl);
+  const html = `<!doctype html>
+<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
+<p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
+<ul style="font-size:16px;line-height:1.6;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+<p style="font-size:16px;line-height:1.5">${escapeHtml(keeps)}</p>
+<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">See your DIPs</a></p>
 <p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>
 </td></tr></table></body></html>`;
   return { subject, html, text };

@@ -1,4 +1,4 @@
-import type { RepricingAlertInput } from './alert-templates';
+import type { DipProductAlertInput, RepricingAlertInput } from './alert-templates';
 import type { SharingEmailInput } from './sharing-templates';
 
 export const EMAIL_QUEUE = 'email';
@@ -9,7 +9,8 @@ export type EmailJob =
   | PasswordResetEmailJob
   | PasswordChangedEmailJob
   | SharingEmailJob
-  | RepricingAlertEmailJob;
+  | RepricingAlertEmailJob
+  | DipProductAlertEmailJob;
 
 export interface VerificationEmailJob {
   eventId: string;
@@ -51,7 +52,10 @@ const SHARING_TEMPLATES = new Set(['dip-shared', 'deal-shared', 'referral-invita
 export const isSharingEmailJob = (job: { template: string }): job is SharingEmailJob =>
   SHARING_TEMPLATES.has(job.template);
 
-/** A re-pricing alert; the job id is `<userId>@<panelVersion>` (at most one per user per change). */
+/**
+ * A re-pricing alert; the job id is `repricing-alert-<userId>-<panelVersion>` (at most one per user
+ * per change), shared with the DIP product alert: one alert job per user per change, whichever asks.
+ */
 export interface RepricingAlertEmailJob extends RepricingAlertInput {
   eventId: string;
   to: string;
@@ -59,3 +63,18 @@ export interface RepricingAlertEmailJob extends RepricingAlertInput {
 
 export const isRepricingAlertJob = (job: { template: string }): job is RepricingAlertEmailJob =>
   job.template === 'repricing-alert';
+
+/** The alert that a panel change withdrew or repriced the products of a user's DIPs; job id as above. */
+export interface DipProductAlertEmailJob extends DipProductAlertInput {
+  eventId: string;
+  to: string;
+}
+
+export const isDipProductAlertJob = (job: { template: string }): job is DipProductAlertEmailJob =>
+  job.template === 'dip-product-alert';
+
+/** The alerts: each says how to stop it (List-Unsubscribe and the link in the email). */
+export const isAlertJob = (job: {
+  template: string;
+}): job is RepricingAlertEmailJob | DipProductAlertEmailJob =>
+  isRepricingAlertJob(job) || isDipProductAlertJob(job);

@@ -4,8 +4,15 @@ import type { Connection } from 'mongoose';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { type NotificationsConfig, smtpUrlFor } from '../config';
 import { sentEmails } from '../data/sent-emails';
-import { repricingAlertEmail } from './alert-templates';
-import { EMAIL_QUEUE, type EmailJob, isRepricingAlertJob, isSharingEmailJob } from './jobs';
+import { dipProductAlertEmail, repricingAlertEmail } from './alert-templates';
+import {
+  EMAIL_QUEUE,
+  type EmailJob,
+  isAlertJob,
+  isDipProductAlertJob,
+  isRepricingAlertJob,
+  isSharingEmailJob,
+} from './jobs';
 import { sharingEmail } from './sharing-templates';
 import { verificationEmail } from './templates';
 
@@ -43,11 +50,11 @@ export function startEmailWorker({ config, logger, mongo, transport }: EmailWork
       ? sharingEmail(job.data)
       : isRepricingAlertJob(job.data)
         ? repricingAlertEmail(job.data)
-        : verificationEmail(job.data);
+        : isDipProductAlertJob(job.data)
+          ? dipProductAlertEmail(job.data)
+          : verificationEmail(job.data);
     // An alert says how to stop it where mail programs show an unsubscribe button.
-    const headers = isRepricingAlertJob(job.data)
-      ? { 'List-Unsubscribe': `<${job.data.unsubscribeUrl}>` }
-      : undefined;
+    const headers = isAlertJob(job.data) ? { 'List-Unsubscribe': `<${job.data.unsubscribeUrl}>` } : undefined;
     const messageId = `<${job.data.eventId}@notifications.loansearch.local>`;
     const info = await transport.sendMail({
       from: config.MAIL_FROM,

@@ -1,7 +1,9 @@
 import {
+  DIP_EVENT_TYPES,
   IDENTITY_EVENT_TYPES,
   SEARCH_EVENT_TYPES,
   type EventEnvelope,
+  dipProductChangedEventSchema,
   searchRepricedEventSchema,
   userRegisteredEventSchema,
 } from '@lsp/contracts';
@@ -10,7 +12,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { signUnsubscribeToken } from '../alerts/unsubscribe-token';
 import type { AlertStore } from '../data/alerts';
-import type { EmailJob, RepricingAlertEmailJob } from '../email/jobs';
+import type { DipProductAlertEmailJob, EmailJob, RepricingAlertEmailJob } from '../email/jobs';
 import { CONSUMER } from './consumed';
 
 export interface AlertDeps {
@@ -45,7 +47,6 @@ export async function handleSearchRepriced(envelope: EventEnvelope, deps: AlertD
       session,
     );
     if (!claimed) return;
-    const token = signUnsubscribeToken(data.userId, deps.unsubscribeKey);
     const job: RepricingAlertEmailJob = {
       eventId: envelope.id,
       template: 'repricing-alert',
@@ -55,14 +56,58 @@ export async function handleSearchRepriced(envelope: EventEnvelope, deps: AlertD
       bestBefore: data.bestBefore,
       bestAfter,
       resultsUrl: `${deps.publicUrl}/search-results/${encodeURIComponent(data.searchId)}`,
-      unsubscribeUrl: `${deps.publicUrl}/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`,
+      unsubscribeUrl: unsubscribeUrlFor(data.userId, deps),
     };
-    await enqueue<EmailJob>(
-      deps.queue,
-      job.template,
-      job,
-      `repricing-alert-${data.userId}-${data.panelVersion}`,
+    await enqueue<EmailJob>(deps.queue, job.template, job, alertJobId(data.userId, data.panelVersion));
+    queued = true;
+  });
+  return queued;
+}
+
+/** One alert job per user per panel change, whichever event asks for it first. */
+const alertJobId = (userId: string, panelVersion: string) => `repricing-alert-${userId}-${panelVersion}`;
+
+const unsubscribeUrlFor = (userId: string, deps: AlertDeps) =>
+  `${deps.publicUrl}/api/alerts/unsubscribe?token=${encodeURIComponent(signUnsubscribeToken(userId, deps.unsubscribeKey))}`;
+
+/**
+ * A panel change withdrew or repriced the products of some of a user's DIPs (dip names them in one
+ * event per owner per change): the owner gets an email, unless alerts are off.
+ *
+ * It takes the same claim as the search alert (`<userId>@<panelVersion>`) and the same job id, so a
+ * user whose search got better and whose DIP's product changed in one panel change still gets one
+ * email: whichever event comes first says what it knows, and the second sends nothing. One combined
+ * email would mean holding the first back until the other arrived, and neither event says whether
+ * the other will come (search.repriced is sent only for searches that changed, after a re-pricing
+ * run in batches; dip.product.changed only for owners of live DIPs), so any wait would be a guess
+ * that delays every alert. The DIP email sends the owner to the dashboard, which shows both (the
+ * notice on the DIP and the re-priced searches), and says so.
+ */
+export async function handleDipProductChanged(envelope: EventEnvelope, deps: AlertDeps): Promise<boolean> {
+  const data = dipProductChangedEventSchema.parse(envelope.data);
+  const recipient = await deps.alerts.recipient(data.userId);
+  if (!recipient) {
+    deps.logger.warn({ userId: data.userId }, 'no email address known for a DIP product alert; none sent');
+    return false;
+  }
+  if (!(await deps.alerts.repricingAlertsOn(data.userId))) return false;
+  let queued = false;
+  await deps.processed.handleOnce(`${CONSUMER}:alerts`, envelope, async (session) => {
+    const claimed = await deps.alerts.claimAlert(
+      { userId: data.userId, panelVersion: data.panelVersion, dipIds: data.dips.map((d) => d.dipId) },
+      session,
     );
+    if (!claimed) return;
+    const job: DipProductAlertEmailJob = {
+      eventId: envelope.id,
+      template: 'dip-product-alert',
+      to: recipient.email,
+      name: recipient.name,
+      dips: data.dips,
+      dashboardUrl: `${deps.publicUrl}/dashboard?tab=dips`,
+      unsubscribeUrl: unsubscribeUrlFor(data.userId, deps),
+    };
+    await enqueue<EmailJob>(deps.queue, job.template, job, alertJobId(data.userId, data.panelVersion));
     queued = true;
   });
   return queued;
@@ -77,10 +122,12 @@ export async function handleUserRegistered(envelope: EventEnvelope, alerts: Aler
 export function subscribeToAlertEvents(bus: EventBus, deps: AlertDeps) {
   bus.subscribe({
     consumerGroup: `${CONSUMER}-alerts`,
-    types: [IDENTITY_EVENT_TYPES.registered, SEARCH_EVENT_TYPES.repriced],
+    types: [IDENTITY_EVENT_TYPES.registered, SEARCH_EVENT_TYPES.repriced, DIP_EVENT_TYPES.productChanged],
     handler: async (envelope) => {
       if (envelope.type === IDENTITY_EVENT_TYPES.registered)
         await handleUserRegistered(envelope, deps.alerts);
+      else if (envelope.type === DIP_EVENT_TYPES.productChanged)
+        await handleDipProductChanged(envelope, deps);
       else await handleSearchRepriced(envelope, deps);
     },
   });

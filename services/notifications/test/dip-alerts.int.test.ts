@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DIP_EVENT_TYPES,
+  type DipProductChangedEvent,
+  type EventEnvelope,
+  SEARCH_EVENT_TYPES,
+  type SearchRepricedEvent,
+  createEnvelope,
+} from '@lsp/contracts';
+import { waitFor } from '@lsp/testing';
+import { handleDipProductChanged, handleSearchRepriced } from '../src/events/alerts';
+import { type AlertsRig, PUBLIC_URL, registered, startAlerts } from './alerts-rig';
+
+jest.setTimeout(60_000);
+
+function productChanged(userId: string, panelVersion: string): EventEnvelope {
+  const data: DipProductChangedEvent = {
+    userId,
+    panelVersion,
+    changedAt: new Date().toISOString(),
+    dips: [
+      {
+        dipId: randomUUID(),
+        quoteCode: 'HK7P-2QXM',
+        lenderName: 'Harbour Bank',
+        productName: 'Bridge 12',
+        change: 'repriced',
+      },
+    ],
+  };
+  return createEnvelope('dip', { type: DIP_EVENT_TYPES.productChanged, subject: userId, data });
+}
+
+function repriced(userId: string, panelVersion: string): EventEnvelope {
+  const data: SearchRepricedEvent = {
+    searchId: `search-${randomUUID().slice(0, 8)}`,
+    userId,
+    loanType: 'bridging',
+    projectName: 'Chapel Street',
+    panelVersion,
+    previousVersion: '2026-11',
+    marker: 'Terms changed',
+    bestBefore: {
+      lenderName: 'Harbour Bank',
+      productName: 'Bridge 12',
+      netLoan: 350_000,
+      interestRate: 0.108,
+    },
+    bestAfter: {
+      lenderName: 'Harbour Bank',
+      productName: 'Bridge 12',
+      netLoan: 350_000,
+      interestRate: 0.054,
+    },
+    offersGained: 0,
+    offersLost: 0,
+    betterBest: true,
+    repricedAt: new Date().toISOString(),
+  };
+  return createEnvelope('search', { type: SEARCH_EVENT_TYPES.repriced, subject: data.searchId, data });
+}
+
+describe("alerts when a panel change reaches the product of a user's DIP", () => {
+  let rig: AlertsRig;
+
+  beforeAll(async () => {
+    rig = await startAlerts();
+  });
+
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  const mailTo = (address: string) => rig.smtp.messages.filter((m) => m.to.includes(address));
+  const alertsRecorded = (userId: string) => rig.db.collection('repricing_alerts').countDocuments({ userId });
+  const handled = (envelope: EventEnvelope) =>
+    waitFor(
+      async () => (await rig.db.collection('processed_events').findOne({ eventId: envelope.id })) ?? null,
+      `${envelope.type} handled`,
+    );
+  const jobsFor = async (userId: string) =>
+    (await rig.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter((job) =>
+      job.id?.includes(userId),
+    );
+
+  it('emails the owner once; a redelivery and a better search of the same panel change send nothing more', async () => {
+    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const email = `${userId}@example.com`;
+    await rig.bus.publish(registered(userId, email));
+    await waitFor(() => rig.deps.alerts.recipient(userId), 'the recipient to be known');
+
+    const changed = productChanged(userId, '2027-05');
+    await rig.bus.publish(changed);
+    await handled(changed);
+    const mail = await rig.smtp.waitForMessage((m) => m.to.includes(email));
+    expect(mail.subject).toBe('The lender has changed the product of your DIP HK7P-2QXM');
+    expect(mail.text).toContain('the lender has changed the product of your Decision in Principle');
+    expect(mail.text).toContain('DIP HK7P-2QXM: Harbour Bank Bridge 12, now on different terms');
+    expect(mail.text).toContain('keeps its terms until it expires');
+    expect(mail.text).toContain(`See your DIPs: ${PUBLIC_URL}/dashboard?tab=dips`);
+    expect(mail.text).toMatch(/Stop these emails: http:\/\/localhost:8080\/api\/alerts\/unsubscribe\?token=/);
+    expect(mail.headers['list-unsubscribe']).toMatch(
+      /^<http:\/\/localhost:8080\/api\/alerts\/unsubscribe\?token=/,
+    );
+
+    // Delivered again; and the same change improved one of the user's searches: one email all the same.
+    expect(await handleDipProductChanged(changed, rig.deps)).toBe(false);
+    const better = repriced(userId, '2027-05');
+    await rig.bus.publish(better);
+    await handled(better);
+    expect(await handleSearchRepriced(better, rig.deps)).toBe(false);
+    expect(await alertsRecorded(userId)).toBe(1);
+    expect(await jobsFor(userId)).toHaveLength(1);
+    expect(mailTo(email)).toHaveLength(1);
+  });
+
+  it('sends one email, the search’s, when the better search of the change comes first', async () => {
+    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const email = `${userId}@example.com`;
+    await rig.deps.alerts.saveRecipient(userId, email, 'Bo');
+    expect(await handleSearchRepriced(repriced(userId, '2027-06'), rig.deps)).toBe(true);
+    expect(await handleDipProductChanged(productChanged(userId, '2027-06'), rig.deps)).toBe(false);
+    await rig.smtp.waitForMessage((m) => m.to.includes(email));
+    expect(mailTo(email)[0]!.subject).toBe('A better offer for Chapel Street');
+    expect(await alertsRecorded(userId)).toBe(1);
+    // The next panel change that reaches the DIP is a new email.
+    expect(await handleDipProductChanged(productChanged(userId, '2027-07'), rig.deps)).toBe(true);
+    await waitFor(() => mailTo(email).length === 2 || null, 'the next change’s email');
+  });
+
+  it('sends nothing to a user who turned alerts off, or whose address is not known', async () => {
+    const userId = `user-${randomUUID().slice(0, 8)}`;
+    await rig.deps.alerts.saveRecipient(userId, `${userId}@example.com`, 'Cy');
+    await rig.deps.alerts.setRepricingAlerts(userId, false);
+    expect(await handleDipProductChanged(productChanged(userId, '2027-08'), rig.deps)).toBe(false);
+    expect(await alertsRecorded(userId)).toBe(0);
+    const unknown = `user-${randomUUID().slice(0, 8)}`;
+    expect(await handleDipProductChanged(productChanged(unknown, '2027-08'), rig.deps)).toBe(false);
+    expect(await alertsRecorded(unknown)).toBe(0);
+  });
+});
