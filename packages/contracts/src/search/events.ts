@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_PREFERENCES, LOAN_TYPES, PROPERTIES_OWNED } from '../common/enums';
+import { PANEL_CHANGES } from './panel-ops';
 import { loanOfferSchema } from './result';
 
 export const SEARCH_EVENT_TYPES = {
@@ -69,7 +70,7 @@ export const panelActivatedEventSchema = z.object({
     z.object({
       lenderId: z.string(),
       productId: z.string(),
-      change: z.enum(['added', 'removed', 'changed']),
+      change: z.enum(PANEL_CHANGES),
     }),
   ),
 });

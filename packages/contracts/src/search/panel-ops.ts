@@ -161,13 +161,16 @@ export const panelFieldChangeSchema = z.object({
   after: z.unknown(),
 });
 
+/** What a version does to a product or a lender against another: there, gone, or different. */
+export const PANEL_CHANGES = ['added', 'removed', 'changed'] as const;
+const changed = { change: z.enum(PANEL_CHANGES), fields: z.array(panelFieldChangeSchema) };
+
 export const panelProductChangeSchema = z.object({
   lenderId: z.string(),
   lenderName: z.string(),
   productId: z.string(),
   productName: z.string(),
-  change: z.enum(['added', 'removed', 'changed']),
-  fields: z.array(panelFieldChangeSchema),
+  ...changed,
 });
 export type PanelProductChange = z.infer<typeof panelProductChangeSchema>;
 
@@ -177,13 +180,7 @@ export const panelDiffSchema = z.object({
   against: z.string().nullable(),
   products: z.array(panelProductChangeSchema),
   /** Lender-level terms (name, regions) that changed, as `<lenderId>.regions`. */
-  lenders: z.array(
-    z.object({
-      lenderId: z.string(),
-      change: z.enum(['added', 'removed', 'changed']),
-      fields: z.array(panelFieldChangeSchema),
-    }),
-  ),
+  lenders: z.array(z.object({ lenderId: z.string(), ...changed })),
 });
 export type PanelDiff = z.infer<typeof panelDiffSchema>;
 
