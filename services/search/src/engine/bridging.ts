@@ -3,6 +3,7 @@ import type { BridgingProduct } from '../panel/schema';
 import {
   buildOffer,
   decline,
+  declineOutsideLoanLimits,
   isClose,
   largestWithinBands,
   pct,
@@ -215,10 +216,8 @@ export function sizeBridgingLoan(
       );
   }
 
-  if (gross > product.maxLoan + 0.5)
-    return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
-  if (gross < product.minLoan)
-    return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
+  const outsideLimits = declineOutsideLoanLimits(gross, product);
+  if (outsideLimits) return outsideLimits;
   const finance = bridgingFinance(product, monthlyRate, payload.loanTerm);
   const net = finance.netForGross(gross);
   if (net <= 0) return decline('Its fees and interest over this term would absorb the whole loan');

@@ -4,6 +4,7 @@ import {
   annuityFactor,
   buildOffer,
   decline,
+  declineOutsideLoanLimits,
   isClose,
   largestWithinBands,
   pct,
@@ -153,10 +154,8 @@ export function sizeCommercialLoan(
       );
   }
 
-  if (gross > product.maxLoan + 0.5)
-    return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
-  if (gross < product.minLoan)
-    return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
+  const outsideLimits = declineOutsideLoanLimits(gross, product);
+  if (outsideLimits) return outsideLimits;
   const arrangementFee = Math.max(f * gross, minFee);
   const net = gross - arrangementFee - otherCosts;
   if (net <= 0) return decline('Its fees would absorb the whole loan');

@@ -183,6 +183,21 @@ export function buildOffer(f: OfferFigures): LoanOffer {
   };
 }
 
+/**
+ * The decline of a gross loan outside the product's minimum and maximum loan, or null within them
+ * (the maximum with half a pound's tolerance for rounding).
+ */
+export function declineOutsideLoanLimits(
+  gross: number,
+  product: Pick<Product, 'minLoan' | 'maxLoan'>,
+): SizingResult | null {
+  if (gross > product.maxLoan + 0.5)
+    return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
+  if (gross < product.minLoan)
+    return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
+  return null;
+}
+
 /** "close" means within this share of a limit (e.g. an LTV of 72% against a 75% cap). */
 export const CLOSE_MARGIN = 0.05;
 export const isClose = (actual: number, limit: number) => limit > 0 && actual >= limit * (1 - CLOSE_MARGIN);

@@ -3,6 +3,7 @@ import type { DevelopmentProduct } from '../panel/schema';
 import {
   buildOffer,
   decline,
+  declineOutsideLoanLimits,
   isClose,
   isCloseAbove,
   largestWithinBands,
@@ -183,10 +184,8 @@ export function sizeDevelopmentLoan(
 
   const gross = facility.gross;
   const net = facility.landLoan + facility.buildLoan;
-  if (gross > product.maxLoan + 0.5)
-    return decline(`The ${pounds(gross)} gross loan is above its ${pounds(product.maxLoan)} maximum`);
-  if (gross < product.minLoan)
-    return decline(`The ${pounds(gross)} gross loan is below its ${pounds(product.minLoan)} minimum`);
+  const outsideLimits = declineOutsideLoanLimits(gross, product);
+  if (outsideLimits) return outsideLimits;
   if (net <= 0) return decline('Fees and interest would absorb the whole loan');
 
   const exitFee = gross * f.exitFeePct;
