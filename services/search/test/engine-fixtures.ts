@@ -1,4 +1,5 @@
 import {
+  REGIONS,
   bridgingSearchSchema,
   commercialSearchSchema,
   developmentSearchSchema,
@@ -13,18 +14,7 @@ import type { BridgingProduct, CommercialProduct, DevelopmentProduct } from '../
 export const lender: LenderInfo = {
   id: 'test-lender',
   name: 'Test Lender',
-  regions: [
-    'London',
-    'NorthWest',
-    'Midlands',
-    'EastAnglia',
-    'SouthEast',
-    'SouthWest',
-    'NorthEast',
-    'Wales',
-    'Scotland',
-    'NorthernIreland',
-  ],
+  regions: [...REGIONS],
 };
 
 const noFees = { arrangementFeePct: 0, minArrangementFee: 0, exitFeePct: 0, otherCosts: 0 };
