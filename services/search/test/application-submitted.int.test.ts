@@ -9,7 +9,7 @@ import { type CookieClient, waitFor } from '@lsp/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { subscribeToApplications } from '../src/events/consumed';
 import { SavedSearchRepository } from '../src/data/saved-searches';
-import { DEVELOPMENT_PAYLOAD, type SearchHarness, startSearchHarness } from './search-harness';
+import { type SearchHarness, runAndSaveSearch, startSearchHarness } from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -40,17 +40,8 @@ describe('search marks a saved search Application Submitted from application.sub
     await h?.close();
   });
 
-  async function savedSearch(client: CookieClient, userId: string): Promise<string> {
-    const run = await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId });
-    const saved = await client.post('/api/search', {
-      userId,
-      loanType: 'development',
-      searchData: DEVELOPMENT_PAYLOAD,
-      apiResponse: run.json(),
-    });
-    expect(saved.status).toBe(201);
-    return saved.json().search.id;
-  }
+  const savedSearch = async (client: CookieClient, userId: string) =>
+    (await runAndSaveSearch(client, userId)).id;
 
   const submitted = (userId: string, searchId: string | null): EventEnvelope<ApplicationSubmittedEvent> =>
     createEnvelope('dip', {

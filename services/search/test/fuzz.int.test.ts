@@ -23,6 +23,7 @@ import {
   COMMERCIAL_PAYLOAD,
   DEVELOPMENT_PAYLOAD,
   LEAD,
+  runAndSaveSearch,
   startSearchHarness,
 } from './search-harness';
 
@@ -159,15 +160,7 @@ describeFuzz<Context>({
     const h = await startSearchHarness();
     const signedIn = await h.signedIn({ name: 'Fuzz Tester', email: 'fuzz@example.co.uk' });
     const { user, client } = signedIn;
-    const run = await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId: user.userId });
-    expect(run.status).toBe(200);
-    const saved = await client.post('/api/search', {
-      userId: user.userId,
-      loanType: 'development',
-      searchData: DEVELOPMENT_PAYLOAD,
-      apiResponse: run.json(),
-    });
-    expect(saved.status).toBe(201);
+    const { run, id: searchId } = await runAndSaveSearch(client, user.userId);
     gatewayUrl = h.gateway.url;
     gatewayHeaders = {
       cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`,
@@ -175,7 +168,7 @@ describeFuzz<Context>({
       'sec-fetch-site': 'same-origin',
     };
     return {
-      ctx: { user, runId: run.json().data.SearchRunId, searchId: saved.json().search.id },
+      ctx: { user, runId: run.data.SearchRunId, searchId },
       serviceUrl: h.gateway.config.SEARCH_URL,
       callers: { user: identityHeaders(user, TEST_SECRETS.INTERNAL_SECRET) },
       gateway: { url: h.gateway.url, callers: { user: gatewayHeaders } },

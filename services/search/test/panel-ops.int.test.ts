@@ -2,7 +2,13 @@ import { PANEL_OPS_MESSAGES, type PanelImpact } from '@lsp/contracts';
 import { type CookieClient, waitFor } from '@lsp/testing';
 import { type Panel, loadDefaultPanel, serialisePanel } from '../src/panel';
 import { productView } from '../src/panel/product-edit';
-import { BRIDGING_PAYLOAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
+import {
+  BRIDGING_PAYLOAD,
+  type SearchHarness,
+  envelopeOf,
+  runAndSaveSearch,
+  startSearchHarness,
+} from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -108,14 +114,7 @@ describe('the lender panel as operations run it, through the gateway', () => {
 
   it('uploads a draft, shows its diff and impact, activates it (searches switch) and rolls back', async () => {
     // A borrower's saved search, for the impact measurement to re-price.
-    const run = await borrower.post('/api/bridging', { ...BRIDGING_PAYLOAD, userId: borrowerId });
-    const saved = await borrower.post('/api/search', {
-      userId: borrowerId,
-      loanType: 'bridging',
-      searchData: BRIDGING_PAYLOAD,
-      apiResponse: run.json(),
-    });
-    expect(saved.status).toBe(201);
+    await runAndSaveSearch(borrower, borrowerId, BRIDGING_PAYLOAD, 'bridging');
 
     const { lender, product } = await bestProductNow();
     const draft = await cheaperPanel('2027-cheaper');

@@ -13,7 +13,13 @@ import {
   repriceSavedSearches,
   startRepricingWorker,
 } from '../src/searching/repricing-job';
-import { BRIDGING_PAYLOAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
+import {
+  BRIDGING_PAYLOAD,
+  type SearchHarness,
+  envelopeOf,
+  runAndSaveSearch,
+  startSearchHarness,
+} from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -31,16 +37,13 @@ describe('re-pricing saved searches after a panel activation', () => {
 
   /** Saves the bridging deal for the borrower, as the home page does after a search. */
   async function saveSearch(projectName: string): Promise<string> {
-    const searchData = { ...BRIDGING_PAYLOAD, projectName };
-    const run = await borrower.post('/api/bridging', { ...searchData, userId: borrowerId });
-    const saved = await borrower.post('/api/search', {
-      userId: borrowerId,
-      loanType: 'bridging',
-      searchData,
-      apiResponse: run.json(),
-    });
-    expect(saved.status).toBe(201);
-    return saved.json().search.id;
+    const { id } = await runAndSaveSearch(
+      borrower,
+      borrowerId,
+      { ...BRIDGING_PAYLOAD, projectName },
+      'bridging',
+    );
+    return id;
   }
 
   /** The shipped panel with the deal's best product at half its rates. */

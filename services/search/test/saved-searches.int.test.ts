@@ -4,6 +4,7 @@ import {
   DEVELOPMENT_PAYLOAD,
   type SearchHarness,
   envelopeOf,
+  runAndSaveSearch,
   startSearchHarness,
 } from './search-harness';
 
@@ -23,28 +24,10 @@ describe('saved searches through the gateway', () => {
 
   const savedCount = () => savedSearchModel(h.mongo).countDocuments();
 
-  /** Runs a search as the client and saves it, as the home page does after a completed search. */
-  async function runAndSave(
-    client: ReturnType<SearchHarness['client']>,
-    userId: string,
-    payload: object = DEVELOPMENT_PAYLOAD,
-  ) {
-    const run = await client.post('/api/development', { ...payload, userId });
-    expect(run.status).toBe(200);
-    const saved = await client.post('/api/search', {
-      userId,
-      loanType: 'development',
-      searchData: payload,
-      apiResponse: run.json(),
-    });
-    expect(saved.status).toBe(201);
-    return { run: run.json(), id: saved.json().search.id as string };
-  }
-
   describe('POST /api/search', () => {
     it('saves a search for the signed-in user and answers its id', async () => {
       const { client, user } = await h.signedIn();
-      const { run, id } = await runAndSave(client, user.userId);
+      const { run, id } = await runAndSaveSearch(client, user.userId);
       const stored = await savedSearchModel(h.mongo).findById(id).lean();
       expect(stored).toMatchObject({
         user_id: user.userId,
@@ -58,7 +41,7 @@ describe('saved searches through the gateway', () => {
 
     it('writes search.saved to the outbox with the result count', async () => {
       const { client, user } = await h.signedIn();
-      const { run, id } = await runAndSave(client, user.userId);
+      const { run, id } = await runAndSaveSearch(client, user.userId);
       const events = (await h.outboxEntries('search.saved')).map(envelopeOf).filter((e) => e.subject === id);
       expect(events).toHaveLength(1);
       expect(events[0].data).toEqual({
@@ -156,9 +139,15 @@ describe('saved searches through the gateway', () => {
     it("lists only the caller's searches, newest first", async () => {
       const { client, user } = await h.signedIn();
       const other = await h.signedIn();
-      const first = await runAndSave(client, user.userId, { ...DEVELOPMENT_PAYLOAD, projectName: 'First' });
-      const second = await runAndSave(client, user.userId, { ...DEVELOPMENT_PAYLOAD, projectName: 'Second' });
-      await runAndSave(other.client, other.user.userId);
+      const first = await runAndSaveSearch(client, user.userId, {
+        ...DEVELOPMENT_PAYLOAD,
+        projectName: 'First',
+      });
+      const second = await runAndSaveSearch(client, user.userId, {
+        ...DEVELOPMENT_PAYLOAD,
+        projectName: 'Second',
+      });
+      await runAndSaveSearch(other.client, other.user.userId);
       const res = await client.get(`/api/user-searches/${user.userId}`);
       expect(res.status).toBe(200);
       const list = res.json();
@@ -183,7 +172,7 @@ describe('saved searches through the gateway', () => {
   describe('GET /api/search-result/:id', () => {
     it('answers the saved search with form_data and its results', async () => {
       const { client, user } = await h.signedIn();
-      const { run, id } = await runAndSave(client, user.userId);
+      const { run, id } = await runAndSaveSearch(client, user.userId);
       const res = await client.get(`/api/search-result/${id}`);
       expect(res.status).toBe(200);
       const body = res.json();
@@ -196,7 +185,7 @@ describe('saved searches through the gateway', () => {
 
     it("answers 401 signed out, 403 for another user's search and 404 for an unknown id", async () => {
       const owner = await h.signedIn();
-      const { id } = await runAndSave(owner.client, owner.user.userId);
+      const { id } = await runAndSaveSearch(owner.client, owner.user.userId);
       const intruder = await h.signedIn();
       const signedOut = await h.client().get(`/api/search-result/${id}`);
       expect(signedOut.status).toBe(401);
@@ -211,7 +200,7 @@ describe('saved searches through the gateway', () => {
   describe('PUT /api/search/project-name', () => {
     it("renames the caller's search", async () => {
       const { client, user } = await h.signedIn();
-      const { id } = await runAndSave(client, user.userId);
+      const { id } = await runAndSaveSearch(client, user.userId);
       const res = await client.request('PUT', '/api/search/project-name', {
         body: { searchId: id, loanType: 'development', projectName: '  Riverside Mews phase 2 ' },
       });
@@ -224,7 +213,7 @@ describe('saved searches through the gateway', () => {
 
     it("refuses to rename another user's search with 403 and leaves it unchanged", async () => {
       const owner = await h.signedIn();
-      const { id } = await runAndSave(owner.client, owner.user.userId);
+      const { id } = await runAndSaveSearch(owner.client, owner.user.userId);
       const intruder = await h.signedIn();
       const res = await intruder.client.request('PUT', '/api/search/project-name', {
         body: { searchId: id, loanType: 'development', projectName: 'Mine now' },
@@ -237,7 +226,7 @@ describe('saved searches through the gateway', () => {
 
     it('refuses an empty name with 400, and answers 404 for an unknown search or the wrong loan type', async () => {
       const { client, user } = await h.signedIn();
-      const { id } = await runAndSave(client, user.userId);
+      const { id } = await runAndSaveSearch(client, user.userId);
       const empty = await client.request('PUT', '/api/search/project-name', {
         body: { searchId: id, loanType: 'development', projectName: '   ' },
       });

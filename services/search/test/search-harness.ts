@@ -1,3 +1,4 @@
+import type { LoanType } from '@lsp/contracts';
 import { type CallerIdentity, Outbox, type OutboxEntry, ServiceMetrics } from '@lsp/service-kit';
 import {
   CookieClient,
@@ -76,6 +77,23 @@ export function startSearchHarness(): Promise<SearchHarness> {
       outboxEntries: (type) => outboxEntries(outbox, type),
     };
   });
+}
+
+/**
+ * Runs a search as the client and saves it with the run's answer, as the home page does after a
+ * completed search: the answer and the saved search's id.
+ */
+export async function runAndSaveSearch(
+  client: CookieClient,
+  userId: string,
+  searchData: object = DEVELOPMENT_PAYLOAD,
+  loanType: LoanType = 'development',
+) {
+  const run = await client.post(`/api/${loanType}`, { ...searchData, userId });
+  expect(run.status).toBe(200);
+  const saved = await client.post('/api/search', { userId, loanType, searchData, apiResponse: run.json() });
+  expect(saved.status).toBe(201);
+  return { run: run.json(), id: saved.json().search.id as string };
 }
 
 /** The envelope an outbox entry will publish. */
