@@ -2,7 +2,13 @@
 // email queue and its worker, an SMTP server that keeps what it gets, and the app (settings, unsubscribe).
 import { randomUUID } from 'node:crypto';
 import { ProcessedEvents, RedisStreamsEventBus, ServiceMetrics, createQueue } from '@lsp/service-kit';
-import { IDENTITY_EVENT_TYPES, createEnvelope } from '@lsp/contracts';
+import {
+  type EventEnvelope,
+  IDENTITY_EVENT_TYPES,
+  SEARCH_EVENT_TYPES,
+  type SearchRepricedEvent,
+  createEnvelope,
+} from '@lsp/contracts';
 import { type TestSmtp, silentLogger, startHarness, startTestSmtp } from '@lsp/testing';
 import type { Queue, Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
@@ -78,3 +84,38 @@ export const registered = (userId: string, email: string) =>
     subject: userId,
     data: { userId, email, name: 'Ana Borrower', source: 'register', registeredAt: new Date().toISOString() },
   });
+
+/** A search.repriced for one of the user's searches in a panel change: its best offer halved in rate. */
+export function repriced(
+  userId: string,
+  panelVersion: string,
+  overrides: Partial<SearchRepricedEvent> = {},
+): EventEnvelope {
+  const data: SearchRepricedEvent = {
+    searchId: `search-${randomUUID().slice(0, 8)}`,
+    userId,
+    loanType: 'bridging',
+    projectName: 'Chapel Street',
+    panelVersion,
+    previousVersion: '2026-11',
+    marker: 'Terms changed',
+    bestBefore: {
+      lenderName: 'Harbour Bank',
+      productName: 'Bridge 12',
+      netLoan: 350_000,
+      interestRate: 0.108,
+    },
+    bestAfter: {
+      lenderName: 'Harbour Bank',
+      productName: 'Bridge 12',
+      netLoan: 350_000,
+      interestRate: 0.054,
+    },
+    offersGained: 0,
+    offersLost: 0,
+    betterBest: true,
+    repricedAt: new Date().toISOString(),
+    ...overrides,
+  };
+  return createEnvelope('search', { type: SEARCH_EVENT_TYPES.repriced, subject: data.searchId, data });
+}

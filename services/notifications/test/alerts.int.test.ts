@@ -1,51 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
-import {
-  type EventEnvelope,
-  SEARCH_EVENT_TYPES,
-  type SearchRepricedEvent,
-  createEnvelope,
-} from '@lsp/contracts';
+import { type EventEnvelope } from '@lsp/contracts';
 import { TEST_SECRETS, waitFor } from '@lsp/testing';
 import { signUnsubscribeToken, unsubscribeKey } from '../src/alerts/unsubscribe-token';
 import { handleSearchRepriced } from '../src/events/alerts';
-import { type AlertsRig, PUBLIC_URL, registered, startAlerts } from './alerts-rig';
+import { type AlertsRig, PUBLIC_URL, registered, repriced, startAlerts } from './alerts-rig';
 
 jest.setTimeout(60_000);
-
-function repriced(
-  userId: string,
-  panelVersion: string,
-  overrides: Partial<SearchRepricedEvent> = {},
-): EventEnvelope {
-  const data: SearchRepricedEvent = {
-    searchId: `search-${randomUUID().slice(0, 8)}`,
-    userId,
-    loanType: 'bridging',
-    projectName: 'Chapel Street',
-    panelVersion,
-    previousVersion: '2026-11',
-    marker: 'Terms changed',
-    bestBefore: {
-      lenderName: 'Harbour Bank',
-      productName: 'Bridge 12',
-      netLoan: 350_000,
-      interestRate: 0.108,
-    },
-    bestAfter: {
-      lenderName: 'Harbour Bank',
-      productName: 'Bridge 12',
-      netLoan: 350_000,
-      interestRate: 0.054,
-    },
-    offersGained: 0,
-    offersLost: 0,
-    betterBest: true,
-    repricedAt: new Date().toISOString(),
-    ...overrides,
-  };
-  return createEnvelope('search', { type: SEARCH_EVENT_TYPES.repriced, subject: data.searchId, data });
-}
 
 describe('re-pricing alerts', () => {
   let rig: AlertsRig;

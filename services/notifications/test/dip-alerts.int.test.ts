@@ -3,13 +3,11 @@ import {
   DIP_EVENT_TYPES,
   type DipProductChangedEvent,
   type EventEnvelope,
-  SEARCH_EVENT_TYPES,
-  type SearchRepricedEvent,
   createEnvelope,
 } from '@lsp/contracts';
 import { waitFor } from '@lsp/testing';
 import { handleDipProductChanged, handleSearchRepriced } from '../src/events/alerts';
-import { type AlertsRig, PUBLIC_URL, registered, startAlerts } from './alerts-rig';
+import { type AlertsRig, PUBLIC_URL, registered, repriced, startAlerts } from './alerts-rig';
 
 jest.setTimeout(60_000);
 
@@ -29,35 +27,6 @@ function productChanged(userId: string, panelVersion: string): EventEnvelope {
     ],
   };
   return createEnvelope('dip', { type: DIP_EVENT_TYPES.productChanged, subject: userId, data });
-}
-
-function repriced(userId: string, panelVersion: string): EventEnvelope {
-  const data: SearchRepricedEvent = {
-    searchId: `search-${randomUUID().slice(0, 8)}`,
-    userId,
-    loanType: 'bridging',
-    projectName: 'Chapel Street',
-    panelVersion,
-    previousVersion: '2026-11',
-    marker: 'Terms changed',
-    bestBefore: {
-      lenderName: 'Harbour Bank',
-      productName: 'Bridge 12',
-      netLoan: 350_000,
-      interestRate: 0.108,
-    },
-    bestAfter: {
-      lenderName: 'Harbour Bank',
-      productName: 'Bridge 12',
-      netLoan: 350_000,
-      interestRate: 0.054,
-    },
-    offersGained: 0,
-    offersLost: 0,
-    betterBest: true,
-    repricedAt: new Date().toISOString(),
-  };
-  return createEnvelope('search', { type: SEARCH_EVENT_TYPES.repriced, subject: data.searchId, data });
 }
 
 describe("alerts when a panel change reaches the product of a user's DIP", () => {
