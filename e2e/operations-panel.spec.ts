@@ -5,84 +5,22 @@
 // price on the panel they expect. A refused file shows each problem with its line; a product edit
 // makes a draft (and a taken version name is refused); a load that fails offers Retry; a borrower
 // gets the console's refusal.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
+import { SHIPPED_PANEL, activeVersion, cheaperPanelFile } from './support/panel-helpers';
 import { OPS_EMAIL, signedInPage } from './support/ops-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
+import { SEARCH_PAYLOADS } from '../scripts/lib/journeys';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'The Lender panel page needs the real services');
 
-/** The panel shipped with the search service (JSON Lines: the header, then one lender per line). */
-const SHIPPED_PANEL = readFileSync(
-  path.resolve(__dirname, '../services/search/src/panel/data/lender-panel.jsonl'),
-  'utf8',
-);
-
 /** A bridging deal the shipped panel prices (as the search service's own tests send it). */
-const BRIDGING_DEAL = {
-  projectName: 'Panel Row refinance',
-  bridgingType: 'bridgingPurchaseOrRefinance',
-  propertyLocation: 'London',
-  propertyClass: 'Residential',
-  currentValue: 650000,
-  purchasePrice: 600000,
-  purchaseCosts: 25000,
-  ownOrPurchase: 'Purchasing',
-  landOrProperty: 'Property',
-  loanTerm: 12,
-  maxLoanRequired: false,
-  netLoanRequired: 350000,
-};
-
-interface PanelProduct {
-  id: string;
-  name: string;
-  loanType: string;
-  rateCard: Array<{ maxRatio: number; ratePerMonth: number }>;
-}
-interface PanelLender {
-  id: string;
-  name: string;
-  products: PanelProduct[];
-}
+const BRIDGING_DEAL = { ...SEARCH_PAYLOADS.bridging, projectName: 'Panel Row refinance' };
 
 /** '0.85% pm', as the page shows a monthly rate. */
 const perMonth = (rate: number) =>
   `${(Math.round(rate * 100 * 1e6) / 1e6).toLocaleString('en-GB', { maximumFractionDigits: 3 })}% pm`;
-
-/**
- * The shipped panel under `version` with one bridging product's rates halved; returns the file and
- * what changed, for the diff.
- */
-function cheaperPanelFile(version: string, lenderId: string, productId: string) {
-  const [header, ...lenders] = SHIPPED_PANEL.trimEnd().split('\n');
-  let changed: { lender: string; product: string; before: number; after: number } | null = null;
-  const lines = lenders.map((line) => {
-    const lender = JSON.parse(line) as PanelLender;
-    if (lender.id !== lenderId) return line;
-    for (const product of lender.products) {
-      if (product.id !== productId || product.loanType !== 'bridging') continue;
-      const before = product.rateCard[0].ratePerMonth;
-      product.rateCard = product.rateCard.map((band) => ({
-        ...band,
-        ratePerMonth: Math.round((band.ratePerMonth / 2) * 1e6) / 1e6,
-      }));
-      changed = {
-        lender: lender.name,
-        product: product.name,
-        before,
-        after: product.rateCard[0].ratePerMonth,
-      };
-    }
-    return JSON.stringify(lender);
-  });
-  if (!changed) throw new Error(`no bridging product ${lenderId}/${productId} in the shipped panel`);
-  const content = [JSON.stringify({ ...JSON.parse(header), version }), ...lines].join('\n') + '\n';
-  return { content, changed: changed as { lender: string; product: string; before: number; after: number } };
-}
 
 /** A borrower's bridging search, saved to their account (for the impact to re-price); its best offer. */
 async function savedBridgingSearch(request: APIRequestContext, userId: string) {
@@ -95,12 +33,6 @@ async function savedBridgingSearch(request: APIRequestContext, userId: string) {
   expect(saved.status()).toBe(201);
   const [best] = answer.data.Results;
   return { lenderId: best.LenderId, productId: best.ProductId };
-}
-
-async function activeVersion(request: APIRequestContext): Promise<string> {
-  const overview = await request.get('/api/ops/panel');
-  expect(overview.status()).toBe(200);
-  return ((await overview.json()) as { active: { version: string } }).active.version;
 }
 
 async function openPanelPage(page: Page) {

@@ -6,42 +6,23 @@
 // The email alert setting on the dashboard is turned off and on again, each surviving a reload, and a
 // refused save says so. At the end (and in afterAll) the version active before is activated again,
 // so the specs after this one price on the panel they expect.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
+import { activeVersion, cheaperPanelFile } from './support/panel-helpers';
 import { OPS_EMAIL, signedInPage } from './support/ops-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
+import { SEARCH_PAYLOADS } from '../scripts/lib/journeys';
 
 test.skip(
   process.env.E2E_STACK === 'frontends',
   'Re-pricing needs the real services and the repricing worker',
 );
 
-/** The panel shipped with the search service (JSON Lines: the header, then one lender per line). */
-const SHIPPED_PANEL = readFileSync(
-  path.resolve(__dirname, '../services/search/src/panel/data/lender-panel.jsonl'),
-  'utf8',
-);
-
 const PROJECT = 'Quayside bridge';
 
 /** A bridging deal the shipped panel prices (as the Lender panel page's test sends it). */
-const BRIDGING_DEAL = {
-  projectName: PROJECT,
-  bridgingType: 'bridgingPurchaseOrRefinance',
-  propertyLocation: 'London',
-  propertyClass: 'Residential',
-  currentValue: 650000,
-  purchasePrice: 600000,
-  purchaseCosts: 25000,
-  ownOrPurchase: 'Purchasing',
-  landOrProperty: 'Property',
-  loanTerm: 12,
-  maxLoanRequired: false,
-  netLoanRequired: 350000,
-};
+const BRIDGING_DEAL = { ...SEARCH_PAYLOADS.bridging, projectName: PROJECT };
 
 const ALERT_LABEL = 'Email me when a lender change improves one of my saved searches';
 
@@ -70,44 +51,10 @@ interface Repricing {
   betterBest: boolean;
 }
 
-/** The shipped panel under `version` with one bridging product's rates halved. */
-function cheaperPanelFile(version: string, lenderId: string, productId: string): string {
-  const [header, ...lenders] = SHIPPED_PANEL.trimEnd().split('\n');
-  let found = false;
-  const lines = lenders.map((line) => {
-    const lender = JSON.parse(line) as {
-      id: string;
-      products: Array<{
-        id: string;
-        loanType: string;
-        rateCard: Array<{ maxRatio: number; ratePerMonth: number }>;
-      }>;
-    };
-    if (lender.id !== lenderId) return line;
-    for (const product of lender.products) {
-      if (product.id !== productId || product.loanType !== 'bridging') continue;
-      found = true;
-      product.rateCard = product.rateCard.map((band) => ({
-        ...band,
-        ratePerMonth: Math.round((band.ratePerMonth / 2) * 1e6) / 1e6,
-      }));
-    }
-    return JSON.stringify(lender);
-  });
-  if (!found) throw new Error(`no bridging product ${lenderId}/${productId} in the shipped panel`);
-  return [JSON.stringify({ ...JSON.parse(header), version }), ...lines].join('\n') + '\n';
-}
-
 /** "Lender, Product: £350,000 net at 9.60% a year", worked out here rather than by the page's helper. */
 function offerInWords(offer: RepricedOffer): string {
   const pounds = `£${Math.round(offer.netLoan).toLocaleString('en-GB')}`;
   return `${offer.lenderName}, ${offer.productName}: ${pounds} net at ${(offer.interestRate * 100).toFixed(2)}% a year`;
-}
-
-async function activeVersion(request: APIRequestContext): Promise<string> {
-  const overview = await request.get('/api/ops/panel');
-  expect(overview.status()).toBe(200);
-  return ((await overview.json()) as { active: { version: string } }).active.version;
 }
 
 async function activate(request: APIRequestContext, version: string) {
@@ -155,7 +102,10 @@ test('a lender panel change re-prices a saved search: the dashboard, the saved s
   // Ops activate a version in which the best offer's product is half the price.
   const version = `e2e-reprice-${Date.now()}`;
   const upload = await ops.request.post('/api/ops/panel/drafts', {
-    data: { fileName: 'cheaper.jsonl', content: cheaperPanelFile(version, best.LenderId, best.ProductId) },
+    data: {
+      fileName: 'cheaper.jsonl',
+      content: cheaperPanelFile(version, best.LenderId, best.ProductId).content,
+    },
   });
   expect(upload.status(), await upload.text()).toBe(201);
   await activate(ops.request, version);
