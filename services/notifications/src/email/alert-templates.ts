@@ -6,6 +6,48 @@ import {
 } from '@lsp/contracts';
 import { type RenderedEmail, escapeHtml } from './templates';
 
+/** What an alert email says; every alert shares one layout so they read alike in the inbox. */
+interface AlertEmailContent {
+  subject: string;
+  intro: string;
+  lines: string[];
+  /** A paragraph after the list, when the alert needs one. */
+  note?: string;
+  actionLabel: string;
+  actionUrl: string;
+  footer: string;
+  unsubscribeUrl: string;
+}
+
+function alertEmail(content: AlertEmailContent): RenderedEmail {
+  const { subject, intro, lines, note, actionLabel, footer, unsubscribeUrl } = content;
+  const text = [
+    intro,
+    '',
+    ...lines,
+    '',
+    ...(note === undefined ? [] : [note, '']),
+    `${actionLabel}: ${content.actionUrl}`,
+    '',
+    footer,
+    `Stop these emails: ${unsubscribeUrl}`,
+  ].join('\n');
+  const url = escapeHtml(content.actionUrl);
+  const noteHtml =
+    note === undefined ? '' : `<p style="font-size:16px;line-height:1.5">${escapeHtml(note)}</p>\n`;
+  const html = `<!doctype html>
+<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
+<p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
+<ul style="font-size:16px;line-height:1.6;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+${noteHtml}<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(actionLabel)}</a></p>
+<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(footer)} <a href="${escapeHtml(unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>
+</td></tr></table></body></html>`;
+  return { subject, html, text };
+}
+
 /** The email a borrower gets when a lender panel change improves the best offer of a saved search. */
 export interface RepricingAlertInput {
   template: 'repricing-alert';
@@ -30,28 +72,15 @@ export function repricingAlertEmail(input: RepricingAlertInput): RenderedEmail {
   ];
   const footer =
     'Offers are indicative until a lender issues its terms. You get at most one of these emails each time the lender panel changes.';
-  const text = [
+  return alertEmail({
+    subject,
     intro,
-    '',
-    ...lines,
-    '',
-    `See the offers: ${input.resultsUrl}`,
-    '',
+    lines,
+    actionLabel: 'See the offers',
+    actionUrl: input.resultsUrl,
     footer,
-    `Stop these emails: ${input.unsubscribeUrl}`,
-  ].join('\n');
-  const url = escapeHtml(input.resultsUrl);
-  const html = `<!doctype html>
-<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
-<ul style="font-size:16px;line-height:1.6;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">See the offers</a></p>
-<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>
-</td></tr></table></body></html>`;
-  return { subject, html, text };
+    unsubscribeUrl: input.unsubscribeUrl,
+  });
 }
 
 /** The email a DIP's owner gets when a lender panel change withdraws or reprices the DIP's product. */
@@ -81,29 +110,14 @@ export function dipProductAlertEmail(input: DipProductAlertInput): RenderedEmail
   const lines = input.dips.map(dipLine);
   const keeps = `${one ? 'Your DIP keeps its terms' : 'Each DIP keeps its terms'} until it expires: it is a decision in principle as issued. Your dashboard shows ${one ? 'it' : 'them'}, and any new offers for your saved searches.`;
   const footer = 'You get at most one of these emails each time the lender panel changes.';
-  const text = [
+  return alertEmail({
+    subject,
     intro,
-    '',
-    ...lines,
-    '',
-    keeps,
-    '',
-    `See your DIPs: ${input.dashboardUrl}`,
-    '',
+    lines,
+    note: keeps,
+    actionLabel: 'See your DIPs',
+    actionUrl: input.dashboardUrl,
     footer,
-    `Stop these emails: ${input.unsubscribeUrl}`,
-  ].join('\n');
-  const url = escapeHtml(input.dashboardUrl);
-  const html = `<!doctype html>
-<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
-<ul style="font-size:16px;line-height:1.6;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(keeps)}</p>
-<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">See your DIPs</a></p>
-<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>
-</td></tr></table></body></html>`;
-  return { subject, html, text };
+    unsubscribeUrl: input.unsubscribeUrl,
+  });
 }
