@@ -9,7 +9,7 @@ import {
   type SearchRepricedEvent,
   createEnvelope,
 } from '@lsp/contracts';
-import { type TestSmtp, silentLogger, startHarness, startTestSmtp } from '@lsp/testing';
+import { type TestSmtp, silentLogger, startHarness, startTestSmtp, waitFor } from '@lsp/testing';
 import type { Queue, Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
@@ -31,8 +31,19 @@ export interface AlertsRig {
   bus: RedisStreamsEventBus;
   app: FastifyInstance;
   deps: AlertDeps;
+  /** The emails the SMTP server got for the address. */
+  mailTo(address: string): TestSmtp['messages'];
+  /** How many alerts are recorded as sent to the user. */
+  alertsRecorded(userId: string): Promise<number>;
+  /** Resolves once the bus handler has processed the event. */
+  handled(envelope: EventEnvelope): Promise<unknown>;
+  /** Registers a new user through identity's event and waits until the alerts know their address. */
+  registerUser(): Promise<{ userId: string; email: string }>;
   close(): Promise<void>;
 }
+
+/** A user id no other test uses. */
+export const newUserId = () => `user-${randomUUID().slice(0, 8)}`;
 
 /** Notifications' alert path as it runs: the bus, the handlers, the email queue, its worker, an SMTP server. */
 export function startAlerts(): Promise<AlertsRig> {
@@ -74,7 +85,29 @@ export function startAlerts(): Promise<AlertsRig> {
     });
     await app.ready();
     onClose(() => app.close());
-    return { db, smtp, queue, worker, bus, app, deps };
+    return {
+      db,
+      smtp,
+      queue,
+      worker,
+      bus,
+      app,
+      deps,
+      mailTo: (address: string) => smtp.messages.filter((m) => m.to.includes(address)),
+      alertsRecorded: (userId: string) => db.collection('repricing_alerts').countDocuments({ userId }),
+      handled: (envelope: EventEnvelope) =>
+        waitFor(
+          async () => (await db.collection('processed_events').findOne({ eventId: envelope.id })) ?? null,
+          `${envelope.type} handled`,
+        ),
+      registerUser: async () => {
+        const userId = newUserId();
+        const email = `${userId}@example.com`;
+        await bus.publish(registered(userId, email));
+        await waitFor(() => deps.alerts.recipient(userId), 'the recipient to be known');
+        return { userId, email };
+      },
+    };
   });
 }
 

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
-import { type EventEnvelope } from '@lsp/contracts';
 import { TEST_SECRETS, waitFor } from '@lsp/testing';
 import { signUnsubscribeToken, unsubscribeKey } from '../src/alerts/unsubscribe-token';
 import { handleSearchRepriced } from '../src/events/alerts';
-import { type AlertsRig, PUBLIC_URL, registered, repriced, startAlerts } from './alerts-rig';
+import { type AlertsRig, PUBLIC_URL, newUserId, repriced, startAlerts } from './alerts-rig';
 
 jest.setTimeout(60_000);
 
@@ -19,13 +17,6 @@ describe('re-pricing alerts', () => {
     await rig?.close();
   });
 
-  const mailTo = (address: string) => rig.smtp.messages.filter((m) => m.to.includes(address));
-  const alertsRecorded = (userId: string) => rig.db.collection('repricing_alerts').countDocuments({ userId });
-  const handled = (envelope: EventEnvelope) =>
-    waitFor(
-      async () => (await rig.db.collection('processed_events').findOne({ eventId: envelope.id })) ?? null,
-      `${envelope.type} handled`,
-    );
   const as = (user: Partial<CallerIdentity> & { userId: string }) =>
     identityHeaders(
       { email: 'ana@example.com', name: 'Ana', verified: true, roles: [], ...user },
@@ -33,16 +24,13 @@ describe('re-pricing alerts', () => {
     );
 
   it('emails a user once per panel change, however many of their searches got better and however often the event comes', async () => {
-    const userId = `user-${randomUUID().slice(0, 8)}`;
-    const email = `${userId}@example.com`;
-    await rig.bus.publish(registered(userId, email));
-    await waitFor(() => rig.deps.alerts.recipient(userId), 'the recipient to be known');
+    const { userId, email } = await rig.registerUser();
 
     const first = repriced(userId, '2027-01');
     const second = repriced(userId, '2027-01', { projectName: 'Mill Lane' });
     await rig.bus.publish(first);
     await rig.bus.publish(second);
-    await handled(first);
+    await rig.handled(first);
     const mail = await rig.smtp.waitForMessage((m) => m.to.includes(email));
     expect(mail.subject).toBe('A better offer for Chapel Street');
     expect(mail.text).toContain('Now: Harbour Bank Bridge 12: £350,000 net at 5.40% a year');
@@ -54,28 +42,28 @@ describe('re-pricing alerts', () => {
     // The second search of the same change, and a redelivery of the first, send nothing more.
     expect(await handleSearchRepriced(first, rig.deps)).toBe(false);
     expect(await handleSearchRepriced(second, rig.deps)).toBe(false);
-    expect(await alertsRecorded(userId)).toBe(1);
+    expect(await rig.alertsRecorded(userId)).toBe(1);
     // One job ever queued: the alert's id is the user's and the change's.
     const counts = await rig.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
     expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBe(1);
-    expect(mailTo(email)).toHaveLength(1);
+    expect(rig.mailTo(email)).toHaveLength(1);
 
     // The next panel change is a new alert.
     const later = repriced(userId, '2027-02');
     expect(await handleSearchRepriced(later, rig.deps)).toBe(true);
-    await waitFor(() => mailTo(email).length === 2 || null, 'the second change’s email');
+    await waitFor(() => rig.mailTo(email).length === 2 || null, 'the second change’s email');
   });
 
   it('sends nothing when the best offer did not get better', async () => {
-    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const userId = newUserId();
     await rig.deps.alerts.saveRecipient(userId, `${userId}@example.com`, 'Bo');
     const worse = repriced(userId, '2027-03', { betterBest: false, marker: 'Terms changed' });
     expect(await handleSearchRepriced(worse, rig.deps)).toBe(false);
-    expect(await alertsRecorded(userId)).toBe(0);
+    expect(await rig.alertsRecorded(userId)).toBe(0);
   });
 
   it('turns alerts off from the dashboard setting, and on again', async () => {
-    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const userId = newUserId();
     await rig.deps.alerts.saveRecipient(userId, `${userId}@example.com`, 'Cy');
     const get = () => rig.app.inject({ method: 'GET', url: '/api/alerts/settings', headers: as({ userId }) });
     expect((await get()).json()).toEqual({ repricingAlerts: true });
@@ -87,7 +75,7 @@ describe('re-pricing alerts', () => {
     });
     expect(off.json()).toEqual({ repricingAlerts: false });
     expect(await handleSearchRepriced(repriced(userId, '2027-04'), rig.deps)).toBe(false);
-    expect(await alertsRecorded(userId)).toBe(0);
+    expect(await rig.alertsRecorded(userId)).toBe(0);
     // Another user's setting is their own.
     expect(
       (
@@ -114,7 +102,7 @@ describe('re-pricing alerts', () => {
   });
 
   it("unsubscribes by the email's signed link without signing in; a visit alone or a forged token changes nothing", async () => {
-    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const userId = newUserId();
     const token = signUnsubscribeToken(userId, rig.deps.unsubscribeKey);
     const url = `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`;
     const page = await rig.app.inject({ method: 'GET', url });

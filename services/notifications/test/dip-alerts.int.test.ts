@@ -7,7 +7,7 @@ import {
 } from '@lsp/contracts';
 import { waitFor } from '@lsp/testing';
 import { handleDipProductChanged, handleSearchRepriced } from '../src/events/alerts';
-import { type AlertsRig, PUBLIC_URL, registered, repriced, startAlerts } from './alerts-rig';
+import { type AlertsRig, PUBLIC_URL, newUserId, repriced, startAlerts } from './alerts-rig';
 
 jest.setTimeout(60_000);
 
@@ -40,27 +40,17 @@ describe("alerts when a panel change reaches the product of a user's DIP", () =>
     await rig?.close();
   });
 
-  const mailTo = (address: string) => rig.smtp.messages.filter((m) => m.to.includes(address));
-  const alertsRecorded = (userId: string) => rig.db.collection('repricing_alerts').countDocuments({ userId });
-  const handled = (envelope: EventEnvelope) =>
-    waitFor(
-      async () => (await rig.db.collection('processed_events').findOne({ eventId: envelope.id })) ?? null,
-      `${envelope.type} handled`,
-    );
   const jobsFor = async (userId: string) =>
     (await rig.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter((job) =>
       job.id?.includes(userId),
     );
 
   it('emails the owner once; a redelivery and a better search of the same panel change send nothing more', async () => {
-    const userId = `user-${randomUUID().slice(0, 8)}`;
-    const email = `${userId}@example.com`;
-    await rig.bus.publish(registered(userId, email));
-    await waitFor(() => rig.deps.alerts.recipient(userId), 'the recipient to be known');
+    const { userId, email } = await rig.registerUser();
 
     const changed = productChanged(userId, '2027-05');
     await rig.bus.publish(changed);
-    await handled(changed);
+    await rig.handled(changed);
     const mail = await rig.smtp.waitForMessage((m) => m.to.includes(email));
     expect(mail.subject).toBe('The lender has changed the product of your DIP HK7P-2QXM');
     expect(mail.text).toContain('the lender has changed the product of your Decision in Principle');
@@ -76,35 +66,35 @@ describe("alerts when a panel change reaches the product of a user's DIP", () =>
     expect(await handleDipProductChanged(changed, rig.deps)).toBe(false);
     const better = repriced(userId, '2027-05');
     await rig.bus.publish(better);
-    await handled(better);
+    await rig.handled(better);
     expect(await handleSearchRepriced(better, rig.deps)).toBe(false);
-    expect(await alertsRecorded(userId)).toBe(1);
+    expect(await rig.alertsRecorded(userId)).toBe(1);
     expect(await jobsFor(userId)).toHaveLength(1);
-    expect(mailTo(email)).toHaveLength(1);
+    expect(rig.mailTo(email)).toHaveLength(1);
   });
 
   it('sends one email, the search’s, when the better search of the change comes first', async () => {
-    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const userId = newUserId();
     const email = `${userId}@example.com`;
     await rig.deps.alerts.saveRecipient(userId, email, 'Bo');
     expect(await handleSearchRepriced(repriced(userId, '2027-06'), rig.deps)).toBe(true);
     expect(await handleDipProductChanged(productChanged(userId, '2027-06'), rig.deps)).toBe(false);
     await rig.smtp.waitForMessage((m) => m.to.includes(email));
-    expect(mailTo(email)[0]!.subject).toBe('A better offer for Chapel Street');
-    expect(await alertsRecorded(userId)).toBe(1);
+    expect(rig.mailTo(email)[0]!.subject).toBe('A better offer for Chapel Street');
+    expect(await rig.alertsRecorded(userId)).toBe(1);
     // The next panel change that reaches the DIP is a new email.
     expect(await handleDipProductChanged(productChanged(userId, '2027-07'), rig.deps)).toBe(true);
-    await waitFor(() => mailTo(email).length === 2 || null, 'the next change’s email');
+    await waitFor(() => rig.mailTo(email).length === 2 || null, 'the next change’s email');
   });
 
   it('sends nothing to a user who turned alerts off, or whose address is not known', async () => {
-    const userId = `user-${randomUUID().slice(0, 8)}`;
+    const userId = newUserId();
     await rig.deps.alerts.saveRecipient(userId, `${userId}@example.com`, 'Cy');
     await rig.deps.alerts.setRepricingAlerts(userId, false);
     expect(await handleDipProductChanged(productChanged(userId, '2027-08'), rig.deps)).toBe(false);
-    expect(await alertsRecorded(userId)).toBe(0);
-    const unknown = `user-${randomUUID().slice(0, 8)}`;
+    expect(await rig.alertsRecorded(userId)).toBe(0);
+    const unknown = newUserId();
     expect(await handleDipProductChanged(productChanged(unknown, '2027-08'), rig.deps)).toBe(false);
-    expect(await alertsRecorded(unknown)).toBe(0);
+    expect(await rig.alertsRecorded(unknown)).toBe(0);
   });
 });
