@@ -21,7 +21,7 @@ import { PLATFORM_PROCESSES, defaultPortOf } from '@lsp/contracts';
 import { CookieClient, freePort, freeStackPortOffset } from '@lsp/testing';
 import { MongoClient } from 'mongodb';
 import { type Tally, reconcile } from './reconcile';
-import { type Workload, createWorkload } from './workload';
+import { CHAOS_OPS_EMAIL, type Workload, createWorkload } from './workload';
 
 const SHORT = process.argv.includes('--short');
 const KAFKA = process.argv.includes('--kafka');
@@ -136,20 +136,97 @@ async function main() {
       RATE_LIMIT_MAX: '1000000',
       RATE_LIMIT_AUTH_MAX: '1000000',
       LOGIN_LOCK_AFTER_PER_IP: '1000000',
+      // The ops user who activates cheaper lender panels during the run (workload.ts).
+      OPS_EMAILS: CHAOS_OPS_EMAIL,
       ...(kafka ? { EVENT_BUS: 'kafka', KAFKA_BROKERS: kafka.brokers.join(',') } : {}),
     },
   });
   const kills: KillRecord[] = [];
+  let closeWatcher = async () => {};
   let tally: Tally | null = null;
   let workload: Workload | null = null;
   try {
+    /** Waits (up to a minute) for a killed victim to answer again, and records when it did. */
+    const awaitRecovery = async (record: KillRecord) => {
+      const { victim } = record;
+      await sleep(300);
+      const deadline = Date.now() + 60000;
+      while (Date.now() < deadline) {
+        const registered = PLATFORM_PROCESSES.find((proc) => proc.name === victim);
+        const up =
+          victim === 'redis'
+            ? await tcpAnswers(redisPort)
+            : victim === 'kafka'
+              ? await tcpAnswers(kafkaPort)
+              : !registered?.health
+                ? // the database: identity's readiness includes its MongoDB connection
+                  await answers(`http://127.0.0.1:${defaultPortOf('identity') + offset}/health`)
+                : await answers(`http://127.0.0.1:${registered.port + offset}${registered.health}`);
+        if (up) {
+          record.recoveredAt = Date.now();
+          break;
+        }
+        await sleep(100);
+      }
+    };
+    /**
+     * Besides the killer's turns: the re-pricing worker is killed as soon as an activation's run has
+     * begun (watched in the search database), so it dies in the middle of the run it must resume.
+     */
+    const watcher = await MongoClient.connect(stack.mongoUrl);
+    closeWatcher = () => watcher.close();
+    const killWhileRepricing = async (runId: string) => {
+      const runs = watcher
+        .db('search')
+        .collection<{ _id: string; status: string; done: number }>('repricing_runs');
+      const deadline = Date.now() + 15000;
+      while (Date.now() < deadline) {
+        const run = await runs.findOne({ _id: runId }).catch(() => null);
+        if (run?.status === 'done') {
+          process.stdout.write(`chaos: re-pricing run ${runId} finished before its kill\n`);
+          return;
+        }
+        if (run) {
+          const record: KillRecord = { victim: 'repricing-worker', at: Date.now(), recoveredAt: null };
+          kills.push(record);
+          stack.supervisor.processes.get('repricing-worker')?.child?.kill('SIGKILL');
+          process.stdout.write(
+            `chaos: killed repricing-worker at +${((record.at - started) / 1000).toFixed(1)} s, ` +
+              `its run ${runId} at ${run.done} searches\n`,
+          );
+          await awaitRecovery(record);
+          return;
+        }
+        await sleep(10);
+      }
+    };
+
     workload = createWorkload(stack.url, () => new CookieClient(stack.url));
     const stopWorkload = workload.run(RATE);
+    // Twice during the kills, an ops user activates a cheaper lender panel (rates a tenth, then a fifth
+    // below the shipped ones): saved searches are re-priced and owners alerted while processes die.
+    const w = workload;
+    const workloadStarted = Date.now();
+    const activations = (async () => {
+      for (const [at, cut] of [
+        [0.3, 0.1],
+        [0.65, 0.2],
+      ] as const) {
+        await sleep(Math.max(0, workloadStarted + at * WORKLOAD_SECONDS * 1000 - Date.now()));
+        const acknowledged = w.acknowledged.activations.length;
+        await w.activateCheaperPanel(cut);
+        const activation = w.acknowledged.activations[acknowledged];
+        if (activation) await killWhileRepricing(`${activation.version}@${activation.activatedAt}`);
+      }
+    })();
 
     const killer = (async () => {
       const order = [...VICTIMS].sort(() => Math.random() - 0.5);
       // On Kafka the broker is always among the first kills, however short the run.
       if (KAFKA) order.splice(1, 0, ...order.splice(order.indexOf('kafka'), 1));
+      // The email worker dies soon after the first panel activation (about the fourth kill), while
+      // its alerts are being sent.
+      order.splice(3, 0, ...order.splice(order.indexOf('email-worker'), 1));
       const end = Date.now() + WORKLOAD_SECONDS * 1000;
       for (let i = 0; Date.now() + KILL_EVERY_MS < end; i++) {
         await sleep(KILL_EVERY_MS * (0.5 + Math.random()));
@@ -169,30 +246,13 @@ async function main() {
           stack.supervisor.processes.get(victim)?.child?.kill('SIGKILL');
         }
         process.stdout.write(`chaos: killed ${victim} at +${((record.at - started) / 1000).toFixed(1)} s\n`);
-        await sleep(300);
-        const deadline = Date.now() + 60000;
-        while (Date.now() < deadline) {
-          const registered = PLATFORM_PROCESSES.find((proc) => proc.name === victim);
-          const up =
-            victim === 'redis'
-              ? await tcpAnswers(redisPort)
-              : victim === 'kafka'
-                ? await tcpAnswers(kafkaPort)
-                : !registered?.health
-                  ? // the database: identity's readiness includes its MongoDB connection
-                    await answers(`http://127.0.0.1:${defaultPortOf('identity') + offset}/health`)
-                  : await answers(`http://127.0.0.1:${registered.port + offset}${registered.health}`);
-          if (up) {
-            record.recoveredAt = Date.now();
-            break;
-          }
-          await sleep(100);
-        }
+        await awaitRecovery(record);
       }
     })();
 
     await sleep(WORKLOAD_SECONDS * 1000);
     await stopWorkload();
+    await activations;
     await killer;
     process.stdout.write('chaos: workload stopped; waiting for outboxes and queues to drain\n');
     const mongo = await MongoClient.connect(stack.mongoUrl);
@@ -202,6 +262,7 @@ async function main() {
       await mongo.close();
     }
   } finally {
+    await closeWatcher();
     await stack.stop();
     await kafka?.stop();
     redis.kill('SIGTERM');
@@ -222,6 +283,9 @@ async function main() {
     ['5xx outside kill windows', String(w.serverErrors.filter((e) => !inKillWindow(e, kills)).length)],
     ['network errors (connection refused/reset)', String(w.networkErrors)],
     ['left pending (outboxes, queues)', String(t.pending)],
+    ['lender panels activated (acknowledged)', String(t.activations)],
+    ['saved searches re-priced', String(t.repricedSearches)],
+    ['re-pricing alert emails', String(t.alertEmails)],
   ];
   process.stdout.write('\n');
   for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(44)} ${v}\n`);

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CookieClient, TestResponse } from '@lsp/testing';
+import { type Panel, loadDefaultPanel, serialisePanel } from '../../services/search/src/panel';
 import {
   LOAN_TYPES,
   type LoanType,
@@ -36,7 +37,18 @@ export interface Acknowledged {
   dips: string[];
   shares: Array<{ dipId: string; email: string }>;
   pdfs: number;
+  /** Lender panel versions an ops user activated (the activation answered 200). */
+  activations: PanelActivationAck[];
 }
+
+export interface PanelActivationAck {
+  version: string;
+  previousVersion: string | null;
+  activatedAt: string;
+}
+
+/** The ops user's address: the stack lists it in OPS_EMAILS (run.ts). */
+export const CHAOS_OPS_EMAIL = 'chaos-ops@ops.example';
 
 export interface Workload {
   requests: number;
@@ -45,6 +57,14 @@ export interface Workload {
   /** Answers per operation and status ('network' when none came), for the summary table. */
   answers: Map<string, Map<string, number>>;
   acknowledged: Acknowledged;
+  /** Every panel this run built or shipped with, by version (what the reconciliation re-prices on). */
+  panels: Map<string, Panel>;
+  /**
+   * An ops user (registered, verified and signed in on first use) uploads the shipped panel with every
+   * rate `cut` lower as a new version and activates it; recorded when the activation answered 200.
+   * A try that got no answer is made again under a new version, up to three times.
+   */
+  activateCheaperPanel(cut: number): Promise<void>;
   /** Starts the arrivals; the returned function stops them and waits for those in flight. */
   run(rate: number): () => Promise<void>;
 }
@@ -66,7 +86,10 @@ export function createWorkload(baseUrl: string, newClient: () => CookieClient): 
       dips: [],
       shares: [],
       pdfs: 0,
+      activations: [],
     },
+    panels: new Map(),
+    activateCheaperPanel: (cut) => activateCheaperPanel(cut),
     run(rate) {
       const inFlight = new Set<Promise<void>>();
       let stopped = false;
@@ -228,6 +251,102 @@ export function createWorkload(baseUrl: string, newClient: () => CookieClient): 
   async function downloadPdf(person: Person) {
     const res = await send(person.client, 'PDF', 'GET', `/api/online-dip/pdf/${pick(person.dips)}`);
     if (ok(res) && res!.text.startsWith('%PDF')) ack.pdfs += 1;
+  }
+
+  const shipped = loadDefaultPanel();
+  workload.panels.set(shipped.version, shipped);
+  let ops: CookieClient | null = null;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** The ops user's session: set up once, each step tried again until it answers (setup, not acknowledged). */
+  async function opsClient(): Promise<CookieClient> {
+    if (ops) return ops;
+    const client = newClient();
+    const until = async (attempt: () => Promise<boolean>) => {
+      for (let i = 0; i < 60 && !(await attempt()); i++) await sleep(1000);
+    };
+    // 409: registered by an earlier try whose answer was lost.
+    await until(async () => {
+      const res = await send(client, 'ops register', 'POST', '/api/auth/register', {
+        name: 'Chaos Operator',
+        email: CHAOS_OPS_EMAIL,
+        password: PASSWORD,
+      });
+      return ok(res) || res?.status === 409;
+    });
+    await until(async () => {
+      const mail = await send(client, 'ops read mail', 'GET', '/dev/mail/messages');
+      const link = ok(mail) ? findVerificationLink(mail!.json().messages, CHAOS_OPS_EMAIL) : undefined;
+      if (!link) return false;
+      const token = new URL(link).searchParams.get('token')!;
+      const res = await send(
+        client,
+        'ops verify',
+        'GET',
+        `/api/verify-email?token=${encodeURIComponent(token)}`,
+      );
+      // 409: verified by a try whose answer was lost.
+      return ok(res) || res?.status === 409;
+    });
+    await until(async () =>
+      ok(
+        await send(client, 'ops sign in', 'POST', '/api/login', {
+          email: CHAOS_OPS_EMAIL,
+          password: PASSWORD,
+        }),
+      ),
+    );
+    ops = client;
+    return client;
+  }
+
+  /** The shipped panel under `version` with every product's rates `cut` lower (0.1: a tenth lower). */
+  function cheaperPanel(version: string, cut: number): Panel {
+    const lower = (rate: number) => Math.round(rate * (1 - cut) * 1e6) / 1e6;
+    const panel = structuredClone(shipped);
+    panel.version = version;
+    panel.description = `Chaos run: rates ${Math.round(cut * 100)}% lower`;
+    for (const lender of panel.lenders)
+      for (const product of lender.products)
+        product.rateCard = product.rateCard.map((band) =>
+          'ratePerMonth' in band
+            ? { ...band, ratePerMonth: lower(band.ratePerMonth) }
+            : { ...band, ratePerYear: lower(band.ratePerYear) },
+        ) as never;
+    return panel;
+  }
+
+  async function activateCheaperPanel(cut: number): Promise<void> {
+    const client = await opsClient();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const version = `chaos-${randomUUID().slice(0, 8)}`;
+      const panel = cheaperPanel(version, cut);
+      workload.panels.set(version, panel);
+      const content = serialisePanel(panel);
+      let uploaded = false;
+      for (let i = 0; i < 10 && !uploaded; i++) {
+        const res = await send(client, 'ops upload panel', 'POST', '/api/ops/panel/drafts', {
+          fileName: `${version}.jsonl`,
+          content,
+        });
+        // 409: stored by a try whose answer was lost (the same version is this same file).
+        uploaded = ok(res) || res?.status === 409;
+        if (!uploaded) await sleep(1000);
+      }
+      if (!uploaded) continue;
+      const res = await send(
+        client,
+        'ops activate panel',
+        'POST',
+        `/api/ops/panel/versions/${encodeURIComponent(version)}/activate`,
+      );
+      if (res?.status === 200) {
+        const { previousVersion, activatedAt } = res.json() as PanelActivationAck;
+        ack.activations.push({ version, previousVersion, activatedAt });
+        return;
+      }
+      await sleep(1000);
+    }
   }
 
   /** One arrival: what a person at this point of their journey would do next. */
