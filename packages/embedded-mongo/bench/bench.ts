@@ -5,7 +5,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MongoClient, ObjectId } from 'mongodb';
+import { MongoClient, type ObjectId } from 'mongodb';
+import { loanDocument } from './loan-document';
 
 const DOCS = 100_000;
 const BATCH = 1_000;
@@ -69,18 +70,6 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
   return out.sort((a, b) => a - b);
 }
 
-function doc(i: number) {
-  return {
-    _id: new ObjectId(),
-    email: `user${i}@example.com`,
-    name: `User ${i}`,
-    loanAmount: 100_000 + i,
-    ltv: (i % 80) / 100,
-    createdAt: new Date(),
-    tags: ['bridging', i % 2 ? 'commercial' : 'development'],
-  };
-}
-
 async function main(): Promise<void> {
   const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-bench-'));
   const results: [string, string][] = [];
@@ -90,7 +79,7 @@ async function main(): Promise<void> {
     const coll = client.db('bench').collection('loans');
     await coll.createIndex({ email: 1 }, { unique: true });
 
-    const singleMs = (await timeEach(SINGLE, (i) => coll.insertOne(doc(DOCS + i)))).reduce(
+    const singleMs = (await timeEach(SINGLE, (i) => coll.insertOne(loanDocument(DOCS + i)))).reduce(
       (a, b) => a + b,
       0,
     );
@@ -100,7 +89,7 @@ async function main(): Promise<void> {
     const ids: ObjectId[] = [];
     const t0 = process.hrtime.bigint();
     for (let start = 0; start < DOCS; start += BATCH) {
-      const docs = Array.from({ length: BATCH }, (_, k) => doc(start + k));
+      const docs = Array.from({ length: BATCH }, (_, k) => loanDocument(start + k));
       for (const d of docs) ids.push(d._id);
       await coll.insertMany(docs, { ordered: true });
     }

@@ -12,7 +12,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Collection, MongoClient, ObjectId } from 'mongodb';
+import { Collection, MongoClient, type ObjectId } from 'mongodb';
+import { loanDocument } from './loan-document';
 
 const DOCS = Number(process.env.DOCS ?? 20_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 12);
@@ -48,18 +49,6 @@ function start(dir: string, dbPath: string): Promise<{ proc: ChildProcess; uri: 
   });
 }
 
-function doc(i: number) {
-  return {
-    _id: new ObjectId(),
-    email: `user${i}@example.com`,
-    name: `User ${i}`,
-    loanAmount: 100_000 + i,
-    ltv: (i % 80) / 100,
-    createdAt: new Date(),
-    tags: ['bridging', i % 2 ? 'commercial' : 'development'],
-  };
-}
-
 const empty = (): Record<Op, number[]> => ({ find: [], update: [], insert: [] });
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const cpu = () => {
@@ -78,7 +67,7 @@ async function setUp(name: string, dir: string): Promise<Server> {
   await coll.createIndex({ email: 1 }, { unique: true });
   const ids: ObjectId[] = [];
   for (let s = 0; s < DOCS; s += 1000) {
-    const docs = Array.from({ length: 1000 }, (_, k) => doc(s + k));
+    const docs = Array.from({ length: 1000 }, (_, k) => loanDocument(s + k));
     for (const d of docs) ids.push(d._id);
     await coll.insertMany(docs);
   }
@@ -100,7 +89,7 @@ function operation(s: Server, op: Op, i: number): Promise<unknown> {
   if (op === 'find') return s.coll.findOne({ email: `user${(i * 104729) % DOCS}@example.com` });
   if (op === 'update')
     return s.coll.updateOne({ _id: s.ids[(i * 15485863) % DOCS] }, { $inc: { loanAmount: 1 } });
-  return s.coll.insertOne(doc(s.next++));
+  return s.coll.insertOne(loanDocument(s.next++));
 }
 
 async function block(s: Server, op: Op, from: number, record: boolean): Promise<void> {
