@@ -1,12 +1,8 @@
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
 import type { Admin, Consumer, ConsumerConfig, EachMessagePayload, Kafka, Producer } from 'kafkajs';
-import {
-  deadLetterHeaders,
-  envelopeToKafkaRecord,
-  kafkaRecordToEnvelope,
-  readDeadLetterHeaders,
-} from './kafka-codec';
-import { backoffDelay, errorMessage, settlesWithin, sleep } from './retry';
+import { envelopeToKafkaRecord } from './kafka-codec';
+import { deadLetterRecordHeaders, deliverWithRetries } from './kafka-delivery';
+import { settlesWithin, sleep } from './retry';
 import {
   DEFAULT_RETRY,
   type EventBus,
@@ -151,42 +147,18 @@ export class KafkaEventBus implements EventBus {
 
   private async handleMessage(consumer: Consumer, subscription: Subscription, payload: EachMessagePayload) {
     const { topic, partition, message, heartbeat } = payload;
-    await this.deliverWithRetries(subscription, payload);
+    await deliverWithRetries({
+      subscription,
+      topic,
+      record: message,
+      retry: this.retry,
+      logger: this.logger,
+      metrics: this.options.metrics,
+      backoff: (ms) => this.backoff(ms, heartbeat),
+      deadLetter: (attempts, error) => this.deadLetter(subscription, payload, attempts, error),
+    });
     await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
     await heartbeat();
-  }
-
-  private async deliverWithRetries(subscription: Subscription, payload: EachMessagePayload): Promise<void> {
-    const { topic, message, heartbeat } = payload;
-    let envelope: EventEnvelope;
-    try {
-      envelope = kafkaRecordToEnvelope(message);
-    } catch (err) {
-      await this.deadLetter(subscription, payload, 0, `unreadable envelope: ${errorMessage(err)}`);
-      return;
-    }
-    const deadLetter = readDeadLetterHeaders(message.headers);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await subscription.handler(envelope, { attempt, deadLetter });
-        this.options.metrics?.onConsumed(topic, {
-          time: envelope.time,
-          consumerGroup: subscription.consumerGroup,
-        });
-        return;
-      } catch (err) {
-        this.options.metrics?.onFailed(topic);
-        this.logger.warn(
-          { err, type: topic, eventId: envelope.id, attempt, group: subscription.consumerGroup },
-          'event handler failed',
-        );
-        if (attempt >= this.retry.maxAttempts) {
-          await this.deadLetter(subscription, payload, attempt, errorMessage(err));
-          return;
-        }
-      }
-      await this.backoff(backoffDelay(this.retry, attempt), heartbeat);
-    }
   }
 
   /** Sleeps in slices so the group keeps seeing heartbeats; a close cuts it short without committing. */
@@ -206,19 +178,11 @@ export class KafkaEventBus implements EventBus {
     error: string,
   ) {
     const { topic, message } = payload;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(message.headers ?? {})) {
-      if (value !== undefined) headers[name] = (Array.isArray(value) ? value[0] : value).toString();
-    }
-    Object.assign(
-      headers,
-      deadLetterHeaders({
-        consumerGroup: subscription.consumerGroup,
-        attempts,
-        error,
-        failedAt: new Date().toISOString(),
-      }),
-    );
+    const headers = deadLetterRecordHeaders(message.headers, {
+      consumerGroup: subscription.consumerGroup,
+      attempts,
+      error,
+    });
     await this.connectProducer();
     await this.producer.send({
       topic: deadLetterTopic(topic),

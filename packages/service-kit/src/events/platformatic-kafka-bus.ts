@@ -1,12 +1,8 @@
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
 import type { Admin, Consumer, Message, MessagesStream, Producer } from '@platformatic/kafka';
-import {
-  deadLetterHeaders,
-  envelopeToKafkaRecord,
-  kafkaRecordToEnvelope,
-  readDeadLetterHeaders,
-} from './kafka-codec';
-import { backoffDelay, errorMessage, settlesWithin, sleep } from './retry';
+import { envelopeToKafkaRecord } from './kafka-codec';
+import { deadLetterRecordHeaders, deliverWithRetries } from './kafka-delivery';
+import { settlesWithin, sleep } from './retry';
 import {
   DEFAULT_RETRY,
   type EventBus,
@@ -221,42 +217,17 @@ export class PlatformaticKafkaEventBus implements EventBus {
   }
 
   private async handleMessage(subscription: Subscription, message: BufferMessage): Promise<void> {
-    await this.deliverWithRetries(subscription, message);
+    await deliverWithRetries({
+      subscription,
+      topic: message.topic,
+      record: { key: message.key, value: message.value, headers: headerRecord(message) },
+      retry: this.retry,
+      logger: this.logger,
+      metrics: this.options.metrics,
+      backoff: (ms) => this.backoff(ms),
+      deadLetter: (attempts, error) => this.deadLetter(subscription, message, attempts, error),
+    });
     await message.commit();
-  }
-
-  private async deliverWithRetries(subscription: Subscription, message: BufferMessage): Promise<void> {
-    const { topic } = message;
-    const headers = headerRecord(message);
-    let envelope: EventEnvelope;
-    try {
-      envelope = kafkaRecordToEnvelope({ key: message.key, value: message.value, headers });
-    } catch (err) {
-      await this.deadLetter(subscription, message, 0, `unreadable envelope: ${errorMessage(err)}`);
-      return;
-    }
-    const deadLetter = readDeadLetterHeaders(headers);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await subscription.handler(envelope, { attempt, deadLetter });
-        this.options.metrics?.onConsumed(topic, {
-          time: envelope.time,
-          consumerGroup: subscription.consumerGroup,
-        });
-        return;
-      } catch (err) {
-        this.options.metrics?.onFailed(topic);
-        this.logger.warn(
-          { err, type: topic, eventId: envelope.id, attempt, group: subscription.consumerGroup },
-          'event handler failed',
-        );
-        if (attempt >= this.retry.maxAttempts) {
-          await this.deadLetter(subscription, message, attempt, errorMessage(err));
-          return;
-        }
-      }
-      await this.backoff(backoffDelay(this.retry, attempt));
-    }
   }
 
   /** The group's heartbeats run in the background here; a close cuts the wait short without committing. */
@@ -275,17 +246,11 @@ export class PlatformaticKafkaEventBus implements EventBus {
     error: string,
   ) {
     const { topic } = message;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headerRecord(message))) headers[name] = value.toString();
-    Object.assign(
-      headers,
-      deadLetterHeaders({
-        consumerGroup: subscription.consumerGroup,
-        attempts,
-        error,
-        failedAt: new Date().toISOString(),
-      }),
-    );
+    const headers = deadLetterRecordHeaders(headerRecord(message), {
+      consumerGroup: subscription.consumerGroup,
+      attempts,
+      error,
+    });
     await this.producer.send({
       messages: [
         {
