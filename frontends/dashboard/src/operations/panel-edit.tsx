@@ -57,6 +57,50 @@ function CodeChoices({
   );
 }
 
+/** The product's terms that are a single number (fees, loan and term limits), each in one NumberField. */
+type NumberTerm = {
+  [K in keyof ProductEditForm]: ProductEditForm[K] extends number | null ? K : never;
+}[keyof ProductEditForm];
+
+type NumberTermField = { term: NumberTerm; label: string; allowDecimal?: true; prefix?: string };
+
+const FEE_TERMS: NumberTermField[] = [
+  { term: 'arrangementFeePct', label: 'Arrangement fee (% of the loan)', allowDecimal: true },
+  { term: 'minArrangementFee', label: 'Minimum arrangement fee', prefix: '£' },
+  { term: 'exitFeePct', label: 'Exit fee (% of the loan)', allowDecimal: true },
+  { term: 'otherCosts', label: 'Other costs', prefix: '£' },
+];
+
+const LOAN_AND_TERM_TERMS: NumberTermField[] = [
+  { term: 'minLoan', label: 'Minimum loan', prefix: '£' },
+  { term: 'maxLoan', label: 'Maximum loan', prefix: '£' },
+  { term: 'minTermMonths', label: 'Minimum term (months)' },
+  { term: 'maxTermMonths', label: 'Maximum term (months)' },
+];
+
+function NumberTerms({
+  terms,
+  form,
+  set,
+}: {
+  terms: NumberTermField[];
+  form: ProductEditForm;
+  set: (patch: Partial<ProductEditForm>) => void;
+}) {
+  return (
+    <>
+      {terms.map(({ term, ...field }) => (
+        <NumberField
+          key={term}
+          {...field}
+          value={form[term]}
+          onValueChange={(value) => set({ [term]: value })}
+        />
+      ))}
+    </>
+  );
+}
+
 type Outcome = { title: string; problems: string[]; retry: boolean } | null;
 
 function ProductTermsForm({
@@ -168,54 +212,10 @@ function ProductTermsForm({
         ))}
       </Fieldset>
       <Fieldset legend="Fees">
-        <NumberField
-          label="Arrangement fee (% of the loan)"
-          allowDecimal
-          value={form.arrangementFeePct}
-          onValueChange={(value) => set({ arrangementFeePct: value })}
-        />
-        <NumberField
-          label="Minimum arrangement fee"
-          prefix="£"
-          value={form.minArrangementFee}
-          onValueChange={(value) => set({ minArrangementFee: value })}
-        />
-        <NumberField
-          label="Exit fee (% of the loan)"
-          allowDecimal
-          value={form.exitFeePct}
-          onValueChange={(value) => set({ exitFeePct: value })}
-        />
-        <NumberField
-          label="Other costs"
-          prefix="£"
-          value={form.otherCosts}
-          onValueChange={(value) => set({ otherCosts: value })}
-        />
+        <NumberTerms terms={FEE_TERMS} form={form} set={set} />
       </Fieldset>
       <Fieldset legend="Loan and term">
-        <NumberField
-          label="Minimum loan"
-          prefix="£"
-          value={form.minLoan}
-          onValueChange={(value) => set({ minLoan: value })}
-        />
-        <NumberField
-          label="Maximum loan"
-          prefix="£"
-          value={form.maxLoan}
-          onValueChange={(value) => set({ maxLoan: value })}
-        />
-        <NumberField
-          label="Minimum term (months)"
-          value={form.minTermMonths}
-          onValueChange={(value) => set({ minTermMonths: value })}
-        />
-        <NumberField
-          label="Maximum term (months)"
-          value={form.maxTermMonths}
-          onValueChange={(value) => set({ maxTermMonths: value })}
-        />
+        <NumberTerms terms={LOAN_AND_TERM_TERMS} form={form} set={set} />
       </Fieldset>
       <Fieldset legend="Refused property classes">
         <CodeChoices
