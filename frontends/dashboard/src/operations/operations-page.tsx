@@ -18,6 +18,7 @@ import { clockTime, count, errorText } from './format';
 import { ConsumersAndOutboxes, HealthGrid } from './health-panel';
 import { isForbidden, useFeedStats, useOpsHealth } from './ops-api';
 import { OpsForbidden } from './ops-notices';
+import { OpsSection } from './ops-section';
 import { QueuesPanel } from './queues-panel';
 import { RateChart } from './rate-chart';
 import type { FeedConnection } from './use-event-feed';
@@ -127,8 +128,7 @@ function EventRates() {
     [stats.data],
   );
   return (
-    <section className="ops-section" aria-labelledby="ops-rates-title">
-      <h2 id="ops-rates-title">Events per second</h2>
+    <OpsSection titleId="ops-rates-title" title="Events per second">
       {stats.isPending && <Spinner label="Loading the event rates..." />}
       {stats.isError && (
         <Alert variant="danger" title="Could not load the event rates">
@@ -142,7 +142,7 @@ function EventRates() {
           bucketStarts={stats.data.rate.buckets.map((bucket) => bucket.at)}
         />
       )}
-    </section>
+    </OpsSection>
   );
 }
 
@@ -157,10 +157,9 @@ function Health() {
     );
   return (
     <>
-      <section className="ops-section" aria-labelledby="ops-health-title">
-        <h2 id="ops-health-title">Processes</h2>
+      <OpsSection titleId="ops-health-title" title="Processes">
         <HealthGrid health={health.data} />
-      </section>
+      </OpsSection>
       <ConsumersAndOutboxes health={health.data} />
     </>
   );
@@ -197,20 +196,18 @@ export function OperationsPage() {
             value: 'queues',
             label: 'Queues',
             content: (
-              <section className="ops-section" aria-labelledby="ops-queues-title">
-                <h2 id="ops-queues-title">Queues</h2>
+              <OpsSection titleId="ops-queues-title" title="Queues">
                 <QueuesPanel />
-              </section>
+              </OpsSection>
             ),
           },
           {
             value: 'dead-letters',
             label: 'Dead letters',
             content: (
-              <section className="ops-section" aria-labelledby="ops-dead-title">
-                <h2 id="ops-dead-title">Dead letters</h2>
+              <OpsSection titleId="ops-dead-title" title="Dead letters">
                 <DeadLettersPanel onOpenEvent={(envelope) => setOpen({ envelope })} />
-              </section>
+              </OpsSection>
             ),
           },
         ]}

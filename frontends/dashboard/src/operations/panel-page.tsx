@@ -12,6 +12,7 @@ import { Link } from 'react-router-dom';
 import { count, dateTime } from './format';
 import { isForbidden } from './ops-api';
 import { LoadError, OpsForbidden } from './ops-notices';
+import { OpsSection } from './ops-section';
 import { usePanelOverview } from './panel-api';
 import { EditProductForm } from './panel-edit';
 import { UploadPanelForm } from './panel-upload';
@@ -232,8 +233,7 @@ export function LenderPanelPage() {
                 value: 'versions',
                 label: 'Versions',
                 content: (
-                  <section className="ops-section" aria-labelledby="panel-versions-title">
-                    <h2 id="panel-versions-title">Versions</h2>
+                  <OpsSection titleId="panel-versions-title" title="Versions">
                     <p className="ui-muted ops-section__meta">
                       Choose a version to see what it changes against the active one, measure its impact on
                       saved searches and activate it.
@@ -246,41 +246,38 @@ export function LenderPanelPage() {
                         active={data.active?.version ?? null}
                       />
                     )}
-                  </section>
+                  </OpsSection>
                 ),
               },
               {
                 value: 'upload',
                 label: 'Upload a file',
                 content: (
-                  <section className="ops-section" aria-labelledby="panel-upload-title">
-                    <h2 id="panel-upload-title">Upload a panel file</h2>
+                  <OpsSection titleId="panel-upload-title" title="Upload a panel file">
                     <UploadPanelForm onDraft={draftMade} />
-                  </section>
+                  </OpsSection>
                 ),
               },
               {
                 value: 'edit',
                 label: 'Edit a product',
                 content: (
-                  <section className="ops-section" aria-labelledby="panel-edit-title">
-                    <h2 id="panel-edit-title">Edit one product</h2>
+                  <OpsSection titleId="panel-edit-title" title="Edit one product">
                     {data.active ? (
                       <EditProductForm active={data.active.version} onDraft={draftMade} />
                     ) : (
                       <p className="ui-muted">No version is active, so there is no product to edit.</p>
                     )}
-                  </section>
+                  </OpsSection>
                 ),
               },
               {
                 value: 'audit',
                 label: 'Audit trail',
                 content: (
-                  <section className="ops-section" aria-labelledby="panel-audit-title">
-                    <h2 id="panel-audit-title">Audit trail</h2>
+                  <OpsSection titleId="panel-audit-title" title="Audit trail">
                     <AuditTrail audit={data.audit} />
-                  </section>
+                  </OpsSection>
                 ),
               },
             ]}
