@@ -62,7 +62,7 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     expect(context).toEqual({ attempt: 1, deadLetter: undefined });
   });
 
-  it('gives each event to one consumer per group and to every group', async () => {
+  it('gives each event to a consumer of every group', async () => {
     const type = topic('search.completed');
     const byGroup: Record<string, string[]> = { sharing: [], notifications: [] };
     const groupNames: Record<string, string> = {
@@ -80,10 +80,16 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
     const sent = Array.from({ length: 6 }, (_, i) => event(type, `search-${i}`, { i }));
     for (const e of sent) await publisher.publish(e);
 
-    await waitFor(() => byGroup.sharing.length >= 6 && byGroup.notifications.length >= 6, 'both groups');
+    // Delivery is at least once: a group's second member joining can move a partition before the
+    // first committed, and the event comes again (handlers are idempotent). So every event, in each group.
+    const distinct = (ids: string[]) => [...new Set(ids)].sort();
+    await waitFor(
+      () => distinct(byGroup.sharing).length >= 6 && distinct(byGroup.notifications).length >= 6,
+      'both groups',
+    );
     const ids = sent.map((e) => e.id).sort();
-    expect([...byGroup.sharing].sort()).toEqual(ids);
-    expect([...byGroup.notifications].sort()).toEqual(ids);
+    expect(distinct(byGroup.sharing)).toEqual(ids);
+    expect(distinct(byGroup.notifications)).toEqual(ids);
   });
 
   it('gives an every-instance subscription each event to every instance, from shortly before it subscribed', async () => {
