@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { processAlive } from '@lsp/testing';
 
 interface Status {
   name: string;
@@ -43,15 +44,6 @@ function supervise(specs: string[]) {
   return { records, until, latest, stop };
 }
 
-function alive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('the supervisor of npm start', () => {
   it('restarts a crashed process, says so, and counts the restart', async () => {
     const run = supervise(['search:2']);
@@ -65,12 +57,12 @@ describe('the supervisor of npm start', () => {
     const status = run.latest('search')!;
     expect(status.lastExit).toBe('code 1');
     expect(status.pid).not.toBeNull();
-    expect(alive(status.pid!)).toBe(true);
+    expect(processAlive(status.pid!)).toBe(true);
     const messages = run.records.flatMap((r) => (r.message ? [r.message.text] : []));
     expect(messages.filter((m) => m.startsWith('exited (code 1); restarting in'))).toHaveLength(2);
     expect(messages).toContain(`restarted (restart 2, pid ${status.pid})`);
     await run.stop();
-    expect(alive(status.pid!)).toBe(false);
+    expect(processAlive(status.pid!)).toBe(false);
   });
 
   it('gives up on a process that keeps crashing, with a clear message, and keeps the others running', async () => {
@@ -84,7 +76,7 @@ describe('the supervisor of npm start', () => {
     expect(gateway.state).toBe('running');
     expect(gateway.restarts).toBe(0);
     await run.stop();
-    expect(alive(gateway.pid!)).toBe(false);
+    expect(processAlive(gateway.pid!)).toBe(false);
     expect(run.latest('gateway')?.state).toBe('stopped');
   });
 });

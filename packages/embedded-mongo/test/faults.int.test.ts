@@ -84,6 +84,16 @@ async function run(options: EmbeddedMongoOptions): Promise<Running> {
   };
 }
 
+/** The documents of app.c when the server is started again on the same folder, in _id order. */
+async function storedAfterRestart(dbPath: string): Promise<unknown[]> {
+  const again = await run({ dbPath });
+  try {
+    return await again.client.db('app').collection('c').find().sort({ _id: 1 }).toArray();
+  } finally {
+    await again.stop();
+  }
+}
+
 /** Offsets of the journal's records ([u32 length][u32 crc][BSON]). */
 function recordOffsets(file: string): number[] {
   const buf = fs.readFileSync(file);
@@ -230,12 +240,7 @@ suite('damaged journal', () => {
     // The lock was released: following the advice, the server starts with the records before it.
     fs.renameSync(journal, `${journal}.damaged`);
     fs.writeFileSync(journal, bytes.subarray(0, damaged));
-    const b = await run({ dbPath });
-    try {
-      expect(await b.client.db('app').collection('c').find().toArray()).toEqual([{ _id: 1 }]);
-    } finally {
-      await b.stop();
-    }
+    expect(await storedAfterRestart(dbPath)).toEqual([{ _id: 1 }]);
   });
 
   it('refuses to start on a damaged snapshot instead of loading part of it', async () => {
@@ -305,16 +310,7 @@ suite('data folder', () => {
     expect(fs.statSync(dbPath).mode & 0o777).toBe(0o700);
     await coll.insertOne({ _id: 3 });
     await a.stop();
-    const b = await run({ dbPath });
-    try {
-      expect(await b.client.db('app').collection('c').find().sort({ _id: 1 }).toArray()).toEqual([
-        { _id: 1 },
-        { _id: 2 },
-        { _id: 3 },
-      ]);
-    } finally {
-      await b.stop();
-    }
+    expect(await storedAfterRestart(dbPath)).toEqual([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
   });
 
   it('notices a deleted folder without writes, and refuses writes while it cannot be recreated', async () => {
@@ -338,14 +334,6 @@ suite('data folder', () => {
     expect(a.lines).toContain('WARN disk: the data folder is writable again; writes are accepted');
     await coll.insertOne({ _id: 3 });
     await a.stop();
-    const b = await run({ dbPath });
-    try {
-      expect(await b.client.db('app').collection('c').find().sort({ _id: 1 }).toArray()).toEqual([
-        { _id: 1 },
-        { _id: 3 },
-      ]);
-    } finally {
-      await b.stop();
-    }
+    expect(await storedAfterRestart(dbPath)).toEqual([{ _id: 1 }, { _id: 3 }]);
   });
 });

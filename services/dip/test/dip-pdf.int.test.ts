@@ -11,6 +11,7 @@ import {
   leaseRedisDb,
   silentLogger,
   startTestMongo,
+  processAlive,
 } from '@lsp/testing';
 import type { QueueEvents, Worker } from 'bullmq';
 import mongoose, { type Connection } from 'mongoose';
@@ -30,15 +31,6 @@ const RESULTS = path.join(ROOT, 'test-results');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-
-function alive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the DIP PDF', () => {
   let testMongo: TestMongo;
@@ -118,7 +110,7 @@ describe('the DIP PDF', () => {
       const first = await renderer.chromiumPid();
       expect(first).toBeDefined();
       process.kill(first!, 'SIGKILL');
-      for (let i = 0; i < 100 && alive(first!); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && processAlive(first!); i++) await new Promise((r) => setTimeout(r, 20));
       // The render right after the crash may be the one that finds Chromium gone; the next succeeds.
       let pdf: Buffer | null = null;
       for (let attempt = 0; attempt < 2 && !pdf; attempt++)
@@ -130,7 +122,7 @@ describe('the DIP PDF', () => {
     } finally {
       const pid = await renderer.chromiumPid();
       await renderer.close();
-      if (pid) expect(alive(pid)).toBe(false);
+      if (pid) expect(processAlive(pid)).toBe(false);
     }
   });
 
@@ -172,7 +164,7 @@ describe('the DIP PDF', () => {
       await events?.close();
       await queue?.close();
       // No Chromium outlives the worker that started it.
-      if (pid) expect(alive(pid)).toBe(false);
+      if (pid) expect(processAlive(pid)).toBe(false);
     });
 
     it('renders once per DIP version: concurrent requests share the render, the next one is a GridFS hit', async () => {
@@ -266,7 +258,7 @@ describe('the DIP PDF', () => {
       await new Promise((resolve) => second!.once('exit', resolve));
       // A Chromium whose worker was killed outright goes with its pipe; the stopped worker closed its own.
       await new Promise((r) => setTimeout(r, 1000));
-      for (const pid of chromiumPids) expect(alive(pid)).toBe(false);
+      for (const pid of chromiumPids) expect(processAlive(pid)).toBe(false);
     } finally {
       if (second && second.exitCode === null) second.kill('SIGKILL');
       await events.close();
