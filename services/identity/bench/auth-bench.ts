@@ -3,19 +3,10 @@
 // gateway's added latency against calling identity directly. Both run in this one process on
 // the embedded MongoDB (or MONGO_URL) and the machine's Redis. Prints figures; asserts nothing.
 import { SESSION_COOKIE } from '@lsp/contracts';
-import { ServiceMetrics, identityHeaders } from '@lsp/service-kit';
-import { Outbox } from '@lsp/service-kit';
-import {
-  TEST_SECRETS,
-  connectedRedis,
-  leaseRedisDb,
-  listen,
-  silentLogger,
-  startTestMongo,
-} from '@lsp/testing';
-import { startTestGateway } from '@lsp/gateway/testing';
-import { buildApp } from '../src/app';
+import { identityHeaders } from '@lsp/service-kit';
+import { TEST_SECRETS } from '@lsp/testing';
 import { identityConfigSchema } from '../src/config';
+import { startIdentityStack } from '../test/harness';
 
 const LOGIN_RATE = Number(process.env.BENCH_LOGIN_RATE ?? 3);
 const ME_RATE = Number(process.env.BENCH_ME_RATE ?? 200);
@@ -64,33 +55,19 @@ function report(label: string, rate: number, { latencies, errors }: { latencies:
 }
 
 async function main() {
-  const mongo = await startTestMongo();
-  const redis = await leaseRedisDb();
-  const db = await mongo.database('identity_bench');
-  // The production password cost: login's latency is mostly this hash.
-  const config = identityConfigSchema.parse({
-    ...TEST_SECRETS,
-    MONGO_URL: mongo.url,
-    REDIS_URL: redis.url,
-    // Unset: the default cost; set it to compare (PASSWORD_HASH_COST=15 npm run bench -- auth).
-    PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
+  // Identity behind the real gateway, as the tests run it, but at the production password cost (login's
+  // latency is mostly this hash; PASSWORD_HASH_COST=15 npm run bench -- auth to compare) and without
+  // the rate limits, which would measure themselves.
+  const stack = await startIdentityStack({
+    env: {
+      PASSWORD_HASH_COST: String(
+        process.env.PASSWORD_HASH_COST ?? identityConfigSchema.shape.PASSWORD_HASH_COST.parse(undefined),
+      ),
+    },
+    gatewayEnv: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' },
   });
-  const serviceRedis = await connectedRedis(redis.url);
-  const app = buildApp({
-    config,
-    logger: silentLogger(),
-    metrics: new ServiceMetrics('identity'),
-    healthChecks: [],
-    mongo: db,
-    redis: serviceRedis,
-    outbox: await Outbox.open(db),
-  });
-  const identity = await listen(app);
-  const gateway = await startTestGateway({
-    redisUrl: redis.url,
-    upstreams: { identity: identity.url },
-    env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' },
-  });
+  const { gateway } = stack;
+  const identity = { url: stack.identityUrl };
   try {
     const email = 'bench@example.com';
     const password = 'bench password 123';
@@ -116,7 +93,7 @@ async function main() {
     );
     const body = JSON.stringify({ email, password });
 
-    console.log(`identity auth benchmark (scrypt cost 2^${config.PASSWORD_HASH_COST}, open loop)`);
+    console.log(`identity auth benchmark (scrypt cost 2^${stack.config.PASSWORD_HASH_COST}, open loop)`);
     // Warm up connections and JIT so the first figures are not cold-start noise.
     await atFixedRate(50, 1, () => fetch(`${gateway.url}/api/auth/me`, { headers: { cookie } }));
     const meGateway = report(
@@ -148,11 +125,7 @@ async function main() {
         `login p50 +${(loginGateway.p50 - loginDirect.p50).toFixed(2)} ms, p99 +${(loginGateway.p99 - loginDirect.p99).toFixed(2)} ms`,
     );
   } finally {
-    await gateway.close();
-    await identity.close();
-    await serviceRedis.quit();
-    await redis.release();
-    await mongo.stop();
+    await stack.close();
   }
 }
 
