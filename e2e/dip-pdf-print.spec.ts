@@ -24,6 +24,8 @@ const VIEW = {
   validityHours: 48,
   promoEligibleZeroBrokerFee: true,
   lenderName: 'Northgate Bank',
+  // The owner's view says whether a panel change has touched the DIP's product since: not here.
+  productChange: null,
   loan: {
     netLoan: 176000,
     monthlyPayment: 1080.5,
