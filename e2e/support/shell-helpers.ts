@@ -21,13 +21,17 @@ export async function signInAs(page: Page, user = TEST_USER) {
   await answerDashboardListsEmpty(page, user.id);
 }
 
-/** The dashboard's five list calls answer empty, as the services would, for a user the server does not know. */
+/**
+ * The dashboard's five list calls answer empty, and its alert setting as a new user's (on), as the
+ * services would for a user the server does not know.
+ */
 export async function answerDashboardListsEmpty(page: Page, userId: string) {
   await mockDeclared(page, `**/api/user-searches/${userId}`, 200, []);
   await mockDeclared(page, `**/api/applications/${userId}`, 200, { success: true, applications: [] });
   await mockDeclared(page, `**/api/online-dip/user/${userId}`, 200, { success: true, dips: [] });
   await mockDeclared(page, '**/api/shared', 200, { success: true, items: [] });
   await mockDeclared(page, '**/api/shared/unread-count', 200, { success: true, count: 0 });
+  await mockDeclared(page, '**/api/alerts/settings', 200, { repricingAlerts: true });
 }
 
 /**
