@@ -212,14 +212,17 @@ export class PanelStore {
   async activate(panel: Panel, author: PanelAuthor): Promise<PanelFileActivation> {
     const { stored } = await this.storeDraft(panel, author);
     const state = await this.models.state.findById('active').lean();
-    const activation =
-      state?.version === panel.version
-        ? { previousVersion: state.previousVersion }
-        : await this.activateVersion(panel.version, author.operator);
-    if (state?.version === panel.version) this.active = panel;
+    let previousVersion: string | null;
+    if (state?.version === panel.version) {
+      // Already the active version: this process takes it up, nothing else changes.
+      previousVersion = state.previousVersion;
+      this.active = panel;
+    } else {
+      ({ previousVersion } = await this.activateVersion(panel.version, author.operator));
+    }
     return {
       version: panel.version,
-      previousVersion: activation.previousVersion,
+      previousVersion,
       lenderCount: panel.lenders.length,
       productCount: productCountOf(panel),
       stored,
@@ -229,7 +232,7 @@ export class PanelStore {
   /** A stored version's panel, validated on the way in; null for a version never stored. */
   async readVersion(version: string): Promise<Panel | null> {
     const stored = await this.models.versions.findById(version).lean();
-    // Re-validated on the way in: a hand-edited document must not reach the engine.
+    // A hand-edited document must not reach the engine.
     return stored ? panelSchema.parse(stored.panel) : null;
   }
 
