@@ -4,7 +4,8 @@ import { type ImpactCounts, NO_COUNTS, type PanelImpactRepository } from '../dat
 import { type PanelStore, PanelVersionNotFoundError } from '../data/panel-store';
 import type { SavedSearchRepository } from '../data/saved-searches';
 import type { Panel } from '../panel/schema';
-import { repriceSavedSearch } from './repricing';
+import { repriceSavedSearch, repricingChanged } from './repricing';
+import { forEachSavedSearchBatch } from './saved-search-batches';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -79,10 +80,7 @@ export class PanelImpactRunner {
   private async measure(version: string, active: Panel, draft: Panel, since: Date): Promise<void> {
     const { savedSearches, impacts } = this.deps;
     const batchSize = this.deps.batchSize ?? 200;
-    let cursor: string | null = null;
-    for (;;) {
-      const batch = await savedSearches.savedSinceBatch(since, cursor, batchSize);
-      if (batch.length === 0) break;
+    await forEachSavedSearchBatch(savedSearches, { since, from: null, batchSize }, async (batch, cursor) => {
       const counts: ImpactCounts = { ...NO_COUNTS };
       for (const search of batch) {
         const moved = repriceSavedSearch(search, active, draft);
@@ -92,14 +90,11 @@ export class PanelImpactRunner {
           if (moved.loseOffer) counts.loseOffer += 1;
           if (moved.betterBest) counts.betterBest += 1;
           if (moved.worseBest) counts.worseBest += 1;
-          if (!moved.gainOffer && !moved.loseOffer && !moved.betterBest && !moved.worseBest)
-            counts.unchanged += 1;
+          if (!repricingChanged(moved)) counts.unchanged += 1;
         }
       }
-      cursor = batch[batch.length - 1]._id;
       await impacts.recordBatch(version, counts, batch.length, cursor);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    });
     await impacts.finish(version, 'done');
     this.deps.logger.info({ version }, 'panel impact measured');
   }

@@ -6,6 +6,7 @@ import type { RepricedSearch, RepricingRepository } from '../data/repricings';
 import type { SavedSearchRepository } from '../data/saved-searches';
 import { searchRepricedEvent } from '../events/published';
 import { repriceSavedSearch, repricingChanged, repricingOf } from './repricing';
+import { forEachSavedSearchBatch } from './saved-search-batches';
 
 export const REPRICING_QUEUE = 'repricing';
 const DAY_MS = 24 * 3600 * 1000;
@@ -45,11 +46,9 @@ export async function repriceSavedSearches(job: RepricingJob, deps: RepricingDep
   const until = new Date(job.activatedAt);
   const since = new Date(until.getTime() - PANEL_REPRICING_WINDOW_DAYS * DAY_MS);
   const versions = { panelVersion: job.version, previousVersion: job.previousVersion };
-  let cursor = run.cursor;
   let done = run.done;
-  for (;;) {
-    const batch = await deps.savedSearches.savedSinceBatch(since, cursor, deps.batchSize ?? 100, until);
-    if (batch.length === 0) break;
+  const window = { since, until, from: run.cursor, batchSize: deps.batchSize ?? 100 };
+  await forEachSavedSearchBatch(deps.savedSearches, window, async (batch, cursor) => {
     const repricedAt = deps.now?.() ?? new Date();
     const changed: RepricedSearch[] = [];
     for (const search of batch) {
@@ -69,13 +68,10 @@ export async function repriceSavedSearches(job: RepricingJob, deps: RepricingDep
         }),
       });
     }
-    cursor = batch[batch.length - 1]._id;
     await repricings.commitBatch(runId, batch.length, cursor, changed);
     done += batch.length;
     await deps.afterBatch?.(done);
-    // Other work on this process (its health checks, the next job) gets a turn between batches.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+  });
   await repricings.finishRun(runId);
   return (await repricings.findRun(runId))!;
 }
