@@ -34,20 +34,11 @@ export async function handleSearchRepriced(envelope: EventEnvelope, deps: AlertD
   const data = searchRepricedEventSchema.parse(envelope.data);
   if (!data.betterBest || !data.bestAfter) return false;
   const bestAfter = data.bestAfter;
-  const recipient = await deps.alerts.recipient(data.userId);
-  if (!recipient) {
-    deps.logger.warn({ userId: data.userId }, 'no email address known for a re-pricing alert; none sent');
-    return false;
-  }
-  if (!(await deps.alerts.repricingAlertsOn(data.userId))) return false;
-  let queued = false;
-  await deps.processed.handleOnce(`${CONSUMER}:alerts`, envelope, async (session) => {
-    const claimed = await deps.alerts.claimAlert(
-      { userId: data.userId, panelVersion: data.panelVersion, searchId: data.searchId },
-      session,
-    );
-    if (!claimed) return;
-    const job: RepricingAlertEmailJob = {
+  return sendAlertOnce(
+    envelope,
+    deps,
+    { userId: data.userId, panelVersion: data.panelVersion, searchId: data.searchId },
+    (recipient, unsubscribeUrl): RepricingAlertEmailJob => ({
       eventId: envelope.id,
       template: 'repricing-alert',
       to: recipient.email,
@@ -56,12 +47,9 @@ export async function handleSearchRepriced(envelope: EventEnvelope, deps: AlertD
       bestBefore: data.bestBefore,
       bestAfter,
       resultsUrl: `${deps.publicUrl}/search-results/${encodeURIComponent(data.searchId)}`,
-      unsubscribeUrl: unsubscribeUrlFor(data.userId, deps),
-    };
-    await enqueue<EmailJob>(deps.queue, job.template, job, alertJobId(data.userId, data.panelVersion));
-    queued = true;
-  });
-  return queued;
+      unsubscribeUrl,
+    }),
+  );
 }
 
 /** One alert job per user per panel change, whichever event asks for it first. */
@@ -85,29 +73,47 @@ const unsubscribeUrlFor = (userId: string, deps: AlertDeps) =>
  */
 export async function handleDipProductChanged(envelope: EventEnvelope, deps: AlertDeps): Promise<boolean> {
   const data = dipProductChangedEventSchema.parse(envelope.data);
-  const recipient = await deps.alerts.recipient(data.userId);
-  if (!recipient) {
-    deps.logger.warn({ userId: data.userId }, 'no email address known for a DIP product alert; none sent');
-    return false;
-  }
-  if (!(await deps.alerts.repricingAlertsOn(data.userId))) return false;
-  let queued = false;
-  await deps.processed.handleOnce(`${CONSUMER}:alerts`, envelope, async (session) => {
-    const claimed = await deps.alerts.claimAlert(
-      { userId: data.userId, panelVersion: data.panelVersion, dipIds: data.dips.map((d) => d.dipId) },
-      session,
-    );
-    if (!claimed) return;
-    const job: DipProductAlertEmailJob = {
+  return sendAlertOnce(
+    envelope,
+    deps,
+    { userId: data.userId, panelVersion: data.panelVersion, dipIds: data.dips.map((d) => d.dipId) },
+    (recipient, unsubscribeUrl): DipProductAlertEmailJob => ({
       eventId: envelope.id,
       template: 'dip-product-alert',
       to: recipient.email,
       name: recipient.name,
       dips: data.dips,
       dashboardUrl: `${deps.publicUrl}/dashboard?tab=dips`,
-      unsubscribeUrl: unsubscribeUrlFor(data.userId, deps),
-    };
-    await enqueue<EmailJob>(deps.queue, job.template, job, alertJobId(data.userId, data.panelVersion));
+      unsubscribeUrl,
+    }),
+  );
+}
+
+/**
+ * Queues a user's one alert email of a panel change: only to a known address, only while alerts are
+ * on, and only if no alert of that change was claimed for them before (the claim, the event's
+ * processed marker and the job are one transaction; the job id is the user's and the change's).
+ */
+async function sendAlertOnce(
+  envelope: EventEnvelope,
+  deps: AlertDeps,
+  alert: Parameters<AlertStore['claimAlert']>[0],
+  jobFor: (recipient: { email: string; name: string }, unsubscribeUrl: string) => EmailJob,
+): Promise<boolean> {
+  const recipient = await deps.alerts.recipient(alert.userId);
+  if (!recipient) {
+    deps.logger.warn(
+      { userId: alert.userId, type: envelope.type },
+      'no email address known for an alert; none sent',
+    );
+    return false;
+  }
+  if (!(await deps.alerts.repricingAlertsOn(alert.userId))) return false;
+  let queued = false;
+  await deps.processed.handleOnce(`${CONSUMER}:alerts`, envelope, async (session) => {
+    if (!(await deps.alerts.claimAlert(alert, session))) return;
+    const job = jobFor(recipient, unsubscribeUrlFor(alert.userId, deps));
+    await enqueue<EmailJob>(deps.queue, job.template, job, alertJobId(alert.userId, alert.panelVersion));
     queued = true;
   });
   return queued;
