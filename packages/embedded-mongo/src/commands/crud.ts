@@ -10,7 +10,7 @@ import { validateWrite } from './validation';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
-import { Doc, isPlainObject, longToBigInt, valueKey, valuesEqual } from '../query/values';
+import { Doc, isPlainObject, longToBigInt, sameValue, valueKey, valuesEqual } from '../query/values';
 import { Collection } from '../storage/collection';
 import { Matched, ScanStats } from '../storage/engine';
 import {
@@ -162,10 +162,6 @@ interface UpdateOutcome {
   after?: Doc;
 }
 
-function sameDoc(a: Doc, b: Doc): boolean {
-  return valueKey(a) === valueKey(b) && Object.keys(a).length === Object.keys(b).length;
-}
-
 /** One update statement: the core shared by `update` and `findAndModify`. */
 function runUpdate(
   ctx: CommandContext,
@@ -192,7 +188,7 @@ function runUpdate(
   let first: UpdateOutcome | undefined;
   for (const m of matched) {
     const next = applyUpdate(m.doc, u, { position: m.position, arrayFilters: opts.arrayFilters });
-    const changed = !sameDoc(m.doc, next);
+    const changed = !sameValue(m.doc, next);
     if (changed) {
       validateWrite(coll, next, m.doc, ctx.cmd.bypassDocumentValidation === true);
       engine.replace(coll, next, ctx.txn);

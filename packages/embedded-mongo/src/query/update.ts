@@ -91,6 +91,8 @@ function typeName(v: unknown): string {
 
 /** Expands a path with positional parts into concrete paths that exist (or are to be created). */
 function expandPath(doc: Doc, parts: string[], ctx: UpdateContext): string[][] {
+  // Only `$`, `$[]` and `$[id]` parts depend on the document; without them the path is itself.
+  if (!parts.some(mayBePositional)) return [parts];
   const results: string[][] = [];
   const walk = (value: unknown, i: number, prefix: string[]) => {
     if (i === parts.length) {
@@ -130,6 +132,10 @@ function expandPath(doc: Doc, parts: string[], ctx: UpdateContext): string[][] {
   };
   walk(doc, 0, []);
   return results;
+}
+
+function mayBePositional(part: string): boolean {
+  return part.startsWith('$');
 }
 
 function wrapForFilter(ident: string, el: unknown): Doc {

@@ -324,6 +324,29 @@ export function valueKey(v: unknown): string {
   );
 }
 
+/**
+ * Whether `valueKey(a) === valueKey(b)`, walking both values instead of building the two keys: an
+ * update compares the whole stored document with its new version, which shares most of its values
+ * (strings, numbers, the same BSON objects) and differs early when it differs at all. Containers
+ * compare field by field, in order; leaves that are not identical fall back to their keys.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !sameValue(a[ka[i]], b[ka[i]])) return false;
+    return true;
+  }
+  return !Array.isArray(b) && valueKey(a) === valueKey(b);
+}
+
 /** Deep copy that keeps BSON value objects (they are immutable) and copies containers. */
 export function cloneValue<T>(v: T): T {
   if (Array.isArray(v)) return v.map(cloneValue) as T;
