@@ -80,9 +80,16 @@ export class Collection {
     return out;
   }
 
-  /** Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). */
-  checkUnique(doc: Doc, selfId: string | undefined, ignoreIds?: { has(id: string): boolean }): void {
-    const id = idKeyOf(doc);
+  /**
+   * Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). `id`: the
+   * document's canonical `_id` when the caller has it already.
+   */
+  checkUnique(
+    doc: Doc,
+    selfId: string | undefined,
+    ignoreIds?: { has(id: string): boolean },
+    id = idKeyOf(doc),
+  ): void {
     if (id !== selfId && this.docs.has(id) && !ignoreIds?.has(id))
       throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id }, this.idIndex?.spec.collation);
     if (this.idIndex) this.checkUniqueIn(this.idIndex, doc, selfId, ignoreIds);
@@ -104,19 +111,18 @@ export class Collection {
     }
   }
 
-  insert(doc: Doc): void {
-    this.checkUnique(doc, undefined);
-    this.put(doc);
+  insert(doc: Doc, id = idKeyOf(doc)): void {
+    this.checkUnique(doc, undefined, undefined, id);
+    this.put(doc, id);
   }
 
   replace(id: string, next: Doc): void {
-    this.checkUnique(next, id);
-    this.put(next);
+    this.checkUnique(next, id, undefined, id);
+    this.put(next, id);
   }
 
   /** Stores without checks (journal replay, transaction commit after validation). */
-  put(doc: Doc): void {
-    const id = idKeyOf(doc);
+  put(doc: Doc, id = idKeyOf(doc)): void {
     const old = this.docs.get(id);
     if (old) for (const index of this.indexes) index.remove(id, index.keysFor(old));
     else this.recordIds.set(id, this.nextRecordId++);

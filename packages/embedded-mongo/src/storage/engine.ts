@@ -13,6 +13,7 @@ import { IndexSpec, SecondaryIndex } from './index-def';
 import {
   FsyncPolicy,
   Journal,
+  SIZE_BOUND,
   acquireLock,
   dataDirProblem,
   isDiskError,
@@ -527,24 +528,24 @@ export class Engine {
   // ---- writes ----
 
   insert(coll: Collection, doc: Doc, txn?: Transaction): void {
-    checkSize(doc);
-    if (txn && coll.owner !== txn) return this.txnWrite(coll, idKeyOf(doc), doc, txn, true);
-    coll.insert(doc);
-    if (txn) return; // into a collection only this transaction can see
+    const size = checkSize(doc);
     const id = idKeyOf(doc);
+    if (txn && coll.owner !== txn) return this.txnWrite(coll, id, doc, txn, true);
+    coll.insert(doc, id);
+    if (txn) return; // into a collection only this transaction can see
     this.committed(coll, id, undefined);
-    this.record({ op: 'put', db: coll.db, coll: coll.name, doc }, () => coll.remove(id));
+    this.record(putRecord(coll, doc, size), () => coll.remove(id));
   }
 
   replace(coll: Collection, next: Doc, txn?: Transaction): void {
-    checkSize(next);
+    const size = checkSize(next);
     const id = idKeyOf(next);
     if (txn && coll.owner !== txn) return this.txnWrite(coll, id, next, txn, false);
     const before = coll.docs.get(id);
     coll.replace(id, next);
     if (txn) return;
     this.committed(coll, id, before);
-    this.record({ op: 'put', db: coll.db, coll: coll.name, doc: next }, () => restore(coll, id, before));
+    this.record(putRecord(coll, next, size), () => restore(coll, id, before));
   }
 
   delete(coll: Collection, doc: Doc, txn?: Transaction): void {
@@ -811,9 +812,21 @@ function validateName(db: string, name: string): void {
   if (!db || /[/\\. "$]/.test(db)) throw errors.invalidNamespace(`Invalid database name: ${db}`);
 }
 
-function checkSize(doc: Doc): void {
+/** The document's encoded size, refused past MongoDB's limit. */
+function checkSize(doc: Doc): number {
   const size = BSON.calculateObjectSize(doc);
   if (size > MAX_BSON_SIZE) throw errors.tooLarge(size);
+  return size;
+}
+
+// A put record's fields besides its document, encoded: types, names, lengths and terminators
+// (42 bytes) with room to spare; its two names are bounded by 3 UTF-8 bytes per UTF-16 unit.
+const PUT_RECORD_FIELDS = 64;
+
+/** The journal record of a stored document, with the bound its measured size gives (SIZE_BOUND). */
+function putRecord(coll: Collection, doc: Doc, docBytes: number): Document {
+  const bound = docBytes + PUT_RECORD_FIELDS + 3 * (coll.db.length + coll.name.length);
+  return { op: 'put', db: coll.db, coll: coll.name, doc, [SIZE_BOUND]: bound };
 }
 
 export { MongoServerError };

@@ -91,18 +91,25 @@ export const fileWrites = {
 // larger than any single document, so the buffer grows to fit it.
 let serializeBufferSize = 17 * 1024 * 1024;
 
+/**
+ * Set on a record by a writer that has measured its document already (every write is held to the
+ * 16 MiB limit before it is applied): at least the record's encoded size, so that `frame` does not
+ * walk the whole document a second time to size its buffers.
+ */
+export const SIZE_BOUND = Symbol('sizeBound');
+
 export function frame(record: Document): Buffer {
-  const size = BSON.calculateObjectSize(record);
+  const size = (record as Record<symbol, number | undefined>)[SIZE_BOUND] ?? BSON.calculateObjectSize(record);
   if (size > serializeBufferSize) {
     serializeBufferSize = size + 1024 * 1024;
     BSON.setInternalBufferSize(serializeBufferSize);
   }
-  const payload = BSON.serialize(record);
-  const out = Buffer.allocUnsafe(HEADER + payload.length);
-  out.writeUInt32LE(payload.length, 0);
-  out.writeUInt32LE(crc32c(payload), 4);
-  out.set(payload, HEADER);
-  return out;
+  // Encoded straight behind the header: one copy out of bson's buffer instead of two.
+  const out = Buffer.allocUnsafe(HEADER + size);
+  const length = BSON.serializeWithBufferAndIndex(record, out, { index: HEADER }) + 1 - HEADER;
+  out.writeUInt32LE(length, 0);
+  out.writeUInt32LE(crc32c(out, HEADER, HEADER + length), 4);
+  return length === size ? out : out.subarray(0, HEADER + length);
 }
 
 export interface ReadResult {
