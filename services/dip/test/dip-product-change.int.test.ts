@@ -25,6 +25,7 @@ interface StoredDip {
     loan: { netLoan: { toString(): string } };
   };
   productChange?: { panelVersion: string; change: string; at: Date } | null;
+  pricedUnder?: string | null;
 }
 
 const NOTICE_KINDS = ['withdrawn', 'repriced'];
@@ -66,9 +67,15 @@ describe('a lender panel change to the product a DIP was issued from', () => {
     return { lenderId: doc.snapshot.lenderId, productId: doc.snapshot.productId };
   }
 
+  type ProductChange = PanelActivatedEvent['changedProducts'][number];
+
+  /**
+   * An activation as search writes it; a product's `sameTermsIn` is, unless given, only the new
+   * version (none for a removed product): terms no DIP was priced on.
+   */
   function activation(
     version: string,
-    changedProducts: PanelActivatedEvent['changedProducts'],
+    changedProducts: Array<Omit<ProductChange, 'sameTermsIn'> & Partial<Pick<ProductChange, 'sameTermsIn'>>>,
     activatedAt = new Date(firstActivation + ++activations * 60_000),
   ): EventEnvelope<PanelActivatedEvent> {
     const data: PanelActivatedEvent = {
@@ -77,7 +84,10 @@ describe('a lender panel change to the product a DIP was issued from', () => {
       rollback: false,
       activatedBy: 'ops@example.com',
       activatedAt: activatedAt.toISOString(),
-      changedProducts,
+      changedProducts: changedProducts.map((p) => ({
+        ...p,
+        sameTermsIn: p.sameTermsIn ?? (p.change === 'removed' ? [] : [version]),
+      })),
     };
     return {
       ...createEnvelope('search', { type: SEARCH_EVENT_TYPES.panelActivated, subject: version, data }),
@@ -247,5 +257,41 @@ describe('a lender panel change to the product a DIP was issued from', () => {
     expect(await productEvents(owner.user.userId, 'panel-2027-04')).toHaveLength(0);
     expect(await productEvents(owner.user.userId, 'panel-2026-12')).toHaveLength(0);
     expect(await productEvents(owner.user.userId)).toHaveLength(eventsBefore.length + 1);
+  });
+
+  it('ends the notice, telling nobody, when a rollback brings the product back to the terms the DIP was priced on', async () => {
+    const dip = await newDip(0);
+    // The panel version of the search run the offer came from, carried by search.saved.
+    const pricedUnder = (await stored(dip.dipId)).pricedUnder;
+    if (!pricedUnder) throw new Error('the DIP does not record the panel version it was priced under');
+    const product = await productOf(dip.dipId);
+
+    await deliver(activation('panel-2027-05', [{ ...product, change: 'changed' }]));
+    expect((await stored(dip.dipId)).productChange?.change).toBe('repriced');
+    expect(await productEvents(owner.user.userId, 'panel-2027-05')).toHaveLength(1);
+
+    // Rolled back: the product's terms are those of the version the DIP was priced under.
+    const back = activation(pricedUnder, [
+      { ...product, change: 'changed', sameTermsIn: [pricedUnder, 'panel-2026-01'] },
+    ]);
+    await deliver(back);
+    expect((await stored(dip.dipId)).productChange).toBeNull();
+    expect((await owner.client.get(`/api/online-dip/${dip.dipId}`)).json().dip.productChange).toBeNull();
+    expect(await productEvents(owner.user.userId, pricedUnder)).toHaveLength(0);
+
+    // The repricing activation delivered again late does not bring the notice back.
+    await deliver(
+      activation('panel-2027-05-late', [{ ...product, change: 'changed' }], new Date(firstActivation)),
+    );
+    expect((await stored(dip.dipId)).productChange).toBeNull();
+    expect(await productEvents(owner.user.userId, 'panel-2027-05-late')).toHaveLength(0);
+
+    // Terms other than those it was priced on mark it again, and its owner hears of it.
+    await deliver(activation('panel-2027-07', [{ ...product, change: 'changed' }]));
+    expect((await stored(dip.dipId)).productChange).toMatchObject({
+      panelVersion: 'panel-2027-07',
+      change: 'repriced',
+    });
+    expect(await productEvents(owner.user.userId, 'panel-2027-07')).toHaveLength(1);
   });
 });

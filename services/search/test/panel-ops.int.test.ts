@@ -178,7 +178,9 @@ describe('the lender panel as operations run it, through the gateway', () => {
     const [event] = await h.outboxEntries('panel.activated');
     expect(envelopeOf(event).data).toMatchObject({
       version: '2027-cheaper',
-      changedProducts: [{ lenderId: lender.id, productId: product.id, change: 'changed' }],
+      changedProducts: [
+        { lenderId: lender.id, productId: product.id, change: 'changed', sameTermsIn: ['2027-cheaper'] },
+      ],
     });
 
     expect((await ops.post('/api/ops/panel/versions/2027-cheaper/activate')).json()).toMatchObject({
@@ -193,6 +195,14 @@ describe('the lender panel as operations run it, through the gateway', () => {
     expect((await borrower.post('/api/bridging', BRIDGING_PAYLOAD)).json().data.Summary.panelVersion).toBe(
       base.version,
     );
+    // The rollback names the version whose terms the product is back on: DIPs priced under it lose
+    // their notice.
+    const rollbackEvent = (await h.outboxEntries('panel.activated'))
+      .map(envelopeOf)
+      .find((e) => e.data.version === base.version);
+    expect(rollbackEvent?.data.changedProducts).toEqual([
+      { lenderId: lender.id, productId: product.id, change: 'changed', sameTermsIn: [base.version] },
+    ]);
 
     const overview = (await ops.get('/api/ops/panel')).json();
     expect(overview.active).toMatchObject({ version: base.version, status: 'active' });

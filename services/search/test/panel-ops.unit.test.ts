@@ -1,6 +1,6 @@
 import { searchPanel } from '../src/engine';
 import { type Panel, loadDefaultPanel } from '../src/panel';
-import { diffPanels } from '../src/panel/diff';
+import { diffPanels, withSameTerms } from '../src/panel/diff';
 import { applyProductEdit, productView } from '../src/panel/product-edit';
 import { compareOffersLists, repriceSavedSearch } from '../src/searching/repricing';
 import { bridging } from './engine-fixtures';
@@ -99,6 +99,35 @@ describe('the diff of two versions', () => {
     expect(diffPanels({ ...base, lenders: rest }, base).products.every((p) => p.change === 'added')).toBe(
       true,
     );
+  });
+
+  it('names, for each product it changes, the earlier versions that had its new terms', () => {
+    const { lender, product } = bestProduct(base);
+    const key = { lenderId: lender.id, productId: product.id };
+    const cheaper = edited({ fees: { exitFeePct: 0 } }, 'cheaper');
+    const dearer = edited({ fees: { exitFeePct: 0.03 } }, 'dearer');
+    const withdrawn = {
+      ...base,
+      version: 'withdrawn',
+      lenders: base.lenders.filter((l) => l.id !== lender.id),
+    };
+    const againAsBase = { ...base, version: 'again' };
+
+    // Back from 'dearer' to the shipped terms: they were those of the shipped panel, not of the others.
+    const back = withSameTerms([{ ...key, change: 'changed' }], againAsBase, [
+      base,
+      cheaper,
+      dearer,
+      withdrawn,
+    ]);
+    expect(back).toEqual([{ ...key, change: 'changed', sameTermsIn: ['again', base.version] }]);
+    expect(withSameTerms([{ ...key, change: 'changed' }], dearer, [base, cheaper])[0].sameTermsIn).toEqual([
+      'dearer',
+    ]);
+    expect(withSameTerms([{ ...key, change: 'removed' }], withdrawn, [base])[0].sameTermsIn).toEqual([]);
+    expect(withSameTerms([{ ...key, change: 'added' }], base, [withdrawn, cheaper])[0].sameTermsIn).toEqual([
+      base.version,
+    ]);
   });
 });
 

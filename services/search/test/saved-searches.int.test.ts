@@ -39,7 +39,7 @@ describe('saved searches through the gateway', () => {
       });
     });
 
-    it('writes search.saved to the outbox with the result count', async () => {
+    it('writes search.saved to the outbox with the result count and the panel version of its offers', async () => {
       const { client, user } = await h.signedIn();
       const { run, id } = await runAndSaveSearch(client, user.userId);
       const events = (await h.outboxEntries('search.saved')).map(envelopeOf).filter((e) => e.subject === id);
@@ -53,6 +53,7 @@ describe('saved searches through the gateway', () => {
         offers: run.data.Results,
         searchData: DEVELOPMENT_PAYLOAD,
         savedAt: expect.any(String),
+        panelVersion: run.data.Summary.panelVersion,
       });
     });
 

@@ -40,6 +40,11 @@ export const searchSavedEventSchema = z.object({
   /** The search form as saved: the DIP's property and project details come from it. */
   searchData: z.record(z.string(), z.unknown()),
   savedAt: z.string().datetime(),
+  /**
+   * The lender panel version the offers were priced under (the run's); absent when no offer was
+   * verified, and in events written before it was carried.
+   */
+  panelVersion: z.string().min(1).optional(),
 });
 export type SearchSavedEvent = z.infer<typeof searchSavedEventSchema>;
 
@@ -71,6 +76,13 @@ export const panelActivatedEventSchema = z.object({
       lenderId: z.string(),
       productId: z.string(),
       change: z.enum(PANEL_CHANGES),
+      /**
+       * The versions (this one and any activated before) in which the product had exactly the terms it
+       * has now; empty for a removed product. An offer priced under one of them is on today's terms
+       * again (a rollback), so a DIP issued from it no longer differs from the product. Absent in
+       * events written before it was carried: none known.
+       */
+      sameTermsIn: z.array(z.string().min(1)).default([]),
     }),
   ),
 });

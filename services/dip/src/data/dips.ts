@@ -80,11 +80,14 @@ function fromDocument(doc: DipDocument): Dip {
   };
 }
 
-/** One product a lender panel change withdrew or repriced. */
+/** One product a lender panel change added, withdrew or repriced, as a DIP issued from it sees it. */
 export interface ChangedProduct {
   lenderId: string;
   productId: string;
-  change: StoredProductChange['change'];
+  /** What a DIP issued from it on other terms is marked with; null (added back) marks nothing. */
+  change: StoredProductChange['change'] | null;
+  /** The panel versions in which the product had its current terms. */
+  sameTermsIn: readonly string[];
 }
 
 /** A DIP a panel change marked: what its owner's alert names. */
@@ -194,15 +197,17 @@ export class DipRepository {
   }
 
   /**
-   * Marks every live DIP (not expired at `now`, its link not revoked) issued from one of `products`
-   * with the panel change and writes the events of the marks (`events`) to the outbox, in the
-   * caller's transaction; returns the DIPs it marked. The terms, the
-   * snapshot and the version are left as they are: the PDF (one per version) and every view of the
-   * terms stay the DIP as issued, and an owner's change read before the mark still applies.
+   * Decides, for every live DIP (not expired at `now`, its link not revoked) issued from one of
+   * `products`, what the panel change means to it, in the caller's transaction, and writes the events
+   * of the DIPs it marked (`events`) to the outbox; returns those. A DIP priced under a version in which
+   * the product had its current terms (a rollback to them) loses its notice, silently; otherwise a
+   * withdrawn or repriced product marks it ('added' alone marks nothing). The terms, the snapshot and
+   * the version are left as they are: the PDF (one per version) and every view of the terms stay the
+   * DIP as issued, and an owner's change read before the mark still applies.
    *
    * The latest change is kept, not the first: a product repriced and later withdrawn is withdrawn
    * now, which is what the owner needs to know, and each change is one the owner hears of. Latest is
-   * by the activation's time, so an older activation handled late never overwrites a newer mark.
+   * by the activation's time, so an older activation handled late never overwrites a newer decision.
    */
   async markProductChanges(
     panelChange: { panelVersion: string; at: Date; products: ChangedProduct[] },
@@ -211,22 +216,19 @@ export class DipRepository {
     session: ClientSession,
   ): Promise<MarkedDip[]> {
     const { panelVersion, at, products } = panelChange;
-    const changeOf = new Map(products.map((p) => [productKey(p.lenderId, p.productId), p.change]));
+    const changeOf = new Map(products.map((p) => [productKey(p.lenderId, p.productId), p]));
     const marked: MarkedDip[] = [];
+    const restored: string[] = [];
     for (let i = 0; i < products.length; i += PRODUCTS_PER_QUERY) {
       const batch = products.slice(i, i + PRODUCTS_PER_QUERY);
       const docs = await this.collection()
         .find(
           {
-            $and: [
-              {
-                $or: batch.map((p) => ({
-                  'snapshot.lenderId': p.lenderId,
-                  'snapshot.productId': p.productId,
-                })),
-              },
-              { $or: [{ productChange: null }, { 'productChange.at': { $lt: at } }] },
-            ],
+            $or: batch.map((p) => ({
+              'snapshot.lenderId': p.lenderId,
+              'snapshot.productId': p.productId,
+            })),
+            $nor: [{ 'productChange.at': { $gte: at } }, { productCheckedAt: { $gte: at } }],
             linkStatus: 'active',
             expiresAt: { $gt: now },
           },
@@ -235,6 +237,7 @@ export class DipRepository {
             projection: {
               userId: 1,
               quoteCode: 1,
+              pricedUnder: 1,
               'snapshot.lenderId': 1,
               'snapshot.productId': 1,
               'snapshot.lenderName': 1,
@@ -244,24 +247,36 @@ export class DipRepository {
         )
         .toArray();
       for (const doc of docs) {
-        const change = changeOf.get(productKey(doc.snapshot.lenderId, doc.snapshot.productId));
-        if (!change) continue;
-        marked.push({
-          dipId: doc._id,
-          userId: doc.userId,
-          quoteCode: doc.quoteCode,
-          lenderName: doc.snapshot.lenderName,
-          productName: doc.snapshot.productName,
-          change,
-        });
+        const product = changeOf.get(productKey(doc.snapshot.lenderId, doc.snapshot.productId));
+        if (!product) continue;
+        if (doc.pricedUnder && product.sameTermsIn.includes(doc.pricedUnder)) restored.push(doc._id);
+        else if (product.change)
+          marked.push({
+            dipId: doc._id,
+            userId: doc.userId,
+            quoteCode: doc.quoteCode,
+            lenderName: doc.snapshot.lenderName,
+            productName: doc.snapshot.productName,
+            change: product.change,
+          });
       }
     }
     for (const change of ['withdrawn', 'repriced'] as const) {
       const ids = marked.filter((m) => m.change === change).map((m) => m.dipId);
       if (ids.length === 0) continue;
       const productChange: StoredProductChange = { panelVersion, change, at };
-      await this.collection().updateMany({ _id: { $in: ids } }, { $set: { productChange } }, { session });
+      await this.collection().updateMany(
+        { _id: { $in: ids } },
+        { $set: { productChange, productCheckedAt: at } },
+        { session },
+      );
     }
+    if (restored.length > 0)
+      await this.collection().updateMany(
+        { _id: { $in: restored } },
+        { $set: { productChange: null, productCheckedAt: at } },
+        { session },
+      );
     const envelopes = marked.length > 0 ? events(marked) : [];
     if (envelopes.length > 0) await this.outbox.add(envelopes, session);
     return marked;

@@ -21,6 +21,8 @@ export interface ProjectedSearch {
   offers: LoanOffer[];
   searchData: Record<string, unknown>;
   savedAt: Date;
+  /** The lender panel version the offers were priced under (absent for searches recorded before it was). */
+  panelVersion?: string | null;
 }
 
 export class SavedSearchProjection {
@@ -45,6 +47,7 @@ export class SavedSearchProjection {
           offers: event.offers,
           searchData: event.searchData,
           savedAt: new Date(event.savedAt),
+          panelVersion: event.panelVersion ?? null,
         },
       },
       { upsert: true, session },

@@ -25,6 +25,16 @@ export interface Dip {
    * (absent or null: none while it was live). The DIP's terms never change with it.
    */
   productChange?: StoredProductChange | null;
+  /**
+   * The lender panel version the DIP's offer was priced under (absent or null: not known, for a DIP
+   * made before it was recorded): a panel change back to that product's terms ends its notice.
+   */
+  pricedUnder?: string | null;
+  /**
+   * When the panel activation that last decided the notice (marked or ended it) was made: an older
+   * activation handled late never undoes a newer one.
+   */
+  productCheckedAt?: Date | null;
 }
 
 export interface StoredProductChange {

@@ -24,24 +24,30 @@ export interface ConsumerDeps {
   clock: Clock;
 }
 
-/** What a panel change did to a product, as a DIP issued from it records it; 'added' concerns no DIP. */
-const DIP_CHANGE_OF = { removed: 'withdrawn', changed: 'repriced' } as const;
+/** What a panel change did to a product, as a DIP issued from it on other terms records it. */
+const DIP_CHANGE_OF = { removed: 'withdrawn', changed: 'repriced', added: null } as const;
 
 /**
  * A lender panel activation: every live DIP issued from a product it removed or changed is marked
- * (its terms stay as issued), and each owner of a marked DIP gets one dip.product.changed naming
- * their DIPs, written with the marks and the processed-event marker in one transaction, so a
- * redelivered activation marks and publishes nothing more.
+ * (its terms stay as issued), unless the product is back on the terms the DIP was priced on (a
+ * rollback), which ends the DIP's notice instead. Each owner of a marked DIP gets one
+ * dip.product.changed naming their DIPs, written with the marks and the processed-event marker in
+ * one transaction, so a redelivered activation marks and publishes nothing more.
  */
 export async function handlePanelActivated(
   envelope: EventEnvelope,
   deps: Pick<ConsumerDeps, 'processed' | 'dips' | 'clock'>,
 ): Promise<void> {
   const data = panelActivatedEventSchema.parse(envelope.data);
-  const products: ChangedProduct[] = data.changedProducts.flatMap(({ lenderId, productId, change }) =>
-    change === 'added' ? [] : [{ lenderId, productId, change: DIP_CHANGE_OF[change] }],
+  const products: ChangedProduct[] = data.changedProducts.map(
+    ({ lenderId, productId, change, sameTermsIn }) => ({
+      lenderId,
+      productId,
+      change: DIP_CHANGE_OF[change],
+      sameTermsIn,
+    }),
   );
-  // Taken even when no product concerns a DIP ('added' only): every activation is handled once.
+  // Taken even when no product concerns a DIP: every activation is handled once.
   await deps.processed.handleOnce(`${CONSUMER}:panel`, envelope, async (session) => {
     if (products.length === 0) return;
     await deps.dips.markProductChanges(

@@ -126,6 +126,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
           createdAt: now,
           version: 1,
           firstSharedAt: null,
+          pricedUnder: search.panelVersion ?? null,
         };
         try {
           await dips.insert(dip, (d) => [

@@ -4,7 +4,7 @@ import { type EventOutbox, serviceUnavailable } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { panelActivatedEvent } from '../events/published';
-import { diffPanels } from '../panel/diff';
+import { diffPanels, withSameTerms } from '../panel/diff';
 import { type PanelVersionDocument, panelModels } from './models/panel-versions';
 import { type Panel, panelSchema } from '../panel/schema';
 
@@ -160,6 +160,11 @@ export class PanelStore {
         : null;
       panel = panelSchema.parse(target.panel);
       const changes = diffPanels(previous ? panelSchema.parse(previous.panel) : null, panel).products;
+      // Every version that was ever active, for the terms a DIP priced under one of them was issued on.
+      const everActive = await this.models.versions
+        .find({ _id: { $ne: version }, activatedAt: { $ne: null } }, { panel: 1 })
+        .session(session)
+        .lean();
       const now = new Date();
       const rollback = (target.activatedAt ?? null) !== null;
       await this.models.versions.updateOne(
@@ -189,11 +194,11 @@ export class PanelStore {
         [
           panelActivatedEvent({
             ...activation,
-            changedProducts: changes.map(({ lenderId, productId, change }) => ({
-              lenderId,
-              productId,
-              change,
-            })),
+            changedProducts: withSameTerms(
+              changes.map(({ lenderId, productId, change }) => ({ lenderId, productId, change })),
+              panel,
+              everActive.map((v) => panelSchema.parse(v.panel)),
+            ),
           }),
         ],
         session,

@@ -79,3 +79,29 @@ export function diffPanels(before: Panel | null, after: Panel): Omit<PanelDiff, 
     if (!lendersAfter.has(id)) lenders.push({ lenderId: id, change: 'removed', fields: [] });
   return { products, lenders };
 }
+
+/**
+ * For each product change, the versions in which the product had exactly the terms `after` gives it:
+ * `after` itself and any of the `earlier` panels (those activated before). A removed product has none.
+ * A DIP priced under one of them is on the product's current terms again, as after a rollback.
+ */
+export function withSameTerms<T extends { lenderId: string; productId: string; change: string }>(
+  changes: readonly T[],
+  after: Panel,
+  earlier: readonly Panel[],
+): Array<T & { sameTermsIn: string[] }> {
+  const now = productsOf(after);
+  const then = earlier.map((panel) => ({ version: panel.version, products: productsOf(panel) }));
+  return changes.map((change) => {
+    const key = `${change.lenderId}/${change.productId}`;
+    const current = now.get(key)?.product;
+    if (!current) return { ...change, sameTermsIn: [] };
+    const same = then
+      .filter(({ products }) => {
+        const old = products.get(key)?.product;
+        return old !== undefined && fieldChanges(old, current).length === 0;
+      })
+      .map(({ version }) => version);
+    return { ...change, sameTermsIn: [after.version, ...same] };
+  });
+}

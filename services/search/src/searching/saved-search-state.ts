@@ -20,7 +20,8 @@ const RECORDED_FIGURES = [
 ] as const;
 
 /**
- * The offers of a saved search that the server itself produced: each posted offer must be a valid
+ * The offers of a saved search that the server itself produced, with the panel version they were priced
+ * under: each posted offer must be a valid
  * offer whose recorded figures equal those of the same lender product in the run the response names.
  * Anything else (no run, a forged rate, an unknown product) is left out, so a DIP can only ever be
  * made from terms the panel really offered.
@@ -30,8 +31,8 @@ export async function verifiedOffers(
   loanType: LoanType,
   runId: string | null,
   posted: unknown[],
-): Promise<LoanOffer[]> {
-  if (!runId) return [];
+): Promise<{ offers: LoanOffer[]; panelVersion?: string }> {
+  if (!runId) return { offers: [] };
   const run = await runs.find(loanType, runId);
   const recorded = resultsIn(run?.apiResponse) as Array<Record<string, unknown>>;
   const verified: LoanOffer[] = [];
@@ -42,7 +43,9 @@ export async function verifiedOffers(
     const match = recorded.find((r) => r.LenderId === offer.LenderId && r.ProductId === offer.ProductId);
     if (match && RECORDED_FIGURES.every((field) => match[field] === offer[field])) verified.push(offer);
   }
-  return verified;
+  return verified.length > 0 && run
+    ? { offers: verified, panelVersion: run.panelVersion }
+    : { offers: verified };
 }
 
 /** The offers in a search response as clients post it: an array, or an object with (data.)Results. */
@@ -70,7 +73,7 @@ export async function savedSearchState(
     loanType: search.loan_type,
     ...(search.project_name ? { projectName: search.project_name } : {}),
     resultCount: search.result_count,
-    offers: await verifiedOffers(runs, search.loan_type, search.session_id, resultsIn(search.api_response)),
+    ...(await verifiedOffers(runs, search.loan_type, search.session_id, resultsIn(search.api_response))),
     searchData: search.search_data,
     savedAt: search.created_at.toISOString(),
   };
