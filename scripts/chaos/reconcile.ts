@@ -16,6 +16,7 @@ import {
 } from '@lsp/contracts';
 import { Queue } from 'bullmq';
 import type { MongoClient } from 'mongodb';
+import { alertIsOwed } from '../../services/notifications/src/events/alerts';
 import { sharingEmailJobFor } from '../../services/notifications/src/events/consumed';
 import { repriceSavedSearch, repricingChanged } from '../../services/search/src/searching/repricing';
 import type { KillRecord } from './run';
@@ -71,20 +72,15 @@ export interface ConsumerFacts {
 }
 const NO_FACTS: ConsumerFacts = { knownRecipients: new Set(), alertsOff: new Set() };
 
-/**
- * notifications' re-pricing alerts (services/notifications/src/events/alerts.ts) mark only the events
- * they act on: a search.repriced whose best offer got better (betterBest, with an offer after), or a
- * dip.product.changed, for a user whose address is known and who has not turned alerts off. The rule
- * is written inline in those handlers (each reads the store), so it is restated here on the facts the
- * reconciliation reads from the databases.
- */
+/** notifications' own rule for re-pricing alerts, on the facts the reconciliation reads from the databases. */
 function actsOnAlert(envelope: EventEnvelope, facts: ConsumerFacts): boolean {
-  const data = envelope.data as { userId?: string; betterBest?: boolean; bestAfter?: unknown };
-  if (envelope.type === SEARCH_EVENT_TYPES.repriced && !(data.betterBest && data.bestAfter)) return false;
+  const userId = (envelope.data as { userId?: unknown }).userId;
   return (
-    typeof data.userId === 'string' &&
-    facts.knownRecipients.has(data.userId) &&
-    !facts.alertsOff.has(data.userId)
+    typeof userId === 'string' &&
+    alertIsOwed(envelope, {
+      addressKnown: facts.knownRecipients.has(userId),
+      alertsOn: !facts.alertsOff.has(userId),
+    })
   );
 }
 const SHARING_EMAIL_TYPES = new Set<string>([

@@ -24,6 +24,28 @@ export interface AlertDeps {
   logger: Pick<Logger, 'warn'>;
 }
 
+/** What notifications knows of the user an alert event names. */
+export interface AlertRecipientState {
+  /** Their address is known (identity.user.registered reached notifications). */
+  addressKnown: boolean;
+  /** They have not turned re-pricing alerts off. */
+  alertsOn: boolean;
+}
+
+/**
+ * Whether an event is owed an alert (and so a processed marker): a search.repriced whose best offer
+ * got better (with an offer after it), or any dip.product.changed, for a user whose address is known
+ * and who keeps alerts on. The handlers below go by it, and the chaos run's reconciliation reads it on
+ * the facts it finds in the databases.
+ */
+export function alertIsOwed(envelope: EventEnvelope, user: AlertRecipientState): boolean {
+  if (envelope.type === SEARCH_EVENT_TYPES.repriced) {
+    const { betterBest, bestAfter } = envelope.data as { betterBest?: boolean; bestAfter?: unknown };
+    if (!betterBest || !bestAfter) return false;
+  } else if (envelope.type !== DIP_EVENT_TYPES.productChanged) return false;
+  return user.addressKnown && user.alertsOn;
+}
+
 /**
  * A saved search's best offer got better in a panel change: its owner gets one email for that change
  * (whichever of their searches comes first), unless they turned alerts off. The processed-event marker,
@@ -32,7 +54,8 @@ export interface AlertDeps {
  */
 export async function handleSearchRepriced(envelope: EventEnvelope, deps: AlertDeps): Promise<boolean> {
   const data = searchRepricedEventSchema.parse(envelope.data);
-  if (!data.betterBest || !data.bestAfter) return false;
+  // Read by alertIsOwed too; checked here for the email's content.
+  if (!data.bestAfter) return false;
   const bestAfter = data.bestAfter;
   return sendAlertOnce(
     envelope,
@@ -101,14 +124,15 @@ async function sendAlertOnce(
   jobFor: (recipient: { email: string; name: string }, unsubscribeUrl: string) => EmailJob,
 ): Promise<boolean> {
   const recipient = await deps.alerts.recipient(alert.userId);
-  if (!recipient) {
-    deps.logger.warn(
-      { userId: alert.userId, type: envelope.type },
-      'no email address known for an alert; none sent',
-    );
+  const alertsOn = await deps.alerts.repricingAlertsOn(alert.userId);
+  if (!alertIsOwed(envelope, { addressKnown: recipient !== null, alertsOn }) || !recipient) {
+    if (!recipient && alertsOn)
+      deps.logger.warn(
+        { userId: alert.userId, type: envelope.type },
+        'no email address known for an alert; none sent',
+      );
     return false;
   }
-  if (!(await deps.alerts.repricingAlertsOn(alert.userId))) return false;
   let queued = false;
   await deps.processed.handleOnce(`${CONSUMER}:alerts`, envelope, async (session) => {
     if (!(await deps.alerts.claimAlert(alert, session))) return;
