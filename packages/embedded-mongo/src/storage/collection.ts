@@ -191,12 +191,8 @@ export class Collection {
     }
     for (const index of this.indexes) {
       if (!index.usableForLookup || index.collator !== collator) continue;
-      const pinned = index.fields.map((f) => equalityValue(filter, f));
-      if (!pinned.every((p) => p.found && p.values.length === 1)) continue;
-      return {
-        plan: indexPlan(index.spec),
-        docs: this.resolveIds(index.lookup(pinned.map((p) => p.values[0]))),
-      };
+      const values = pinnedValues(filter, index.fields);
+      if (values) return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookup(values)) };
     }
     for (const index of this.indexes) {
       // `{ field: null }` matches null and missing alike; a full (not sparse, not partial) index
@@ -221,8 +217,13 @@ export class Collection {
     return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
   }
 
-  private resolveIds(ids: Iterable<string> | undefined): Doc[] {
+  private resolveIds(ids: Set<string> | undefined): Doc[] {
     if (!ids) return [];
+    // A unique index's lookup (findOne by email): no array to build and sort.
+    if (ids.size === 1) {
+      const [id] = ids;
+      return [this.docs.get(id)!];
+    }
     const ordered = [...ids];
     if (ordered.length > 1) ordered.sort((a, b) => this.recordIds.get(a)! - this.recordIds.get(b)!);
     return ordered.map((i) => this.docs.get(i)!);
@@ -257,6 +258,17 @@ function equalityValue(filter: Doc, path: string): { found: boolean; values: unk
     }
   }
   return { found: false, values: [] };
+}
+
+/** One equality value for each of `fields`, or undefined unless the filter pins them all. */
+function pinnedValues(filter: Doc, fields: string[]): unknown[] | undefined {
+  const values: unknown[] = [];
+  for (const field of fields) {
+    const pinned = equalityValue(filter, field);
+    if (!pinned.found || pinned.values.length !== 1) return undefined;
+    values.push(pinned.values[0]);
+  }
+  return values;
 }
 
 function isNullEquality(filter: Doc, path: string): boolean {

@@ -501,8 +501,12 @@ export class Engine {
     const { plan, docs } = coll.candidates(filter);
     if (stats) stats.plan = plan;
     for (const doc of docs) {
-      const id = idKeyOf(doc);
-      if (overlay?.has(id) || history?.has(id)) continue;
+      // The canonical _id (a hex string for an ObjectId) is only needed to consult a transaction's
+      // overlay or history; a plain read has neither.
+      if (overlay || history) {
+        const id = idKeyOf(doc);
+        if (overlay?.has(id) || history?.has(id)) continue;
+      }
       if (stats) stats.examined++;
       const state: MatchState = {};
       if (matchDocument(doc, filter, state)) yield { doc, position: state.position };

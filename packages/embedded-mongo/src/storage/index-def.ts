@@ -150,6 +150,7 @@ export class SecondaryIndex {
 
   /** Exact-key lookup; only valid when the filter pins every field of a non-sparse, non-partial index. */
   lookup(values: unknown[]): Set<string> | undefined {
+    if (values.length === 1) return this.entries.get(this.keyOf(values[0], false));
     return this.entries.get(values.map((v) => this.keyOf(v, false)).join('\u0000'));
   }
 
