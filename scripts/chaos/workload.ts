@@ -6,7 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CookieClient, TestResponse } from '@lsp/testing';
-import { type Panel, loadDefaultPanel, serialisePanel } from '../../services/search/src/panel';
+import {
+  type Panel,
+  loadDefaultPanel,
+  panelWithRatesCut,
+  serialisePanel,
+} from '../../services/search/src/panel';
 import {
   LOAN_TYPES,
   type LoanType,
@@ -300,27 +305,16 @@ export function createWorkload(baseUrl: string, newClient: () => CookieClient): 
     return client;
   }
 
-  /** The shipped panel under `version` with every product's rates `cut` lower (0.1: a tenth lower). */
-  function cheaperPanel(version: string, cut: number): Panel {
-    const lower = (rate: number) => Math.round(rate * (1 - cut) * 1e6) / 1e6;
-    const panel = structuredClone(shipped);
-    panel.version = version;
-    panel.description = `Chaos run: rates ${Math.round(cut * 100)}% lower`;
-    for (const lender of panel.lenders)
-      for (const product of lender.products)
-        product.rateCard = product.rateCard.map((band) =>
-          'ratePerMonth' in band
-            ? { ...band, ratePerMonth: lower(band.ratePerMonth) }
-            : { ...band, ratePerYear: lower(band.ratePerYear) },
-        ) as never;
-    return panel;
-  }
-
   async function activateCheaperPanel(cut: number): Promise<void> {
     const client = await opsClient();
     for (let attempt = 0; attempt < 3; attempt++) {
       const version = `chaos-${randomUUID().slice(0, 8)}`;
-      const panel = cheaperPanel(version, cut);
+      const panel = panelWithRatesCut(
+        shipped,
+        version,
+        cut,
+        `Chaos run: rates ${Math.round(cut * 100)}% lower`,
+      );
       workload.panels.set(version, panel);
       const content = serialisePanel(panel);
       let uploaded = false;

@@ -92,10 +92,13 @@ export async function verificationLink(client: CookieClient, email: string): Pro
 }
 
 /** Registers, verifies through the emailed link and signs in; throws with the answer when a step fails. */
-export async function signUpVerified(baseUrl: string, name = 'Load Tester'): Promise<SignedInUser> {
+export async function signUpVerified(
+  baseUrl: string,
+  name = 'Load Tester',
+  email = `person-${randomUUID()}@example.com`,
+): Promise<SignedInUser> {
   const client = new CookieClient(baseUrl);
   const headers = sameOrigin(baseUrl);
-  const email = `person-${randomUUID()}@example.com`;
   const password = 'a-long-password-1';
   const step = async (what: string, res: Promise<{ status: number; text: string }>) => {
     const answer = await res;

@@ -9,12 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { defaultPortOf } from '@lsp/contracts';
 import { type TestRedis, freeStackPortOffset, leaseRedisDb } from '@lsp/testing';
 import { SEARCH_PAYLOADS, type SignedInUser, sameOrigin, signUpVerified } from '../../scripts/lib/journeys';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** The relay's poll in these stacks: far longer than any test, so only publishing at commit gets events out. */
 export const SAFETY_NET_POLL_MS = 3600_000;
+
+/** The operator of these stacks (OPS_EMAILS): who activates a lender panel. */
+export const SYSTEM_OPS_EMAIL = 'system-ops@ops.example';
 
 export interface Stack {
   url: string;
@@ -46,6 +50,7 @@ export async function startSystem(env: Record<string, string>): Promise<Stack> {
     logs: 'file',
     env: {
       MAIL_CATCHER_ENABLED: 'true',
+      OPS_EMAILS: SYSTEM_OPS_EMAIL,
       REDIS_URL: redis.url,
       OUTBOX_POLL_MS: String(SAFETY_NET_POLL_MS),
       // The chain makes hundreds of calls a minute as one person; the gateway's limits have their own tests.
@@ -66,16 +71,9 @@ export async function startSystem(env: Record<string, string>): Promise<Stack> {
   };
 }
 
-/** Each process's /metrics, by the port npm start gives it. */
-export const METRICS_PORTS = {
-  identity: 4001,
-  search: 4002,
-  dip: 4003,
-  sharing: 4004,
-  notifications: 4005,
-  'pdf-worker': 4013,
-} as const;
-export type ProcessName = keyof typeof METRICS_PORTS;
+/** The processes whose events these tests count, each read at its /metrics on the port npm start gives it. */
+export type ProcessName =
+  'identity' | 'search' | 'repricing-worker' | 'dip' | 'sharing' | 'notifications' | 'pdf-worker';
 
 /** The sum of a metric's samples whose labels include all of `labels`. */
 export function metricSum(text: string, name: string, labels: Record<string, string>): number {
@@ -89,7 +87,7 @@ export function metricSum(text: string, name: string, labels: Record<string, str
 }
 
 export async function metricsOf(stack: Stack, process: ProcessName): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${METRICS_PORTS[process] + stack.portOffset}/metrics`);
+  const res = await fetch(`http://127.0.0.1:${defaultPortOf(process) + stack.portOffset}/metrics`);
   return res.text();
 }
 

@@ -5,7 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SEARCH_PAYLOADS, type SignedInUser, sameOrigin, signUpVerified } from '../../scripts/lib/journeys';
-import { APPLICATION, type ProcessName, type Stack, eventually, metricSum, metricsOf } from './event-chain';
+import { loadDefaultPanel, panelWithRatesCut, serialisePanel } from '../../services/search/src/panel';
+import {
+  APPLICATION,
+  type ProcessName,
+  SYSTEM_OPS_EMAIL,
+  type Stack,
+  eventually,
+  metricSum,
+  metricsOf,
+} from './event-chain';
 
 /** Who publishes each event type, and the consumer groups (with their process) that handle it. */
 export const EVENT_ROUTES: Record<
@@ -50,6 +59,16 @@ export const EVENT_ROUTES: Record<
   'deal.shared': { producer: 'sharing', consumers: [['notifications', 'notifications-sharing']] },
   'deal.viewed': { producer: 'sharing', consumers: [] },
   'referral.created': { producer: 'sharing', consumers: [['notifications', 'notifications-sharing']] },
+  // Search's every-instance group (search-panel@<instance>) is one per process: panel-switch.int.test.ts.
+  'panel.activated': {
+    producer: 'search',
+    consumers: [
+      ['search', 'search-repricing'],
+      ['dip', 'dip-panel'],
+    ],
+  },
+  'search.repriced': { producer: 'repricing-worker', consumers: [['notifications', 'notifications-alerts']] },
+  'dip.product.changed': { producer: 'dip', consumers: [['notifications', 'notifications-alerts']] },
 };
 
 type Counts = Map<string, number>;
@@ -190,6 +209,35 @@ export async function produceEveryEvent(stack: Stack, owner: SignedInUser): Prom
       { headers },
     ),
   );
+  // panel.activated; search.repriced (the owner's saved search, on rates a tenth lower);
+  // dip.product.changed (a live DIP of the owner's, its product repriced)
+  await expectOk(
+    'live DIP',
+    owner.client.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 }, { headers }),
+  );
+  const operator = await operatorOf(stack);
+  const version = `system-${randomUUID().slice(0, 8)}`;
+  const cheaper = panelWithRatesCut(loadDefaultPanel(), version, 0.1);
+  await expectOk(
+    'upload panel',
+    operator.client.post(
+      '/api/ops/panel/drafts',
+      { fileName: `${version}.jsonl`, content: serialisePanel(cheaper) },
+      { headers },
+    ),
+  );
+  await expectOk(
+    'activate panel',
+    operator.client.post(`/api/ops/panel/versions/${encodeURIComponent(version)}/activate`, {}, { headers }),
+  );
+}
+
+/** The stack's operator (SYSTEM_OPS_EMAIL), signed up once per stack. */
+const operators = new WeakMap<Stack, Promise<SignedInUser>>();
+function operatorOf(stack: Stack): Promise<SignedInUser> {
+  if (!operators.has(stack))
+    operators.set(stack, signUpVerified(stack.url, 'Panel Operator', SYSTEM_OPS_EMAIL));
+  return operators.get(stack)!;
 }
 
 /** Waits until every event type was published again and handled again by each of its consumers. */

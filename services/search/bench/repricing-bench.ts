@@ -26,7 +26,7 @@ import { SEARCH_PAYLOADS } from '../../../scripts/lib/journeys';
 import { cpuMsOf } from '../../../scripts/lib/process-stats';
 import { savedSearchModel } from '../src/data/models/saved-searches';
 import { PanelStore } from '../src/data/panel-store';
-import { type Panel, loadDefaultPanel } from '../src/panel';
+import { loadDefaultPanel, panelWithRatesCut } from '../src/panel';
 
 const SAVED = Number(process.env.REPRICING_SEARCHES ?? 10_000);
 const LIVE = Number(process.env.REPRICING_LIVE ?? 300);
@@ -57,30 +57,6 @@ async function waitForHealth(url: string, what: string) {
     if (Date.now() > deadline) throw new Error(`${what} did not come up in 2 minutes`);
     await sleep(250);
   }
-}
-
-/** The shipped panel with every bridging and development rate 5 % lower: most searches re-price. */
-function cheaper(base: Panel, version: string): Panel {
-  return {
-    ...base,
-    version,
-    lenders: base.lenders.map((lender) => ({
-      ...lender,
-      products: lender.products.map((product) =>
-        product.loanType === 'bridging'
-          ? {
-              ...product,
-              rateCard: product.rateCard.map((b) => ({ ...b, ratePerMonth: b.ratePerMonth * 0.95 })),
-            }
-          : product.loanType === 'development'
-            ? {
-                ...product,
-                rateCard: product.rateCard.map((b) => ({ ...b, ratePerYear: b.ratePerYear * 0.95 })),
-              }
-            : product,
-      ),
-    })),
-  };
 }
 
 /** Saved searches as users leave them: each loan type, amounts spread, saved over the last 90 days. */
@@ -187,7 +163,7 @@ async function main() {
     const panels = new PanelStore(db, silentLogger(), outbox);
     await panels.load(() => base);
     const version = `bench-${Date.now()}`;
-    await panels.storeDraft(cheaper(base, version), { operator: 'bench', source: 'bench' });
+    await panels.storeDraft(panelWithRatesCut(base, version, 0.05), { operator: 'bench', source: 'bench' });
     const workerCpuBefore = cpuMsOf(worker.pid!);
     await panels.activateVersion(version, 'bench');
     const runs = db.collection<{
