@@ -116,7 +116,8 @@ export class ClusterClock {
       this.encodedOp = this.lastOp;
       this.encodedCluster = this.cluster;
       // A new buffer each time: an earlier reply may still be waiting to be written.
-      const out = Buffer.from(TEMPLATE);
+      const out = Buffer.allocUnsafe(TEMPLATE.length);
+      TEMPLATE.copy(out);
       out.writeUInt32LE(this.cluster.i, CLUSTER_TIME_AT);
       out.writeUInt32LE(this.cluster.t, CLUSTER_TIME_AT + 4);
       out.writeUInt32LE(this.lastOp.i, OPERATION_TIME_AT);

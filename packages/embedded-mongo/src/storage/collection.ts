@@ -81,28 +81,33 @@ export class Collection {
   }
 
   /**
-   * Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). `id`: the
-   * document's canonical `_id` when the caller has it already.
+   * Throws 11000 if `doc` would collide with another document (ignoring `ignoreIds`). `id` and
+   * `keys` (the document's keys in each of `indexes`): when the caller has them already.
    */
   checkUnique(
     doc: Doc,
     selfId: string | undefined,
     ignoreIds?: { has(id: string): boolean },
     id = idKeyOf(doc),
+    keys?: string[][],
   ): void {
     if (id !== selfId && this.docs.has(id) && !ignoreIds?.has(id))
       throw duplicateKey(this.ns, '_id_', { _id: 1 }, { _id: doc._id }, this.idIndex?.spec.collation);
-    if (this.idIndex) this.checkUniqueIn(this.idIndex, doc, selfId, ignoreIds);
-    for (const index of this.indexes) if (index.unique) this.checkUniqueIn(index, doc, selfId, ignoreIds);
+    if (this.idIndex) this.checkUniqueIn(this.idIndex, this.idIndex.keysFor(doc), doc, selfId, ignoreIds);
+    for (let i = 0; i < this.indexes.length; i++) {
+      const index = this.indexes[i];
+      if (index.unique) this.checkUniqueIn(index, keys?.[i] ?? index.keysFor(doc), doc, selfId, ignoreIds);
+    }
   }
 
   private checkUniqueIn(
     index: SecondaryIndex,
+    keys: string[],
     doc: Doc,
     selfId: string | undefined,
     ignoreIds: { has(id: string): boolean } | undefined,
   ): void {
-    for (const key of index.keysFor(doc)) {
+    for (const key of keys) {
       const holders = index.entries.get(key);
       if (!holders) continue;
       for (const holder of holders) {
@@ -112,17 +117,27 @@ export class Collection {
   }
 
   insert(doc: Doc, id = idKeyOf(doc)): void {
-    this.checkUnique(doc, undefined, undefined, id);
-    this.put(doc, id);
+    // Keyed once for both the unique checks and the indexes.
+    const keys = this.keysIn(doc);
+    this.checkUnique(doc, undefined, undefined, id, keys);
+    this.put(doc, id, keys);
   }
 
   replace(id: string, next: Doc): void {
-    this.checkUnique(next, id, undefined, id);
-    this.put(next, id);
+    const keys = this.keysIn(next);
+    this.checkUnique(next, id, undefined, id, keys);
+    this.put(next, id, keys);
+  }
+
+  /** The document's keys in each of `indexes`, in their order. */
+  private keysIn(doc: Doc): string[][] {
+    const keys: string[][] = [];
+    for (const index of this.indexes) keys.push(index.keysFor(doc));
+    return keys;
   }
 
   /** Stores without checks (journal replay, transaction commit after validation). */
-  put(doc: Doc, id = idKeyOf(doc)): void {
+  put(doc: Doc, id = idKeyOf(doc), keys?: string[][]): void {
     const old = this.docs.get(id);
     if (old) for (const index of this.indexes) index.remove(id, index.keysFor(old));
     else this.recordIds.set(id, this.nextRecordId++);
@@ -131,7 +146,10 @@ export class Collection {
       this.idIndex.add(id, this.idIndex.keysFor(doc));
     }
     this.docs.set(id, doc);
-    for (const index of this.indexes) index.add(id, index.keysFor(doc));
+    for (let i = 0; i < this.indexes.length; i++) {
+      const index = this.indexes[i];
+      index.add(id, keys?.[i] ?? index.keysFor(doc));
+    }
   }
 
   remove(id: string): Doc | undefined {
