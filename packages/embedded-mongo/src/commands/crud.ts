@@ -48,7 +48,7 @@ function prepareInsert(doc: unknown): Doc {
 
 function matchingDocs(ctx: CommandContext, coll: Collection | undefined, filter: Doc): Matched[] {
   if (!coll) return [];
-  return [...ctx.state.engine.matching(coll, filter, ctx.txn ?? ctx.snapshot)];
+  return ctx.state.engine.matching(coll, filter, ctx.txn ?? ctx.snapshot);
 }
 
 function resolver(ctx: CommandContext): CollectionResolver {
@@ -458,7 +458,7 @@ const explain: Handler = (ctx) => {
   const filter = compileFilter(inner.filter);
   const coll = existing(ctx, inner.find);
   const stats: ScanStats = { examined: 0 };
-  const matched = coll ? [...ctx.state.engine.matching(coll, filter, ctx.txn, stats)] : [];
+  const matched = coll ? ctx.state.engine.matching(coll, filter, ctx.txn, stats) : [];
   const returned = sortAndPage(matched, inner);
   return {
     queryPlanner: {

@@ -79,7 +79,7 @@ export function runMerge(ctx: CommandContext, docs: Doc[], raw: unknown): void {
         );
       filter[field] = v;
     }
-    const existing = [...engine.matching(target, filter)].map((m) => m.doc)[0];
+    const existing = engine.matching(target, filter)[0]?.doc;
     if (!existing) {
       if (whenNotMatched === 'discard') continue;
       if (whenNotMatched === 'fail')

@@ -493,8 +493,12 @@ export class Engine {
 
   // ---- reads ----
 
-  /** Matching documents in natural order, seen through `txn`'s private writes when given. */
-  *matching(coll: Collection, filter: Doc, txn?: Transaction, stats?: ScanStats): Generator<Matched> {
+  /**
+   * Matching documents in natural order, seen through `txn`'s private writes when given. An array,
+   * not a generator: every caller wants them all, and a point query pays for no iterator protocol.
+   */
+  matching(coll: Collection, filter: Doc, txn?: Transaction, stats?: ScanStats): Matched[] {
+    const out: Matched[] = [];
     const overlay = txn?.writes.get(coll);
     // Documents written since the transaction began are read at their version from its start.
     const history = txn && coll.history.size > 0 ? coll.history : undefined;
@@ -509,7 +513,7 @@ export class Engine {
       }
       if (stats) stats.examined++;
       const state: MatchState = {};
-      if (matchDocument(doc, filter, state)) yield { doc, position: state.position };
+      if (matchDocument(doc, filter, state)) out.push({ doc, position: state.position });
     }
     if (history) {
       for (const id of history.keys()) {
@@ -517,16 +521,17 @@ export class Engine {
         const doc = coll.versionAt(id, txn!.startSeq);
         if (!doc) continue;
         const state: MatchState = {};
-        if (matchDocument(doc, filter, state)) yield { doc, position: state.position };
+        if (matchDocument(doc, filter, state)) out.push({ doc, position: state.position });
       }
     }
     if (overlay) {
       for (const doc of overlay.values()) {
         if (!doc) continue;
         const state: MatchState = {};
-        if (matchDocument(doc, filter, state)) yield { doc, position: state.position };
+        if (matchDocument(doc, filter, state)) out.push({ doc, position: state.position });
       }
     }
+    return out;
   }
 
   // ---- writes ----
