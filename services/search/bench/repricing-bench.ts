@@ -2,8 +2,8 @@
  * `npm run bench -- repricing`: how fast the re-pricing worker re-prices saved searches after a lender
  * panel activation, and what that does to live searches.
  *
- * The search service and the re-pricing worker run as their own processes (as they are deployed),
- * on an embedded MongoDB and a leased Redis database. REPRICING_SEARCHES saved searches (the three
+ * The search service, the re-pricing worker and the embedded MongoDB run as processes of their own
+ * (as npm start and the deployments run them), with a leased Redis database. REPRICING_SEARCHES saved searches (the three
  * loan types, amounts varied, saved over the last 90 days) are stored; then:
  *   - baseline: REPRICING_LIVE sequential bridging searches against the search service, p50/p99 wall
  *     time and the service's CPU per search (from /proc, idle CPU taken off);
@@ -14,22 +14,27 @@
  *     searches' p99 and CPU per search against the baseline (the budget: at most 10 % slower).
  *
  *   REPRICING_SEARCHES (default 10000)  saved searches to re-price
- *   REPRICING_LIVE (default 300)        live searches per phase
+ *   REPRICING_LIVE (default 1000)       live searches per phase
+ *   REPRICING_BATCH_SIZE, REPRICING_DUTY_CYCLE, REPRICING_NICE: the worker's own settings
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Outbox } from '@lsp/service-kit';
 import mongoose from 'mongoose';
-import { TEST_SECRETS, freePort, leaseRedisDb, silentLogger, startTestMongo } from '@lsp/testing';
+import { TEST_SECRETS, freePort, leaseRedisDb, silentLogger } from '@lsp/testing';
+import { MongoClient } from 'mongodb';
 import { SEARCH_PAYLOADS } from '../../../scripts/lib/journeys';
 import { cpuMsOf } from '../../../scripts/lib/process-stats';
+import { repricingWorkerConfigSchema } from '../src/config';
 import { savedSearchModel } from '../src/data/models/saved-searches';
 import { PanelStore } from '../src/data/panel-store';
 import { loadDefaultPanel, panelWithRatesCut } from '../src/panel';
 
 const SAVED = Number(process.env.REPRICING_SEARCHES ?? 10_000);
-const LIVE = Number(process.env.REPRICING_LIVE ?? 300);
+const LIVE = Number(process.env.REPRICING_LIVE ?? 1000);
 const SERVICE_DIR = path.resolve(__dirname, '..');
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -37,13 +42,34 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-function startProcess(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+function startProcess(entry: string, env: Record<string, string>, args: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: SERVICE_DIR,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
+}
+
+/** The embedded MongoDB in a process of its own, as npm start runs it; resolves with its URL. */
+async function startMongoProcess(dbPath: string): Promise<{ proc: ChildProcess; url: string }> {
+  const port = await freePort();
+  const bin = path.resolve(SERVICE_DIR, '../../packages/embedded-mongo/bin/embedded-mongo.ts');
+  const proc = startProcess(bin, {}, ['--port', String(port), '--dbpath', dbPath, '--replset', 'rs0']);
+  const url = `mongodb://127.0.0.1:${port}/?replicaSet=rs0&directConnection=true`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const probe = new MongoClient(url, { serverSelectionTimeoutMS: 500 });
+    try {
+      await probe.db('admin').command({ ping: 1 });
+      return { proc, url };
+    } catch {
+      if (Date.now() > deadline) throw new Error('the embedded MongoDB did not come up in a minute');
+      await sleep(250);
+    } finally {
+      await probe.close();
+    }
+  }
 }
 
 async function waitForHealth(url: string, what: string) {
@@ -117,11 +143,13 @@ async function liveSearches(url: string, pid: number, count: number) {
 }
 
 async function main() {
-  const mongo = await startTestMongo();
+  const dbPath = mkdtempSync(path.join(os.tmpdir(), 'repricing-bench-'));
   const redis = await leaseRedisDb();
   const children: ChildProcess[] = [];
   let searchDb: mongoose.Connection | undefined;
   try {
+    const mongo = await startMongoProcess(dbPath);
+    children.push(mongo.proc);
     const base = loadDefaultPanel();
     const env = {
       ...TEST_SECRETS,
@@ -196,7 +224,13 @@ async function main() {
     const change = (now: number, was: number) =>
       `${now >= was ? '+' : ''}${(((now - was) / was) * 100).toFixed(1)} %`;
     const line = (label: string, value: string) => `${label.padEnd(46)} ${value}\n`;
-    let out = `\nrepricing: ${SAVED} saved searches, ${LIVE} live bridging searches per phase (one at a time)\n\n`;
+    const settings = repricingWorkerConfigSchema
+      .pick({ REPRICING_BATCH_SIZE: true, REPRICING_DUTY_CYCLE: true, REPRICING_NICE: true })
+      .parse(process.env);
+    let out = `\nrepricing: ${SAVED} saved searches, ${LIVE} live bridging searches per phase (one at a time)\n`;
+    out += `worker: ${Object.entries(settings)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}\n\n`;
     out += line('saved searches re-priced', `${run.done} (${run.changed} changed, search.repriced each)`);
     out += line('re-priced per second (worker)', (run.done / seconds).toFixed(0));
     out += line('worker CPU per re-priced search', `${(workerCpu / run.done).toFixed(2)} ms`);
@@ -226,7 +260,7 @@ async function main() {
     );
     await searchDb?.close();
     await redis.release();
-    await mongo.stop();
+    rmSync(dbPath, { recursive: true, force: true });
   }
 }
 

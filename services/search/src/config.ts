@@ -28,6 +28,11 @@ export const repricingWorkerConfigSchema = searchConfigSchema.extend({
    * live searches get the CPU first and re-pricing takes what is left.
    */
   REPRICING_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /**
+   * The share of wall time the worker spends re-pricing, resting in between (0 < x ≤ 1): nice lowers
+   * only the worker's own CPU, while each batch also costs the database that live searches use.
+   */
+  REPRICING_DUTY_CYCLE: z.coerce.number().gt(0).max(1).default(0.5),
 });
 
 export type RepricingWorkerConfig = z.infer<typeof repricingWorkerConfigSchema>;

@@ -27,6 +27,7 @@ serveService({
       savedSearches,
       repricings: new RepricingRepository(mongo, outbox),
       batchSize: config.REPRICING_BATCH_SIZE,
+      dutyCycle: config.REPRICING_DUTY_CYCLE,
       redisUrl: config.REDIS_URL,
       prefix: config.QUEUE_PREFIX,
       logger,

@@ -6,7 +6,7 @@ import { type SavedSearchDocument, savedSearchModel } from './models/saved-searc
 /** Most searches a dashboard lists at once; far above any real user's count. */
 export const USER_SEARCHES_LIMIT = 500;
 
-const window = (since: Date, until?: Date) => (until ? { $gte: since, $lt: until } : { $gte: since });
+const windowOf = (since: Date, until?: Date) => (until ? { $gte: since, $lt: until } : { $gte: since });
 
 export class SavedSearchRepository {
   private readonly searches;
@@ -60,29 +60,34 @@ export class SavedSearchRepository {
 
   /** How many searches were saved in a window (the re-pricing window: since a time, before another). */
   async countSavedSince(since: Date, until?: Date): Promise<number> {
-    return this.searches.countDocuments({ created_at: window(since, until) });
+    return this.searches.countDocuments({ created_at: windowOf(since, until) });
   }
 
   /**
    * One batch of the searches saved since a time, in id order after `afterId`: a walk over them can
    * stop anywhere and resume from the last id it finished.
    */
-  async savedSinceBatch(
-    since: Date,
-    afterId: string | null,
-    limit: number,
-    until?: Date,
-  ): Promise<
-    Array<Pick<SavedSearchDocument, '_id' | 'user_id' | 'loan_type' | 'project_name' | 'search_data'>>
+  /**
+   * The searches saved in [since, until) with an id above `afterId`, in id order, through one cursor
+   * that hands them over `batchSize` at a time. One query for the whole walk: a query per batch costs
+   * a scan and a sort of the window each time on a server whose indexes answer no ranges (the embedded
+   * MongoDB), which stalled live searches while a re-pricing ran.
+   */
+  savedSince(
+    window: { since: Date; until?: Date; afterId: string | null },
+    batchSize: number,
+  ): AsyncIterable<
+    Pick<SavedSearchDocument, '_id' | 'user_id' | 'loan_type' | 'project_name' | 'search_data'>
   > {
+    const { since, until, afterId } = window;
     return this.searches
       .find(
-        { created_at: window(since, until), ...(afterId ? { _id: { $gt: afterId } } : {}) },
+        { created_at: windowOf(since, until), ...(afterId ? { _id: { $gt: afterId } } : {}) },
         { _id: 1, user_id: 1, loan_type: 1, project_name: 1, search_data: 1 },
       )
       .sort({ _id: 1 })
-      .limit(limit)
-      .lean();
+      .lean()
+      .cursor({ batchSize });
   }
 
   async syncIndexes(): Promise<void> {

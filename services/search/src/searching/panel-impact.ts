@@ -11,7 +11,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 export interface PanelImpactDeps {
   panels: Pick<PanelStore, 'current' | 'readVersion' | 'recordAudit'>;
-  savedSearches: Pick<SavedSearchRepository, 'countSavedSince' | 'savedSinceBatch'>;
+  savedSearches: Pick<SavedSearchRepository, 'countSavedSince' | 'savedSince'>;
   impacts: PanelImpactRepository;
   logger: Pick<Logger, 'info' | 'error'>;
   /** Saved searches re-priced between two writes of the progress (and two turns of the event loop). */

@@ -19,9 +19,11 @@ export const repricingRunId = (job: RepricingJob) => `${job.version}@${job.activ
 
 export interface RepricingDeps {
   panels: Pick<PanelStore, 'readVersion'>;
-  savedSearches: Pick<SavedSearchRepository, 'savedSinceBatch'>;
+  savedSearches: Pick<SavedSearchRepository, 'savedSince'>;
   repricings: RepricingRepository;
   batchSize?: number;
+  /** The share of time spent re-pricing between rests (see SavedSearchWalk.dutyCycle). */
+  dutyCycle?: number;
   now?: () => Date;
   /** Called after each committed batch (the worker reports progress; a test stops a run there). */
   afterBatch?: (done: number) => Promise<void> | void;
@@ -47,7 +49,13 @@ export async function repriceSavedSearches(job: RepricingJob, deps: RepricingDep
   const since = new Date(until.getTime() - PANEL_REPRICING_WINDOW_DAYS * DAY_MS);
   const versions = { panelVersion: job.version, previousVersion: job.previousVersion };
   let done = run.done;
-  const window = { since, until, from: run.cursor, batchSize: deps.batchSize ?? 100 };
+  const window = {
+    since,
+    until,
+    from: run.cursor,
+    batchSize: deps.batchSize ?? 100,
+    dutyCycle: deps.dutyCycle,
+  };
   await forEachSavedSearchBatch(deps.savedSearches, window, async (batch, cursor) => {
     const repricedAt = deps.now?.() ?? new Date();
     const changed: RepricedSearch[] = [];
