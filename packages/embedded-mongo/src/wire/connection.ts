@@ -39,6 +39,10 @@ export interface ConnectionLimits {
 // Smallest valid message: the 16-byte header alone.
 const HEADER_BYTES = 16;
 
+function encode(opCode: number, responseTo: number, doc: Document, checksum: boolean): Buffer {
+  return opCode === OP_QUERY ? buildReply(responseTo, doc) : buildMsg(responseTo, doc, checksum);
+}
+
 export function serveConnection(
   socket: net.Socket,
   connectionId: number,
@@ -69,19 +73,22 @@ export function serveConnection(
     checksum: boolean,
   ) => {
     if (msg?.kind === 'msg' && msg.moreToCome) return;
-    const build = (d: Document) =>
-      opCode === OP_QUERY ? buildReply(responseTo, d) : buildMsg(responseTo, d, checksum);
     let out: Buffer;
     try {
-      out = build(doc);
+      out = encode(opCode, responseTo, doc, checksum);
     } catch (err) {
       // A reply too large to serialise (e.g. a huge $group) fails this command, not the connection.
-      out = build({
-        ok: 0,
-        errmsg: `reply could not be encoded: ${err instanceof Error ? err.message : String(err)}`,
-        code: 10334,
-        codeName: 'BSONObjectTooLarge',
-      });
+      out = encode(
+        opCode,
+        responseTo,
+        {
+          ok: 0,
+          errmsg: `reply could not be encoded: ${err instanceof Error ? err.message : String(err)}`,
+          code: 10334,
+          codeName: 'BSONObjectTooLarge',
+        },
+        checksum,
+      );
     }
     // write() returns false once the outgoing buffer passes its high-water mark: a client that
     // pipelines commands without reading the replies must not make the server hold them all.
@@ -108,29 +115,31 @@ export function serveConnection(
       return;
     }
     let doc: Document;
-    let send: () => void;
+    let opCode: number;
     if (msg.kind === 'query') {
       const [db] = msg.fullCollectionName.split('.');
       const query = msg.query.$query ?? msg.query;
       doc = run(query, db || 'admin', connectionId);
-      send = () => reply(msg, header.requestId, OP_QUERY, doc, false);
+      opCode = OP_QUERY;
     } else {
-      const command = msg.command;
-      doc = run(command, 'admin', connectionId, msg.gossiped);
-      send = () => reply(msg, header.requestId, OP_MSG, doc, msg.checksum);
+      doc = run(msg.command, 'admin', connectionId, msg.gossiped);
+      opCode = OP_MSG;
     }
+    const checksum = msg.kind === 'msg' && msg.checksum;
     const action = (doc as Record<symbol, FailAction | undefined>)[FAIL_ACTION];
-    if (!action) return send();
+    // Replied to directly, without a closure per message: under tsx every named closure also
+    // costs a defineProperty of its name.
+    if (!action || (!action.close && !action.delayMs))
+      return reply(msg, header.requestId, opCode, doc, checksum);
     if (action.close) {
       socket.destroy();
       return;
     }
-    if (!action.delayMs) return send();
     blocked = true;
     setTimeout(() => {
       blocked = false;
       if (socket.destroyed) return;
-      send();
+      reply(msg, header.requestId, opCode, doc, checksum);
       drainInput();
     }, action.delayMs);
   };
