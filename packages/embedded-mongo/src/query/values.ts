@@ -234,10 +234,10 @@ export function compareValues(a: unknown, b: unknown): number {
       const sa = bsonType(a) === 'Binary' ? (a as Binary).sub_type : 0;
       const sb = bsonType(b) === 'Binary' ? (b as Binary).sub_type : 0;
       if (sa !== sb) return sa < sb ? -1 : 1;
-      return Buffer.compare(Buffer.from(x), Buffer.from(y));
+      return Buffer.compare(x, y);
     }
     case 7:
-      return Buffer.compare(Buffer.from((a as ObjectId).id), Buffer.from((b as ObjectId).id));
+      return Buffer.compare((a as ObjectId).id, (b as ObjectId).id);
     case 8:
       return a === b ? 0 : a ? 1 : -1;
     case 9: {
@@ -259,6 +259,8 @@ export function compareValues(a: unknown, b: unknown): number {
 }
 
 export function valuesEqual(a: unknown, b: unknown): boolean {
+  // A value equals itself under every type's comparison (and every collation).
+  if (a === b) return true;
   return typeRank(a) === typeRank(b) && compareValues(a, b) === 0;
 }
 

@@ -139,8 +139,7 @@ export class Collection {
   /** Stores without checks (journal replay, transaction commit after validation). */
   put(doc: Doc, id = idKeyOf(doc), keys?: string[][]): void {
     const old = this.docs.get(id);
-    if (old) for (const index of this.indexes) index.remove(id, index.keysFor(old));
-    else this.recordIds.set(id, this.nextRecordId++);
+    if (!old) this.recordIds.set(id, this.nextRecordId++);
     if (this.idIndex) {
       if (old) this.idIndex.remove(id, this.idIndex.keysFor(old));
       this.idIndex.add(id, this.idIndex.keysFor(doc));
@@ -148,7 +147,14 @@ export class Collection {
     this.docs.set(id, doc);
     for (let i = 0; i < this.indexes.length; i++) {
       const index = this.indexes[i];
-      index.add(id, keys?.[i] ?? index.keysFor(doc));
+      const next = keys?.[i] ?? index.keysFor(doc);
+      if (old) {
+        const previous = index.keysFor(old);
+        // Most updates leave an index's fields alone: its entries stay as they are.
+        if (sameKeys(previous, next)) continue;
+        index.remove(id, previous);
+      }
+      index.add(id, next);
     }
   }
 
@@ -246,6 +252,12 @@ export class Collection {
     if (ordered.length > 1) ordered.sort((a, b) => this.recordIds.get(a)! - this.recordIds.get(b)!);
     return ordered.map((i) => this.docs.get(i)!);
   }
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function indexPlan(spec: IndexSpec): Doc {
