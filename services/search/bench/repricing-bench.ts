@@ -5,16 +5,16 @@
  * The search service, the re-pricing worker and the embedded MongoDB run as processes of their own
  * (as npm start and the deployments run them), with a leased Redis database. REPRICING_SEARCHES saved searches (the three
  * loan types, amounts varied, saved over the last 90 days) are stored; then:
- *   - baseline: REPRICING_LIVE sequential bridging searches against the search service, p50/p99 wall
- *     time and the service's CPU per search (from /proc, idle CPU taken off);
  *   - a cheaper panel is activated as the Lender panel page does it (panel.activated through the
- *     outbox, queued by the service, run by the worker), and while the worker re-prices, the same
- *     live searches again;
- *   - saved searches re-priced per second, the worker's CPU per re-priced search, and the live
- *     searches' p99 and CPU per search against the baseline (the budget: at most 10 % slower).
+ *     outbox, queued by the service, run by the worker);
+ *   - while the worker re-prices, sequential bridging searches against the search service in
+ *     alternating blocks, the worker stopped (SIGSTOP) for one block and running for the next: their
+ *     p50/p90/p99 wall time and the service's CPU per search (from /proc, idle CPU taken off), each
+ *     way (the budget: at most 10 % slower while it runs);
+ *   - saved searches re-priced per second once alone, and the worker's CPU per re-priced search.
  *
  *   REPRICING_SEARCHES (default 10000)  saved searches to re-price
- *   REPRICING_LIVE (default 1000)       live searches per phase
+ *   REPRICING_LIVE (default 1000)       live searches with the worker stopped, and as many running
  *   REPRICING_BATCH_SIZE, REPRICING_DUTY_CYCLE, REPRICING_NICE: the worker's own settings
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -35,6 +35,8 @@ import { loadDefaultPanel, panelWithRatesCut } from '../src/panel';
 
 const SAVED = Number(process.env.REPRICING_SEARCHES ?? 10_000);
 const LIVE = Number(process.env.REPRICING_LIVE ?? 1000);
+/** Live searches per block; the worker is stopped for one block and running for the next. */
+const LIVE_BLOCK = 50;
 const SERVICE_DIR = path.resolve(__dirname, '..');
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -116,9 +118,17 @@ function savedSearches(count: number) {
   });
 }
 
-async function liveSearches(url: string, pid: number, count: number) {
+/** Live searches and what they cost: each one's wall time, and the search service's CPU over them. */
+interface LivePhase {
+  latencies: number[];
+  cpuMs: number;
+  seconds: number;
+}
+
+const noLiveSearches = (): LivePhase => ({ latencies: [], cpuMs: 0, seconds: 0 });
+
+async function liveSearches(url: string, pid: number, count: number, into = noLiveSearches()) {
   const body = JSON.stringify(SEARCH_PAYLOADS.bridging);
-  const latencies: number[] = [];
   const cpuBefore = cpuMsOf(pid);
   const started = performance.now();
   for (let i = 0; i < count; i++) {
@@ -130,16 +140,11 @@ async function liveSearches(url: string, pid: number, count: number) {
     });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`a live search answered ${res.status}`);
-    latencies.push(performance.now() - t0);
+    into.latencies.push(performance.now() - t0);
   }
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    cpuMs: cpuMsOf(pid) - cpuBefore,
-    seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-  };
+  into.seconds += (performance.now() - started) / 1000;
+  into.cpuMs += cpuMsOf(pid) - cpuBefore;
+  return into;
 }
 
 async function main() {
@@ -178,13 +183,12 @@ async function main() {
     for (let i = 0; i < docs.length; i += 1000)
       await savedSearchModel(db).insertMany(docs.slice(i, i + 1000), { lean: true });
 
-    // Warm the service (JIT, connections), then the baseline.
+    // Warm the service (JIT, connections), then its CPU at rest.
     await liveSearches(url, search.pid!, 50);
     await sleep(2000);
     const idleBefore = cpuMsOf(search.pid!);
     await sleep(5000);
     const idlePerSecond = (cpuMsOf(search.pid!) - idleBefore) / 5;
-    const baseline = await liveSearches(url, search.pid!, LIVE);
 
     // Activate a cheaper panel as the Lender panel page does: panel.activated through the outbox.
     const outbox = await Outbox.open(db);
@@ -207,9 +211,23 @@ async function main() {
       if (Date.now() > deadline) throw new Error('the re-pricing did not start in 2 minutes');
       await sleep(100);
     }
+
+    // While the run is under way, blocks of live searches with the worker stopped (SIGSTOP) and
+    // running, alternating (and which goes first, too), so the machine's changing load hits both
+    // alike: the difference is the re-pricing's alone.
     const progressBeforeLive = (await runs.findOne({ panelVersion: version }))!;
-    const during = await liveSearches(url, search.pid!, LIVE);
+    const baseline = noLiveSearches();
+    const during = noLiveSearches();
+    const blocks = Math.max(1, Math.round(LIVE / LIVE_BLOCK));
+    for (let b = 0; b < blocks; b++) {
+      for (const phase of b % 2 ? ['running', 'stopped'] : ['stopped', 'running']) {
+        worker.kill(phase === 'stopped' ? 'SIGSTOP' : 'SIGCONT');
+        await liveSearches(url, search.pid!, LIVE_BLOCK, phase === 'stopped' ? baseline : during);
+      }
+    }
+    worker.kill('SIGCONT');
     const progressAfterLive = (await runs.findOne({ panelVersion: version }))!;
+    const liveEnded = Date.now();
     let run = progressAfterLive;
     while (run.status !== 'done') {
       if (Date.now() > deadline + 600_000) throw new Error('the re-pricing did not finish in 12 minutes');
@@ -217,41 +235,47 @@ async function main() {
       run = (await runs.findOne({ panelVersion: version }))!;
     }
     const workerCpu = cpuMsOf(worker.pid!) - workerCpuBefore;
-    const seconds = (run.finishedAt!.getTime() - run.startedAt.getTime()) / 1000;
+    // The pace once nothing stops the worker and no live searches run.
+    const afterLive = run.done - progressAfterLive.done;
+    const afterLiveSeconds = (run.finishedAt!.getTime() - liveEnded) / 1000;
 
-    const perSearch = (phase: { cpuMs: number; seconds: number }) =>
-      (phase.cpuMs - idlePerSecond * phase.seconds) / LIVE;
+    const count = (phase: LivePhase) => phase.latencies.length;
+    const perSearch = (phase: LivePhase) => (phase.cpuMs - idlePerSecond * phase.seconds) / count(phase);
+    const at = (phase: LivePhase, p: number) =>
+      percentile(
+        [...phase.latencies].sort((x, y) => x - y),
+        p,
+      );
     const change = (now: number, was: number) =>
       `${now >= was ? '+' : ''}${(((now - was) / was) * 100).toFixed(1)} %`;
     const line = (label: string, value: string) => `${label.padEnd(46)} ${value}\n`;
     const settings = repricingWorkerConfigSchema
       .pick({ REPRICING_BATCH_SIZE: true, REPRICING_DUTY_CYCLE: true, REPRICING_NICE: true })
       .parse(process.env);
-    let out = `\nrepricing: ${SAVED} saved searches, ${LIVE} live bridging searches per phase (one at a time)\n`;
+    let out = `\nrepricing: ${SAVED} saved searches; ${count(baseline)} live bridging searches (one at a time) with the worker stopped, ${count(during)} with it re-pricing, in alternating blocks of ${LIVE_BLOCK}\n`;
     out += `worker: ${Object.entries(settings)
       .map(([k, v]) => `${k}=${v}`)
       .join(' ')}\n\n`;
     out += line('saved searches re-priced', `${run.done} (${run.changed} changed, search.repriced each)`);
-    out += line('re-priced per second (worker)', (run.done / seconds).toFixed(0));
+    out += line('re-priced per second (worker, alone)', (afterLive / afterLiveSeconds).toFixed(0));
     out += line('worker CPU per re-priced search', `${(workerCpu / run.done).toFixed(2)} ms`);
     out += line(
-      'saved searches re-priced during the live phase',
-      `${progressAfterLive.done - progressBeforeLive.done} of ${run.done} (the worker yields the CPU to live searches)`,
+      'saved searches re-priced during the live blocks',
+      `${progressAfterLive.done - progressBeforeLive.done} of ${run.done}`,
     );
-    out += line(
-      'live search p50, baseline → during',
-      `${baseline.p50.toFixed(1)} → ${during.p50.toFixed(1)} ms`,
-    );
-    out += line(
-      'live search p99, baseline → during',
-      `${baseline.p99.toFixed(1)} → ${during.p99.toFixed(1)} ms (${change(during.p99, baseline.p99)})`,
-    );
+    for (const p of [50, 90, 99])
+      out += line(
+        `live search p${p}, worker stopped → re-pricing`,
+        `${at(baseline, p).toFixed(1)} → ${at(during, p).toFixed(1)} ms (${change(at(during, p), at(baseline, p))})`,
+      );
     out += line(
       'search service CPU per live search',
       `${perSearch(baseline).toFixed(2)} → ${perSearch(during).toFixed(2)} ms (${change(perSearch(during), perSearch(baseline))})`,
     );
     process.stdout.write(out);
   } finally {
+    // A stopped process takes SIGTERM only once continued.
+    for (const child of children) child.kill('SIGCONT');
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(
       children.map(

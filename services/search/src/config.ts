@@ -21,8 +21,11 @@ export type SearchConfig = z.infer<typeof searchConfigSchema>;
 export const repricingWorkerConfigSchema = searchConfigSchema.extend({
   SERVICE_NAME: z.string().default('repricing-worker'),
   PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('repricing-worker')),
-  /** Saved searches re-priced per committed batch. */
-  REPRICING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(100),
+  /**
+   * Saved searches re-priced per committed batch: small, since each batch's transaction holds the
+   * database for a moment that live searches wait behind (docs/performance.md).
+   */
+  REPRICING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(20),
   /**
    * The worker's scheduling priority (nice, 0 to 19): on a machine it shares with the search service,
    * live searches get the CPU first and re-pricing takes what is left.

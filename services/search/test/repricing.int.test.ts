@@ -167,6 +167,7 @@ describe('re-pricing saved searches after a panel activation', () => {
       panels: h.panels,
       savedSearches,
       repricings,
+      batchSize: 20,
       redisUrl: h.redisUrl,
       prefix,
       logger: silentLogger(),

@@ -21,8 +21,9 @@ export interface RepricingDeps {
   panels: Pick<PanelStore, 'readVersion'>;
   savedSearches: Pick<SavedSearchRepository, 'savedSince'>;
   repricings: RepricingRepository;
-  batchSize?: number;
-  /** The share of time spent re-pricing between rests (see SavedSearchWalk.dutyCycle). */
+  /** Saved searches per committed batch (REPRICING_BATCH_SIZE). */
+  batchSize: number;
+  /** The share of time spent re-pricing between rests (REPRICING_DUTY_CYCLE; SavedSearchWalk.dutyCycle). */
   dutyCycle?: number;
   now?: () => Date;
   /** Called after each committed batch (the worker reports progress; a test stops a run there). */
@@ -53,7 +54,7 @@ export async function repriceSavedSearches(job: RepricingJob, deps: RepricingDep
     since,
     until,
     from: run.cursor,
-    batchSize: deps.batchSize ?? 100,
+    batchSize: deps.batchSize,
     dutyCycle: deps.dutyCycle,
   };
   await forEachSavedSearchBatch(deps.savedSearches, window, async (batch, cursor) => {
