@@ -6,6 +6,10 @@
 //   git archive <commit> packages/embedded-mongo | tar -x -C /tmp/before   (and ln -s node_modules)
 //   npx tsx packages/embedded-mongo/bench/server-cpu.ts /tmp/before .
 //
+// The tree loaded first comes out ahead: against a copy of itself, the copy (loaded second) spent
+// 5-10% more per command (26 November 2026), so run both orders, or add a copy of `before` as a
+// control.
+//
 // Commands are shaped as the driver sends them to a replica set (lsid, txnNumber for writes, and
 // the $clusterTime of the previous reply when the server sent one). DBPATH=1 journals to a temp
 // folder; ONLY=find|update|insert; R rounds of N commands.
