@@ -214,14 +214,24 @@ async function main() {
 
     // While the run is under way, blocks of live searches with the worker stopped (SIGSTOP) and
     // running, alternating (and which goes first, too), so the machine's changing load hits both
-    // alike: the difference is the re-pricing's alone.
+    // alike: the difference is the re-pricing's alone. The worker is stopped just after a batch
+    // commits, never inside its transaction (an open transaction makes the database keep older
+    // versions for it, which would slow the "stopped" blocks).
+    const doneSoFar = async () => (await runs.findOne({ panelVersion: version }))!.done;
+    const stopAfterCommit = async () => {
+      const was = await doneSoFar();
+      const until = Date.now() + 5000;
+      while ((await doneSoFar()) === was && Date.now() < until) await sleep(2);
+      worker.kill('SIGSTOP');
+    };
     const progressBeforeLive = (await runs.findOne({ panelVersion: version }))!;
     const baseline = noLiveSearches();
     const during = noLiveSearches();
     const blocks = Math.max(1, Math.round(LIVE / LIVE_BLOCK));
     for (let b = 0; b < blocks; b++) {
       for (const phase of b % 2 ? ['running', 'stopped'] : ['stopped', 'running']) {
-        worker.kill(phase === 'stopped' ? 'SIGSTOP' : 'SIGCONT');
+        if (phase === 'stopped') await stopAfterCommit();
+        else worker.kill('SIGCONT');
         await liveSearches(url, search.pid!, LIVE_BLOCK, phase === 'stopped' ? baseline : during);
       }
     }

@@ -16,13 +16,22 @@ export interface PanelImpactDeps {
   logger: Pick<Logger, 'info' | 'error'>;
   /** Saved searches re-priced between two writes of the progress (and two turns of the event loop). */
   batchSize?: number;
+  /** The share of time spent measuring between rests (SavedSearchWalk.dutyCycle). */
+  dutyCycle?: number;
   now?: () => Date;
 }
 
 /**
+ * The measurement runs in a process that answers live searches: a batch holds its event loop (each
+ * search priced on two panels, 1-2 ms), so batches are small and it rests as long as each took.
+ */
+const IMPACT_BATCH_SIZE = 20;
+const IMPACT_DUTY_CYCLE = 0.5;
+
+/**
  * Before a version goes live: every search saved in the last 90 days is run again on it and on the
- * active panel, and counted by what it would gain or lose. It runs in the background in batches,
- * yielding to the event loop between them so live searches on this process keep their pace; the
+ * active panel, and counted by what it would gain or lose. It runs in the background in small
+ * batches, resting between them so live searches on this process keep their pace; the
  * progress is stored after each batch for the page's progress bar.
  */
 export class PanelImpactRunner {
@@ -79,8 +88,13 @@ export class PanelImpactRunner {
 
   private async measure(version: string, active: Panel, draft: Panel, since: Date): Promise<void> {
     const { savedSearches, impacts } = this.deps;
-    const batchSize = this.deps.batchSize ?? 200;
-    await forEachSavedSearchBatch(savedSearches, { since, from: null, batchSize }, async (batch, cursor) => {
+    const walk = {
+      since,
+      from: null,
+      batchSize: this.deps.batchSize ?? IMPACT_BATCH_SIZE,
+      dutyCycle: this.deps.dutyCycle ?? IMPACT_DUTY_CYCLE,
+    };
+    await forEachSavedSearchBatch(savedSearches, walk, async (batch, cursor) => {
       const counts: ImpactCounts = { ...NO_COUNTS };
       for (const search of batch) {
         const moved = repriceSavedSearch(search, active, draft);
