@@ -7,31 +7,14 @@ import { matchDocument } from '../query/match';
 import { Doc, isPlainObject, setField, valueKey } from '../query/values';
 import { IndexSpec } from '../storage/index-def';
 import { checkValidationOptions } from './validation';
+import { checkIndexSpecFields, isGenericField } from './fields';
 import { Handler, collectionName, cursorReply, existing } from './context';
-
-// Fields of create / collMod that are about the command, not the collection.
-const GENERIC_CREATE_FIELDS = [
-  '$db',
-  'lsid',
-  'txnNumber',
-  'autocommit',
-  'startTransaction',
-  '$clusterTime',
-  'writeConcern',
-  'readConcern',
-  'maxTimeMS',
-  'apiVersion',
-  'apiStrict',
-  'apiDeprecationErrors',
-  'comment',
-  '$readPreference',
-];
 
 const create: Handler = (ctx) => {
   const name = collectionName(ctx, 'create');
   const options: Doc = {};
   for (const [k, v] of Object.entries(ctx.cmd)) {
-    if (k === 'create' || GENERIC_CREATE_FIELDS.includes(k)) continue;
+    if (k === 'create' || isGenericField(k)) continue;
     setField(options, k, v);
   }
   refuseUnsupportedCreateOptions(options);
@@ -160,6 +143,9 @@ const createIndexes: Handler = (ctx) => {
   const specs = ctx.cmd.indexes;
   if (!Array.isArray(specs) || specs.length === 0)
     throw errors.failedToParse('Must specify at least one index to create');
+  // Every spec is checked before any index is built, as MongoDB validates them all first.
+  const ignoreUnknown = ctx.cmd.ignoreUnknownIndexOptions === true;
+  const checked = specs.map((raw) => (isPlainObject(raw) ? checkIndexSpecFields(raw, ignoreUnknown) : raw));
   const engine = ctx.state.engine;
   const createdCollectionAutomatically = !existing(ctx, name);
   const coll = engine.ensureCollection(ctx.db, name, ctx.txn);
@@ -176,7 +162,7 @@ const createIndexes: Handler = (ctx) => {
         `Cannot create new indexes on non-empty collection ${coll.ns} in a multi-document transaction.`,
       );
   };
-  for (const raw of specs) {
+  for (const raw of checked) {
     if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0)
       throw errors.badValue('index specification must have a non-empty key');
     const spec: IndexSpec = {
@@ -297,7 +283,7 @@ const collMod: Handler = (ctx) => {
   if (!coll) throw errors.namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
   const patch: Doc = {};
   for (const [k, v] of Object.entries(ctx.cmd)) {
-    if (k === 'collMod' || GENERIC_CREATE_FIELDS.includes(k)) continue;
+    if (k === 'collMod' || isGenericField(k)) continue;
     if (k === 'validator' || k === 'validationLevel' || k === 'validationAction') patch[k] = v;
     else throw errors.notSupported(`collMod option '${k}'`);
   }

@@ -455,6 +455,8 @@ const explain: Handler = (ctx) => {
   const inner = ctx.cmd.explain;
   if (!isPlainObject(inner) || typeof inner.find !== 'string')
     throw errors.illegalOperation('the embedded server explains find commands only');
+  // MongoDB parses the explained find with find's IDL: 40415 for a field it does not define.
+  checkReadCommandFields('find', inner);
   const filter = compileFilter(inner.filter);
   const coll = existing(ctx, inner.find);
   const stats: ScanStats = { examined: 0 };

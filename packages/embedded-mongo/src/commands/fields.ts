@@ -142,6 +142,187 @@ export const READ_COMMAND_FIELDS: Record<string, Set<string>> = {
   distinct: new Set(['distinct', 'key', 'query', 'collation', 'hint', 'mirrored', 'sampleId']),
 };
 
+/**
+ * The other commands this server implements whose IDL is `strict: true` in MongoDB 7.0 (a command
+ * that does not say so is strict too: the IDL's default). Each lists its own fields besides the
+ * command name; none defines a `$_` field, so none is let through. Keyed by the name MongoDB puts
+ * in the message (`deleteIndexes` is reported as `dropIndexes`).
+ */
+const STRICT_COMMANDS: Record<string, string[]> = {
+  // src/mongo/db/commands/create.idl
+  create: [
+    'capped',
+    'autoIndexId',
+    'idIndex',
+    'size',
+    'max',
+    'storageEngine',
+    'validator',
+    'validationLevel',
+    'validationAction',
+    'indexOptionDefaults',
+    'viewOn',
+    'pipeline',
+    'collation',
+    'recordPreImages',
+    'changeStreamPreAndPostImages',
+    'timeseries',
+    'clusteredIndex',
+    'expireAfterSeconds',
+    'encryptedFields',
+    'temp',
+    'flags',
+  ],
+  // src/mongo/db/drop.idl
+  drop: ['collectionUUID'],
+  // src/mongo/db/drop_database.idl: no fields of its own.
+  dropDatabase: [],
+  // src/mongo/db/list_collections.idl
+  listCollections: ['cursor', 'filter', 'nameOnly', 'authorizedCollections', 'includePendingDrops'],
+  // src/mongo/db/commands/list_databases.idl
+  listDatabases: ['nameOnly', 'authorizedDatabases', 'filter'],
+  // src/mongo/db/commands/rename_collection.idl
+  renameCollection: ['to', 'dropTarget', 'stayTemp', 'collectionUUID'],
+  // src/mongo/db/create_indexes.idl (the index specs are `array<object>`, checked by
+  // checkIndexSpecFields with index_key_validate's code 197, not 40415).
+  createIndexes: [
+    'v',
+    'indexes',
+    'ignoreUnknownIndexOptions',
+    'commitQuorum',
+    'isTimeseriesNamespace',
+    'collectionUUID',
+  ],
+  // src/mongo/db/list_indexes.idl
+  listIndexes: ['cursor', 'includeBuildUUIDs', 'includeIndexBuildInfo', 'isTimeseriesNamespace'],
+  // src/mongo/db/drop_indexes.idl (DropIndexesRequest, chained inline)
+  dropIndexes: ['index', 'isTimeseriesNamespace', 'collectionUUID'],
+  // src/mongo/db/coll_mod.idl (CollModRequest, chained inline)
+  collMod: [
+    'index',
+    'validator',
+    'validationLevel',
+    'validationAction',
+    'viewOn',
+    'pipeline',
+    'recordPreImages',
+    'changeStreamPreAndPostImages',
+    'expireAfterSeconds',
+    'timeseries',
+    'timeseriesBucketsMayHaveMixedSchemaData',
+    'dryRun',
+    'collectionUUID',
+    'cappedSize',
+    'cappedMax',
+  ],
+  // src/mongo/db/query/getmore_command.idl
+  getMore: ['collection', 'batchSize', 'maxTimeMS', 'term', 'lastKnownCommittedOpTime'],
+  // src/mongo/db/query/kill_cursors.idl
+  killCursors: ['cursors'],
+  // src/mongo/db/commands/txn_cmds.idl
+  commitTransaction: ['commitTimestamp', 'recoveryToken'],
+  abortTransaction: ['recoveryToken'],
+  // src/mongo/db/commands/sessions_commands.idl (endSessionsFromClient: the array is the
+  // command's own value).
+  endSessions: [],
+  // src/mongo/db/commands/explain.idl (the explained command is parsed by its own IDL).
+  explain: ['verbosity'],
+  // src/mongo/db/commands/search_index_commands.idl: parsed before Community refuses them (115).
+  createSearchIndexes: ['indexes'],
+  dropSearchIndex: ['name', 'id'],
+  updateSearchIndex: ['name', 'id', 'definition'],
+};
+
+export const STRICT_COMMAND_FIELDS: Record<string, Set<string>> = Object.fromEntries(
+  Object.entries(STRICT_COMMANDS).map(([name, fields]) => [name, new Set([name, ...fields])]),
+);
+
+// The spelling MongoDB reports for each name the dispatcher accepts (aliases and any letter case).
+const STRICT_NAMES = new Map<string, string>([
+  ...Object.keys(STRICT_COMMANDS).map((n): [string, string] => [n.toLowerCase(), n]),
+  ['deleteindexes', 'dropIndexes'],
+]);
+
+/**
+ * Throws 40415 for a field that the strict command `name` (as sent) does not define; commands not
+ * listed here (hello, ping, buildInfo, serverStatus, ...) accept anything, as on MongoDB.
+ */
+export function checkStrictCommandFields(name: string, cmd: Doc): void {
+  const canonical = STRICT_NAMES.get(name.toLowerCase());
+  if (canonical === undefined) return;
+  const allowed = STRICT_COMMAND_FIELDS[canonical];
+  let first = true;
+  for (const key of Object.keys(cmd)) {
+    // The first field is the command itself, whatever its letter case.
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (allowed.has(key) || GENERIC.has(key)) continue;
+    throw unknownField(`${canonical}.${key}`);
+  }
+}
+
+/** A field every command accepts (generic_argument.idl): not an option of the command. */
+export function isGenericField(key: string): boolean {
+  return GENERIC.has(key);
+}
+
+/**
+ * Fields an index specification may have (MongoDB 7.0 NewIndexSpec in create_indexes.idl, which
+ * index_key_validate checks against: the command declares `indexes` as `array<object>`).
+ */
+const INDEX_SPEC_FIELDS = new Set([
+  'v',
+  'key',
+  'name',
+  'ns',
+  'background',
+  'unique',
+  'hidden',
+  'partialFilterExpression',
+  'sparse',
+  'expireAfterSeconds',
+  'storageEngine',
+  'weights',
+  'default_language',
+  'language_override',
+  'textIndexVersion',
+  '2dsphereIndexVersion',
+  'bits',
+  'min',
+  'max',
+  'bucketSize',
+  'collation',
+  'wildcardProjection',
+  'columnstoreProjection',
+  'columnstoreCompressor',
+  'coarsestIndexedLevel',
+  'finestIndexedLevel',
+  'dropDups',
+  'originalSpec',
+  'clustered',
+  'prepareUnique',
+]);
+
+/**
+ * An index option MongoDB does not know: 197 InvalidIndexSpecificationOption, or, with
+ * `ignoreUnknownIndexOptions`, the spec without it (MongoDB drops such options before building).
+ */
+export function checkIndexSpecFields(spec: Doc, ignoreUnknown: boolean): Doc {
+  const unknown = Object.keys(spec).filter((k) => !INDEX_SPEC_FIELDS.has(k));
+  if (unknown.length === 0) return spec;
+  if (!ignoreUnknown)
+    throw new MongoServerError(
+      197,
+      'InvalidIndexSpecificationOption',
+      `The field '${unknown[0]}' is not valid for an index specification. Specification: ${JSON.stringify(spec)}`,
+    );
+  const kept: Doc = {};
+  for (const [k, v] of Object.entries(spec)) if (INDEX_SPEC_FIELDS.has(k)) kept[k] = v;
+  return kept;
+}
+
 /** Throws 40415 for a field the read command `name` does not define (internal `$_` fields pass). */
 export function checkReadCommandFields(name: string, cmd: Doc): void {
   const allowed = READ_COMMAND_FIELDS[name];

@@ -18,6 +18,7 @@ import {
   toInt,
 } from './context';
 import { crudCommands } from './crud';
+import { checkStrictCommandFields } from './fields';
 import type { GossipedTime } from '../wire/messages';
 import { handshakeCommands, sessionKeyOf } from './handshake';
 
@@ -305,6 +306,9 @@ function execute(state: ServerState, cmd: Doc, defaultDb: string, connectionId: 
   const ctx: CommandContext = { state, db, cmd, connectionId };
   try {
     if (!name) throw errors.failedToParse('empty command');
+    // MongoDB parses the command with its IDL before anything else happens: an unknown field of a
+    // strict command is 40415 and nothing runs (commit/abort included).
+    checkStrictCommandFields(name, cmd);
     const handler = handlers.get(name) ?? lowerCase.get(name.toLowerCase());
     const txnNumber = txnNumberOf(cmd.txnNumber);
     const inTxn = txnNumber !== undefined && cmd.autocommit === false;
