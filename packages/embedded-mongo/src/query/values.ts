@@ -1,7 +1,7 @@
 // BSON value semantics shared by matching, sorting, indexing and arithmetic: MongoDB's cross-type
 // ordering, numeric comparison across Int32/Double/Long/Decimal128, and canonical keys for hashing.
 import { activeCollator } from './collation';
-import { Binary, Decimal128, Long, ObjectId, Timestamp } from 'bson';
+import { Binary, Code, Decimal128, Long, ObjectId, Timestamp } from 'bson';
 
 export type Doc = Record<string, unknown>;
 
@@ -181,7 +181,26 @@ function compareNumbers(a: unknown, b: unknown): number {
     if (typeof y === 'number' && Number.isNaN(y)) return 1;
     return x < y ? -1 : x > y ? 1 : 0;
   }
-  return decCompare(toDec(a), toDec(b));
+  return decCompare(exactDec(a), exactDec(b));
+}
+
+/**
+ * toDec, but a double as its exact binary value: MongoDB compares Decimal128('9.99') with the
+ * double 9.99 (9.9900000000000002131…) as different numbers (toDec reads the double's shortest
+ * printed form, 9.99, as arithmetic with decimals wants).
+ */
+function exactDec(v: unknown): Dec {
+  const x = typeof v === 'number' ? v : bsonType(v) === 'Double' ? (v as { value: number }).value : undefined;
+  if (x === undefined || !Number.isFinite(x)) return toDec(v);
+  if (Number.isInteger(x)) return { m: BigInt(x), e: 0 };
+  // x · 2^k is an integer for some k ≤ 1074; doubling is exact, and x · 2^k = m / 5^k · 10^k.
+  let y = x;
+  let k = 0;
+  while (!Number.isInteger(y)) {
+    y *= 2;
+    k++;
+  }
+  return { m: BigInt(y) * 5n ** BigInt(k), e: -k };
 }
 
 function binaryBytes(v: unknown): Uint8Array {
@@ -250,6 +269,15 @@ export function compareValues(a: unknown, b: unknown): number {
       const y = (b as Timestamp).toBigInt();
       return x < y ? -1 : x > y ? 1 : 0;
     }
+    case 13: {
+      // JavaScript code by its text (String() of a Code is "[object Object]" for every one of them).
+      const x = (a as Code).code;
+      const y = (b as Code).code;
+      if (x !== y) return x < y ? -1 : 1;
+      const sa = valueKey((a as Code).scope ?? null);
+      const sb = valueKey((b as Code).scope ?? null);
+      return sa === sb ? 0 : sa < sb ? -1 : 1;
+    }
     default: {
       const x = String(a);
       const y = String(b);
@@ -265,25 +293,35 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * A string that is equal for two values exactly when MongoDB considers them equal (1, 1.0 and
- * Long(1) share a key). Used for the _id map and hash indexes.
+ * A string that is equal for two values exactly when MongoDB considers them equal (1, 1.0, Long(1)
+ * and Decimal128('1.00') share a key; 9.99 and Decimal128('9.99') do not, the double being
+ * 9.9900000000000002131…). Used for the _id map, every index and $group.
+ *
+ * The keys of an array's elements, of a document's fields and of a compound index's fields are
+ * joined with `,`, `:` and NUL, so no key may let its content pass for those: strings are
+ * length-prefixed (`s3:a,b`), and the rare string holding a NUL is JSON-quoted instead (a compound
+ * key is split at its NULs); field names are JSON-quoted; every other payload (numbers, hex,
+ * base64) never holds a separator. Each kind has its own leading tag, so no two kinds meet.
  */
 export function valueKey(v: unknown): string {
   if (v === undefined || v === null) return 'z';
   switch (typeof v) {
     case 'string':
-      return 's' + v;
+      return stringKey(v);
     case 'number':
-      if (Number.isInteger(v) && Math.abs(v) < 2 ** 63) return 'n' + BigInt(v).toString();
-      return 'n' + String(v);
+      return numberKey(v);
     case 'boolean':
       return v ? 'T' : 'F';
     case 'bigint':
       return 'n' + v.toString();
   }
-  if (Array.isArray(v)) return '[' + v.map(valueKey).join(',') + ']';
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ',') + valueKey(v[i]);
+    return out + ']';
+  }
   if (v instanceof Date) return 'd' + v.getTime();
-  if (v instanceof RegExp) return 'r' + String(v);
+  if (v instanceof RegExp) return 'r' + stringKey(v.source) + v.flags;
   switch (bsonType(v)) {
     case 'ObjectId':
       return 'o' + (v as ObjectId).toHexString();
@@ -291,19 +329,9 @@ export function valueKey(v: unknown): string {
       return 'n' + longToBigInt(v as Long).toString();
     case 'Int32':
     case 'Double':
-      return valueKey((v as { value: number }).value);
-    case 'Decimal128': {
-      const d = toDec(v);
-      if (d.special) return 'n' + d.special;
-      let { m, e } = d;
-      while (m !== 0n && m % 10n === 0n) {
-        m /= 10n;
-        e += 1;
-      }
-      if (m === 0n) return 'n0';
-      if (e >= 0) return 'n' + (m * 10n ** BigInt(e)).toString();
-      return 'n' + String(Number(`${m}e${e}`));
-    }
+      return numberKey((v as { value: number }).value);
+    case 'Decimal128':
+      return decimalKey(v as Decimal128);
     case 'Binary': {
       const b = v as Binary;
       return 'b' + b.sub_type + ':' + Buffer.from(b.buffer).toString('base64');
@@ -314,16 +342,68 @@ export function valueKey(v: unknown): string {
       return '-';
     case 'MaxKey':
       return '+';
+    case 'BSONSymbol':
+      // MongoDB compares a symbol as the string it holds (the server reads symbols as strings).
+      return stringKey((v as { value: string }).value);
+    case 'BSONRegExp': {
+      const r = v as { pattern: string; options: string };
+      return 'r' + stringKey(r.pattern) + r.options;
+    }
+    case 'Code': {
+      // JavaScript and JavaScript-with-scope are two BSON types, neither of them a document.
+      const c = v as { code: string; scope?: Doc | null };
+      return c.scope ? 'C' + stringKey(c.code) + valueKey(c.scope) : 'c' + stringKey(c.code);
+    }
+    case 'DBRef':
+      // A DBRef is the document { $ref, $id, $db?, ... } that bson turned into an object.
+      return valueKey((v as { toJSON(): Doc }).toJSON());
   }
   if (ArrayBuffer.isView(v))
     return 'b0:' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
-  return (
-    '{' +
-    Object.entries(v as Doc)
-      .map(([k, x]) => JSON.stringify(k) + ':' + valueKey(x))
-      .join(',') +
-    '}'
-  );
+  const keys = Object.keys(v);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++)
+    out += (i === 0 ? '' : ',') + JSON.stringify(keys[i]) + ':' + valueKey((v as Doc)[keys[i]]);
+  return out + '}';
+}
+
+function stringKey(s: string): string {
+  return s.includes('\u0000') ? 'S' + JSON.stringify(s) : 's' + s.length + ':' + s;
+}
+
+/**
+ * Numbers of every BSON type share one form, so equal values meet: integers as their exact
+ * decimal digits, other doubles as JavaScript prints them (the shortest text that reads back as
+ * that double, so distinct doubles differ), NaN and the infinities by name.
+ */
+function numberKey(v: number): string {
+  if (Number.isInteger(v)) return Math.abs(v) < 2 ** 53 ? 'n' + v : 'n' + BigInt(v).toString();
+  return 'n' + v;
+}
+
+function decimalKey(v: Decimal128): string {
+  const d = toDec(v);
+  if (d.special) return d.special === 'nan' ? 'nNaN' : d.special === 'inf' ? 'nInfinity' : 'n-Infinity';
+  let { m, e } = d;
+  if (m === 0n) return 'n0';
+  while (m % 10n === 0n) {
+    m /= 10n;
+    e += 1;
+  }
+  // Integers as digits, as Long and double print them; past 10^330 no double or Long reaches.
+  if (e >= 0) return e > 330 ? 'n' + m + 'd' + e : 'n' + (m * 10n ** BigInt(e)).toString();
+  // A fraction m / 10^k is a double exactly when m / 5^k is an integer y below 2^53 (then it is
+  // y / 2^k); it takes the double's key then, and its own `md-k` form otherwise (`d` never occurs
+  // in a printed double). With m below 10^34, 5^k divides it only for k up to 48.
+  const k = -e;
+  if (k <= 48) {
+    const p = 5n ** BigInt(k);
+    if (m % p === 0n) {
+      const y = m / p;
+      if (y < 2n ** 53n && y > -(2n ** 53n)) return numberKey(Number(y) / 2 ** k);
+    }
+  }
+  return 'n' + m + 'd' + e;
 }
 
 /**
