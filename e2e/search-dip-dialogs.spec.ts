@@ -4,7 +4,7 @@
 // Viewed; a third user on the same link sees the email-mismatch panel. Keyboard, axe, screenshots.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
 import { runSavedDevelopmentSearch } from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths, tabTo } from './support/shell-helpers';
@@ -144,6 +144,9 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
     .focus();
   await page.keyboard.press('Enter');
   const send = page.getByRole('dialog', { name: 'Send Deal' });
+  // Open before anything inside it is used: a dialog that never opens fails here, within the expect
+  // timeout and by name, rather than as a click waiting out the whole test.
+  await expect(send).toBeVisible();
   await send.getByRole('button', { name: 'Send Deal' }).click();
   await expect(
     send.getByText('Email Required - Please enter at least one recipient email address'),
@@ -173,4 +176,40 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await expect(page.getByRole('heading', { name: 'A deal shared with you' })).toBeVisible();
   await page.goto('/shared-deal/not-a-token');
   await expect(page.getByRole('heading', { name: 'Deal not found or expired' })).toBeVisible();
+});
+
+test('Get DIP and Send Deal whose code cannot be downloaded leave the results; the next press opens them', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await registerVerifyAndSignIn(page.request, {
+    name: 'Nadia Network',
+    email: `nadia-${Date.now()}@example.com`,
+    password: 'correct-horse-42',
+  });
+  await runSavedDevelopmentSearch(page, 'Quay Street');
+
+  // The dialogs' code is downloaded on first use. A deploy of the search pages since this page loaded
+  // (the build replaces its hashed files) or a dropped connection makes that download fail.
+  const gone = (route: Route) => route.fulfill({ status: 404, body: 'Not Found' });
+  await page.route('**/mf/search/*.js', gone);
+  const getDip = page.getByRole('button', { name: /^Get DIP for / }).first();
+  const sendDeal = page.getByRole('button', { name: /^Send deal from / }).first();
+  await sendDeal.click();
+  await expect(page.getByText('Send Deal could not be opened')).toBeVisible();
+  await getDip.click();
+  await expect(page.getByText('Get DIP could not be opened')).toBeVisible();
+  // The results are still there to act on (the page was not swapped for 'could not be loaded').
+  await expect(page.getByRole('heading', { name: 'Search Results' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await page.unroute('**/mf/search/*.js', gone);
+  await sendDeal.click();
+  const send = page.getByRole('dialog', { name: 'Send Deal' });
+  await expect(send).toBeVisible();
+  await send.getByRole('button', { name: 'Cancel' }).click();
+  await expect(send).toBeHidden();
+  await getDip.click();
+  await expect(page.getByRole('dialog', { name: 'Get a Decision in Principle' })).toBeVisible();
 });

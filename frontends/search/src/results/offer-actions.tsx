@@ -2,14 +2,36 @@
 // need a signed-in user; Get DIP also needs the search saved to the account (the DIP is made from
 // the server's own copy of the offer, found by the saved search's id and the offer's index).
 import { Button, useSession, useToast } from '@lsp/ui';
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
+import type { GetDipDialog as GetDipDialogComponent } from './get-dip-dialog';
+import type { SendDealDialog as SendDealDialogComponent } from './send-deal-dialog';
 
-const GetDipDialog = lazy(() => import('./get-dip-dialog.js').then((m) => ({ default: m.GetDipDialog })));
-const SendDealDialog = lazy(() =>
-  import('./send-deal-dialog.js').then((m) => ({ default: m.SendDealDialog })),
-);
+/**
+ * A dialog's code, downloaded when it is first opened and kept from then on. A download that fails
+ * (a dropped connection, or a deploy of the search pages that replaced their files since this page
+ * loaded) rejects `load` and is asked again next time. It is not React.lazy: lazy() hands a failed
+ * download to the remote's error boundary, which replaces the whole page, results and all, with
+ * 'could not be loaded', and the dialog never opens.
+ */
+function dialogCode<C>(download: () => Promise<C>) {
+  let loaded: C | null = null;
+  return {
+    get: () => loaded,
+    load: async () => (loaded ??= await download()),
+  };
+}
+
+const getDipCode = dialogCode(() => import('./get-dip-dialog.js').then((m) => m.GetDipDialog));
+const sendDealCode = dialogCode(() => import('./send-deal-dialog.js').then((m) => m.SendDealDialog));
+
+/** The toast when a dialog's code could not be downloaded; the page and its results stay. */
+const dialogUnavailable = (what: string) => ({
+  title: `${what} could not be opened`,
+  description: 'Please check your connection and try again.',
+  variant: 'error' as const,
+});
 
 export interface OfferActionContext {
   offer: LoanOffer;
@@ -25,6 +47,7 @@ export function GetDipButton({ size = 'sm', ...context }: OfferActionContext & {
   const { toast } = useToast();
   const { status } = useSession();
   const [open, setOpen] = useState(false);
+  const [LoadedDialog, setLoadedDialog] = useState<typeof GetDipDialogComponent | null>(getDipCode.get);
   const start = () => {
     if (status !== 'authenticated') {
       toast({
@@ -43,17 +66,21 @@ export function GetDipButton({ size = 'sm', ...context }: OfferActionContext & {
       });
       return;
     }
-    setOpen(true);
+    getDipCode.load().then(
+      (loaded) => {
+        setLoadedDialog(() => loaded);
+        setOpen(true);
+      },
+      () => toast(dialogUnavailable('Get DIP')),
+    );
   };
   return (
     <>
       <Button size={size} variant="primary" aria-label={`Get DIP for ${context.lender}`} onClick={start}>
         Get DIP
       </Button>
-      {open && context.searchId && (
-        <Suspense fallback={null}>
-          <GetDipDialog {...context} searchId={context.searchId} open={open} onClose={() => setOpen(false)} />
-        </Suspense>
+      {open && LoadedDialog && context.searchId && (
+        <LoadedDialog {...context} searchId={context.searchId} open={open} onClose={() => setOpen(false)} />
       )}
     </>
   );
@@ -63,29 +90,30 @@ export function SendDealButton({ size = 'sm', ...context }: OfferActionContext &
   const { toast } = useToast();
   const { status } = useSession();
   const [open, setOpen] = useState(false);
+  const [LoadedDialog, setLoadedDialog] = useState<typeof SendDealDialogComponent | null>(sendDealCode.get);
+  const start = () => {
+    if (status !== 'authenticated') {
+      toast({
+        title: 'Authentication Required',
+        description: 'Please log in to send a deal',
+        variant: 'error',
+      });
+      return;
+    }
+    sendDealCode.load().then(
+      (loaded) => {
+        setLoadedDialog(() => loaded);
+        setOpen(true);
+      },
+      () => toast(dialogUnavailable('Send Deal')),
+    );
+  };
   return (
     <>
-      <Button
-        size={size}
-        variant="secondary"
-        aria-label={`Send deal from ${context.lender}`}
-        onClick={() =>
-          status === 'authenticated'
-            ? setOpen(true)
-            : toast({
-                title: 'Authentication Required',
-                description: 'Please log in to send a deal',
-                variant: 'error',
-              })
-        }
-      >
+      <Button size={size} variant="secondary" aria-label={`Send deal from ${context.lender}`} onClick={start}>
         Send Deal
       </Button>
-      {open && (
-        <Suspense fallback={null}>
-          <SendDealDialog {...context} open={open} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
+      {open && LoadedDialog && <LoadedDialog {...context} open={open} onClose={() => setOpen(false)} />}
     </>
   );
 }
