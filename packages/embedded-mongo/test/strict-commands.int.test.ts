@@ -384,7 +384,7 @@ describe('unknown fields of the other strict commands (40415, nothing done)', ()
       "BSON field 'collMod.validatorLevel' is an unknown field.",
     );
     const options = async (): Promise<unknown> =>
-      (await t.db.listCollections({ name: 'sc_mod' }).toArray())[0].options;
+      (await t.db.listCollections({ name: 'sc_mod' }, { nameOnly: false }).toArray())[0].options;
     expect(await options()).toEqual({ validator: { a: { $exists: true } } });
     // A field collMod defines but this server does not implement: refused, not 40415.
     const capped = await failure(t.db.command({ collMod: 'sc_mod', cappedSize: 1024 }));
