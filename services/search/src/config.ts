@@ -35,7 +35,7 @@ export const repricingWorkerConfigSchema = searchConfigSchema.extend({
    * The share of wall time the worker spends re-pricing, resting in between (0 < x ≤ 1): nice lowers
    * only the worker's own CPU, while each batch also costs the database that live searches use.
    */
-  REPRICING_DUTY_CYCLE: z.coerce.number().gt(0).max(1).default(0.5),
+  REPRICING_DUTY_CYCLE: z.coerce.number().gt(0).max(1).default(0.33),
 });
 
 export type RepricingWorkerConfig = z.infer<typeof repricingWorkerConfigSchema>;
