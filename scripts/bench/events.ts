@@ -17,6 +17,7 @@ import path from 'node:path';
 import { freeStackPortOffset, leaseRedisDb } from '@lsp/testing';
 import autocannon from 'autocannon';
 import { MongoClient } from 'mongodb';
+import { SYSTEM_OPS_EMAIL } from '../../tests/system/event-chain';
 import { produceEveryEvent } from '../../tests/system/producers';
 import { SEARCH_PAYLOADS, sameOrigin, signUpVerified } from '../lib/journeys';
 
@@ -105,6 +106,8 @@ async function startOn(bus: 'redis' | 'kafka', redisUrl: string, brokers: string
     env: {
       REDIS_URL: redisUrl,
       MAIL_CATCHER_ENABLED: 'true',
+      // The producers activate a lender panel as this operator.
+      OPS_EMAILS: SYSTEM_OPS_EMAIL,
       RATE_LIMIT_MAX: '100000000',
       RATE_LIMIT_AUTH_MAX: '100000000',
       LOGIN_LOCK_AFTER_PER_IP: '100000000',

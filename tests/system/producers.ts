@@ -217,7 +217,11 @@ export async function produceEveryEvent(stack: Stack, owner: SignedInUser): Prom
   );
   const operator = await operatorOf(stack);
   const version = `system-${randomUUID().slice(0, 8)}`;
-  const cheaper = panelWithRatesCut(loadDefaultPanel(), version, 0.1);
+  // Each activation on a stack cheaper than the one before, so every one moves the saved searches
+  // and the DIP (a panel with the terms of the active one would change nothing).
+  const activated = activations.get(stack) ?? 0;
+  activations.set(stack, activated + 1);
+  const cheaper = panelWithRatesCut(loadDefaultPanel(), version, 0.1 + 0.02 * activated);
   await expectOk(
     'upload panel',
     operator.client.post(
@@ -231,6 +235,9 @@ export async function produceEveryEvent(stack: Stack, owner: SignedInUser): Prom
     operator.client.post(`/api/ops/panel/versions/${encodeURIComponent(version)}/activate`, {}, { headers }),
   );
 }
+
+/** Lender panels produceEveryEvent has activated, per stack. */
+const activations = new WeakMap<Stack, number>();
 
 /** The stack's operator (SYSTEM_OPS_EMAIL), signed up once per stack. */
 const operators = new WeakMap<Stack, Promise<SignedInUser>>();
