@@ -5,8 +5,6 @@ import { Button, useSession, useToast } from '@lsp/ui';
 import { useState } from 'react';
 import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
-import type { GetDipDialog as GetDipDialogComponent } from './get-dip-dialog';
-import type { SendDealDialog as SendDealDialogComponent } from './send-deal-dialog';
 
 /**
  * A dialog's code, downloaded when it is first opened and kept from then on. A download that fails
@@ -26,12 +24,30 @@ function dialogCode<C>(download: () => Promise<C>) {
 const getDipCode = dialogCode(() => import('./get-dip-dialog.js').then((m) => m.GetDipDialog));
 const sendDealCode = dialogCode(() => import('./send-deal-dialog.js').then((m) => m.SendDealDialog));
 
-/** The toast when a dialog's code could not be downloaded; the page and its results stay. */
-const dialogUnavailable = (what: string) => ({
-  title: `${what} could not be opened`,
-  description: 'Please check your connection and try again.',
-  variant: 'error' as const,
-});
+/**
+ * A dialog opened from a press: `show` downloads its code (once) and opens it; a failed download says
+ * so in a toast ('Send Deal could not be opened'), and the page and its results stay. `Dialog` is the
+ * dialog while it is open, null otherwise.
+ */
+function useDownloadedDialog<C>(code: ReturnType<typeof dialogCode<C>>, what: string) {
+  const { toast } = useToast();
+  const [open, setOpen] = useState(false);
+  const [Dialog, setDialog] = useState<C | null>(code.get);
+  const show = () =>
+    code.load().then(
+      (loaded) => {
+        setDialog(() => loaded);
+        setOpen(true);
+      },
+      () =>
+        toast({
+          title: `${what} could not be opened`,
+          description: 'Please check your connection and try again.',
+          variant: 'error',
+        }),
+    );
+  return { Dialog: open ? Dialog : null, show, close: () => setOpen(false) };
+}
 
 export interface OfferActionContext {
   offer: LoanOffer;
@@ -46,8 +62,7 @@ export interface OfferActionContext {
 export function GetDipButton({ size = 'sm', ...context }: OfferActionContext & { size?: 'sm' | 'md' }) {
   const { toast } = useToast();
   const { status } = useSession();
-  const [open, setOpen] = useState(false);
-  const [LoadedDialog, setLoadedDialog] = useState<typeof GetDipDialogComponent | null>(getDipCode.get);
+  const dialog = useDownloadedDialog(getDipCode, 'Get DIP');
   const start = () => {
     if (status !== 'authenticated') {
       toast({
@@ -66,21 +81,15 @@ export function GetDipButton({ size = 'sm', ...context }: OfferActionContext & {
       });
       return;
     }
-    getDipCode.load().then(
-      (loaded) => {
-        setLoadedDialog(() => loaded);
-        setOpen(true);
-      },
-      () => toast(dialogUnavailable('Get DIP')),
-    );
+    void dialog.show();
   };
   return (
     <>
       <Button size={size} variant="primary" aria-label={`Get DIP for ${context.lender}`} onClick={start}>
         Get DIP
       </Button>
-      {open && LoadedDialog && context.searchId && (
-        <LoadedDialog {...context} searchId={context.searchId} open={open} onClose={() => setOpen(false)} />
+      {dialog.Dialog && context.searchId && (
+        <dialog.Dialog {...context} searchId={context.searchId} open onClose={dialog.close} />
       )}
     </>
   );
@@ -89,8 +98,7 @@ export function GetDipButton({ size = 'sm', ...context }: OfferActionContext & {
 export function SendDealButton({ size = 'sm', ...context }: OfferActionContext & { size?: 'sm' | 'md' }) {
   const { toast } = useToast();
   const { status } = useSession();
-  const [open, setOpen] = useState(false);
-  const [LoadedDialog, setLoadedDialog] = useState<typeof SendDealDialogComponent | null>(sendDealCode.get);
+  const dialog = useDownloadedDialog(sendDealCode, 'Send Deal');
   const start = () => {
     if (status !== 'authenticated') {
       toast({
@@ -100,20 +108,14 @@ export function SendDealButton({ size = 'sm', ...context }: OfferActionContext &
       });
       return;
     }
-    sendDealCode.load().then(
-      (loaded) => {
-        setLoadedDialog(() => loaded);
-        setOpen(true);
-      },
-      () => toast(dialogUnavailable('Send Deal')),
-    );
+    void dialog.show();
   };
   return (
     <>
       <Button size={size} variant="secondary" aria-label={`Send deal from ${context.lender}`} onClick={start}>
         Send Deal
       </Button>
-      {open && LoadedDialog && <LoadedDialog {...context} open={open} onClose={() => setOpen(false)} />}
+      {dialog.Dialog && <dialog.Dialog {...context} open onClose={dialog.close} />}
     </>
   );
 }
