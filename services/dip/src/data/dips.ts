@@ -216,7 +216,7 @@ export class DipRepository {
     session: ClientSession,
   ): Promise<MarkedDip[]> {
     const { panelVersion, at, products } = panelChange;
-    const changeOf = new Map(products.map((p) => [productKey(p.lenderId, p.productId), p]));
+    const productOf = new Map(products.map((p) => [productKey(p.lenderId, p.productId), p]));
     const marked: MarkedDip[] = [];
     const restored: string[] = [];
     for (let i = 0; i < products.length; i += PRODUCTS_PER_QUERY) {
@@ -247,7 +247,7 @@ export class DipRepository {
         )
         .toArray();
       for (const doc of docs) {
-        const product = changeOf.get(productKey(doc.snapshot.lenderId, doc.snapshot.productId));
+        const product = productOf.get(productKey(doc.snapshot.lenderId, doc.snapshot.productId));
         if (!product) continue;
         if (doc.pricedUnder && product.sameTermsIn.includes(doc.pricedUnder)) restored.push(doc._id);
         else if (product.change)
