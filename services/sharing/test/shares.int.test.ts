@@ -294,6 +294,38 @@ describe('DIP shares through the gateway', () => {
           .status,
       ).toBe(200);
     });
+    it('never hands a revoked open link out again: Copy Link after a revoke makes a different URL', async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      const copyLink = async () =>
+        new URL(
+          (await owner.client.post(`/api/online-dip/${dip.dipId}/share`, { inviteType: 'open' })).json().url,
+        );
+      const pathOf = (url: URL) => `/api/online-dip/shared/${url.pathname.split('/').at(-1)}${url.search}`;
+      const first = await copyLink();
+      // While the link is live, Copy Link gives the same URL, so a copy already handed out keeps working.
+      expect((await copyLink()).toString()).toBe(first.toString());
+      const shareId = (await owner.client.get(`/api/online-dip/${dip.dipId}/shares`)).json().openLink.shareId;
+      expect(
+        (await owner.client.post(`/api/online-dip/${dip.dipId}/shares/${shareId}/revoke`, {})).status,
+      ).toBe(200);
+
+      const second = await copyLink();
+      expect(second.toString()).not.toBe(first.toString());
+      const stranger = await h.signedIn();
+      expect((await stranger.client.get(pathOf(first))).status).toBe(404);
+      expect((await stranger.client.get(pathOf(second))).status).toBe(200);
+      // Revoked again, neither URL comes back with the next Copy Link.
+      expect(
+        (await owner.client.post(`/api/online-dip/${dip.dipId}/shares/${shareId}/revoke`, {})).status,
+      ).toBe(200);
+      const third = await copyLink();
+      expect([first.toString(), second.toString()]).not.toContain(third.toString());
+      const another = await h.signedIn();
+      expect((await another.client.get(pathOf(first))).status).toBe(404);
+      expect((await another.client.get(pathOf(second))).status).toBe(404);
+      expect((await another.client.get(pathOf(third))).status).toBe(200);
+    });
   });
 
   describe('GET /api/online-dip/shared/{slug}', () => {

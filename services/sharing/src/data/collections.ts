@@ -55,6 +55,11 @@ export interface DipShare {
    */
   expiresAt: Date | null;
   lastAccessAt: Date | null;
+  /**
+   * The open link's random nonce, signed into its URL and drawn anew whenever the open link is made
+   * after a revocation, so a revoked URL never opens again (absent: a link signed without one).
+   */
+  linkNonce?: string | null;
 }
 
 /**

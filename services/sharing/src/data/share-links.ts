@@ -5,7 +5,14 @@ import type { DipShare } from './collections';
 /** What an open link's record says; the rest is kept from when it was first made. */
 export type OpenLinkFields = Pick<
   DipShare,
-  'dipId' | 'shareSlug' | 'ownerUserId' | 'tokenHash' | 'tokenSalt' | 'permissions' | 'expiresAt'
+  | 'dipId'
+  | 'shareSlug'
+  | 'ownerUserId'
+  | 'tokenHash'
+  | 'tokenSalt'
+  | 'permissions'
+  | 'expiresAt'
+  | 'linkNonce'
 >;
 
 /** The signed links (`dip_shares`): one per DIP, invite type and recipient email (null for the open link). */

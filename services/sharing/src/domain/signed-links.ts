@@ -16,13 +16,24 @@ export function decodeRecipient(e: string): string | null {
 /**
  * The HMAC over slug, email and expiry. A link without an expiry of its own (`null`) lasts as long as
  * its DIP: it is signed with the word `dip` in the expiry's place, so an owner who extends the DIP
- * extends every such link without re-sending it.
+ * extends every such link without re-sending it. The open link also signs a random nonce drawn each
+ * time it is made after a revocation, so a revoked open link's URL never opens again.
  */
-function sign(secret: string, slug: string, email: string, expiresAt: Date | null): string {
+function sign(
+  secret: string,
+  slug: string,
+  email: string,
+  expiresAt: Date | null,
+  nonce: string | null | undefined,
+): string {
+  const signed = `${slug}|${email}|${expiresAt ? expiresAt.toISOString() : 'dip'}`;
   return createHmac('sha256', secret)
-    .update(`${slug}|${email}|${expiresAt ? expiresAt.toISOString() : 'dip'}`)
+    .update(nonce ? `${signed}|${nonce}` : signed)
     .digest('base64url');
 }
+
+/** A fresh nonce for an open link made anew: its URL differs from every URL it had before. */
+export const newLinkNonce = () => randomBytes(16).toString('base64url');
 
 /** A salted SHA-256 of the signature: what the database keeps instead of the link. */
 export function hashToken(sig: string, salt: string): string {
@@ -38,8 +49,8 @@ export class ShareLinkSigner {
   ) {}
 
   /** The link, and the salted hash and salt to store for it. */
-  issue(slug: string, email: string, expiresAt: Date | null) {
-    const sig = sign(this.config.SHARE_LINK_SECRET, slug, email, expiresAt);
+  issue(slug: string, email: string, expiresAt: Date | null, nonce: string | null = null) {
+    const sig = sign(this.config.SHARE_LINK_SECRET, slug, email, expiresAt, nonce);
     const tokenSalt = randomBytes(16).toString('hex');
     const url = new URL(`/shared/${encodeURIComponent(slug)}`, this.config.PUBLIC_URL);
     url.searchParams.set('e', encodeRecipient(email));
@@ -53,7 +64,14 @@ export class ShareLinkSigner {
    */
   verify(
     sig: string,
-    link: { slug: string; email: string; expiresAt: Date | null; tokenHash: string; tokenSalt: string },
+    link: {
+      slug: string;
+      email: string;
+      expiresAt: Date | null;
+      tokenHash: string;
+      tokenSalt: string;
+      linkNonce?: string | null;
+    },
     now: Date,
   ): boolean {
     const secrets = [this.config.SHARE_LINK_SECRET];
@@ -63,7 +81,7 @@ export class ShareLinkSigner {
     let signed = false;
     for (const secret of secrets) {
       // Every candidate is compared, so the time taken does not say which secret matched.
-      if (sameSecret(sig, sign(secret, link.slug, link.email, link.expiresAt))) signed = true;
+      if (sameSecret(sig, sign(secret, link.slug, link.email, link.expiresAt, link.linkNonce))) signed = true;
     }
     const stored = sameSecret(hashToken(sig, link.tokenSalt), link.tokenHash);
     return signed && stored;

@@ -24,7 +24,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
 import type { DipProjection, DipShare, RecipientShare } from '../data/collections';
 import type { SharingRepositories } from '../data/repositories';
-import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
+import {
+  OPEN_LINK_RECIPIENT,
+  type ShareLinkSigner,
+  decodeRecipient,
+  newLinkNonce,
+} from '../domain/signed-links';
 import { catchUpWithOwner } from '../events/consumed';
 import { shareCreatedEvent, shareRevokedEvent, shareViewedEvent } from '../events/published';
 
@@ -210,16 +215,20 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
   /**
    * The DIP's open link (Copy Link): any signed-in person who opens it may read the DIP. Made, or made
    * anew with a fresh signature, with its share.created (dip learns of it, so whoever opens it may also
-   * download the PDF). `asked` is an expiry of its own, kept only when earlier than the DIP's.
+   * download the PDF). `asked` is an expiry of its own, kept only when earlier than the DIP's. While
+   * the open link is active Copy Link gives the same URL again; once it has been revoked (by the owner
+   * or a regenerate) it is made with a new nonce, so the revoked URL never opens again.
    */
   async function openLink(dip: DipProjection, owner: CallerIdentity, now: Date, asked: Date | null) {
     const slug = dip.shareSlug as string;
     // A link never outlives its DIP; without an expiry of its own it follows the DIP's.
     const linkExpiresAt = asked && asked.getTime() < dip.expiresAt.getTime() ? asked : null;
-    const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt);
-    const shareId = await deps.mongo.transaction(async (session) => {
+    const { shareId, url } = await deps.mongo.transaction(async (session) => {
       const existing = await links.findOpen(dip._id, session);
       const id = existing?._id ?? randomUUID();
+      const linkNonce =
+        existing && existing.status !== 'revoked' ? (existing.linkNonce ?? null) : newLinkNonce();
+      const link = deps.signer.issue(slug, OPEN_LINK_RECIPIENT, linkExpiresAt, linkNonce);
       await links.saveOpen(
         id,
         {
@@ -230,6 +239,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
           tokenSalt: link.tokenSalt,
           permissions: DEFAULT_SHARE_PERMISSIONS,
           expiresAt: linkExpiresAt,
+          linkNonce,
         },
         now,
         session,
@@ -247,10 +257,10 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
         ],
         session,
       );
-      return id;
+      return { shareId: id, url: link.url };
     });
     const expiresAt = linkExpiresAt ?? dip.expiresAt;
-    return { url: link.url, shareId, expiresAt: expiresAt.toISOString() };
+    return { url, shareId, expiresAt: expiresAt.toISOString() };
   }
 
   /**
