@@ -38,7 +38,13 @@ export type {
   RadioCardsProps,
   RadioCardOption,
 } from './components/fields';
-export { sanitiseNumberInput, parseUkNumber, formatUkNumber } from './components/number-format';
+export {
+  sanitiseNumberInput,
+  sanitiseNumberFieldText,
+  parseUkNumber,
+  parseNumberFieldValue,
+  formatUkNumber,
+} from './components/number-format';
 export { Dialog } from './components/dialog';
 export type { DialogProps } from './components/dialog';
 export { Tabs } from './components/tabs';

@@ -1,4 +1,10 @@
-import { formatUkNumber, parseUkNumber, sanitiseNumberInput } from '../src/components/number-format';
+import {
+  formatUkNumber,
+  parseNumberFieldValue,
+  parseUkNumber,
+  sanitiseNumberFieldText,
+  sanitiseNumberInput,
+} from '../src/components/number-format';
 
 describe('UK number entry', () => {
   it('keeps only digits and commas in a whole-pound field', () => {
@@ -25,5 +31,19 @@ describe('UK number entry', () => {
     expect(formatUkNumber(1234.5, true)).toBe('1,234.5');
     expect(formatUkNumber(1234.56, false)).toBe('1,235');
     expect(formatUkNumber(null, false)).toBe('');
+  });
+
+  it('rounds pence typed or pasted into a whole-pound field to the pound, never reading them as pounds', () => {
+    const wholePounds = (typed: string) => parseNumberFieldValue(sanitiseNumberFieldText(typed), false);
+    expect(wholePounds('250000.75')).toBe(250001);
+    expect(wholePounds('250000.25')).toBe(250000);
+    expect(wholePounds('£250,000.00')).toBe(250000);
+    expect(wholePounds(' £ 250 000 ')).toBe(250000);
+    expect(wholePounds('250000.')).toBe(250000);
+    expect(formatUkNumber(wholePounds('£250,000.75'), false)).toBe('250,001');
+  });
+
+  it('keeps the pence where decimals are allowed', () => {
+    expect(parseNumberFieldValue(sanitiseNumberFieldText('£1,250.55'), true)).toBe(1250.55);
   });
 });

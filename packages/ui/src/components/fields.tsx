@@ -11,7 +11,7 @@ import type {
 } from 'react';
 import { cx } from './class-names';
 import { AlertIcon, CheckIcon, EyeIcon, EyeOffIcon } from './icons';
-import { formatUkNumber, parseUkNumber, sanitiseNumberInput } from './number-format';
+import { formatUkNumber, parseNumberFieldValue, sanitiseNumberFieldText } from './number-format';
 
 /** The error line under a field. Rendered only when there is a message. */
 export function FieldError({ id, children }: { id?: string; children?: ReactNode }) {
@@ -220,7 +220,7 @@ export interface NumberFieldProps
     FieldChromeProps {
   value: number | null | undefined;
   onValueChange: (value: number | null) => void;
-  /** Allow one decimal point (professional fees); money fields otherwise take whole pounds. */
+  /** Keep decimals (professional fees); money fields otherwise take whole pounds, pence rounded. */
   allowDecimal?: boolean;
   /** '£' for money fields. */
   prefix?: string;
@@ -228,8 +228,9 @@ export interface NumberFieldProps
 }
 
 /**
- * A number typed the UK way: only digits, commas and (optionally) one decimal point are accepted;
- * after leaving the field the value shows with thousands separators (250,000).
+ * A number typed the UK way: only digits, commas and one decimal point are kept (a pasted £ or space
+ * is dropped); a whole-pound field rounds any pence to the pound; after leaving the field the value
+ * shows with thousands separators (250,000).
  */
 export function NumberField({
   value,
@@ -261,13 +262,13 @@ export function NumberField({
         onFocus?.(event);
       }}
       onChange={(event) => {
-        const clean = sanitiseNumberInput(event.target.value, allowDecimal);
+        const clean = sanitiseNumberFieldText(event.target.value);
         setText(clean);
-        onValueChange(parseUkNumber(clean));
+        onValueChange(parseNumberFieldValue(clean, allowDecimal));
       }}
       onBlur={(event) => {
         setFocused(false);
-        setText(formatUkNumber(parseUkNumber(text), allowDecimal));
+        setText(formatUkNumber(parseNumberFieldValue(text, allowDecimal), allowDecimal));
         onBlur?.(event);
       }}
     />

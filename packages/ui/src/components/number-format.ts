@@ -1,6 +1,8 @@
 /**
  * UK number entry rules shared by every money and count field: only digits, commas and (where
  * allowed) one decimal point can be typed; the value shows thousands separators once the field is left.
+ * A whole-pound field that is given pence (typed, or pasted as £250,000.75) rounds them to the pound:
+ * the point is never dropped with its digits kept, which would read 250000.75 as 25,000,075.
  */
 
 /** Drops every character the field does not accept and keeps only the first decimal point. */
@@ -24,6 +26,20 @@ export function parseUkNumber(text: string): number | null {
   if (!/\d/.test(plain)) return null;
   const value = Number(plain.endsWith('.') ? plain.slice(0, -1) : plain);
   return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * What a number field keeps while it is being typed in: a whole-pound field keeps one point and the
+ * pence after it too, so that they can be rounded rather than read as more pounds.
+ */
+export function sanitiseNumberFieldText(text: string): string {
+  return sanitiseNumberInput(text, true);
+}
+
+/** The value a number field's text stands for: whole-pound fields round to the nearest pound. */
+export function parseNumberFieldValue(text: string, allowDecimal: boolean): number | null {
+  const value = parseUkNumber(text);
+  return value === null || allowDecimal ? value : Math.round(value);
 }
 
 const wholeFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 });
