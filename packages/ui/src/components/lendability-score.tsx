@@ -22,19 +22,19 @@ const BANDS: Record<LendabilityBand, { label: string; style: CSSProperties }> = 
 
 export interface LendabilityScoreCardProps {
   score: number;
-  /** The server's improvement tips; the first is shown when the score is under 70 (spec §9). */
+  /** The server's improvement tips; all of them are shown when the score is under 70. */
   tips?: readonly string[];
   className?: string;
 }
 
 /**
  * The Lendability Score (out of 100) the search service worked out for a lead: green at 70 and over,
- * yellow at 50 and over, red below; under 70 the first improvement tip follows.
+ * yellow at 50 and over, red below; under 70 every improvement tip follows, one to a line.
  */
 export function LendabilityScoreCard({ score, tips = [], className }: LendabilityScoreCardProps) {
   const band = lendabilityBand(score);
   const { label, style } = BANDS[band];
-  const tip = score < LENDABILITY_TIPS_BELOW ? tips[0] : undefined;
+  const shownTips = score < LENDABILITY_TIPS_BELOW ? tips : [];
   return (
     <section
       className={['ui-card', className].filter(Boolean).join(' ')}
@@ -64,10 +64,19 @@ export function LendabilityScoreCard({ score, tips = [], className }: Lendabilit
         </span>
         <span style={{ color: style.color, fontWeight: 600 }}>{label}</span>
       </p>
-      {tip && (
-        <p style={{ margin: 0 }} data-testid="lendability-tip">
-          <strong>Tip:</strong> {tip}
-        </p>
+      {shownTips.length > 0 && (
+        <>
+          <h3 id="lendability-tips-title" style={{ fontSize: 'var(--text-base)', margin: 0 }}>
+            {shownTips.length === 1 ? 'Tip to improve your score' : 'Tips to improve your score'}
+          </h3>
+          <ul aria-labelledby="lendability-tips-title" style={{ margin: 0, paddingLeft: 'var(--space-5)' }}>
+            {shownTips.map((tip) => (
+              <li key={tip} data-testid="lendability-tip">
+                {tip}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );
