@@ -1,4 +1,4 @@
-import { PANEL_OPS_MESSAGES, type PanelImpact } from '@lsp/contracts';
+import { PANEL_OPS_MESSAGES, PANEL_VERSION_RULES, type PanelImpact } from '@lsp/contracts';
 import { type CookieClient, waitFor } from '@lsp/testing';
 import { type Panel, loadDefaultPanel, serialisePanel } from '../src/panel';
 import { productView } from '../src/panel/product-edit';
@@ -109,6 +109,60 @@ describe('the lender panel as operations run it, through the gateway', () => {
       error: PANEL_OPS_MESSAGES.fileRefused,
       problems: [{ line: 4, reason: expect.stringMatching(/^not valid JSON/) }],
     });
+    expect(await versionsStored()).toBe(before);
+  });
+
+  it('refuses a body its schema refuses with a 400 in words, not a 500, and stores nothing', async () => {
+    const before = await versionsStored();
+    const refusals: Array<[string, object, string, string]> = [
+      ['/api/ops/panel/drafts', {}, 'content', 'The panel file is required'],
+      ['/api/ops/panel/drafts', { content: '' }, 'content', 'The panel file is empty'],
+      ['/api/ops/panel/drafts/product-edit', {}, 'version', PANEL_VERSION_RULES.required],
+      [
+        '/api/ops/panel/drafts/product-edit',
+        { version: '2027-z', lenderId: 'a', productId: 'b' },
+        'changes',
+        'Change at least one term',
+      ],
+      [
+        '/api/ops/panel/drafts/product-edit',
+        { version: '2027-z', lenderId: 'a', productId: 'b', changes: { minLoan: 'lots' } },
+        'changes.minLoan',
+        expect.any(String),
+      ],
+    ];
+    for (const [path, body, field, message] of refusals) {
+      const answer = await ops.post(path, body);
+      expect([path, body, answer.status]).toEqual([path, body, 400]);
+      expect(answer.json()).toMatchObject({ success: false, error: message, fields: { [field]: message } });
+    }
+    expect(await versionsStored()).toBe(before);
+  });
+
+  it('refuses a new version whose name a URL segment cannot carry (a slash), and stores nothing', async () => {
+    const before = await versionsStored();
+    const { lender, product } = await bestProductNow();
+    for (const version of ['2027/12', '../x', 'a?b', 'with space', '.hidden']) {
+      const uploaded = await ops.post('/api/ops/panel/drafts', {
+        content: serialisePanel({ ...base, version }),
+      });
+      expect([version, uploaded.status]).toEqual([version, 400]);
+      expect(uploaded.json()).toMatchObject({
+        error: PANEL_OPS_MESSAGES.fileRefused,
+        problems: [{ line: 1, reason: expect.stringContaining(PANEL_VERSION_RULES.characters) }],
+      });
+      const edited = await ops.post('/api/ops/panel/drafts/product-edit', {
+        version,
+        lenderId: lender.id,
+        productId: product.id,
+        changes: { minLoan: 30_000 },
+      });
+      expect([version, edited.status]).toEqual([version, 400]);
+      expect(edited.json()).toMatchObject({
+        error: PANEL_VERSION_RULES.characters,
+        fields: { version: PANEL_VERSION_RULES.characters },
+      });
+    }
     expect(await versionsStored()).toBe(before);
   });
 

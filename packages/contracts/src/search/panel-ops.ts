@@ -38,7 +38,31 @@ export const PANEL_OPS_MESSAGES = {
   noImpact: 'No impact has been measured for this version yet',
 } as const;
 
-const version = z.string().max(100, 'Version is at most 100 characters').trim().min(1, 'Version is required');
+/**
+ * A new version's name: it becomes one segment of the panel's URLs (view, diff, impact, activate), so
+ * only letters, digits, dots, hyphens and underscores, starting with a letter or digit; a `/` or `?`
+ * would make a version no URL can reach.
+ */
+export const PANEL_VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const PANEL_VERSION_MAX_LENGTH = 100;
+export const PANEL_VERSION_RULES = {
+  required: 'Version is required',
+  tooLong: `Version is at most ${PANEL_VERSION_MAX_LENGTH} characters`,
+  characters:
+    'Version may hold only letters, digits, dots, hyphens and underscores, and start with a letter or digit',
+} as const;
+
+/** A version named in a URL: any stored name (versions stored before the naming rule included). */
+const version = z
+  .string({ error: PANEL_VERSION_RULES.required })
+  .max(PANEL_VERSION_MAX_LENGTH, PANEL_VERSION_RULES.tooLong)
+  .trim()
+  .min(1, PANEL_VERSION_RULES.required);
+
+/** The name of a version being made: length first, then the characters a URL segment takes as is. */
+export const newPanelVersionSchema = version.pipe(
+  z.string().regex(PANEL_VERSION_PATTERN, PANEL_VERSION_RULES.characters),
+);
 const fraction = z.number().min(0).max(1);
 const isoTime = z.string().datetime();
 
@@ -129,22 +153,25 @@ export const panelUploadBodySchema = z.object({
 
 /** A draft made from the active panel with one product's terms (and its lender's regions) changed. */
 export const panelProductEditBodySchema = z.object({
-  version,
+  version: newPanelVersionSchema,
   description: z.string().max(500).trim().optional(),
-  lenderId: z.string().min(1).max(100),
-  productId: z.string().min(1).max(100),
+  lenderId: z.string({ error: 'Lender id is required' }).min(1, 'Lender id is required').max(100),
+  productId: z.string({ error: 'Product id is required' }).min(1, 'Product id is required').max(100),
   changes: z
-    .object({
-      rateCard: z.array(rateBand).min(1).max(20),
-      maxRatioBands: z.array(sizeBand).min(1).max(20),
-      fees: fees.partial(),
-      minLoan: z.number().int().positive(),
-      maxLoan: z.number().int().positive(),
-      minTermMonths: z.number().int().positive(),
-      maxTermMonths: z.number().int().positive(),
-      refusedPropertyClasses: z.array(z.enum(PROPERTY_CLASSES)),
-      regions: z.array(z.enum(REGIONS)).min(1),
-    })
+    .object(
+      {
+        rateCard: z.array(rateBand).min(1).max(20),
+        maxRatioBands: z.array(sizeBand).min(1).max(20),
+        fees: fees.partial(),
+        minLoan: z.number().int().positive(),
+        maxLoan: z.number().int().positive(),
+        minTermMonths: z.number().int().positive(),
+        maxTermMonths: z.number().int().positive(),
+        refusedPropertyClasses: z.array(z.enum(PROPERTY_CLASSES)),
+        regions: z.array(z.enum(REGIONS)).min(1),
+      },
+      { error: 'Change at least one term' },
+    )
     .partial()
     .refine((changes) => Object.keys(changes).length > 0, 'Change at least one term'),
 });
@@ -152,7 +179,13 @@ export type PanelProductEditBody = z.infer<typeof panelProductEditBodySchema>;
 
 /** What is wrong with a panel file or an edit: the line (null for the whole panel) and the reason. */
 export const panelProblemSchema = z.object({ line: z.number().int().nullable(), reason: z.string() });
-export const panelRefusedSchema = errorResponseSchema.extend({ problems: z.array(panelProblemSchema) });
+/**
+ * A refused upload or edit: `problems` lists what is wrong with the panel it would make; a body the
+ * route's schema refuses before any panel is made has none (its `error` and `fields` say what is wrong).
+ */
+export const panelRefusedSchema = errorResponseSchema.extend({
+  problems: z.array(panelProblemSchema).optional(),
+});
 
 export const panelFieldChangeSchema = z.object({
   /** The term's path in the product, e.g. `fees.arrangementFeePct` or `rateCard[0].ratePerYear`. */
@@ -246,7 +279,10 @@ export const PANEL_OPS_ROUTES = [
     body: panelUploadBodySchema,
     responses: {
       201: { description: 'The draft', schema: panelVersionSummarySchema },
-      400: { description: 'The file is refused: each problem with its line', schema: panelRefusedSchema },
+      400: {
+        description: 'The file is refused: each problem with its line (`fields` for a refused body)',
+        schema: panelRefusedSchema,
+      },
       ...OPS_ONLY,
       409: errorAnswer(PANEL_OPS_MESSAGES.versionClash),
     },
@@ -261,7 +297,10 @@ export const PANEL_OPS_ROUTES = [
     body: panelProductEditBodySchema,
     responses: {
       201: { description: 'The draft', schema: panelVersionSummarySchema },
-      400: { description: 'The edit is refused: each problem', schema: panelRefusedSchema },
+      400: {
+        description: 'The edit is refused: each problem (`fields` for a refused body)',
+        schema: panelRefusedSchema,
+      },
       ...OPS_ONLY,
       404: errorAnswer(PANEL_OPS_MESSAGES.noSuchProduct),
       409: errorAnswer(PANEL_OPS_MESSAGES.versionClash),

@@ -1,3 +1,4 @@
+import { newPanelVersionSchema } from '@lsp/contracts';
 import { z } from 'zod';
 import { lenderSchema, panelHeaderSchema, panelSchema, type Panel } from './schema';
 
@@ -14,6 +15,9 @@ export interface PanelFileError {
 export type PanelFileResult = { ok: true; panel: Panel } | { ok: false; errors: PanelFileError[] };
 
 const MAX_ERRORS = 50;
+
+/** A new file's header: its version becomes a URL segment, so only the characters one takes as is. */
+const newPanelHeaderSchema = panelHeaderSchema.extend({ version: newPanelVersionSchema });
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -40,7 +44,7 @@ export function parsePanelFile(text: string): PanelFileResult {
       return;
     }
     if (header === null && lenders.length === 0 && !errors.length) {
-      const parsed = panelHeaderSchema.safeParse(json);
+      const parsed = newPanelHeaderSchema.safeParse(json);
       if (!parsed.success) {
         errors.push({
           line,
