@@ -103,6 +103,19 @@ describe('DIP shares through the gateway', () => {
       expect(await h.collections.dipShares.countDocuments({ dipId: dip.dipId })).toBe(0);
     });
 
+    it("refuses the owner's own address (400, whatever its case) and shares with nobody in that request", async () => {
+      const owner = await h.signedIn();
+      const dip = await h.createDip(owner.user);
+      const res = await owner.client.post(`/api/online-dip/${dip.dipId}/share`, {
+        recipients: ['friend@example.co.uk', ` ${owner.user.email.toUpperCase()} `],
+      });
+      expect(res.status).toBe(400);
+      expect(res.json().error).toBe(SHARING_MESSAGES.ownEmailAddress);
+      expect(await h.collections.dipShares.countDocuments({ dipId: dip.dipId })).toBe(0);
+      expect((await owner.client.get('/api/shared')).json().items).toEqual([]);
+      expect((await h.outboxEvents('share.created')).filter((e) => e.data.dipId === dip.dipId)).toEqual([]);
+    });
+
     it('answers the open link for the owner, which any signed-in user may open', async () => {
       const owner = await h.signedIn();
       const dip = await h.createDip(owner.user);

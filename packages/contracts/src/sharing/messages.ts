@@ -11,6 +11,8 @@ export const SHARING_MESSAGES = {
   expiredCannotShare: 'This DIP has expired and can no longer be shared',
   noEmails: 'No Email Addresses',
   invalidEmails: 'Invalid Email Format',
+  ownEmailAddress:
+    'You cannot share a DIP with your own email address. Enter the address of the person it is for.',
   emailUnavailable: 'Email Service Unavailable - Please use the Copy Link feature to share this DIP.',
   shareNotFound: 'Share not found',
   dealNotFound: 'Deal not found',

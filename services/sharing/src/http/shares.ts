@@ -306,6 +306,9 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       const invalid = emails.filter((email) => !SIMPLE_EMAIL_PATTERN.test(email));
       if (invalid.length > 0)
         throw badRequest(`${SHARING_MESSAGES.invalidEmails}: ${invalid.join(', ')}`, { invalid });
+      // The owner already holds the DIP: a share to their own address would only put it in their own
+      // 'Shared with me'. Nothing is shared when any address is the owner's.
+      if (emails.includes(owner.email)) throw badRequest(SHARING_MESSAGES.ownEmailAddress);
 
       const results: Array<{ email: string; success: boolean; shareId: string }> = [];
       const eventIds: string[] = [];
