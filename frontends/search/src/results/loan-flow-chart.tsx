@@ -1,4 +1,4 @@
-// The breakdown's picture (issue 24 item 22): one bar for the gross loan split into net loan, fees and
+// The breakdown's picture: one bar for the gross loan split into net loan, fees and
 // interest, and one for the deposit on the same scale. An SVG named and described in words (role img),
 // with a legend in text beside it; it scales to the dialog's width, 375 px included.
 import { formatCurrency } from '@lsp/contracts';
@@ -61,6 +61,12 @@ export function LoanFlowChart({ offer }: { offer: LoanOffer }) {
             {s.part !== 'deposit' && <span className="ui-muted"> {s.percentOfGross.toFixed(1)}%</span>}
           </li>
         ))}
+        {flow.exitFee > 0 && (
+          <li>
+            Exit fee <strong>{formatCurrency(flow.exitFee)}</strong>
+            <span className="ui-muted"> paid when the loan is repaid</span>
+          </li>
+        )}
       </ul>
     </section>
   );

@@ -1,6 +1,10 @@
-// Where an offer's gross loan goes (issue 24 item 22): the net loan the borrower receives, the lender's
-// fees (arrangement, exit, other costs) and the interest retained from it, with the deposit the
-// borrower puts in beside it on the same scale. Pure, so the picture and its words agree.
+// Where an offer's gross loan goes: the net loan the borrower receives, the arrangement fee and lender
+// costs taken from the advance, and the interest retained or rolled up in it, with the deposit the
+// borrower puts in beside it on the same scale. The search engine's definitions: gross = net +
+// arrangement fee + other lender costs + interest added to the loan; the exit fee is paid when the
+// loan is repaid, so it is no part of the gross loan and is named beside the bars. The interest is
+// the offer's own LoanInterest, the figure the breakdown's list shows, whenever it is what the gross
+// loan holds. Pure, so the picture and its words agree.
 import { formatCurrency } from '@lsp/contracts';
 import type { LoanOffer } from '../lib/loan-offer';
 
@@ -19,6 +23,8 @@ export interface LoanFlow {
   /** Net loan, fees and interest: together the gross loan. */
   loan: FlowSegment[];
   deposit: FlowSegment | null;
+  /** The exit fee, paid when the loan is repaid: shown beside the gross loan, not in it. */
+  exitFee: number;
   /** The largest bar, for a common scale. */
   scale: number;
   /** The picture in words (the SVG's text alternative). */
@@ -35,22 +41,22 @@ export function loanFlow(offer: LoanOffer): LoanFlow | null {
   const gross = positive(offer.grossLoan);
   const net = positive(offer.netLoan);
   if (gross === 0 || net === 0 || net > gross) return null;
-  const fees = Math.min(
-    positive(offer.arrangementFee) + positive(offer.exitFee) + positive(offer.otherLenderCosts),
-    gross - net,
-  );
-  // What is left of the gross loan once the net loan and fees are out is the interest retained (and
-  // any lender cost the offer does not itemise); an itemised LoanInterest says how much is interest.
+  const fees = Math.min(positive(offer.arrangementFee) + positive(offer.otherLenderCosts), gross - net);
+  // What is left of the gross loan once the net loan and fees are out is the interest added to the
+  // loan (and any lender cost the offer does not itemise). When the offer's LoanInterest is that
+  // amount (to the pound, as each figure is rounded on its own), the picture shows LoanInterest itself.
   const rest = Math.max(0, gross - net - fees);
-  const interestKnown = offer.loanInterest !== null && Math.abs(positive(offer.loanInterest) - rest) < 1;
+  const itemisedInterest = positive(offer.loanInterest);
+  const interestKnown = offer.loanInterest !== null && Math.abs(itemisedInterest - rest) <= 2;
+  const interest = interestKnown ? itemisedInterest : rest;
   const loan: FlowSegment[] = [
     { part: 'net', label: 'Net loan', amount: net, percentOfGross: percent(net, gross) },
-    { part: 'fees', label: 'Fees', amount: fees, percentOfGross: percent(fees, gross) },
+    { part: 'fees', label: 'Arrangement fee and costs', amount: fees, percentOfGross: percent(fees, gross) },
     {
       part: 'interest',
       label: interestKnown ? 'Interest' : 'Interest and other lender costs',
-      amount: rest,
-      percentOfGross: percent(rest, gross),
+      amount: interest,
+      percentOfGross: percent(interest, gross),
     },
   ].filter((s) => s.part === 'net' || s.amount > 0) as FlowSegment[];
   const depositAmount = positive(offer.deposit);
@@ -66,8 +72,10 @@ export function loanFlow(offer: LoanOffer): LoanFlow | null {
   const parts = loan
     .map((s) => `${s.label.toLowerCase()} ${formatCurrency(s.amount)} (${s.percentOfGross.toFixed(1)}%)`)
     .join(', ');
+  const exitFee = positive(offer.exitFee);
   const description =
     `Gross loan ${formatCurrency(gross)}: ${parts}.` +
+    (exitFee > 0 ? ` Exit fee ${formatCurrency(exitFee)}, paid when the loan is repaid.` : '') +
     (deposit ? ` Your deposit, beside it: ${formatCurrency(deposit.amount)}.` : '');
-  return { gross, loan, deposit, scale: Math.max(gross, depositAmount), description };
+  return { gross, loan, deposit, exitFee, scale: Math.max(gross, depositAmount), description };
 }
