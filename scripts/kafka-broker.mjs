@@ -16,10 +16,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './lib/ports.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -95,19 +95,6 @@ export function ensureKafkaJars({ log = (line) => process.stdout.write(`${line}\
   for (const jar of readdirSync(LIBS)) if (/^slf4j-api-1\./.test(jar)) rmSync(path.join(LIBS, jar));
   writeFileSync(COMPLETE, `${new Date().toISOString()}\n`);
   return LIBS;
-}
-
-/** A port nothing listens on now (the kernel's choice). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A KRaft cluster id: 16 random bytes, URL-safe base64 without padding. */

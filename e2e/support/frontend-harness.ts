@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { freePort } from '@lsp/testing';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -62,18 +62,6 @@ export function proxy(req: http.IncomingMessage, res: http.ServerResponse, port:
     res.end(JSON.stringify({ error: 'upstream unavailable' }));
   });
   req.pipe(upstream);
-}
-
-/** A port nothing listens on right now, so parallel test runs on one machine do not collide. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** With a base port: base (front door), base+1 shell, base+2 search, base+3 dashboard; else free ports. */

@@ -101,7 +101,7 @@ async function startOn(bus: 'redis' | 'kafka', redisUrl: string, brokers: string
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lsp-events-'));
   const stack = await startStack({
     dataDir,
-    portOffset: await freeStackPortOffset(21000, 29000),
+    portOffset: await freeStackPortOffset(16000, 24000),
     logs: 'file',
     env: {
       REDIS_URL: redisUrl,

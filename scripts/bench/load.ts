@@ -120,7 +120,7 @@ async function main() {
   };
   const stack = await startStack({
     dataDir,
-    portOffset: await freeStackPortOffset(21000, 29000),
+    portOffset: await freeStackPortOffset(16000, 24000),
     logs: 'file',
     env: {
       REDIS_URL: redis.url,

@@ -56,7 +56,7 @@ function percentile(sorted: number[], p: number): number {
 async function main() {
   const redis = await leaseRedisDb();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lsp-search-cpu-'));
-  const portOffset = await freeStackPortOffset(21000, 29000);
+  const portOffset = await freeStackPortOffset(16000, 24000);
   const readyFile = path.join(dataDir, 'ready');
   // The stack's own process: what `npm start` does once the frontends are built and Redis answers.
   const runner = `

@@ -105,7 +105,7 @@ function percentile(values: number[], p: number): number {
 async function main() {
   const started = Date.now();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lsp-chaos-'));
-  const offset = await freeStackPortOffset(30000, 34000);
+  const offset = await freeStackPortOffset(21000, 24000);
   const redisPort = await freePort();
   let redis = startRedis(redisPort, dataDir);
   const redisUrl = `redis://127.0.0.1:${redisPort}`;

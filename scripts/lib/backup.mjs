@@ -3,10 +3,10 @@
 // backup of the embedded server and these scripts can read a `mongodump` of a real one.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import mongodb from 'mongodb';
 import { ROOT } from './bootstrap.mjs';
+import { freePort } from './ports.mjs';
 
 const { BSON, MongoClient } = mongodb;
 const { EJSON } = BSON;
@@ -129,16 +129,6 @@ export async function restore(uri, fromDir, { drop = false } = {}) {
   } finally {
     await client.close();
   }
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Starts the embedded server on a data folder for the duration of `work` (for restores into a fresh folder). */

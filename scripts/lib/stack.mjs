@@ -9,6 +9,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from './bootstrap.mjs';
 import { ensureNodeBuild, nodeArgsFor } from './node-build.mjs';
+import { describePortHolder, portIsFree, stackPort } from './ports.mjs';
 import { Supervisor } from './supervisor.mjs';
 
 /** Written into the data directory on every change of a process's state; read by `npm start -- status`. */
@@ -91,7 +92,7 @@ async function waitFor(url, timeoutMs, isStopped) {
 /**
  * @param {object} opts
  * @param {string} opts.dataDir      where MongoDB data, secrets and logs live
- * @param {number} [opts.portOffset] added to every default port (tests run beside `npm start`)
+ * @param {number} [opts.portOffset] where a test stack's ports start (stackPort in ports.mjs; 0: the default ports)
  * @param {'console'|'file'} [opts.logs]
  * @param {Record<string,string>} [opts.env] extra environment for every process
  * @param {string[]} [opts.nodeArgs] extra node flags for every process (e.g. --cpu-prof, which NODE_OPTIONS refuses)
@@ -110,7 +111,7 @@ export async function startStack({
   mkdirSync(dataDir, { recursive: true });
   if (compiled) await ensureNodeBuild();
   const argsOf = (entry) => nodeArgsFor(entry, compiled);
-  const port = (p) => p + portOffset;
+  const port = (p) => stackPort(p, portOffset);
   const portOf = (name) => port(REGISTRY.find((proc) => proc.name === name).port);
   const mongoPort = portOf('mongo');
   const gatewayPort = portOf('gateway');
@@ -123,6 +124,12 @@ export async function startStack({
 
   const statusFile = path.join(dataDir, STATUS_FILE);
   const supervisor = new Supervisor({ say: (name, text) => write(formatLine(name, 31, text)) });
+  // A process that cannot bind its port keeps crashing: when it is given up, say who holds that port.
+  supervisor.on('given-up', (name) => {
+    const registered = REGISTRY.find((proc) => proc.name === name);
+    const holder = registered?.port ? describePortHolder(port(registered.port)) : null;
+    if (holder) write(formatLine(name, 31, holder));
+  });
   supervisor.on('change', (processes) => {
     const status = { pid: process.pid, url: publicUrl, updatedAt: new Date().toISOString(), processes };
     writeFileSync(statusFile, JSON.stringify(status, null, 2));
@@ -173,6 +180,17 @@ export async function startStack({
   };
 
   try {
+    await requirePortsFree(
+      REGISTRY.filter((proc) =>
+        proc.kind === 'database'
+          ? !process.env.MONGO_URL && !env.MONGO_URL
+          : proc.port && existsSync(path.join(ROOT, proc.entry)),
+      )
+        .map((proc) => ({ name: proc.name, port: port(proc.port) }))
+        .concat(
+          base.MAIL_CATCHER_ENABLED === 'true' ? [{ name: 'mail catcher (SMTP)', port: port(1025) }] : [],
+        ),
+    );
     if (!process.env.MONGO_URL && !env.MONGO_URL) {
       launch(
         'mongo',
@@ -221,6 +239,16 @@ export async function startStack({
     throw err;
   }
   return { url: publicUrl, gatewayPort, mongoUrl, env: base, stop, supervisor };
+}
+
+/** Refuses to start when a port of the stack is taken, naming the port, its process and who holds it. */
+async function requirePortsFree(ports) {
+  const taken = [];
+  for (const { name, port } of ports) {
+    if (!(await portIsFree(port)))
+      taken.push(`${name}: ${describePortHolder(port) ?? `port ${port} is in use`}`);
+  }
+  if (taken.length) throw new Error(`the stack cannot bind its ports: ${taken.join('; ')}`);
 }
 
 async function waitForTcp(port, timeoutMs, isStopped) {

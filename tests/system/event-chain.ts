@@ -40,7 +40,7 @@ export async function startSystem(env: Record<string, string>): Promise<Stack> {
   }
   const redis: TestRedis = await leaseRedisDb();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-system-'));
-  const portOffset = await freeStackPortOffset(21000);
+  const portOffset = await freeStackPortOffset(14000, 24000);
   const { startStack } = (await import(path.join(ROOT, 'scripts/lib/stack.mjs'))) as {
     startStack(opts: object): Promise<{ url: string; stop(): Promise<void> }>;
   };
