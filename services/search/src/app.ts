@@ -82,6 +82,7 @@ export function buildApp(deps: SearchDeps) {
   registerSavedSearchRoutes(app, {
     savedSearches: deps.savedSearches,
     runs: deps.runs,
+    panels: deps.panels,
     logger: deps.logger,
     searchesWithApplications: async (userId, searchIds) =>
       (

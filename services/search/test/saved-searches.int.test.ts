@@ -1,12 +1,30 @@
+import { searchPayloadSchemas } from '@lsp/contracts';
 import { savedSearchModel } from '../src/data/models/saved-searches';
+import { SAVE_WITHOUT_RUN, SEARCH_RUN_NOT_FOUND, SEARCH_RUN_OF_OTHER_USER } from '../src/http/saved-searches';
 import {
   BRIDGING_PAYLOAD,
+  COMMERCIAL_PAYLOAD,
   DEVELOPMENT_PAYLOAD,
   type SearchHarness,
   envelopeOf,
   runAndSaveSearch,
   startSearchHarness,
 } from './search-harness';
+
+const FORGED_NAME = 'Forged Bank PLC';
+
+/** An offer with every field changed: names, figures, terms and reasons. */
+function forgedOffer(offer: Record<string, unknown>): Record<string, unknown> {
+  const edited: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(offer)) {
+    if (typeof value === 'number')
+      edited[field] = field === 'LoanTerm' ? 60 : field.includes('Fee') ? 0 : value + 1;
+    else if (Array.isArray(value)) edited[field] = ['Guaranteed approval'];
+    else if (field === 'LoanType' || field === 'InterestTreatment') edited[field] = value;
+    else edited[field] = field === 'ProductName' ? 'Guaranteed Approval Bridge' : FORGED_NAME;
+  }
+  return edited;
+}
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -51,40 +69,121 @@ describe('saved searches through the gateway', () => {
         projectName: DEVELOPMENT_PAYLOAD.projectName,
         resultCount: run.data.Results.length,
         offers: run.data.Results,
-        searchData: DEVELOPMENT_PAYLOAD,
+        // The form as the run was sized (numbers parsed, defaults and derived costs filled in).
+        searchData: expect.objectContaining(
+          JSON.parse(JSON.stringify(searchPayloadSchemas.development.parse(DEVELOPMENT_PAYLOAD))),
+        ),
         savedAt: expect.any(String),
         panelVersion: run.data.Summary.panelVersion,
       });
     });
 
-    it('passes on only the offers the server computed: a forged rate or a response with no run is left out', async () => {
+    it("saves the server's own run: every field of every posted offer and of the form edited, none of it kept", async () => {
       const { client, user } = await h.signedIn();
       const run = (
         await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId: user.userId })
       ).json();
-      const [first, second, ...rest] = run.data.Results;
       const forged = {
         ...run,
-        data: { ...run.data, Results: [{ ...first, InterestRate: 0.001 }, second, ...rest] },
+        message: 'Found 1 guaranteed offer',
+        data: {
+          ...run.data,
+          Results: [
+            forgedOffer(run.data.Results[0]),
+            ...run.data.Results.slice(1).map(forgedOffer),
+            { ...forgedOffer(run.data.Results[0]), ProductId: 'invented-product' },
+          ],
+          Summary: { ...run.data.Summary, panelVersion: 'forged-panel' },
+        },
       };
-      const saveWith = async (apiResponse: unknown) => {
-        const saved = await client.post('/api/search', {
+      const saved = await client.post('/api/search', {
+        userId: user.userId,
+        loanType: 'development',
+        searchData: { ...DEVELOPMENT_PAYLOAD, projectName: FORGED_NAME, purchasePrice: 1, gdv: 99_000_000 },
+        apiResponse: forged,
+      });
+      expect(saved.status).toBe(201);
+      const id = saved.json().search.id as string;
+
+      const [event] = (await h.outboxEntries('search.saved')).map(envelopeOf).filter((e) => e.subject === id);
+      const listed = (await client.get(`/api/user-searches/${user.userId}`)).json();
+      const read = (await client.get(`/api/search-result/${id}`)).json();
+      const stored = await savedSearchModel(h.mongo).findById(id).lean();
+      for (const seen of [event.data, listed, read, stored]) {
+        expect(JSON.stringify(seen)).not.toMatch(
+          /Forged|Guaranteed|guaranteed|invented-product|forged-panel/,
+        );
+      }
+      expect(event.data.offers).toEqual(run.data.Results);
+      expect(read.results).toEqual(run.data.Results);
+      expect(listed[0].api_response.data.Results).toEqual(run.data.Results);
+      expect(read.api_response.data.SearchRunId).toBe(run.data.SearchRunId);
+      expect(read.form_data).toMatchObject({
+        projectName: DEVELOPMENT_PAYLOAD.projectName,
+        purchasePrice: 1_200_000,
+        gdv: 3_200_000,
+      });
+      expect(listed[0].project_name).toBe(DEVELOPMENT_PAYLOAD.projectName);
+    });
+
+    it("refuses a response naming no run (400), an unknown run (404) and another user's run (403), storing nothing", async () => {
+      const owner = await h.signedIn();
+      const { run } = await runAndSaveSearch(owner.client, owner.user.userId);
+      const { client, user } = await h.signedIn();
+      const before = await savedCount();
+      const saveWith = (apiResponse: unknown, loanType = 'development') =>
+        client.post('/api/search', {
           userId: user.userId,
-          loanType: 'development',
+          loanType,
           searchData: DEVELOPMENT_PAYLOAD,
           apiResponse,
         });
-        expect(saved.status).toBe(201);
-        const id = saved.json().search.id as string;
-        const [event] = (await h.outboxEntries('search.saved'))
-          .map(envelopeOf)
-          .filter((e) => e.subject === id);
-        return event.data.offers as Array<{ ProductId: string }>;
+      const noRun = await saveWith({ success: true, data: { Results: run.data.Results } });
+      expect(noRun.status).toBe(400);
+      expect(noRun.json().message).toBe(SAVE_WITHOUT_RUN);
+      const unknownRun = await saveWith({ ...run, data: { ...run.data, SearchRunId: 'no-such-run' } });
+      expect(unknownRun.status).toBe(404);
+      expect(unknownRun.json().message).toBe(SEARCH_RUN_NOT_FOUND);
+      const wrongType = await saveWith(run, 'bridging');
+      expect(wrongType.status).toBe(404);
+      const othersRun = await saveWith(run);
+      expect(othersRun.status).toBe(403);
+      expect(othersRun.json().message).toBe(SEARCH_RUN_OF_OTHER_USER);
+      expect(await savedCount()).toBe(before);
+    });
+
+    it('saves an anonymous run for whoever ran it once signed in, and saving a run twice keeps one search', async () => {
+      const visitor = h.client();
+      const run = (await visitor.post('/api/bridging', BRIDGING_PAYLOAD)).json();
+      expect(run.data.Results.length).toBeGreaterThan(0);
+      const { client, user } = await h.signedIn();
+      const body = {
+        userId: user.userId,
+        loanType: 'bridging',
+        searchData: BRIDGING_PAYLOAD,
+        apiResponse: run,
       };
-      const offers = await saveWith(forged);
-      expect(offers.map((o) => o.ProductId)).toEqual([second, ...rest].map((o) => o.ProductId));
-      const withoutRun = await saveWith({ success: true, data: { Results: run.data.Results } });
-      expect(withoutRun).toEqual([]);
+      const first = await client.post('/api/search', body);
+      const again = await client.post('/api/search', body);
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(201);
+      expect(again.json().search.id).toBe(first.json().search.id);
+      const listed = (await client.get(`/api/user-searches/${user.userId}`)).json();
+      expect(listed).toHaveLength(1);
+      expect(listed[0].api_response.data.Results).toEqual(run.data.Results);
+    });
+
+    it.each([
+      ['development', DEVELOPMENT_PAYLOAD],
+      ['bridging', BRIDGING_PAYLOAD],
+      ['commercial', COMMERCIAL_PAYLOAD],
+    ] as const)('keeps every offer of a %s run exactly as the run answered it', async (loanType, payload) => {
+      const { client, user } = await h.signedIn();
+      const { run, id } = await runAndSaveSearch(client, user.userId, payload, loanType);
+      expect(run.data.Results.length).toBeGreaterThan(0);
+      const read = (await client.get(`/api/search-result/${id}`)).json();
+      expect(read.results).toEqual(run.data.Results);
+      expect(read.api_response.data.Summary).toEqual(run.data.Summary);
     });
 
     it('answers 401 with a message when nobody is signed in, and stores nothing', async () => {
@@ -180,7 +279,7 @@ describe('saved searches through the gateway', () => {
       expect(body.id).toBe(id);
       expect(body.loan_type).toBe('development');
       expect(body.form_data.propertyLocation).toBe(DEVELOPMENT_PAYLOAD.propertyLocation);
-      expect(body.form_data.purchasePrice).toBe(DEVELOPMENT_PAYLOAD.purchasePrice);
+      expect(body.form_data.purchasePrice).toBe(1_200_000);
       expect(body.results).toEqual(run.data.Results);
     });
 

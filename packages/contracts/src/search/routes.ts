@@ -145,6 +145,10 @@ export const SEARCH_ROUTES = [
     path: '/api/search',
     service: 'search',
     summary: 'Save a completed search for the signed-in user',
+    description:
+      "Saves the server's own record of the run `apiResponse.data.SearchRunId` names: its form and offers " +
+      'as the run produced them; the posted `searchData` and offers are not kept. Saving the same run ' +
+      'again answers the search already saved.',
     auth: 'session',
     body: saveSearchBodySchema,
     responses: {
@@ -160,9 +164,16 @@ export const SEARCH_ROUTES = [
           }),
         }),
       },
-      400: { description: 'The request is invalid', schema: saveSearchErrorSchema },
+      400: {
+        description: 'The request is invalid, or `apiResponse` names no search run',
+        schema: saveSearchErrorSchema,
+      },
       401: { description: 'Not signed in', schema: saveSearchErrorSchema },
-      403: { description: '`userId` is not the caller', schema: saveSearchErrorSchema },
+      403: {
+        description: "`userId` is not the caller, or the run was another user's",
+        schema: saveSearchErrorSchema,
+      },
+      404: { description: 'No search run of this loan type has that id', schema: saveSearchErrorSchema },
     },
   }),
   defineRoute({

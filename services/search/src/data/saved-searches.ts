@@ -29,6 +29,11 @@ export class SavedSearchRepository {
     return this.searches.find({ user_id: userId }).sort({ created_at: -1 }).limit(USER_SEARCHES_LIMIT).lean();
   }
 
+  /** The user's saved search of this run, if they saved it already. */
+  async findByRun(userId: string, runId: string): Promise<SavedSearchDocument | null> {
+    return this.searches.findOne({ user_id: userId, session_id: runId }).lean();
+  }
+
   async find(id: string): Promise<SavedSearchDocument | null> {
     return this.searches.findById(id).lean();
   }

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { type Logger, forbidden, notFound, declareRoute } from '@lsp/service-kit';
+import { type Logger, badRequest, forbidden, notFound, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
 import type { SavedSearchRepository } from '../data/saved-searches';
-import type { SearchRunRepository } from '../data/search-runs';
 import { withApplicationStatus } from '../searching/application-status';
+import {
+  type RecordedRunDeps,
+  replayRecordedRun,
+  runMayBeSavedBy,
+  savedSearchOfRun,
+  searchRunIdIn,
+} from '../searching/recorded-run';
 import { resultsIn, savedSearchState } from '../searching/saved-search-state';
 
-export interface SavedSearchRouteDeps {
+export interface SavedSearchRouteDeps extends RecordedRunDeps {
   savedSearches: SavedSearchRepository;
-  runs: Pick<SearchRunRepository, 'find'>;
   /** Asks the dip service which of the user's saved searches have an application. */
   searchesWithApplications: (userId: string, searchIds: string[]) => Promise<string[]>;
   logger: Pick<Logger, 'warn'>;
@@ -20,16 +25,11 @@ export const SEARCH_NOT_FOUND = 'Search not found';
 export const SEARCH_ACCESS_DENIED = 'Access denied';
 /** Mentions the user id: the frontend re-checks the session and retries once on such a message. */
 export const SAVE_FOR_OTHER_USER = 'The user id does not match the signed-in user';
-
-function searchRunIdIn(apiResponse: unknown): string | null {
-  const id = (apiResponse as { data?: { SearchRunId?: unknown } } | null)?.data?.SearchRunId;
-  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : null;
-}
-
-function projectNameIn(searchData: Record<string, unknown>): string | null {
-  const name = searchData.projectName;
-  return typeof name === 'string' && name.trim() ? name.trim().slice(0, 200) : null;
-}
+/** A save names the run it keeps by the run id the search answered with; a response without one is refused. */
+export const SAVE_WITHOUT_RUN =
+  'apiResponse must be the answer of a search run here (its data.SearchRunId is missing)';
+export const SEARCH_RUN_NOT_FOUND = 'That search run was not found. Please run the search again.';
+export const SEARCH_RUN_OF_OTHER_USER = 'That search was run by another user';
 
 /** A saved search as the dashboard and /search-results/{id} read it (snake_case, as the spec's model). */
 export function savedSearchView(search: SavedSearchDocument) {
@@ -62,6 +62,17 @@ async function withMessageOnError(_request: FastifyRequest, reply: FastifyReply,
     : payload;
 }
 
+/** Stores a saved search built from its run, with its search.saved event; answers what it stored. */
+export async function insertSavedSearch(
+  deps: Pick<SavedSearchRouteDeps, 'savedSearches' | 'runs'>,
+  search: SavedSearchDocument,
+  requestId: string,
+): Promise<SavedSearchDocument> {
+  const event = searchSavedEvent(await savedSearchState(deps.runs, search), requestId);
+  await deps.savedSearches.insert(search, [event]);
+  return search;
+}
+
 /** The saved search if it exists (404) and belongs to the caller (403). */
 async function ownedSearch(
   deps: SavedSearchRouteDeps,
@@ -85,23 +96,21 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
     async (request, reply) => {
       const { caller, body } = request;
       if (body.userId !== caller.userId) throw forbidden(SAVE_FOR_OTHER_USER);
-      const now = new Date();
-      const results = resultsIn(body.apiResponse);
-      const search: SavedSearchDocument = {
-        _id: randomUUID(),
-        user_id: caller.userId,
-        session_id: searchRunIdIn(body.apiResponse),
-        loan_type: body.loanType,
-        project_name: projectNameIn(body.searchData),
-        search_data: body.searchData,
-        api_response: body.apiResponse ?? null,
-        result_count: results.length,
-        application_status: 'not_submitted',
-        created_at: now,
-        updated_at: now,
-      };
-      const event = searchSavedEvent(await savedSearchState(deps.runs, search), request.id);
-      await deps.savedSearches.insert(search, [event]);
+      // What is saved is the server's own record of the run: the posted searchData and offers are only
+      // a reference to it (by the run id), so nothing a browser edits reaches the search or a DIP.
+      const runId = searchRunIdIn(body.apiResponse);
+      if (!runId) throw badRequest(SAVE_WITHOUT_RUN);
+      const replayed = await replayRecordedRun(deps, body.loanType, runId);
+      if (!replayed) throw notFound(SEARCH_RUN_NOT_FOUND);
+      if (!runMayBeSavedBy(replayed.run, caller.userId)) throw forbidden(SEARCH_RUN_OF_OTHER_USER);
+      // Saving a run again (the browser after verification, once it was attached) keeps one search.
+      const search =
+        (await deps.savedSearches.findByRun(caller.userId, runId)) ??
+        (await insertSavedSearch(
+          deps,
+          savedSearchOfRun(replayed, randomUUID(), caller.userId, new Date()),
+          request.id,
+        ));
       reply.status(201);
       return {
         success: true,
@@ -109,7 +118,7 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
           id: search._id,
           userId: search.user_id,
           loanType: search.loan_type,
-          createdAt: now.toISOString(),
+          createdAt: search.created_at.toISOString(),
         },
       };
     },

@@ -5,8 +5,9 @@ import type { SearchRunRepository } from '../data/search-runs';
 /** Where the server's own record of each search run is read. */
 export type RecordedRuns = Pick<SearchRunRepository, 'find'>;
 
-/** The figures the server keeps of every offer of a run (the search runner's storedOffer). */
-const RECORDED_FIGURES = [
+/** What the server keeps of every offer of a run (the search runner's storedOffer). */
+export const RECORDED_FIGURES = [
+  'LenderName',
   'LenderId',
   'ProductId',
   'GrossLoan',
