@@ -427,10 +427,23 @@ describe('DIP shares through the gateway', () => {
           regeneratedAt: new Date().toISOString(),
         }),
       );
+      // The recipient by email still has the DIP: the 404 says the link was replaced and where it is.
       const gone = await recipient.client.get(regen.path);
       expect(gone.status).toBe(404);
-      expect(gone.json().error).toBe(SHARING_MESSAGES.notFound);
-      expect((await opener.client.get(openPath)).status).toBe(404);
+      expect(gone.json()).toMatchObject({
+        error: SHARING_MESSAGES.linkReplaced,
+        linkReplaced: true,
+        dipId: regen.dip.dipId,
+      });
+      // Whoever does not have it (the open link's opener, a stranger) meets the plain 404.
+      const openerGone = await opener.client.get(openPath);
+      expect(openerGone.status).toBe(404);
+      expect(openerGone.json()).toEqual(expect.not.objectContaining({ linkReplaced: true }));
+      expect(openerGone.json().error).toBe(SHARING_MESSAGES.notFound);
+      const stranger = await (await h.signedIn()).client.get(regen.path);
+      expect(stranger.status).toBe(404);
+      expect(stranger.json().error).toBe(SHARING_MESSAGES.notFound);
+      expect(stranger.json().dipId).toBeUndefined();
       // Only the open link's people lose the DIP (issue 24 item 4): whoever it was shared with by
       // email keeps it in 'Shared with me', opens it there, and dip is told to revoke nothing of theirs.
       const revoked = (await h.outboxEvents('share.revoked')).filter((e) => e.data.dipId === regen.dip.dipId);

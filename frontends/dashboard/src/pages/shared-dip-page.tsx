@@ -3,7 +3,8 @@
 // signs in first. A link for another email address shows the mismatch panel offering to sign out and
 // back in with the right account. Without e and sig (Shared With Me's View Details, through
 // /dip/view/{slug}) the DIP opens when it is in the caller's own Shared with me under that slug;
-// otherwise the link misses its parameters.
+// otherwise the link misses its parameters. A link the owner has since regenerated, opened by someone
+// who still has the DIP, says the link was replaced and leads to Shared with me.
 import {
   Alert,
   ApiError,
@@ -35,6 +36,12 @@ export function sharedLinkErrorMessage(status: number, body: unknown): string {
   if (status === 410) return 'This deal has expired.';
   const serverError = (body as { error?: unknown } | null)?.error;
   return typeof serverError === 'string' && serverError ? serverError : 'Failed to load shared deal';
+}
+
+/** The DIP a replaced link names (a 404 with `linkReplaced`), or null for any other refusal. */
+export function replacedLinkOf(body: unknown): { dipId: string } | null {
+  const answer = body as { linkReplaced?: unknown; dipId?: unknown } | null;
+  return answer?.linkReplaced === true && typeof answer.dipId === 'string' ? { dipId: answer.dipId } : null;
 }
 
 export function SharedDipPage() {
@@ -130,6 +137,24 @@ export function SharedDipPage() {
       return (
         <Panel title="Shared DIP">
           <VerifyEmailNotice resend={false} />
+        </Panel>
+      );
+    }
+    const replaced = replacedLinkOf(error?.body);
+    if (error?.status === 404 && replaced) {
+      // The owner made a new link: this one no longer opens, but the DIP is still shared with them.
+      return (
+        <Panel title="Shared DIP">
+          <Alert variant="info" title="This link has been replaced">
+            The owner has made a new link for this DIP, so this one no longer opens. It is still in your
+            Shared with me.
+          </Alert>
+          <Link
+            to={`/shared-with-me?highlightDip=${encodeURIComponent(replaced.dipId)}`}
+            className={buttonClass('primary')}
+          >
+            Go to Shared with me
+          </Link>
         </Panel>
       );
     }

@@ -14,6 +14,7 @@ export const SHARING_MESSAGES = {
   ownEmailAddress:
     'You cannot share a DIP with your own email address. Enter the address of the person it is for.',
   emailUnavailable: 'Email Service Unavailable - Please use the Copy Link feature to share this DIP.',
+  linkReplaced: 'This link has been replaced by a newer one. The DIP is still in your Shared with me.',
   shareNotFound: 'Share not found',
   dealNotFound: 'Deal not found',
   referralMissing: 'Missing Information: Please fill in your name and referral email address',

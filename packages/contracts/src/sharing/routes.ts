@@ -114,7 +114,14 @@ export const SHARING_ROUTES = [
           'Shared with a different email address (`canSignOut`), or the caller’s address is not verified yet (`verificationRequired`)',
         schema: errorResponseSchema.extend({ canSignOut: z.boolean().optional() }),
       },
-      404: errorAnswer('No such DIP or link'),
+      404: {
+        description:
+          'No such DIP or link; a link its DIP no longer has (the owner regenerated it), opened by someone the DIP is still shared with, says so (`linkReplaced`, `dipId`: where to find it in Shared with me)',
+        schema: errorResponseSchema.extend({
+          linkReplaced: z.boolean().optional(),
+          dipId: z.string().optional(),
+        }),
+      },
       410: DIP_EXPIRED,
       503: OWNER_UNAVAILABLE,
     },

@@ -209,6 +209,21 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     if (dip.ownerUserId !== userId) throw forbidden(SHARING_MESSAGES.accessDenied);
     if (dip.status !== 'active' || !dip.shareSlug) throw notFound(SHARING_MESSAGES.notFound);
     if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expiredCannotShare);
+  /**
+   * The refusal of a link whose slug names no DIP now. When the slug was its DIP's before the owner
+   * regenerated the link, and the caller still has the DIP in Shared with me, the 404 says the link
+   * was replaced and names the DIP, so the page can lead them to it; anyone else meets the plain 404.
+   */
+  async function slugRefusal(slug: string, callerEmail: string, now: Date): Promise<HttpError> {
+    const named = await links.dipIdWithSlug(slug);
+    const dip = named ? await currentDip(named, now) : null;
+    const replaced = dip !== null && dip.status === 'active' && dip.shareSlug !== slug;
+    const entry = replaced ? await recipients.findActive(dip._id, callerEmail) : null;
+    if (dip && entry)
+      return new HttpError(404, SHARING_MESSAGES.linkReplaced, { linkReplaced: true, dipId: dip._id });
+    return notFound(SHARING_MESSAGES.notFound);
+  }
+
     return dip;
   }
 
@@ -468,7 +483,8 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     const now = deps.clock.now();
     const recipient = decodeRecipient(e);
     const dip = await dipOfSlug(request.params.slug, now);
-    if (!dip || !recipient) throw notFound(SHARING_MESSAGES.notFound);
+    if (!dip) throw await slugRefusal(request.params.slug, caller.email, now);
+    if (!recipient) throw notFound(SHARING_MESSAGES.notFound);
     const open = recipient === OPEN_LINK_RECIPIENT;
     const link = open ? await links.findOpen(dip._id) : await links.findTargeted(dip._id, recipient);
     const signed =
