@@ -2,6 +2,9 @@ import {
   DASH,
   formatCurrency,
   formatCurrency2dp,
+  formatRatePa,
+  formatRatePerAnnum,
+  formatRatePm,
   formatInterestAnnual,
   formatInterestPm,
   formatPercent1dp,
@@ -88,6 +91,15 @@ describe('interest', () => {
 
   it('shows the annual rate for commercial cards', () => {
     expect(formatInterestAnnual(0.0625)).toBe('6.25%');
+  });
+
+  it("labels a DIP's rate per annum with the monthly figure a results card shows beside it", () => {
+    expect(formatRatePerAnnum(0.1368)).toBe('13.68% pa (1.14% pm)');
+    expect(formatRatePerAnnum(0.1368)).toContain(formatInterestPm(0.1368));
+    expect(formatRatePerAnnum('0.0625')).toBe('6.25% pa (0.52% pm)');
+    expect(formatRatePerAnnum(undefined)).toBe(DASH);
+    expect(formatRatePa(0.1125)).toBe('11.25% pa');
+    expect(formatRatePm(0.1125)).toBe('0.94% pm');
   });
 });
 

@@ -49,6 +49,27 @@ export function formatInterestPm(annualFraction: unknown): string {
   return `${((clamped * 100) / 12).toFixed(2)}% pm`;
 }
 
+/** A DIP's annual rate, labelled per annum, 2 dp ("0.1368" → "13.68% pa"); not clamped. */
+export function formatRatePa(annualFraction: unknown): string {
+  const annual = parseNumber(annualFraction);
+  return annual === null ? DASH : `${(annual * 100).toFixed(2)}% pa`;
+}
+
+/** The monthly equivalent of a DIP's annual rate, 2 dp ("0.1368" → "1.14% pm"); not clamped. */
+export function formatRatePm(annualFraction: unknown): string {
+  const annual = parseNumber(annualFraction);
+  return annual === null ? DASH : `${((annual * 100) / 12).toFixed(2)}% pm`;
+}
+
+/**
+ * A DIP's or a shared deal's annual rate, labelled so it can be set beside a results card's monthly
+ * figure ("0.1368" → "13.68% pa (1.14% pm)"). Not clamped: a DIP shows the rate it was issued at.
+ */
+export function formatRatePerAnnum(annualFraction: unknown): string {
+  const annual = parseNumber(annualFraction);
+  return annual === null ? DASH : `${formatRatePa(annual)} (${formatRatePm(annual)})`;
+}
+
 /** The annual rate as a percentage, 2 dp ("0.0725" → "7.25%"), for commercial cards and tooltips. */
 export function formatInterestAnnual(annualFraction: unknown): string {
   const annual = parseNumber(annualFraction);

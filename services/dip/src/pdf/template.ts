@@ -3,6 +3,8 @@ import {
   formatCurrency,
   formatCurrency2dp,
   formatPercent1dp,
+  formatRatePa,
+  formatRatePm,
   formatUkDate,
 } from '@lsp/contracts';
 
@@ -27,8 +29,6 @@ export const DIP_DISCLAIMER =
 /** Dates in UK time through the one en-GB helper the pages use too. */
 export const formatDate = (iso: string) => formatUkDate(iso, 'long');
 export const formatDateTime = (iso: string) => formatUkDate(iso, 'long-time');
-/** DIP rates: the annual fraction × 100, 2 decimals. */
-export const formatRate = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -82,7 +82,9 @@ export function renderDipHtml(dip: PdfDip): string {
     ['Product', `${s.productName} (${s.loan.productType})`],
     ['Net loan', formatCurrency(s.loan.netLoan)],
     ['Gross loan', formatCurrency(s.loan.grossLoan)],
-    ['Interest rate', `${formatRate(s.loan.interestRate)} a year`],
+    // Per annum, then the monthly figure a results card shows ('% pm'), so the two can be compared.
+    ['Interest rate', formatRatePa(s.loan.interestRate)],
+    ['Monthly rate', formatRatePm(s.loan.interestRate)],
     ['Term', `${s.loan.termMonths} months`],
     ['Loan to value', formatPercent1dp(s.loan.ltvPercent)],
     ['Arrangement fee', formatPercent1dp(s.loan.arrangementFeePercent)],
