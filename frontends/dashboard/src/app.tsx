@@ -3,6 +3,7 @@
 // matched in full.
 // Pages other than the dashboard load on first visit, so the dashboard's first download stays small.
 import { NotFoundPage, PageLoading, RequireSession } from '@lsp/ui';
+import { AUTH_GATE_LABEL } from './dashboard/dip-display';
 import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
@@ -38,7 +39,10 @@ const SharedDealPage = lazy(() =>
 );
 
 const page = (element: ReactNode) => <Suspense fallback={<PageLoading />}>{element}</Suspense>;
-const signedIn = (element: ReactNode) => <RequireSession>{page(element)}</RequireSession>;
+// The auth gate of these pages (spec 001's) says 'Checking authentication...' while the session is checked.
+const signedIn = (element: ReactNode) => (
+  <RequireSession label={AUTH_GATE_LABEL}>{page(element)}</RequireSession>
+);
 
 export default function App() {
   return (

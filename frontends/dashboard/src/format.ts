@@ -10,12 +10,6 @@ export const formatGbp = (value: unknown): string => formatCurrency(value);
 /** en-GB short date (26/11/2026), in UK time. */
 export const formatDate = (value: string | null | undefined): string => formatUkDate(value);
 
-/** A rate given as a fraction (0.0085) shown as a percentage with 2 decimals (0.85%). */
-export function formatFractionRate(fraction: unknown): string {
-  const n = Number(fraction);
-  return Number.isFinite(n) ? `${(n * 100).toFixed(2)}%` : '—';
-}
-
 export const LOAN_TYPE_LABELS: Record<string, string> = {
   development: 'Development',
   bridging: 'Bridging',

@@ -16,10 +16,12 @@ import {
   Fact,
 } from '@lsp/ui';
 import type { DipProductChange } from '@lsp/contracts';
+import { formatRatePerAnnum } from '@lsp/contracts/src/display/format';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from '../pages/auth-redirect';
 import { shortCorrelationId, useDipDetail } from './dip-query';
+import { percentToFraction } from './dip-display';
 import { DipSharesPanel } from './dip-shares';
 import { downloadDipPdf } from './pdf';
 import { pdfDownloadToast } from './pdf-toast';
@@ -301,7 +303,11 @@ export function DipDetailSections({ dip }: { dip: DipDetail }) {
           <Fact label="Fees" value={formatGbp(dip.loan?.fees)} />
           <Fact
             label="Interest rate"
-            value={dip.loan?.ratePercent != null ? `${dip.loan.ratePercent.toFixed(2)}%` : undefined}
+            value={
+              dip.loan?.ratePercent != null
+                ? formatRatePerAnnum(percentToFraction(dip.loan.ratePercent))
+                : undefined
+            }
           />
           <Fact
             label="Term"

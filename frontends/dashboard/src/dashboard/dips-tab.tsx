@@ -1,15 +1,19 @@
 // The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
 // date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
-// Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired. A DIP
-// whose product a lender panel change withdrew or repriced says so (the list is its owner's).
+// Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired (an
+// expired DIP cannot be extended: it says so). A DIP whose link the owner revoked reads Revoked, without
+// Copy Link; Regenerate Link makes a new link. A DIP whose product a lender panel change withdrew or
+// repriced says so (the list is its owner's).
 import { Badge, Button, Card, callApi, useToast, trackShareFunnel, Fact, refusalToast } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { formatDate, formatFractionRate, formatGbp } from '../format';
+import { formatRatePerAnnum } from '@lsp/contracts/src/display/format';
+import { formatDate, formatGbp } from '../format';
 import { dipsKey } from './queries';
 import type { DashboardDip } from './queries';
 import { copyText } from './clipboard';
 import { ProductChangeNotice } from './product-change-notice';
+import { canCopyLink, ownerDipState } from './dip-display';
 
 export const EXPIRY_SHORTCUT_DAYS = 30;
 
@@ -50,6 +54,7 @@ function DipItem({
   const { toast } = useToast();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<'copy' | 'regenerate' | 'expiry' | null>(null);
+  const state = ownerDipState(dip);
   const title = dip.snapshot.projectName || dip.snapshot.propertyAddress || 'Decision in Principle';
   const refresh = () => queryClient.invalidateQueries({ queryKey: dipsKey(userId) });
 
@@ -126,15 +131,28 @@ function DipItem({
       <div className="dash-item__body">
         <div className="ui-row dash-item__title-row">
           <h3 className="dash-item__title">{dip.quoteCode}</h3>
-          {dip.isExpired ? <Badge variant="danger">Expired</Badge> : <Badge variant="success">Valid</Badge>}
+          {state === 'expired' && <Badge variant="danger">Expired</Badge>}
+          {state === 'revoked' && <Badge variant="warning">Revoked</Badge>}
+          {state === 'valid' && <Badge variant="success">Valid</Badge>}
         </div>
         <p className="dash-item__subtitle">{title}</p>
+        {state === 'expired' && (
+          <p className="ui-muted dash-item__note">
+            This DIP has expired: it can no longer be shared or extended. Choose Get DIP on the search's
+            results for a new one.
+          </p>
+        )}
+        {state === 'revoked' && (
+          <p className="ui-muted dash-item__note">
+            Link revoked: nobody it was shared with can open this DIP. Regenerate Link makes a new link.
+          </p>
+        )}
         <ProductChangeNotice productChange={dip.productChange} />
         <dl className="dash-facts">
           <Fact label="Net loan" value={formatGbp(dip.snapshot.netLoan)} />
           <Fact label="Created" value={formatDate(dip.createdAt)} />
           <Fact label="Lender" value={dip.snapshot.lenderName || '—'} />
-          <Fact label="Rate" value={formatFractionRate(dip.snapshot.interestRate)} />
+          <Fact label="Rate" value={formatRatePerAnnum(dip.snapshot.interestRate)} />
           <Fact label="Expires" value={formatDate(dip.expiresAt)} />
         </dl>
       </div>
@@ -142,17 +160,19 @@ function DipItem({
         <Button size="sm" onClick={() => onView(dip.id)} aria-label={`View DIP ${dip.quoteCode}`}>
           View DIP
         </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          disabled={dip.isExpired}
-          loading={busy === 'copy'}
-          loadingText="Copying..."
-          onClick={() => void copyLink()}
-          aria-label={`Copy Link for ${dip.quoteCode}`}
-        >
-          Copy Link
-        </Button>
+        {state !== 'revoked' && (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={!canCopyLink(state)}
+            loading={busy === 'copy'}
+            loadingText="Copying..."
+            onClick={() => void copyLink()}
+            aria-label={`Copy Link for ${dip.quoteCode}`}
+          >
+            Copy Link
+          </Button>
+        )}
         <ActionsMenu
           label={`More actions for ${dip.quoteCode}`}
           disabled={dip.isExpired || busy !== null}

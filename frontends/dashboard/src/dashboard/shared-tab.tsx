@@ -1,4 +1,5 @@
-// The Shared with me tab (spec §2): DIP badge, address, quote code, New/Viewed, Expired, net loan,
+// The Shared with me tab (spec §2): DIP badge, address, quote code, New/Viewed (an expired item,
+// which can no longer be opened, is not New: the unread count leaves it out too), Expired, net loan,
 // rate, 'Shared by' (default 'Partner'), share date and message; View DIP (disabled when expired,
 // marks the share viewed), Download PDF and View Details (to /dip/view/{slug}; both hidden when
 // expired); loading, error with Try Again, empty.
@@ -16,7 +17,9 @@ import {
   Fact,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
-import { formatDate, formatFractionRate, formatGbp } from '../format';
+import { formatRatePerAnnum } from '@lsp/contracts/src/display/format';
+import { formatDate, formatGbp } from '../format';
+import { sharedReadBadge } from './dip-display';
 import { downloadDipPdf } from './pdf';
 import { pdfDownloadToast } from './pdf-toast';
 import { PdfDownloadButton } from './pdf-download-button';
@@ -95,12 +98,13 @@ export function SharedTab({
             </div>
             <p className="ui-muted dash-item__meta">
               <span>{item.quoteCode}</span>
-              {item.isViewed ? <Badge>Viewed</Badge> : <Badge variant="info">New</Badge>}
+              {sharedReadBadge(item) === 'Viewed' && <Badge>Viewed</Badge>}
+              {sharedReadBadge(item) === 'New' && <Badge variant="info">New</Badge>}
               {item.isExpired && <Badge variant="danger">Expired</Badge>}
             </p>
             <dl className="dash-facts">
               <Fact label="Net loan" value={formatGbp(item.snapshot?.netLoan)} />
-              <Fact label="Rate" value={formatFractionRate(item.snapshot?.interestRate)} />
+              <Fact label="Rate" value={formatRatePerAnnum(item.snapshot?.interestRate)} />
               <Fact label="Shared by" value={item.sharedBy || 'Partner'} />
               <Fact label="Shared on" value={formatDate(item.sharedAt)} />
             </dl>

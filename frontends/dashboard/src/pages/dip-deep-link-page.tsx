@@ -1,6 +1,7 @@
 // /dips/{id} (spec §2, §4): 'Loading DIP...', then into the dashboard's modal (tab shared when
 // shared=1, else dips) unless modal=0, which shows the DIP on this page; 'Unable to Load DIP' with
-// the reason and Return to Dashboard on failure.
+// the reason and Return to Dashboard on failure. A DIP that is not the caller's own opens as shared
+// when it is shared with them, with or without shared=1.
 import { Alert, ApiError, Spinner, VerifyEmailNotice, buttonClass, isVerificationRequired } from '@lsp/ui';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -13,10 +14,14 @@ export function DipDeepLinkPage() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const shared = params.get('shared') === '1';
+  const askedShared = params.get('shared') === '1';
   const inModal = params.get('modal') !== '0';
+  const ownDip = useDipDetail('getDip', askedShared ? null : { params: { reference: id } });
+  // Not the caller's own DIP: someone it was shared with, opening the link without shared=1, is shown
+  // it as shared (the shared view still refuses anyone without a share).
+  const notOwner = ownDip.error instanceof ApiError && ownDip.error.status === 403;
+  const shared = askedShared || notOwner;
   const sharedDip = useDipDetail('getSharedDip', shared ? { params: { id } } : null);
-  const ownDip = useDipDetail('getDip', shared ? null : { params: { reference: id } });
   const query = shared ? sharedDip : ownDip;
   const status = query.error instanceof ApiError ? query.error.status : 0;
 

@@ -15,7 +15,7 @@ import {
   useToast,
   Fact,
 } from '@lsp/ui';
-import { formatCurrency2dp } from '@lsp/contracts';
+import { formatCurrency2dp, formatRatePerAnnum } from '@lsp/contracts';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { copyText } from '../dashboard/clipboard';
@@ -24,13 +24,13 @@ import { downloadDipPdf } from '../dashboard/pdf';
 import { pdfDownloadToast } from '../dashboard/pdf-toast';
 import { PdfDownloadButton } from '../dashboard/pdf-download-button';
 import { ProductChangeNotice } from '../dashboard/product-change-notice';
+import { mortgageTermText, percentToFraction, validityLabel } from '../dashboard/dip-display';
 import { formatDate, formatGbp } from '../format';
 import { sendToLogin } from './auth-redirect';
 import './online-dip-print.css';
 
 const pct = (value: number | null | undefined, digits: number) =>
   value == null || !Number.isFinite(value) ? '—' : `${value.toFixed(digits)}%`;
-const years = (value: number | null | undefined) => (value == null ? '—' : `${value} years`);
 
 export function OnlineDipPage() {
   const { slug = '' } = useParams();
@@ -89,6 +89,7 @@ export function OnlineDipPage() {
     );
   }
 
+  const mortgageTerm = mortgageTermText(dip.loan.mortgageTermYears ?? dip.project.mortgageTermYears);
   const copyQuote = async () => {
     if (await copyText(dip.quoteCode))
       toast({ title: 'Copied', description: dip.quoteCode, variant: 'success' });
@@ -127,7 +128,7 @@ export function OnlineDipPage() {
           <Badge>{dip.projectCity}</Badge>
         </li>
         <li>
-          <Badge variant="info">Valid for {dip.validityHours} hours</Badge>
+          <Badge variant="info">{validityLabel(dip.validityHours)}</Badge>
         </li>
         <li>
           <Badge variant="brand">{dip.quoteCode}</Badge>
@@ -157,7 +158,7 @@ export function OnlineDipPage() {
         </div>
         <div>
           <span className="ui-muted">Interest rate</span>
-          <strong>{pct(dip.loan.interestRatePct, 2)}</strong>
+          <strong>{formatRatePerAnnum(percentToFraction(dip.loan.interestRatePct))}</strong>
         </div>
       </div>
       <div className="online-dip__cards">
@@ -166,7 +167,8 @@ export function OnlineDipPage() {
             <Fact label="Arrangement fee" value={pct(dip.loan.arrangementFeePct, 1)} />
             <Fact label="Deposit required" value={formatGbp(dip.loan.depositRequired)} />
             <Fact label="LTV" value={pct(dip.loan.ltvPct, 1)} />
-            <Fact label="Mortgage term" value={years(dip.loan.mortgageTermYears)} />
+            {/* Bridging and development loans are not mortgages: no term row rather than a dash. */}
+            {mortgageTerm && <Fact label="Mortgage term" value={mortgageTerm} />}
           </dl>
         </Card>
         <Card title="Project Details" headingLevel={2}>
@@ -179,7 +181,7 @@ export function OnlineDipPage() {
               value={dip.project.ownerOccupied == null ? '—' : dip.project.ownerOccupied ? 'Yes' : 'No'}
             />
             <Fact label="Borrowing entity" value={dip.project.borrowingEntity} />
-            <Fact label="Mortgage term" value={years(dip.project.mortgageTermYears)} />
+            {mortgageTerm && <Fact label="Mortgage term" value={mortgageTerm} />}
           </dl>
         </Card>
       </div>

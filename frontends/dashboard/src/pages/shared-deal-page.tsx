@@ -17,7 +17,7 @@ import {
   useSession,
   Fact,
 } from '@lsp/ui';
-import { formatCurrency2dp } from '@lsp/contracts';
+import { formatCurrency2dp, formatRatePerAnnum } from '@lsp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -114,7 +114,7 @@ export function SharedDealPage() {
         <dl className="dash-facts">
           <Fact
             label="Interest rate"
-            value={rate === null ? '—' : `${(rate < 1 ? rate * 100 : rate).toFixed(2)}%`}
+            value={rate === null ? '—' : formatRatePerAnnum(rate < 1 ? rate : rate / 100)}
           />
           <Fact label="Gross loan" value={formatGbp(offer.GrossLoan)} />
           <Fact label="Net loan" value={formatGbp(offer.NetLoan)} />
