@@ -53,6 +53,9 @@ test('an expired DIP: Expired with disabled actions for the owner and the recipi
   await expect(item.getByText('Valid', { exact: true })).toHaveCount(0);
   await expect(item.getByRole('button', { name: `Copy Link for ${dip.quoteCode}` })).toBeDisabled();
   await expect(item.getByRole('button', { name: `More actions for ${dip.quoteCode}` })).toBeDisabled();
+  // An expired DIP cannot be extended (the spec's Expired rules): the item says so and what to do.
+  await expect(item.getByText(/it can no longer be shared or extended/)).toBeVisible();
+  expect((await page.request.post(`/api/online-dip/${dip.dipId}/expiry`, { data: {} })).status()).toBe(410);
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'dashboard-dips-expired');
   await expectNoOverflowAt375(page);

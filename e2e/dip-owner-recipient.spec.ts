@@ -114,8 +114,9 @@ test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate kee
   await ownItem.getByRole('button', { name: `More actions for ${dip.quoteCode}` }).click();
   await page.getByRole('menuitem', { name: 'Regenerate Link' }).click();
   await expect(page.getByText('Previous link is now invalid')).toBeVisible();
+  // Rhea still has the DIP: her emailed link says it was replaced; Pat's is simply gone.
   await rhea.page.goto(pathOf(emailed));
-  await expect(rhea.page.getByText('The shared deal could not be found.')).toBeVisible();
+  await expect(rhea.page.getByText('This link has been replaced')).toBeVisible();
   await pat.page.goto(pathOf(openLink));
   await expect(pat.page.getByText('The shared deal could not be found.')).toBeVisible();
   await pat.page.goto('/dashboard?tab=shared');
@@ -173,7 +174,7 @@ test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate kee
   await page.keyboard.press('Escape');
   await expect(modal).toBeHidden();
 
-  // Item 10: the chips: Regulated says which; the validity follows Set Expiry (30 days: 720 hours).
+  // Item 10: the chips: Regulated says which; the validity follows Set Expiry (30 days, in days).
   const slug = (
     (await (await page.request.get(`/api/online-dip/${dip.dipId}`)).json()) as {
       dip: { shareSlug: string };
@@ -192,7 +193,7 @@ test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate kee
   const laterPage = await later.newPage();
   await laterPage.goto(`/dip/${slug}`);
   await expect(
-    laterPage.getByRole('list', { name: 'Summary' }).getByText('Valid for 720 hours'),
+    laterPage.getByRole('list', { name: 'Summary' }).getByText('Valid for 30 days (720 hours)'),
   ).toBeVisible();
   await expectNoAxeViolations(laterPage);
   await screenshotBothWidths(laterPage, 'dip-online-page-chips');
