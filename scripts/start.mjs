@@ -7,9 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ROOT, ensureDependencies, ensureRedis, say } from './lib/bootstrap.mjs';
 import { formatStatusTable } from './lib/supervisor.mjs';
-import { requireSupportedNode } from './lib/node-version.mjs';
+import { ensureSupportedNode } from './lib/node-version.mjs';
 
-requireSupportedNode();
+// On a Node older than the supported one this runs the whole command again on it (.cache/node).
+await ensureSupportedNode();
 
 const STATUS_FILE = path.join(DATA_DIR, 'stack-status.json');
 

@@ -14,9 +14,10 @@ import {
   ensureRedis,
   say,
 } from './lib/bootstrap.mjs';
-import { requireSupportedNode } from './lib/node-version.mjs';
+import { ensureSupportedNode } from './lib/node-version.mjs';
 
-requireSupportedNode();
+// On a Node older than the supported one this runs the whole command again on it (.cache/node).
+await ensureSupportedNode();
 
 const RESULTS = path.join(ROOT, 'test-results');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);

@@ -1,33 +1,55 @@
-// npm start and npm test refuse a Node older than package.json's engines with one line saying what to install.
+// npm start and npm test run on the supported Node: on an older one they fetch it into .cache/node once and
+// run themselves again on it, with its bin first on PATH for every process they start.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const NODE_VERSION_MODULE = '../lib/node-version.mjs';
+const ROOT = path.join(__dirname, '../..');
 
 interface NodeVersionModule {
+  NODE_CACHE_BIN: string;
   supportedNodeMajor(): number;
-  unsupportedNodeMessage(version?: string): string | null;
+  majorOf(version: string | null): number;
+  nodePlan(opts: { version: string; supportedMajor: number; cachedVersion: string | null }): string;
+  cachedNodePackageJson(supportedMajor: number): {
+    dependencies: Record<string, string>;
+    allowScripts: Record<string, boolean>;
+  };
+  pathWithFirst(dir: string, currentPath: string, delimiter?: string): string;
 }
 
 const load = () => import(NODE_VERSION_MODULE) as Promise<NodeVersionModule>;
 
-describe('the supported Node check of npm start and npm test', () => {
-  it("takes the supported major from package.json's engines", async () => {
+describe('the supported Node of npm start and npm test', () => {
+  it("takes the supported major from package.json's engines, as .nvmrc and .node-version name it", async () => {
     const { supportedNodeMajor } = await load();
-    const engines = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).engines;
+    const engines = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines;
     expect(`>=${supportedNodeMajor()}`).toBe(engines.node);
+    expect(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()).toBe(String(supportedNodeMajor()));
+    expect(readFileSync(path.join(ROOT, '.node-version'), 'utf8').trim()).toBe(String(supportedNodeMajor()));
   });
 
-  it('refuses an older Node in one line naming what to install, and accepts the supported major or newer', async () => {
-    const { supportedNodeMajor, unsupportedNodeMessage } = await load();
-    const major = supportedNodeMajor();
-    const message = unsupportedNodeMessage(`${major - 4}.20.2`);
-    expect(message).toContain(`Node ${major - 4}.20.2`);
-    expect(message).toContain(`install Node ${major} LTS`);
-    expect(message).not.toContain('\n');
-    expect(unsupportedNodeMessage(`${major}.0.0`)).toBeNull();
-    expect(unsupportedNodeMessage(`${major + 1}.3.1`)).toBeNull();
-    // The Node running this test is a supported one (the check lets it through).
-    expect(unsupportedNodeMessage()).toBeNull();
+  it('runs on the supported major or newer, uses .cache/node when it holds that major, and fetches it otherwise', async () => {
+    const { nodePlan } = await load();
+    expect(nodePlan({ version: '24.0.0', supportedMajor: 24, cachedVersion: null })).toBe('run');
+    expect(nodePlan({ version: '25.3.1', supportedMajor: 24, cachedVersion: null })).toBe('run');
+    expect(nodePlan({ version: '20.20.2', supportedMajor: 24, cachedVersion: 'v24.21.0' })).toBe('use-cache');
+    expect(nodePlan({ version: '18.19.0', supportedMajor: 24, cachedVersion: null })).toBe('fetch');
+    // A cache of another major (package.json's engines moved on) is fetched again.
+    expect(nodePlan({ version: '20.20.2', supportedMajor: 26, cachedVersion: 'v24.21.0' })).toBe('fetch');
+  });
+
+  it('installs the node package of that major into .cache/node, allowing only its install script', async () => {
+    const { cachedNodePackageJson } = await load();
+    const pkg = cachedNodePackageJson(24);
+    expect(pkg.dependencies).toEqual({ node: '24' });
+    expect(pkg.allowScripts).toEqual({ node: true });
+  });
+
+  it('puts the cached bin first on PATH once', async () => {
+    const { pathWithFirst, NODE_CACHE_BIN } = await load();
+    expect(NODE_CACHE_BIN).toBe(path.join(ROOT, '.cache/node/node_modules/node/bin'));
+    expect(pathWithFirst('/c/bin', '/usr/bin:/c/bin:/bin', ':')).toBe('/c/bin:/usr/bin:/bin');
+    expect(pathWithFirst('/c/bin', '', ':')).toBe('/c/bin');
   });
 });
