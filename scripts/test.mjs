@@ -1,6 +1,6 @@
-// `npm test`: bootstraps like `npm start` (dependencies, Redis, Chromium from Debian), then runs
-// type-check, lint, unit, integration, browser tests and the short chaos runs (on Redis Streams, then on
-// Kafka), and ends with one summary line.
+// `npm test`: bootstraps like `npm start` (dependencies, Redis, Chromium from Debian), then runs the
+// contracts check, type-check, lint, unit, integration, browser tests and the short chaos runs (on Redis
+// Streams, then on Kafka), and ends with one summary line.
 // `npm test -- unit integration` runs only the named stages.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -73,6 +73,9 @@ function playwrightCounts(file) {
 }
 
 const STAGES = {
+  // Today's contracts against each domain's last release (packages/contracts/released/): a change that
+  // readers of the release could not read fails here, naming the event or route and the field.
+  contracts: () => ({ ok: run(process.execPath, ['--import', 'tsx', 'scripts/contracts.ts', 'check']) }),
   typecheck: () => ({ ok: run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) }),
   lint: () => ({
     ok:

@@ -1,4 +1,5 @@
 export * from './events/envelope';
+export * from './events/schemas';
 export * from './session';
 export * from './identity';
 export * from './common';

@@ -1,4 +1,11 @@
-import { DOCS_ROUTES, PUBLIC_API_ROUTES, buildOpenApiDocument, openApiPathOf } from '@lsp/contracts';
+import {
+  DOCS_ROUTES,
+  DOMAIN_RELEASES,
+  type DomainReleaseInfo,
+  PUBLIC_API_ROUTES,
+  buildOpenApiDocument,
+  openApiPathOf,
+} from '@lsp/contracts';
 import { PLATFORM_VERSION, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 
@@ -22,7 +29,7 @@ export const API_DOCS_INFO = {
 };
 
 export function apiDocument(): Json {
-  return buildOpenApiDocument(PUBLIC_API_ROUTES, API_DOCS_INFO);
+  return buildOpenApiDocument(PUBLIC_API_ROUTES, API_DOCS_INFO, DOMAIN_RELEASES);
 }
 
 const escapeHtml = (text: string) =>
@@ -84,9 +91,23 @@ h3{font-size:1.05rem;margin:0}h4{margin:.8rem 0 .3rem;font-size:.9rem}.operation
 pre{background:#f6f8fa;padding:.6rem;overflow:auto;font-size:.8rem;max-height:30rem}table{border-collapse:collapse;font-size:.85rem}
 td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}nav a{margin-right:.8rem}`;
 
+/** Which release of its contracts each domain runs (packages/contracts/released/). */
+function releasesLine(releases: Record<string, DomainReleaseInfo> | undefined): string {
+  if (!releases || Object.keys(releases).length === 0) return '';
+  const each = Object.entries(releases)
+    .map(([domain, release]) => `${escapeHtml(domain)} release ${release.release}`)
+    .join(', ');
+  return `<p class="muted release">Released contracts: ${each}.</p>`;
+}
+
 /** The whole document as one page: a section per service, an entry per operation. */
 export function renderApiDocsPage(document: Json): string {
-  const info = document.info as { title: string; version: string; description?: string };
+  const info = document.info as {
+    title: string;
+    version: string;
+    description?: string;
+    'x-domain-versions'?: Record<string, DomainReleaseInfo>;
+  };
   const paths = document.paths as Record<string, Record<string, Json>>;
   const byTag = new Map<string, string[]>();
   for (const [path, operations] of Object.entries(paths)) {
@@ -95,9 +116,21 @@ export function renderApiDocsPage(document: Json): string {
       byTag.set(tag, [...(byTag.get(tag) ?? []), operationSection(path, method, operation)]);
     }
   }
+  const tagText = new Map(
+    ((document.tags ?? []) as Array<{ name: string; description?: string }>).map((tag) => [
+      tag.name,
+      tag.description,
+    ]),
+  );
   const nav = [...byTag.keys()].map((tag) => `<a href="#${escapeHtml(tag)}">${escapeHtml(tag)}</a>`).join('');
   const sections = [...byTag]
-    .map(([tag, operations]) => `<h2 id="${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${operations.join('\n')}`)
+    .map(([tag, operations]) => {
+      const release = tagText.get(tag);
+      const releaseLine = release
+        ? `<p class="muted release">Contracts of ${escapeHtml(tag)}: ${escapeHtml(release)}.</p>`
+        : '';
+      return `<h2 id="${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${releaseLine}${operations.join('\n')}`;
+    })
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -105,6 +138,7 @@ export function renderApiDocsPage(document: Json): string {
 <body><h1>${escapeHtml(info.title)}</h1>
 <p class="muted">Version ${escapeHtml(info.version)}. The machine-readable form: <a href="${escapeHtml(openApiPathOf(DOCS_ROUTES[0].path))}">OpenAPI 3.1 document</a>.</p>
 <p>${escapeHtml(info.description ?? '')}</p>
+${releasesLine(info['x-domain-versions'])}
 <nav>${nav}</nav>
 ${sections}
 </body></html>`;

@@ -1,4 +1,4 @@
-import { DOCS_ROUTES, PUBLIC_API_ROUTES, openApiPathOf } from '@lsp/contracts';
+import { DOCS_ROUTES, DOMAIN_RELEASES, PUBLIC_API_ROUTES, openApiPathOf } from '@lsp/contracts';
 import { type TestRedis, leaseRedisDb } from '@lsp/testing';
 import { renderApiDocsPage } from '../src/api-docs';
 import { type TestGateway, startTestGateway } from './test-gateway';
@@ -35,6 +35,33 @@ describe('the public API documentation at the gateway', () => {
       expect([route.path, operation?.operationId]).toEqual([route.path, route.operationId]);
       expect(Object.keys(operation!.responses).length).toBeGreaterThan(0);
     }
+  });
+
+  it('says which release of its contracts each domain runs', async () => {
+    const document = (await (await fetch(`${gateway.url}/api/docs/openapi.json`)).json()) as {
+      info: { 'x-domain-versions': Record<string, { release: number; commit: string }> };
+      tags: Array<{ name: string; description?: string; 'x-release'?: { release: number; commit: string } }>;
+    };
+    expect(Object.keys(DOMAIN_RELEASES).sort()).toEqual([
+      'dip',
+      'gateway',
+      'identity',
+      'notifications',
+      'search',
+      'sharing',
+    ]);
+    expect(document.info['x-domain-versions']).toEqual(DOMAIN_RELEASES);
+    for (const tag of document.tags) {
+      const release = DOMAIN_RELEASES[tag.name as keyof typeof DOMAIN_RELEASES]!;
+      expect(tag['x-release']).toEqual(release);
+      expect(tag.description).toBe(
+        `Release ${release.release} (commit ${release.commit.slice(0, 7)}, ${release.releasedAt.slice(0, 10)})`,
+      );
+    }
+    const page = await (await fetch(`${gateway.url}/api/docs`)).text();
+    const dip = DOMAIN_RELEASES.dip!;
+    expect(page).toContain(`Contracts of dip: Release ${dip.release} (commit ${dip.commit.slice(0, 7)}`);
+    expect(page).toContain(`dip release ${dip.release}`);
   });
 
   it('renders every route as a page that needs no script and stays under the CSP', async () => {

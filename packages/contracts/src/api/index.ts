@@ -9,6 +9,7 @@ import { type HttpMethod, type RouteContract, defineRoute } from './route';
 
 export * from './route';
 export * from './openapi';
+export * from './domain-releases';
 
 /** The gateway's own public routes: this API's documentation. */
 export const DOCS_ROUTES = [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../session';
-import { type RouteContract, openApiPathOf, pathParamNames } from './route';
+import type { DomainReleaseInfo } from './domain-releases';
+import { type RouteContract, type RouteOwner, openApiPathOf, pathParamNames } from './route';
 
 /**
  * The OpenAPI 3.1 document of declared routes. JSON Schemas come from zod (`z.toJSONSchema`): request
@@ -112,17 +113,32 @@ function operationOf(route: RouteContract): JsonSchema {
   };
 }
 
-export function buildOpenApiDocument(routes: readonly RouteContract[], info: OpenApiInfo): JsonSchema {
+/** A domain's release as its tag says it: `Release 3 (commit 0961bbc, 2026-11-28)`. */
+export const releaseText = (release: DomainReleaseInfo) =>
+  `Release ${release.release} (commit ${release.commit.slice(0, 7)}, ${release.releasedAt.slice(0, 10)})`;
+
+/**
+ * The document; with `domainReleases`, the release of each domain's contracts this tree runs goes in
+ * `info['x-domain-versions']` and in each tag (`x-release`, and its description).
+ */
+export function buildOpenApiDocument(
+  routes: readonly RouteContract[],
+  info: OpenApiInfo,
+  domainReleases: Readonly<Partial<Record<RouteOwner, DomainReleaseInfo>>> = {},
+): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const path = openApiPathOf(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operationOf(route);
   }
-  const tags = [...new Set(routes.map((route) => route.service))].map((name) => ({ name }));
+  const tags = [...new Set(routes.map((route) => route.service))].map((name) => {
+    const release = domainReleases[name];
+    return release ? { name, description: releaseText(release), 'x-release': release } : { name };
+  });
   return {
     openapi: '3.1.0',
-    info,
+    info: Object.keys(domainReleases).length > 0 ? { ...info, 'x-domain-versions': domainReleases } : info,
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags,
     paths,

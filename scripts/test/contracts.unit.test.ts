@@ -1,0 +1,62 @@
+// The compatibility gate on the released contracts (scripts/contracts.ts): today's contracts against
+// the release committed in packages/contracts/released/.
+import { spawnSync } from 'node:child_process';
+import { dipCreatedEventSchema } from '../../packages/contracts/src/dip/events';
+import { DOMAIN_RELEASES, PUBLIC_API_ROUTES } from '../../packages/contracts/src/api/index';
+import { compareDomainContracts, describeIncompatibility } from '../../packages/contracts/src/compat/compare';
+import { CONTRACT_DOMAINS, domainContracts } from '../../packages/contracts/src/compat/snapshot';
+import { EVENT_SCHEMAS } from '../../packages/contracts/src/events/schemas';
+import { ROOT, readRelease, releaseIndexOf } from '../lib/contract-releases';
+
+const releasedDip = () => {
+  const release = readRelease('dip');
+  if (!release) throw new Error('dip has no release in packages/contracts/released');
+  return release;
+};
+
+/** The dip domain's contracts with dip.created v1's payload schema replaced. */
+const dipWithCreated = (
+  schema: typeof dipCreatedEventSchema | ReturnType<typeof dipCreatedEventSchema.omit>,
+) =>
+  domainContracts('dip', {
+    eventSchemas: { ...EVENT_SCHEMAS, 'dip.created': { 1: schema } },
+    routes: PUBLIC_API_ROUTES,
+  });
+
+describe('the contracts check against the committed release', () => {
+  it('refuses dip.created without quoteCode, naming the event and the field', () => {
+    const problems = compareDomainContracts(
+      releasedDip(),
+      dipWithCreated(dipCreatedEventSchema.omit({ quoteCode: true })),
+    );
+    expect(problems.map(describeIncompatibility)).toEqual([
+      expect.stringMatching(/^event dip\.created v1: quoteCode: field removed/),
+    ]);
+  });
+
+  it('passes dip.created with a new optional field', () => {
+    const problems = compareDomainContracts(
+      releasedDip(),
+      dipWithCreated(
+        dipCreatedEventSchema.extend({ brokerReference: dipCreatedEventSchema.shape.quoteCode.optional() }),
+      ),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('has a release of every domain, and the index the OpenAPI document reads matches them', () => {
+    for (const domain of CONTRACT_DOMAINS) expect(readRelease(domain)?.domain).toBe(domain);
+    const index = releaseIndexOf();
+    expect(Object.keys(index).sort()).toEqual([...CONTRACT_DOMAINS].sort());
+    expect(DOMAIN_RELEASES).toEqual(index);
+  });
+
+  it('exits 0 on this tree and says each domain is compatible', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/contracts.ts', 'check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(run.stdout).toMatch(/✓ dip: release \d+/);
+    expect(run.status).toBe(0);
+  });
+});
