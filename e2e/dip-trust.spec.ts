@@ -72,6 +72,31 @@ test('rates labelled, /dips/{id} for a recipient, a replaced link leads to Share
   await expect(rhea.page).toHaveURL(/tab=shared/);
   await expect(rhea.page.getByRole('listitem').filter({ hasText: dip.quoteCode })).toBeVisible();
 
+  // The DIP modal's link actions speak the spec's share toasts.
+  await item.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
+  const sharing = modal.getByRole('region', { name: 'Shared with' });
+  await sharing.getByRole('button', { name: `Copy Link of ${dip.quoteCode}` }).click();
+  await expect(page.getByText('Share created', { exact: true })).toBeVisible();
+  const madeInModal = await page.evaluate(() => navigator.clipboard.readText());
+  expect(madeInModal).toContain('/shared/');
+  await sharing.getByRole('button', { name: `Copy Link of ${dip.quoteCode}` }).click();
+  await expect(page.getByText('Link copied', { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(madeInModal);
+  await sharing.getByRole('button', { name: `Regenerate Link of ${dip.quoteCode}` }).click();
+  await expect(page.getByText('Link regenerated', { exact: true })).toBeVisible();
+  await sharing.getByRole('button', { name: `Extend expiry (30 days) of ${dip.quoteCode}` }).click();
+  await expect(page.getByText('Expiry extended', { exact: true })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await screenshotBothWidths(page, 'dip-owner-modal-link-actions');
+  // The session ended meanwhile: 'Login required', and the way to sign in again.
+  await page.route('**/api/online-dip/*/regenerate-link', (route) =>
+    route.fulfill({ status: 401, json: { success: false, error: 'Authentication Required' } }),
+  );
+  await sharing.getByRole('button', { name: `Regenerate Link of ${dip.quoteCode}` }).click();
+  await expect(page.getByText('Login required', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/login\?next=/);
+  await page.unroute('**/api/online-dip/*/regenerate-link');
+
   // The owner revokes the DIP's link: Revoked, no Copy Link; Regenerate Link stays on offer.
   expect((await page.request.post(`/api/online-dip/${dip.dipId}/revoke`)).ok()).toBe(true);
   await page.goto('/dashboard?tab=dips');

@@ -1,8 +1,10 @@
 import {
   AUTH_GATE_LABEL,
+  LOGIN_REQUIRED_TOAST,
   canCopyLink,
   mortgageTermText,
   ownerDipState,
+  ownerLinkToast,
   percentToFraction,
   sharedReadBadge,
   validityLabel,
@@ -53,5 +55,40 @@ describe('small view rules', () => {
     expect(percentToFraction(13.68)).toBeCloseTo(0.1368, 10);
     expect(percentToFraction(null)).toBeNull();
     expect(AUTH_GATE_LABEL).toBe('Checking authentication...');
+  });
+});
+
+describe("the DIP modal's link actions speak the spec's share toasts", () => {
+  it('says Share created for a new open link, Link copied for the live one, Copy failed when the clipboard refuses', () => {
+    expect(ownerLinkToast('copy', { status: 200, ok: true, madeNewLink: true }).title).toBe('Share created');
+    expect(ownerLinkToast('copy', { status: 200, ok: true, madeNewLink: false }).title).toBe('Link copied');
+    expect(ownerLinkToast('copy', { status: 200, ok: true, copyRefused: true })).toMatchObject({
+      title: 'Copy failed',
+      variant: 'error',
+    });
+    expect(ownerLinkToast('copy', { status: 410, ok: false, error: 'This DIP has expired' })).toEqual({
+      title: 'Share creation failed',
+      description: 'This DIP has expired',
+      variant: 'error',
+    });
+  });
+
+  it('says Link regenerated and Expiry extended (with the date), or why not', () => {
+    expect(ownerLinkToast('regenerate', { status: 200, ok: true })).toMatchObject({
+      title: 'Link regenerated',
+      description: 'Previous link is now invalid',
+    });
+    expect(ownerLinkToast('regenerate', { status: 503, ok: false }).title).toBe('Regenerate failed');
+    expect(ownerLinkToast('extend', { status: 200, ok: true, expiresOn: '28/12/2026' })).toMatchObject({
+      title: 'Expiry extended',
+      description: 'This DIP now expires on 28/12/2026',
+    });
+    expect(ownerLinkToast('extend', { status: 0, ok: false }).title).toBe('Extend failed');
+  });
+
+  it('says Login required whenever the session has ended', () => {
+    for (const action of ['copy', 'regenerate', 'extend'] as const)
+      expect(ownerLinkToast(action, { status: 401, ok: false })).toBe(LOGIN_REQUIRED_TOAST);
+    expect(LOGIN_REQUIRED_TOAST.title).toBe('Login required');
   });
 });

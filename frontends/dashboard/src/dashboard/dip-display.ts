@@ -51,3 +51,66 @@ export function mortgageTermText(years: number | null | undefined): string | nul
 /** A percentage (13.68) as the fraction the rate helpers take (0.1368); missing stays missing. */
 export const percentToFraction = (percent: number | null | undefined): number | null =>
   percent == null || !Number.isFinite(percent) ? null : percent / 100;
+
+/** An owner's action on a DIP's link from the DIP modal, and how it went. */
+export type OwnerLinkAction = 'copy' | 'regenerate' | 'extend';
+export interface OwnerLinkOutcome {
+  /** The server's answer (0 when it could not be reached). */
+  status: number;
+  ok: boolean;
+  error?: string;
+  /** Copy Link: the DIP had no open link before, so this one was just made. */
+  madeNewLink?: boolean;
+  /** Copy Link: the browser refused the clipboard. */
+  copyRefused?: boolean;
+  /** Set Expiry: the new expiry, already in en-GB. */
+  expiresOn?: string;
+}
+
+export interface ToastWords {
+  title: string;
+  description?: string;
+  variant: 'success' | 'error';
+}
+
+/** The session ended while an owner acted on a DIP: the spec's 'Login required', then /login. */
+export const LOGIN_REQUIRED_TOAST: ToastWords = {
+  title: 'Login required',
+  description: 'Please sign in again to continue.',
+  variant: 'error',
+};
+
+const FAILED_TITLE: Record<OwnerLinkAction, string> = {
+  copy: 'Share creation failed',
+  regenerate: 'Regenerate failed',
+  extend: 'Extend failed',
+};
+
+/** The toast of the DIP modal's link actions, in the words of the spec's share toasts. */
+export function ownerLinkToast(action: OwnerLinkAction, outcome: OwnerLinkOutcome): ToastWords {
+  if (outcome.status === 401) return LOGIN_REQUIRED_TOAST;
+  if (!outcome.ok)
+    return {
+      title: FAILED_TITLE[action],
+      description: outcome.error || 'Something went wrong',
+      variant: 'error',
+    };
+  if (action === 'copy') {
+    if (outcome.copyRefused)
+      return { title: 'Copy failed', description: 'Could not copy link to clipboard', variant: 'error' };
+    return outcome.madeNewLink
+      ? { title: 'Share created', description: 'A link to this DIP was made and copied', variant: 'success' }
+      : {
+          title: 'Link copied',
+          description: 'The link to this DIP is on your clipboard',
+          variant: 'success',
+        };
+  }
+  if (action === 'regenerate')
+    return { title: 'Link regenerated', description: 'Previous link is now invalid', variant: 'success' };
+  return {
+    title: 'Expiry extended',
+    description: outcome.expiresOn ? `This DIP now expires on ${outcome.expiresOn}` : undefined,
+    variant: 'success',
+  };
+}

@@ -13,7 +13,8 @@ import { dipsKey } from './queries';
 import type { DashboardDip } from './queries';
 import { copyText } from './clipboard';
 import { ProductChangeNotice } from './product-change-notice';
-import { canCopyLink, ownerDipState } from './dip-display';
+import { LOGIN_REQUIRED_TOAST, canCopyLink, ownerDipState } from './dip-display';
+import { sendToLoginAfterToast } from '../pages/auth-redirect';
 
 export const EXPIRY_SHORTCUT_DAYS = 30;
 
@@ -57,12 +58,20 @@ function DipItem({
   const state = ownerDipState(dip);
   const title = dip.snapshot.projectName || dip.snapshot.propertyAddress || 'Decision in Principle';
   const refresh = () => queryClient.invalidateQueries({ queryKey: dipsKey(userId) });
+  /** The session ended: 'Login required', then sign in again and come back here. */
+  const loginRequired = (status: number) => {
+    if (status !== 401) return false;
+    toast(LOGIN_REQUIRED_TOAST);
+    sendToLoginAfterToast();
+    return true;
+  };
 
   const copyLink = async () => {
     setBusy('copy');
     try {
       const answer = await callApi('shareDip', { params: { dipId: dip.id }, body: { inviteType: 'open' } });
       if (!answer.ok || !('url' in answer.data)) {
+        if (loginRequired(answer.status)) return;
         toast({
           title: 'Share creation failed',
           description: (!answer.ok && answer.data?.error) || 'Something went wrong',
@@ -87,6 +96,7 @@ function DipItem({
     try {
       const answer = await callApi('regenerateDipLink', { params: { dipId: dip.id } });
       if (!answer.ok) {
+        if (loginRequired(answer.status)) return;
         toast(refusalToast('Regenerate failed', answer.data, 'Something went wrong'));
         return;
       }
@@ -110,6 +120,7 @@ function DipItem({
     try {
       const answer = await callApi('setDipExpiry', { params: { dipId: dip.id }, body: { expiresAt } });
       if (!answer.ok) {
+        if (loginRequired(answer.status)) return;
         toast(refusalToast('Extend failed', answer.data, 'Something went wrong'));
         return;
       }

@@ -12,3 +12,11 @@ export function sendToLogin(): void {
   const next = window.location.pathname.startsWith('/dip/') ? '/dashboard?tab=shared&shared=1' : here;
   window.location.assign(`/login?next=${encodeURIComponent(next)}`);
 }
+
+/** Long enough to read 'Login required' before the browser leaves for /login. */
+export const LOGIN_TOAST_READ_MS = 1500;
+
+/** An owner's action met a 401: the toast says 'Login required', then the browser goes to /login. */
+export function sendToLoginAfterToast(): void {
+  window.setTimeout(sendToLogin, LOGIN_TOAST_READ_MS);
+}
