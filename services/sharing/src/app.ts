@@ -49,15 +49,15 @@ export function buildApp(deps: SharingDeps) {
     internalSecret: deps.config.INTERNAL_SECRET,
   });
   const common = { ...deps, clock: deps.clock ?? systemClock };
+  // DIP shares, deal shares and referrals spend one allowance of invitation emails.
+  const allowances = new SharingAllowances(deps.redis, deps.logger, deps.config);
   registerShareRoutes(app, {
     ...common,
+    allowances,
     signer: new ShareLinkSigner(deps.config),
     askDip: deps.askDip ?? dipReader(deps.config),
   });
-  registerDealRoutes(app, {
-    ...common,
-    allowances: new SharingAllowances(deps.redis, deps.logger, deps.config),
-  });
+  registerDealRoutes(app, { ...common, allowances });
   registerInternalReads(app, { ...common, internalSecret: deps.config.INTERNAL_SECRET });
   return app;
 }

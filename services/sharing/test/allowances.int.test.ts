@@ -1,16 +1,22 @@
 import { type TestRedis, leaseRedisDb } from '@lsp/testing';
-import { SharingAllowances } from '../src/data/allowances';
+import { Redis } from 'ioredis';
+import {
+  AllowanceUnavailableError,
+  DIP_EMAIL_REPEAT_WINDOW_MS,
+  SharingAllowances,
+} from '../src/data/allowances';
 
 jest.setTimeout(30_000);
 
-const HOUR = 3600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const quiet = { warn: () => undefined };
-const LIMITS = { INVITATIONS_PER_HOUR: 2, TELEMETRY_PER_MINUTE: 20 };
+const LIMITS = { INVITATIONS_PER_HOUR: 30, TELEMETRY_PER_MINUTE: 20 };
 
 /**
- * Issue 24 item 2: the invitations allowance can no longer lock a user out for good. The window rules
- * themselves are service-kit's (packages/service-kit/test/rate-limit.int.test.ts); here, sharing's keys
- * and answers.
+ * Sharing's allowance of invitation emails: at most INVITATIONS_PER_HOUR in any 60 minutes (a sliding
+ * window), one email per address per DIP per day, and no email at all while Redis does not answer.
+ * The share routes' use of it: invitation-relay.int.test.ts.
  */
 describe('sharing’s invitation allowance', () => {
   let r: TestRedis;
@@ -24,33 +30,79 @@ describe('sharing’s invitation allowance', () => {
     await r?.release();
   });
 
-  it('counts under sharing:invitations:<userId>:<hour window>, never the un-windowed key', async () => {
-    const now = Date.UTC(2026, 10, 26, 10, 15);
-    const window = Math.floor(now / HOUR);
-    expect(await allowances.spendInvitation('u-1', now)).toEqual({ allowed: true, retryAfterSeconds: 0 });
-    expect(await r.redis.get(`sharing:invitations:u-1:${window}`)).toBe('1');
-    expect(await r.redis.pttl(`sharing:invitations:u-1:${window}`)).toBeGreaterThan(HOUR - 5000);
-    expect(await r.redis.exists('sharing:invitations:u-1')).toBe(0);
-  });
-
-  it('refuses past the hourly limit, saying how long to wait for the next window', async () => {
-    const now = Date.UTC(2026, 10, 26, 11, 45);
-    for (let i = 0; i < 2; i += 1) expect((await allowances.spendInvitation('u-2', now)).allowed).toBe(true);
-    // 15 minutes to the end of this hour's window.
-    expect(await allowances.spendInvitation('u-2', now)).toEqual({
+  it('lets no more than the limit out in any 60 minutes, also around the turn of the hour', async () => {
+    // Two minutes around the hour: a clock-hour window let 30 out before it and 30 more after.
+    const beforeTheHour = Date.UTC(2026, 10, 26, 10, 59);
+    for (let i = 0; i < 30; i += 1)
+      expect(await allowances.spendInvitation('u-hour', beforeTheHour)).toEqual({ allowed: true });
+    const afterTheHour = beforeTheHour + 2 * MINUTE;
+    expect(await allowances.spendInvitation('u-hour', afterTheHour)).toEqual({
       allowed: false,
-      retryAfterSeconds: 15 * 60,
+      // The first 30 leave the window 60 minutes after they were sent: 58 minutes from now.
+      retryAfterSeconds: 58 * 60,
     });
-    expect((await allowances.spendInvitation('u-2', now + 15 * 60_000)).allowed).toBe(true);
+    expect((await allowances.spendInvitation('u-hour', beforeTheHour + HOUR - 1)).allowed).toBe(false);
+    expect((await allowances.spendInvitation('u-hour', beforeTheHour + HOUR + 1)).allowed).toBe(true);
   });
 
-  it('lets the call through when Redis does not answer, and logs it', async () => {
-    const broken = { defineCommand: () => undefined, set: async () => Promise.reject(new Error('down')) };
-    const warnings: unknown[] = [];
-    const blind = new SharingAllowances(broken as never, { warn: (o: unknown) => warnings.push(o) }, LIMITS);
-    expect(await blind.spendInvitation('u-3')).toEqual({ allowed: true, retryAfterSeconds: 0 });
-    expect(await blind.telemetryAllowed('u:u-3')).toBe(true);
-    expect(await blind.firstSighting('fingerprint')).toBe(true);
-    expect(warnings).toHaveLength(2);
+  it('spends a DIP share all or none, one per address not emailed about that DIP today', async () => {
+    const now = Date.UTC(2026, 10, 26, 12, 0);
+    const first = await allowances.spendDipShareEmails('u-dip', 'dip-1', ['a@x.co', 'b@x.co'], now);
+    expect(first).toEqual({ allowed: true, toEmail: new Set(['a@x.co', 'b@x.co']) });
+    // a@x.co again: free, and not emailed; c@x.co: one email.
+    const again = await allowances.spendDipShareEmails('u-dip', 'dip-1', ['a@x.co', 'c@x.co'], now + 1);
+    expect(again).toEqual({ allowed: true, toEmail: new Set(['c@x.co']) });
+    // The same address on another DIP is a new email.
+    const otherDip = await allowances.spendDipShareEmails('u-dip', 'dip-2', ['a@x.co'], now + 2);
+    expect(otherDip).toEqual({ allowed: true, toEmail: new Set(['a@x.co']) });
+    // 4 spent of 30: 27 more is one too many, refused whole and nothing marked.
+    const many = Array.from({ length: 27 }, (_, i) => `n${i}@x.co`);
+    expect(await allowances.spendDipShareEmails('u-dip', 'dip-1', many, now + 3)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 60 * 60,
+    });
+    expect(await allowances.spendDipShareEmails('u-dip', 'dip-1', many.slice(0, 26), now + 4)).toEqual({
+      allowed: true,
+      toEmail: new Set(many.slice(0, 26)),
+    });
+    const markers = await r.redis.keys('sharing:dip-emailed:dip-1:*');
+    expect(markers).toHaveLength(2 + 1 + 26);
+    const ttl = await r.redis.pttl(markers[0]!);
+    expect(ttl).toBeGreaterThan(DIP_EMAIL_REPEAT_WINDOW_MS - 60_000);
+    expect(ttl).toBeLessThanOrEqual(DIP_EMAIL_REPEAT_WINDOW_MS);
+  });
+
+  it('forgets the markers of a share that was not recorded, so sharing again emails', async () => {
+    const now = Date.UTC(2026, 10, 26, 13, 0);
+    await allowances.spendDipShareEmails('u-forget', 'dip-9', ['a@x.co'], now);
+    await allowances.forgetDipShareEmails('dip-9', ['a@x.co']);
+    expect(await allowances.spendDipShareEmails('u-forget', 'dip-9', ['a@x.co'], now + 1)).toEqual({
+      allowed: true,
+      toEmail: new Set(['a@x.co']),
+    });
+  });
+
+  it('sends no invitation while Redis does not answer; telemetry is let through and logged', async () => {
+    const dead = new Redis({
+      host: '127.0.0.1',
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    try {
+      const warnings: unknown[] = [];
+      const blind = new SharingAllowances(dead, { warn: (o: unknown) => warnings.push(o) }, LIMITS);
+      await expect(blind.spendInvitation('u-3')).rejects.toBeInstanceOf(AllowanceUnavailableError);
+      await expect(blind.spendDipShareEmails('u-3', 'dip-1', ['a@x.co'])).rejects.toBeInstanceOf(
+        AllowanceUnavailableError,
+      );
+      expect(await blind.telemetryAllowed('u:u-3')).toBe(true);
+      expect(await blind.firstSighting('fingerprint')).toBe(true);
+      expect(warnings).toHaveLength(1);
+    } finally {
+      dead.disconnect();
+    }
   });
 });

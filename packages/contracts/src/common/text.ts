@@ -48,3 +48,19 @@ export function isoDateTimeText(message: string) {
     .max(40, message)
     .pipe(z.iso.datetime({ offset: true, error: message }));
 }
+
+/**
+ * Characters a person's name never holds and that would change how it reads where it is shown (an
+ * email's subject, a sender line): control characters (C0, DEL, C1: line breaks, escapes), the line and
+ * paragraph separators, and the bidirectional marks, embeddings, overrides and isolates (U+202E turns
+ * 'Ann‮fdp.exe' into 'Annexe.pdf').
+ */
+export const NAME_FORBIDDEN_CHARACTERS = /[\p{Cc}\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * A name field: its own length rules first (`text`), then refused with `message` when it holds a
+ * character of NAME_FORBIDDEN_CHARACTERS (behind a `.pipe`, so only within the length limit).
+ */
+export function nameText(text: z.ZodString, message: string) {
+  return text.pipe(z.string().refine((name) => !NAME_FORBIDDEN_CHARACTERS.test(name), message));
+}

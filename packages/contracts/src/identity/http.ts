@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONTACT_PREFERENCES, DEFAULT_CONTACT_PREFERENCE, PROPERTIES_OWNED } from '../common/enums';
 import { jsonObject } from '../common/json';
 import { optionalOrNull } from '../common/optional';
-import { PASSWORD_MAX_LENGTH, emailText } from '../common/text';
+import { PASSWORD_MAX_LENGTH, emailText, nameText } from '../common/text';
 
 /**
  * Identity HTTP contracts: request bodies with the exact messages the forms show, and the response
@@ -14,9 +14,11 @@ export const IDENTITY_MESSAGES = {
   loginEmailRequired: 'Email is required',
   loginPasswordRequired: 'Password is required',
   registerName: 'Name must be at least 2 characters',
+  registerNameCharacters: 'Name must not contain control or text-direction characters',
   registerPassword: 'Password must be at least 8 characters',
   registerMismatch: "Passwords don't match",
   createName: 'Full name is required',
+  createNameCharacters: 'Full name must not contain control or text-direction characters',
   createEmailRequired: 'Email address is required',
   createPhone: 'Phone number is required',
   createPasswordRequired: 'Password is required',
@@ -53,11 +55,14 @@ export const loginBodySchema = z.object({
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
 export const registerBodySchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(REGISTER_NAME_MIN_LENGTH, IDENTITY_MESSAGES.registerName)
-    .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`),
+  name: nameText(
+    z
+      .string({ error: IDENTITY_MESSAGES.registerName })
+      .trim()
+      .min(REGISTER_NAME_MIN_LENGTH, IDENTITY_MESSAGES.registerName)
+      .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`),
+    IDENTITY_MESSAGES.registerNameCharacters,
+  ),
   email,
   password: password(IDENTITY_MESSAGES.registerPassword).min(
     PASSWORD_MIN_LENGTH,
@@ -83,11 +88,14 @@ export const registerFormSchema = z
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
 const createAccountFields = {
-  name: z
-    .string()
-    .trim()
-    .min(1, IDENTITY_MESSAGES.createName)
-    .max(NAME_MAX_LENGTH, `Full name must be at most ${NAME_MAX_LENGTH} characters`),
+  name: nameText(
+    z
+      .string({ error: IDENTITY_MESSAGES.createName })
+      .trim()
+      .min(1, IDENTITY_MESSAGES.createName)
+      .max(NAME_MAX_LENGTH, `Full name must be at most ${NAME_MAX_LENGTH} characters`),
+    IDENTITY_MESSAGES.createNameCharacters,
+  ),
   email: emailText({
     required: IDENTITY_MESSAGES.createEmailRequired,
     invalid: IDENTITY_MESSAGES.invalidEmail,

@@ -46,6 +46,12 @@ export const shareCreatedEventSchema = z.object({
    * written before the field: read as false.
    */
   expiresWithDip: z.boolean().optional(),
+  /**
+   * False when the recipient was already emailed about this DIP within the last 24 hours: the share is
+   * recorded (dip learns of it) but no email is sent. Absent in events written before the field: read
+   * as true.
+   */
+  emailRecipient: z.boolean().optional(),
   createdAt: z.string().datetime(),
 });
 export type ShareCreatedEvent = z.infer<typeof shareCreatedEventSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LOAN_TYPES } from '../common/enums';
 import { jsonObject } from '../common/json';
-import { EMAIL_TEXT_PATTERN, emailText, isoDateTimeText } from '../common/text';
+import { EMAIL_TEXT_PATTERN, emailText, isoDateTimeText, nameText } from '../common/text';
 import { SHARING_MESSAGES } from './messages';
 
 export { SHARING_MESSAGES };
@@ -41,6 +41,10 @@ export const shareRecipientResultSchema = z.object({
   email: z.string(),
   success: z.boolean(),
   shareId: z.string().optional(),
+  /** False when this address was emailed about the DIP in the last 24 hours: shared, not emailed again. */
+  emailed: z.boolean().optional(),
+  /** Why no email was sent, when none was. */
+  note: z.string().optional(),
   error: z.string().optional(),
 });
 
@@ -155,11 +159,14 @@ export type DealShareBody = z.infer<typeof dealShareBodySchema>;
 
 /** POST /api/referrals (spec §3 'Referral payload', §5 'Referral'). */
 export const referralBodySchema = z.object({
-  referrerName: z
-    .string({ error: SHARING_MESSAGES.referralMissing })
-    .trim()
-    .min(1, SHARING_MESSAGES.referralMissing)
-    .max(200),
+  referrerName: nameText(
+    z
+      .string({ error: SHARING_MESSAGES.referralMissing })
+      .trim()
+      .min(1, SHARING_MESSAGES.referralMissing)
+      .max(200),
+    SHARING_MESSAGES.referrerNameControlCharacters,
+  ),
   referralEmail: emailText({
     required: SHARING_MESSAGES.referralMissing,
     invalid: SHARING_MESSAGES.referralInvalidEmail,

@@ -21,4 +21,9 @@ export const SHARING_MESSAGES = {
   referralInvalidEmail: 'Invalid Email: Please enter a valid email address',
   referrerMismatch: 'The referrer id does not match the signed-in user',
   tooManyInvitations: 'Too many invitations sent. Please wait a while and try again.',
+  invitationsUnavailable: 'Invitations cannot be sent right now. Please try again in a few minutes.',
+  alreadyEmailedToday:
+    'Already emailed about this DIP in the last 24 hours: shared again without sending another email',
+  referrerNameControlCharacters:
+    'Invalid Name: Please remove control or text-direction characters from your name',
 } as const;

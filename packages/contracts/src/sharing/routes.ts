@@ -6,7 +6,6 @@ import {
   NOT_SIGNED_IN,
   NOT_VERIFIED,
   OWNER_UNAVAILABLE,
-  TOO_MANY,
   defineRoute,
   errorAnswer,
   errorResponseSchema,
@@ -31,6 +30,13 @@ import {
 /** The sharing service's public routes: DIP shares, shared deals, referrals, share-funnel telemetry. */
 
 const DIP_EXPIRED = errorAnswer('The DIP has expired');
+/** Invitation emails: the sender's allowance is spent (`Retry-After` says when there is room again). */
+const TOO_MANY_INVITATIONS = errorAnswer(
+  'The sender’s allowance of invitation emails (DIP shares, deal shares and referrals together, per 60 minutes) is spent',
+);
+const INVITATIONS_UNAVAILABLE = errorAnswer(
+  'The invitation allowance could not be checked, so nothing was sent: try again shortly',
+);
 
 export const SHARING_ROUTES = [
   defineRoute({
@@ -55,9 +61,10 @@ export const SHARING_ROUTES = [
       403: FORBIDDEN,
       404: errorAnswer('No such DIP, or it cannot be shared'),
       410: DIP_EXPIRED,
+      429: TOO_MANY_INVITATIONS,
       503: {
         description:
-          'The emails could not be handed on for sending (the share not recorded, or its share.created not published): the open link, which the recipient can open, instead (`fallback`); or the dip service did not answer: try again',
+          'The emails could not be handed on for sending (the share not recorded, its share.created not published, or the invitation allowance could not be checked): the open link, which the recipient can open, instead (`fallback`); or the dip service did not answer: try again',
         schema: z.union([shareFallbackResponseSchema, errorResponseSchema]),
       },
     },
@@ -208,7 +215,8 @@ export const SHARING_ROUTES = [
       400: INVALID_REQUEST,
       401: NOT_SIGNED_IN,
       403: errorAnswer('`referrerId` is not the caller'),
-      429: TOO_MANY,
+      429: TOO_MANY_INVITATIONS,
+      503: INVITATIONS_UNAVAILABLE,
     },
   }),
   defineRoute({
@@ -265,7 +273,8 @@ export const SHARING_ROUTES = [
       400: INVALID_REQUEST,
       401: NOT_SIGNED_IN,
       403: NOT_VERIFIED,
-      429: TOO_MANY,
+      429: TOO_MANY_INVITATIONS,
+      503: INVITATIONS_UNAVAILABLE,
     },
   }),
   defineRoute({

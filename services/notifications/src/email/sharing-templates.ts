@@ -1,4 +1,4 @@
-import { DASH, formatUkDate } from '@lsp/contracts';
+import { DASH, NAME_FORBIDDEN_CHARACTERS, formatUkDate } from '@lsp/contracts';
 import { type RenderedEmail, escapeHtml } from './templates';
 
 /** The emails a person receives because someone shared with or invited them. */
@@ -15,7 +15,12 @@ export interface SharingEmailInput {
   expiresAt?: string | null;
 }
 
-const sender = (name: string) => name.trim() || 'Someone';
+/**
+ * The sender as the subject and the text name them. Names are refused with control or text-direction
+ * characters; one stored before that rule has them removed here, so no name can break or reverse a line.
+ */
+const sender = (name: string) =>
+  name.replace(new RegExp(NAME_FORBIDDEN_CHARACTERS.source, 'gu'), '').trim() || 'Someone';
 
 function expiryText(expiresAt: string | null | undefined): string | null {
   if (!expiresAt) return null;

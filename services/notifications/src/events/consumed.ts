@@ -107,12 +107,14 @@ export function subscribeToIdentityEvents(bus: EventBus, processed: ProcessedEve
   });
 }
 
-/** The email an event asks for, or null (an open share has no one to email). */
+/** The email an event asks for, or null (an open share has no one to email; a repeat share within a day, no new email). */
 export function sharingEmailJobFor(envelope: EventEnvelope): SharingEmailJob | null {
   switch (envelope.type) {
     case SHARING_EVENT_TYPES.shareCreated: {
       const d = shareCreatedEventSchema.parse(envelope.data);
       if (d.inviteType !== 'targeted' || !d.recipientEmail) return null;
+      // Shared again within a day of the last email about this DIP: recorded, not emailed again.
+      if (d.emailRecipient === false) return null;
       return {
         eventId: envelope.id,
         template: 'dip-shared',

@@ -5,6 +5,7 @@ import {
   badRequest,
   forbidden,
   notFound,
+  serviceUnavailable,
   tooManyRequests,
   type EventOutbox,
   declareRoute,
@@ -14,7 +15,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Connection } from 'mongoose';
 import { createHash } from 'node:crypto';
 import type { SharingConfig } from '../config';
-import type { SharingAllowances } from '../data/allowances';
+import { AllowanceUnavailableError, type SharingAllowances } from '../data/allowances';
 import type { SharedDeal } from '../data/collections';
 import type { SharingRepositories } from '../data/repositories';
 import { dealSharedEvent, dealViewedEvent, referralCreatedEvent } from '../events/published';
@@ -35,12 +36,21 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
 export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   const { deals, referrals, funnel } = deps.repositories;
 
-  /** Deal shares and referrals together: one allowance per user, so nobody can spam through the platform. */
+  /**
+   * Deal shares and referrals spend from the same allowance as DIP shares, so nobody can spam through
+   * the platform; while the allowance cannot be checked, nothing is sent (503).
+   */
   async function spendInvitation(userId: string, reply: FastifyReply) {
-    const { allowed, retryAfterSeconds } = await deps.allowances.spendInvitation(userId);
-    if (!allowed) {
-      reply.header('retry-after', String(retryAfterSeconds));
-      throw tooManyRequests(SHARING_MESSAGES.tooManyInvitations, { retryAfterSeconds });
+    const verdict = await deps.allowances.spendInvitation(userId).catch((err: unknown) => {
+      if (!(err instanceof AllowanceUnavailableError)) throw err;
+      deps.logger.error({ err }, 'invitation allowance unavailable; nothing sent');
+      throw serviceUnavailable(SHARING_MESSAGES.invitationsUnavailable);
+    });
+    if (!verdict.allowed) {
+      reply.header('retry-after', String(verdict.retryAfterSeconds));
+      throw tooManyRequests(SHARING_MESSAGES.tooManyInvitations, {
+        retryAfterSeconds: verdict.retryAfterSeconds,
+      });
     }
   }
 

@@ -14,6 +14,7 @@ import {
   forbidden,
   gone,
   notFound,
+  tooManyRequests,
   unauthorized,
   type EventOutbox,
   declareRoute,
@@ -22,6 +23,7 @@ import {
 } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
+import { AllowanceUnavailableError, type SharingAllowances } from '../data/allowances';
 import type { DipProjection, DipShare, RecipientShare } from '../data/collections';
 import type { SharingRepositories } from '../data/repositories';
 import {
@@ -40,6 +42,8 @@ export interface ShareRouteDeps {
   outbox: EventOutbox;
   signer: ShareLinkSigner;
   clock: Clock;
+  /** The owner's allowance of invitation emails, and who was emailed about a DIP in the last day. */
+  allowances: SharingAllowances;
   /**
    * Asks the dip service for a DIP as it is now (null: no such DIP). Every decision about a DIP's link
    * is made on the owner's answer, never on the projection alone, which may not have heard yet of a
@@ -138,6 +142,8 @@ function shareCreatedFor(
     url: string;
     linkExpiresAt: Date | null;
     now: Date;
+    /** False: the recipient was emailed about this DIP in the last 24 hours and is not emailed again. */
+    emailRecipient?: boolean;
   },
 ) {
   return shareCreatedEvent({
@@ -153,6 +159,7 @@ function shareCreatedFor(
     shareUrl: link.url,
     expiresAt: (link.linkExpiresAt ?? dip.expiresAt).toISOString(),
     expiresWithDip: link.linkExpiresAt === null,
+    ...(link.emailRecipient === undefined ? {} : { emailRecipient: link.emailRecipient }),
     createdAt: link.now.toISOString(),
   });
 }
@@ -202,13 +209,6 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return dip && dip.status === 'active' && dip.shareSlug === slug ? dip : null;
   }
 
-  /** The DIP if the caller owns it and it can still be shared. */
-  async function shareableDip(dipId: string, userId: string, now: Date): Promise<DipProjection> {
-    const dip = await currentDip(dipId, now);
-    if (!dip) throw notFound(SHARING_MESSAGES.notFound);
-    if (dip.ownerUserId !== userId) throw forbidden(SHARING_MESSAGES.accessDenied);
-    if (dip.status !== 'active' || !dip.shareSlug) throw notFound(SHARING_MESSAGES.notFound);
-    if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expiredCannotShare);
   /**
    * The refusal of a link whose slug names no DIP now. When the slug was its DIP's before the owner
    * regenerated the link, and the caller still has the DIP in Shared with me, the 404 says the link
@@ -224,6 +224,13 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
     return notFound(SHARING_MESSAGES.notFound);
   }
 
+  /** The DIP if the caller owns it and it can still be shared. */
+  async function shareableDip(dipId: string, userId: string, now: Date): Promise<DipProjection> {
+    const dip = await currentDip(dipId, now);
+    if (!dip) throw notFound(SHARING_MESSAGES.notFound);
+    if (dip.ownerUserId !== userId) throw forbidden(SHARING_MESSAGES.accessDenied);
+    if (dip.status !== 'active' || !dip.shareSlug) throw notFound(SHARING_MESSAGES.notFound);
+    if (isExpired(dip.expiresAt, now)) throw gone(SHARING_MESSAGES.expiredCannotShare);
     return dip;
   }
 
@@ -325,7 +332,34 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
       // 'Shared with me'. Nothing is shared when any address is the owner's.
       if (emails.includes(owner.email)) throw badRequest(SHARING_MESSAGES.ownEmailAddress);
 
-      const results: Array<{ email: string; success: boolean; shareId: string }> = [];
+      // One email per address per DIP per day, each from the owner's allowance (all or none); while
+      // the allowance cannot be checked, nothing is emailed and the owner is offered the open link.
+      let spent;
+      try {
+        spent = await deps.allowances.spendDipShareEmails(owner.userId, dip._id, emails, now.getTime());
+      } catch (err) {
+        if (!(err instanceof AllowanceUnavailableError)) throw err;
+        deps.logger.error(
+          { err, dipId: dip._id },
+          'invitation allowance unavailable; offering the copy-link fallback',
+        );
+        return reply.code(503).send(await emailUnavailable(dip, owner, now));
+      }
+      if (!spent.allowed) {
+        reply.header('retry-after', String(spent.retryAfterSeconds));
+        throw tooManyRequests(SHARING_MESSAGES.tooManyInvitations, {
+          retryAfterSeconds: spent.retryAfterSeconds,
+        });
+      }
+      const toEmail = spent.toEmail;
+
+      const results: Array<{
+        email: string;
+        success: boolean;
+        shareId: string;
+        emailed: boolean;
+        note?: string;
+      }> = [];
       const eventIds: string[] = [];
       try {
         // The shares and their share.created events (which the email is sent from) commit together:
@@ -370,14 +404,27 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
                 url: link.url,
                 linkExpiresAt: null,
                 now,
+                emailRecipient: toEmail.has(email),
               }),
             );
-            results.push({ email, success: true, shareId });
+            results.push(
+              toEmail.has(email)
+                ? { email, success: true, shareId, emailed: true }
+                : {
+                    email,
+                    success: true,
+                    shareId,
+                    emailed: false,
+                    note: SHARING_MESSAGES.alreadyEmailedToday,
+                  },
+            );
           }
           await deps.outbox.add(events, session);
           eventIds.push(...events.map((event) => event.id));
         });
       } catch (err) {
+        // Not shared, so not emailed: sharing again must email them.
+        await deps.allowances.forgetDipShareEmails(dip._id, [...toEmail]);
         if (err instanceof HttpError) throw err;
         deps.logger.error(
           { err, dipId: dip._id },
@@ -392,7 +439,7 @@ export function registerShareRoutes(app: FastifyInstance, deps: ShareRouteDeps) 
         return reply.code(503).send(await emailUnavailable(dip, owner, now));
       }
       reply.status(201);
-      return { success: true, results, sent: results.length, failed: 0 };
+      return { success: true, results, sent: toEmail.size, failed: 0 };
     },
     SIGNED_IN,
   );
