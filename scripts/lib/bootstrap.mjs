@@ -16,19 +16,25 @@ export function say(message) {
 
 const quietEnv = { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
 
+/**
+ * How dependencies are installed: `npm ci`, exactly the lock file (which holds every platform's optional
+ * builds), with install scripts under package.json's `allowScripts` (docs/decisions/0016-npm-ci-from-the-lock-file-install-scripts-under-a-policy.md).
+ */
+export const INSTALL_DEPENDENCIES = ['ci', '--no-audit', '--no-fund'];
+
 /** Installs dependencies when node_modules is missing or older than the lock file. */
 export function ensureDependencies() {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
   const lock = path.join(ROOT, 'package-lock.json');
   const fresh = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh) return;
-  say('Installing dependencies (npm install, as locked)…');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], {
+  say('Installing dependencies (npm ci, as locked)…');
+  const result = spawnSync('npm', INSTALL_DEPENDENCIES, {
     cwd: ROOT,
     stdio: 'inherit',
     env: quietEnv,
   });
-  if (result.status !== 0) throw new Error('npm install failed');
+  if (result.status !== 0) throw new Error('npm ci failed');
 }
 
 export function redisTarget(url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') {
