@@ -39,20 +39,26 @@ function typesUsedIn(file, catalogue) {
   return [...found.values()].sort((a, b) => a.type.localeCompare(b.type));
 }
 
-/** The Markdown between the markers for one service (`services/<name>`). */
-export function eventsBlock(root, service, catalogue = contractEventTypes(root)) {
+/** The event types a service consumes (`{ type, domain }`): those its src/events/ files other than published.ts name. */
+export function consumedEventTypes(root, service, catalogue = contractEventTypes(root)) {
   const eventsDir = path.join(root, 'services', service, 'src/events');
-  const produced = typesUsedIn(path.join(eventsDir, 'published.ts'), catalogue);
   const consumerFiles = existsSync(eventsDir)
     ? readdirSync(eventsDir).filter((file) => file.endsWith('.ts') && file !== 'published.ts')
     : [];
-  const consumed = [
+  return [
     ...new Map(
       consumerFiles
         .flatMap((file) => typesUsedIn(path.join(eventsDir, file), catalogue))
         .map((e) => [e.type, e]),
     ).values(),
   ].sort((a, b) => a.type.localeCompare(b.type));
+}
+
+/** The Markdown between the markers for one service (`services/<name>`). */
+export function eventsBlock(root, service, catalogue = contractEventTypes(root)) {
+  const eventsDir = path.join(root, 'services', service, 'src/events');
+  const produced = typesUsedIn(path.join(eventsDir, 'published.ts'), catalogue);
+  const consumed = consumedEventTypes(root, service, catalogue);
   const link = (domain) => `[${domain}](../../packages/contracts/src/${domain}/events.ts)`;
   const list = (entries) =>
     entries.length ? entries.map((e) => `- \`${e.type}\` (${link(e.domain)})`).join('\n') : '- none';

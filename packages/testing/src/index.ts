@@ -7,3 +7,4 @@ export * from './in-process';
 export * from './ports';
 export * from './fuzz';
 export * from './harness';
+export * from './released-events';
