@@ -125,6 +125,8 @@ describe('search flow', () => {
       loanType: 'development',
       timestamp: T0,
       userData: { email: 'ann@example.com' },
+      // The run travels with the held results: the server saves its own record of it.
+      searchRunId: 'run-1',
     });
     expect(outcome.toast).toEqual({
       title: 'Search completed successfully',

@@ -28,6 +28,11 @@ export interface PendingResults {
   timestamp: number;
   loanType: LoanType;
   lendabilityScore?: PendingLendabilityScore;
+  /**
+   * The run these results came from (the search answer's SearchRunId): the server saves its own record
+   * of that run, for this browser after verification and for the account being created.
+   */
+  searchRunId?: string;
 }
 
 function isPendingResults(value: unknown): value is PendingResults {

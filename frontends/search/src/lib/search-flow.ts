@@ -193,6 +193,7 @@ export async function runSearchFlow(
         userData: leadData(lead),
         loanType,
         ...(score ? { lendabilityScore: score } : {}),
+        ...(typeof response.data?.SearchRunId === 'string' ? { searchRunId: response.data.SearchRunId } : {}),
       },
       deps.now(),
     );

@@ -104,7 +104,8 @@ export function HomePage() {
           userId: user.id,
           loanType: entry.loanType,
           searchData: entry.formData,
-          apiResponse: { success: true, data: { Results: entry.results } },
+          // The server saves its own record of the run this id names; the held offers are not sent as truth.
+          apiResponse: { success: true, data: { Results: entry.results, SearchRunId: entry.searchRunId } },
         });
         setResults((shown) => (shown ? { ...shown, searchId } : shown));
         void queryClient.invalidateQueries({ queryKey: DASHBOARD_QUERY_KEYS.allSearches });
