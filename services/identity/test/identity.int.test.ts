@@ -315,6 +315,53 @@ describe('identity through the gateway', () => {
       expect(verified.json()).toMatchObject({ success: true, refDealId: 'Deal-token_0123456789abcdef' });
     });
 
+    it('hands the search run the account was created with to search on verification (register and create-account)', async () => {
+      const runId = '0b7d4f3e-9c1a-4e8b-a5f2-3d6c7e8f9a01';
+      const viaRegister = newEmail();
+      const viaCreate = newEmail();
+      const plain = await registered();
+      const registeredWithRun = await stack.browser().post('/api/auth/register', {
+        name: 'Ada Lovelace',
+        email: viaRegister,
+        password: PASSWORD,
+        searchRunId: runId,
+      });
+      expect(registeredWithRun.status).toBe(201);
+      const createdWithRun = await stack.browser().post('/api/create-account', {
+        name: 'Ada Lovelace',
+        email: viaCreate,
+        phone: '07700 900123',
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        searchRunId: runId,
+      });
+      expect(createdWithRun.status).toBe(201);
+      for (const email of [viaRegister.toLowerCase(), viaCreate.toLowerCase(), plain.email]) {
+        const token = await latestVerificationToken(stack, email);
+        expect(
+          (await stack.browser().get(`/api/verify-email?token=${encodeURIComponent(token)}`)).status,
+        ).toBe(200);
+      }
+      const verified = await stack.events('identity.user.verified');
+      const runOf = (email: string) => verified.find((e) => e.data.email === email)?.data.searchRunId;
+      expect(runOf(viaRegister.toLowerCase())).toBe(runId);
+      expect(runOf(viaCreate.toLowerCase())).toBe(runId);
+      expect(verified.find((e) => e.subject === plain.userId)?.data).not.toHaveProperty('searchRunId');
+    });
+
+    it('refuses a search run id that is not one with 400, creating no account', async () => {
+      const email = newEmail();
+      const res = await stack.browser().post('/api/auth/register', {
+        name: 'Ada Lovelace',
+        email,
+        password: PASSWORD,
+        searchRunId: '{"$ne":null}',
+      });
+      expect(res.status).toBe(400);
+      expect(res.json().error).toBe('Search run id must be a search run id');
+      expect(await stack.users.findOne({ email: email.toLowerCase() })).toBeNull();
+    });
+
     it('says clearly that a used link has already verified the address', async () => {
       const { email, userId } = await registered();
       const token = await latestVerificationToken(stack, email);

@@ -40,6 +40,11 @@ export const userVerifiedEventSchema = z.object({
   userId: z.string().min(1),
   email: z.string().min(1),
   verifiedAt: z.string().datetime(),
+  /**
+   * The anonymous search run the account was created with (sent at registration): search saves it to
+   * the account. Absent when none was sent.
+   */
+  searchRunId: z.string().min(1).optional(),
 });
 export type UserVerifiedEvent = z.infer<typeof userVerifiedEventSchema>;
 

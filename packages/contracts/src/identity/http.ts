@@ -38,6 +38,16 @@ const PHONE_MAX_LENGTH = 40;
 const TOKEN_MAX_LENGTH = 200;
 
 const email = emailText({ invalid: IDENTITY_MESSAGES.invalidEmail });
+/**
+ * The run id of the anonymous search the person just ran (its answer's SearchRunId), sent with a new
+ * account: the search service saves that run to the account once the address is verified.
+ */
+const searchRunId = optionalOrNull(
+  z
+    .string()
+    .max(100, 'Search run id must be at most 100 characters')
+    .regex(/^[A-Za-z0-9-]+$/, 'Search run id must be a search run id'),
+);
 /** A password of any content, at most PASSWORD_MAX_LENGTH characters. */
 const password = (required: string) =>
   z
@@ -70,6 +80,7 @@ export const registerBodySchema = z.object({
   ),
   refDealId: optionalOrNull(z.string().min(1).max(200)),
   fromSharedLink: optionalOrNull(z.boolean()),
+  searchRunId,
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
@@ -122,7 +133,7 @@ export type CreateAccountForm = z.infer<typeof createAccountFormSchema>;
 
 /** POST /api/create-account: the form plus the search that led here (kept with the account). */
 export const createAccountBodySchema = z
-  .object({ ...createAccountFields, searchData: optionalOrNull(jsonObject('searchData')) })
+  .object({ ...createAccountFields, searchData: optionalOrNull(jsonObject('searchData')), searchRunId })
   .refine(passwordsMatch, { message: IDENTITY_MESSAGES.createMismatch, path: ['confirmPassword'] });
 export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
 

@@ -29,6 +29,7 @@ interface SignUpInput {
   refDealId?: string;
   fromSharedLink?: boolean;
   signupSearchData?: unknown;
+  signupSearchRunId?: string;
 }
 
 /** Account rules: sign-up, verification and its emails. Sign-in and sessions live in the routes. */
@@ -103,6 +104,7 @@ export class Accounts {
               refDealId: input.refDealId,
               fromSharedLink: input.fromSharedLink,
               signupSearchData: input.signupSearchData,
+              signupSearchRunId: input.signupSearchRunId,
               ...verification.fields,
             },
           ],
@@ -171,6 +173,8 @@ export class Accounts {
         userId: user.id as string,
         email: user.email,
         verifiedAt: verifiedAt.toISOString(),
+        // The search run the account was created with goes to search, which saves it to the account.
+        ...(user.signupSearchRunId ? { searchRunId: user.signupSearchRunId } : {}),
       };
       await this.outbox.add([userVerifiedEvent(data, correlationId)], session);
     });

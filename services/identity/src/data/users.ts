@@ -34,6 +34,8 @@ export interface User {
   fromSharedLink?: boolean;
   /** The search that led to create-account, kept as sent. */
   signupSearchData?: unknown;
+  /** The anonymous search run the account was created with: handed to search on verification. */
+  signupSearchRunId?: string;
   /** The search the results gate was answered for. */
   leadSearchData?: unknown;
   leadCapturedAt?: Date;
@@ -70,6 +72,7 @@ const userSchema = new Schema<User>(
     refDealId: String,
     fromSharedLink: Boolean,
     signupSearchData: Schema.Types.Mixed,
+    signupSearchRunId: String,
     leadSearchData: Schema.Types.Mixed,
     leadCapturedAt: Date,
   },

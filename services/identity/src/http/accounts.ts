@@ -17,6 +17,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
         source: 'register',
         refDealId: body.refDealId,
         fromSharedLink: body.fromSharedLink,
+        signupSearchRunId: body.searchRunId ?? undefined,
       },
       request.id,
     );
@@ -40,6 +41,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
         phone: body.phone,
         source: 'create-account',
         signupSearchData: body.searchData,
+        signupSearchRunId: body.searchRunId ?? undefined,
       },
       request.id,
     );
