@@ -8,6 +8,7 @@ import { SessionStore } from './data/sessions';
 import { LoginThrottle, ResendLimiter, ResetLimiter } from './data/throttles';
 import { registerAccountRoutes } from './http/accounts';
 import { registerPasswordRoutes } from './http/passwords';
+import { deviceCookies } from './http/device-cookie';
 import { sessionCookie } from './http/session-cookie';
 import { registerSessionRoutes } from './http/sessions';
 import { registerVerificationRoutes } from './http/verification';
@@ -43,8 +44,17 @@ export function buildApp(deps: IdentityDeps) {
   );
   const sessionCookies = sessionCookie(config, sessions);
 
-  registerSessionRoutes(app, { config, sessions, throttle, users, cookie: sessionCookies });
-  registerPasswordRoutes(app, { sessions, throttle, users, passwordResets, cookie: sessionCookies });
+  const devices = deviceCookies(config);
+
+  registerSessionRoutes(app, { config, sessions, throttle, users, cookie: sessionCookies, devices });
+  registerPasswordRoutes(app, {
+    sessions,
+    throttle,
+    users,
+    passwordResets,
+    cookie: sessionCookies,
+    devices,
+  });
   registerAccountRoutes(app, { accounts, users });
   registerVerificationRoutes(app, { accounts });
   return app;

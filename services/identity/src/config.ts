@@ -37,9 +37,15 @@ export const identityConfigSchema = baseConfigSchema.extend({
   LOGIN_SLOWDOWN_AFTER: count(3),
   LOGIN_SLOWDOWN_STEP_MS: z.coerce.number().int().min(0).default(500),
   LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).default(3000),
-  /** From this many failures on, sign-in is refused with 429 until the window passes. */
+  /**
+   * From this many failures on, sign-in is refused with 429 until the window passes: per email for
+   * clients without a device cookie for the account, per device for those with one.
+   */
   LOGIN_LOCK_AFTER_PER_EMAIL: count(8),
+  /** Failures of clients without a device cookie from one address; browsers with one are never locked by it. */
   LOGIN_LOCK_AFTER_PER_IP: count(30),
+  /** How long a device cookie (issued at each sign-in, naming the account) keeps its browser trusted. */
+  DEVICE_COOKIE_LIFETIME_DAYS: count(180),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

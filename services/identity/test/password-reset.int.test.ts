@@ -3,6 +3,7 @@
 // scrypt hashes weaker than today's replaced at sign-in. Through the real gateway.
 import { IDENTITY_MESSAGES, PASSWORD_MESSAGES, SESSION_COOKIE, sessionKey } from '@lsp/contracts';
 import type { CookieClient } from '@lsp/testing';
+import { DEVICE_COOKIE } from '../src/http/device-cookie';
 import { INVALID_CREDENTIALS } from '../src/http/sessions';
 import { hashParams, hashPassword } from '../src/domain/passwords';
 import { hashToken } from '../src/domain/tokens';
@@ -273,7 +274,7 @@ describe('password reset through the gateway', () => {
       expect(changed.map((e) => e.data.how)).toEqual(['change']);
     });
 
-    it('counts a wrong current password like a failed sign-in', async () => {
+    it('counts a wrong current password like a failed sign-in from that browser', async () => {
       const email = await account();
       const browser = await signedIn(email);
       for (let i = 0; i < stack.config.LOGIN_LOCK_AFTER_PER_EMAIL; i++) {
@@ -282,6 +283,18 @@ describe('password reset through the gateway', () => {
       }
       const locked = await changeToNewPassword(browser, PASSWORD);
       expect(locked.status).toBe(429);
+      // The browser signed in before, so its failures count against it (its device cookie) alone.
+      expect((await browser.post('/api/login', { email, password: PASSWORD })).status).toBe(429);
+      expect((await stack.browser().post('/api/login', { email, password: PASSWORD })).status).toBe(200);
+    });
+
+    it('counts a wrong current password against the email when the browser has no device cookie', async () => {
+      const email = await account();
+      const browser = await signedIn(email);
+      browser.setCookie(DEVICE_COOKIE, '');
+      for (let i = 0; i < stack.config.LOGIN_LOCK_AFTER_PER_EMAIL; i++) {
+        expect((await changeToNewPassword(browser, `guess ${i}`)).status).toBe(400);
+      }
       expect((await stack.browser().post('/api/login', { email, password: PASSWORD })).status).toBe(429);
     });
   });

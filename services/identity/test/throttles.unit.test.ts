@@ -1,4 +1,4 @@
-import { lockedBy, slowdownMs } from '../src/domain/throttles';
+import { deviceLocked, lockedBy, slowdownMs } from '../src/domain/throttles';
 
 const CONFIG = {
   LOGIN_FAILURE_WINDOW_SECONDS: 900,
@@ -24,5 +24,10 @@ describe('sign-in throttling rules', () => {
     expect(slowdownMs({ byEmail: 20, byIp: 0 }, CONFIG)).toBe(3000);
     expect(slowdownMs({ byEmail: 0, byIp: 9 }, CONFIG)).toBe(500);
     expect(slowdownMs({ byEmail: 0, byIp: 8 }, CONFIG)).toBe(0);
+  });
+
+  it('locks a trusted device from its own 8th failure, whatever the email and address counts', () => {
+    expect(deviceLocked(7, CONFIG)).toBe(false);
+    expect(deviceLocked(8, CONFIG)).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import {
   RESEND_TOO_SOON_MESSAGE,
   type ResendConfig,
   type ResetConfig,
+  deviceLocked,
   lockedBy,
   slowdownMs,
 } from '../domain/throttles';
@@ -25,10 +26,13 @@ const HOUR_MS = 3600_000;
 const limiterOf = (redis: Redis) => new RedisRateLimiter(redis);
 
 /**
- * Brute-force protection for sign-in, counted in Redis so every identity instance agrees. Failures
- * are counted per email (registered or not, so the answer never reveals which) and per client
- * address. Past a first threshold each attempt is answered more slowly; past the second it is
- * refused with 429 until the window has passed, even with the right password.
+ * Brute-force protection for sign-in, counted in Redis so every identity instance agrees (OWASP's
+ * device cookies). A client with a valid device cookie for the account (`device`, its nonce) is
+ * trusted: its failures count against that device alone, and only they can lock it. Every other
+ * client is untrusted: its failures count per email (registered or not, so the answer never reveals
+ * which) and per client address, and either count locks untrusted clients only. Past a first
+ * threshold each attempt is answered more slowly; past the second it is refused with 429 until the
+ * window has passed, even with the right password.
  */
 export class LoginThrottle {
   private readonly limiter: RedisRateLimiter;
@@ -44,43 +48,56 @@ export class LoginThrottle {
     return { email: `login-failures:email:${emailKey(email)}`, ip: `login-failures:ip:${ip}` };
   }
 
+  private deviceKey(device: string) {
+    return `login-failures:device:${device}`;
+  }
+
+  private async refuse(key: string): Promise<never> {
+    const retryAfterSeconds =
+      (await this.limiter.secondsLeft(key)) ?? this.config.LOGIN_FAILURE_WINDOW_SECONDS;
+    throw tooManyRequests(LOGIN_LOCKED_MESSAGE, { retryAfterSeconds });
+  }
+
   /** Throws 429 when locked; otherwise waits the slowdown the failures so far have earned. */
-  async beforeAttempt(email: string, ip: string): Promise<void> {
-    const keys = this.keys(email, ip);
-    const [byEmail = 0, byIp = 0] = await this.limiter.counts(keys.email, keys.ip);
-    const locked = lockedBy({ byEmail, byIp }, this.config);
-    if (locked) {
-      const retryAfterSeconds =
-        (await this.limiter.secondsLeft(keys[locked])) ?? this.config.LOGIN_FAILURE_WINDOW_SECONDS;
-      throw tooManyRequests(LOGIN_LOCKED_MESSAGE, { retryAfterSeconds });
+  async beforeAttempt(email: string, ip: string, device: string | null = null): Promise<void> {
+    let delay: number;
+    if (device) {
+      const [byDevice = 0] = await this.limiter.counts(this.deviceKey(device));
+      if (deviceLocked(byDevice, this.config)) await this.refuse(this.deviceKey(device));
+      delay = slowdownMs({ byEmail: byDevice, byIp: 0 }, this.config);
+    } else {
+      const keys = this.keys(email, ip);
+      const [byEmail = 0, byIp = 0] = await this.limiter.counts(keys.email, keys.ip);
+      const locked = lockedBy({ byEmail, byIp }, this.config);
+      if (locked) await this.refuse(keys[locked]);
+      delay = slowdownMs({ byEmail, byIp }, this.config);
     }
-    const delay = slowdownMs({ byEmail, byIp }, this.config);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   }
 
-  /** Counts the failure; the lock is judged from these counts before the next attempt. */
-  async recordFailure(email: string, ip: string): Promise<void> {
-    const keys = this.keys(email, ip);
+  /** Counts the failure against the device, or else the email and the address; judged before the next attempt. */
+  async recordFailure(email: string, ip: string, device: string | null = null): Promise<void> {
     const windowMs = this.config.LOGIN_FAILURE_WINDOW_SECONDS * 1000;
+    const count = (key: string, limit: number) =>
+      this.limiter.hit({ key, limit, windowMs, windows: 'first-hit' });
+    if (device) {
+      await count(this.deviceKey(device), this.config.LOGIN_LOCK_AFTER_PER_EMAIL);
+      return;
+    }
+    const keys = this.keys(email, ip);
     await Promise.all([
-      this.limiter.hit({
-        key: keys.email,
-        limit: this.config.LOGIN_LOCK_AFTER_PER_EMAIL,
-        windowMs,
-        windows: 'first-hit',
-      }),
-      this.limiter.hit({
-        key: keys.ip,
-        limit: this.config.LOGIN_LOCK_AFTER_PER_IP,
-        windowMs,
-        windows: 'first-hit',
-      }),
+      count(keys.email, this.config.LOGIN_LOCK_AFTER_PER_EMAIL),
+      count(keys.ip, this.config.LOGIN_LOCK_AFTER_PER_IP),
     ]);
   }
 
-  /** A right password clears the email's count; the address keeps its count for the window. */
-  async recordSuccess(email: string, ip: string): Promise<void> {
-    await this.limiter.clear(this.keys(email, ip).email);
+  /**
+   * A right password clears the count it was judged by: the device's, or the email's for an untrusted
+   * client. A trusted sign-in leaves the email's count alone, so whoever is guessing from elsewhere
+   * stays locked; the address keeps its count for the window.
+   */
+  async recordSuccess(email: string, ip: string, device: string | null = null): Promise<void> {
+    await this.limiter.clear(device ? this.deviceKey(device) : this.keys(email, ip).email);
   }
 }
 

@@ -28,20 +28,29 @@ export type ResetConfig = Pick<
   | 'PASSWORD_RESET_MAX_PER_HOUR_PER_IP'
 >;
 
-/** Failed sign-ins in the current window, for one email (registered or not) and one client address. */
+/** Failed sign-ins of untrusted clients in the current window, for one email (registered or not) and one client address. */
 export interface SignInFailures {
   byEmail: number;
   byIp: number;
 }
 
 /**
- * Which count has locked sign-in, if any: past it every attempt is refused with 429 until the window
- * has passed, even with the right password.
+ * Which count has locked sign-in for untrusted clients, if any: past it every attempt without a valid
+ * device cookie for the account is refused with 429 until the window has passed, even with the right
+ * password.
  */
 export function lockedBy(failures: SignInFailures, config: LoginThrottleConfig): 'email' | 'ip' | null {
   if (failures.byEmail >= config.LOGIN_LOCK_AFTER_PER_EMAIL) return 'email';
   if (failures.byIp >= config.LOGIN_LOCK_AFTER_PER_IP) return 'ip';
   return null;
+}
+
+/**
+ * Whether a trusted device (one with a valid device cookie for the account) is locked: by its own
+ * failures only, at the same threshold as an email.
+ */
+export function deviceLocked(failuresOfDevice: number, config: LoginThrottleConfig): boolean {
+  return failuresOfDevice >= config.LOGIN_LOCK_AFTER_PER_EMAIL;
 }
 
 /**

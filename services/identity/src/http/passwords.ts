@@ -6,6 +6,7 @@ import type { SessionStore } from '../data/sessions';
 import type { UserModel } from '../data/users';
 import { verifyPassword } from '../domain/passwords';
 import type { LoginThrottle } from '../data/throttles';
+import type { DeviceCookies } from './device-cookie';
 import { type SessionCookie, withRetryAfter } from './session-cookie';
 
 export interface PasswordRouteDeps {
@@ -14,11 +15,12 @@ export interface PasswordRouteDeps {
   users: UserModel;
   passwordResets: PasswordResets;
   cookie: SessionCookie;
+  devices: DeviceCookies;
 }
 
 /** Forgotten, reset and changed passwords: /api/auth/{forgot,reset,change}-password. */
 export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRouteDeps) {
-  const { sessions, throttle, users, passwordResets, cookie } = deps;
+  const { sessions, throttle, users, passwordResets, cookie, devices } = deps;
 
   // The same answer whether or not the address has an account; the email is sent only if it has.
   declareRoute(app, 'forgotPassword', async (request, reply) => {
@@ -48,11 +50,12 @@ export function registerPasswordRoutes(app: FastifyInstance, deps: PasswordRoute
     const { caller, body } = request;
     const user = await users.findById(caller.userId);
     if (!user) throw unauthorized('Not signed in');
+    const device = devices.trustedDevice(request, user.email);
     await throttle
-      .beforeAttempt(user.email, request.clientAddress)
+      .beforeAttempt(user.email, request.clientAddress, device)
       .catch((err) => withRetryAfter(reply, err));
     if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
-      await throttle.recordFailure(user.email, request.clientAddress);
+      await throttle.recordFailure(user.email, request.clientAddress, device);
       throw new HttpError(400, PASSWORD_MESSAGES.currentPasswordWrong);
     }
     const updated = await passwordResets.change(user, body.password, request.id);

@@ -6,6 +6,7 @@ import type { SessionStore } from '../data/sessions';
 import { type UserModel, normaliseEmail, publicUser } from '../data/users';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../domain/passwords';
 import type { LoginThrottle } from '../data/throttles';
+import type { DeviceCookies } from './device-cookie';
 import { type SessionCookie, withRetryAfter } from './session-cookie';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials. Please check your email and password.';
@@ -16,11 +17,12 @@ export interface SessionRouteDeps {
   throttle: LoginThrottle;
   users: UserModel;
   cookie: SessionCookie;
+  devices: DeviceCookies;
 }
 
 /** Signing in and out: /api/auth/me, /api/login, /api/logout, /api/auth/logout-all. */
 export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDeps) {
-  const { config, sessions, throttle, users, cookie } = deps;
+  const { config, sessions, throttle, users, cookie, devices } = deps;
   let dummy: Promise<string> | undefined;
 
   declareRoute(
@@ -47,7 +49,11 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
   declareRoute(app, 'login', async (request, reply) => {
     const { body } = request;
     const email = normaliseEmail(body.email);
-    await throttle.beforeAttempt(email, request.clientAddress).catch((err) => withRetryAfter(reply, err));
+    // A browser that signed in to this account before is judged by its own failures only.
+    const device = devices.trustedDevice(request, email);
+    await throttle
+      .beforeAttempt(email, request.clientAddress, device)
+      .catch((err) => withRetryAfter(reply, err));
     const user = await users.findOne({ email });
     // Unknown emails are checked against a throwaway hash so they take as long as a wrong password.
     const valid = user
@@ -56,10 +62,10 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
           () => false,
         );
     if (!user || !valid) {
-      await throttle.recordFailure(email, request.clientAddress);
+      await throttle.recordFailure(email, request.clientAddress, device);
       throw unauthorized(INVALID_CREDENTIALS);
     }
-    await throttle.recordSuccess(email, request.clientAddress);
+    await throttle.recordSuccess(email, request.clientAddress, device);
     // A hash made with weaker parameters than today's is replaced now that the password is known;
     // only if it is still the stored one (a reset meanwhile wins).
     let checkedHash = user.passwordHash;
@@ -90,7 +96,8 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
       throw unauthorized(INVALID_CREDENTIALS);
     }
     cookie.setNew(reply, sessionId);
-    request.log.info({ userId: user.id }, 'signed in');
+    devices.issue(reply, email);
+    request.log.info({ userId: user.id, trustedDevice: device !== null }, 'signed in');
     return { success: true, user: publicUser(user) };
   });
 
