@@ -12,7 +12,10 @@ export const sharingConfigSchema = baseConfigSchema.extend({
   /** The secret before the last rotation: its links keep working until SHARE_LINK_PREVIOUS_SECRET_UNTIL. */
   SHARE_LINK_PREVIOUS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SHARE_LINK_PREVIOUS_SECRET_UNTIL: z.string().datetime({ offset: true }).optional(),
-  /** Invitation emails (deal shares and referrals together) one user may send per hour. */
+  /**
+   * Invitation emails one user may have sent in any 60 minutes: DIP shares (one per address emailed),
+   * deal shares and referrals together.
+   */
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Share-funnel events one session, user or address may record per minute. */
   TELEMETRY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
