@@ -1,6 +1,8 @@
 // The compatibility gate on the released contracts (scripts/contracts.ts): today's contracts against
 // the release committed in packages/contracts/released/.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { dipCreatedEventSchema } from '../../packages/contracts/src/dip/events';
 import { DOMAIN_RELEASES, PUBLIC_API_ROUTES } from '../../packages/contracts/src/api/index';
 import { compareDomainContracts, describeIncompatibility } from '../../packages/contracts/src/compat/compare';
@@ -58,5 +60,30 @@ describe('the contracts check against the committed release', () => {
     });
     expect(run.stdout).toMatch(/✓ dip: release \d+/);
     expect(run.status).toBe(0);
+  });
+});
+
+describe('the consumers of the domains’ events', () => {
+  it('each name the payload version they read, so a version published beside it passes them by', () => {
+    const unversioned: string[] = [];
+    for (const service of readdirSync(path.join(ROOT, 'services'))) {
+      const dir = path.join(ROOT, 'services', service, 'src/events');
+      let files: string[] = [];
+      try {
+        files = readdirSync(dir).filter((file) => file.endsWith('.ts') && file !== 'published.ts');
+      } catch {
+        continue; // no events of its own
+      }
+      for (const file of files) {
+        const source = readFileSync(path.join(dir, file), 'utf8');
+        const subscriptions = source.split('bus.subscribe({').slice(1);
+        subscriptions.forEach((block, i) => {
+          const declaration = block.slice(0, block.indexOf('\n  });'));
+          if (!/\breadsVersion:/.test(declaration))
+            unversioned.push(`services/${service}/src/events/${file} #${i + 1}`);
+        });
+      }
+    }
+    expect(unversioned).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { EventEnvelope } from '@lsp/contracts';
+import { type EventEnvelope, dataschemaVersion } from '@lsp/contracts';
 import type { Logger } from 'pino';
 
 /** Where a dead-lettered event came from and why it gave up; present only on `<type>.dlq` deliveries. */
@@ -35,6 +35,13 @@ export interface Subscription {
    * while it was down.
    */
   everyInstance?: boolean;
+  /**
+   * The payload version the handler reads of each type it names (`dataschema` `/schemas/<type>/v<n>`).
+   * While a producer publishes a new version beside the old, an event of another version is
+   * acknowledged without the handler: the same fact reaches it in the version it reads. Absent: every
+   * version reaches the handler (the dead-letter collector). Every consumer of a domain's events sets it.
+   */
+  readsVersion?: number;
 }
 
 /** Names this process among the instances of its service. */
@@ -53,10 +60,11 @@ export const EVERY_INSTANCE_LOOKBACK_MS = 60_000;
  * events made before the lookback.
  */
 export function instanceSubscription(
-  subscription: Subscription,
+  declared: Subscription,
   instance: string,
   subscribedAt = Date.now(),
 ): Subscription {
+  const subscription = readingItsVersion(declared);
   if (!subscription.everyInstance) return subscription;
   const from = subscribedAt - EVERY_INSTANCE_LOOKBACK_MS;
   return {
@@ -64,6 +72,19 @@ export function instanceSubscription(
     consumerGroup: `${subscription.consumerGroup}@${instance}`,
     handler: async (envelope, context) => {
       if (Date.parse(envelope.time) >= from) await subscription.handler(envelope, context);
+    },
+  };
+}
+
+/** The subscription with events of a version it does not read (`readsVersion`) acknowledged without its handler. */
+function readingItsVersion(subscription: Subscription): Subscription {
+  const wanted = subscription.readsVersion;
+  if (wanted === undefined) return subscription;
+  return {
+    ...subscription,
+    handler: async (envelope, context) => {
+      if ((dataschemaVersion(envelope.dataschema) ?? 1) !== wanted) return;
+      await subscription.handler(envelope, context);
     },
   };
 }

@@ -95,6 +95,7 @@ function ownersEvents(
 export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
   const { processed } = deps;
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: `${CONSUMER}-searches`,
     types: [SEARCH_EVENT_TYPES.saved],
     handler: async (envelope) => {
@@ -105,6 +106,7 @@ export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
     },
   });
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: `${CONSUMER}-access`,
     types: [
       SHARING_EVENT_TYPES.shareCreated,
@@ -127,6 +129,7 @@ export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
     },
   });
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: `${CONSUMER}-panel`,
     types: [SEARCH_EVENT_TYPES.panelActivated],
     handler: (envelope) => handlePanelActivated(envelope, deps),

@@ -151,6 +151,7 @@ export async function handleUserRegistered(envelope: EventEnvelope, alerts: Aler
 
 export function subscribeToAlertEvents(bus: EventBus, deps: AlertDeps) {
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: `${CONSUMER}-alerts`,
     types: [IDENTITY_EVENT_TYPES.registered, SEARCH_EVENT_TYPES.repriced, DIP_EVENT_TYPES.productChanged],
     handler: async (envelope) => {

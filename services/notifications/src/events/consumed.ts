@@ -99,6 +99,7 @@ const IDENTITY_EMAIL_HANDLERS: Record<string, typeof handleVerificationRequested
 
 export function subscribeToIdentityEvents(bus: EventBus, processed: ProcessedEvents, queue: Queue<EmailJob>) {
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: CONSUMER,
     types: Object.keys(IDENTITY_EMAIL_HANDLERS),
     handler: async (envelope) => {
@@ -172,6 +173,7 @@ export async function handleSharingEvent(
 
 export function subscribeToSharingEvents(bus: EventBus, processed: ProcessedEvents, queue: Queue<EmailJob>) {
   bus.subscribe({
+    readsVersion: 1,
     // A group of its own, beside identity's: one Kafka consumer group per subscription.
     consumerGroup: `${CONSUMER}-sharing`,
     types: [

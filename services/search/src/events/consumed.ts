@@ -1,13 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import {
   DIP_EVENT_TYPES,
+  IDENTITY_EVENT_TYPES,
   SEARCH_EVENT_TYPES,
   applicationSubmittedEventSchema,
   panelActivatedEventSchema,
+  userVerifiedEventSchema,
 } from '@lsp/contracts';
-import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
+import type { EventBus, Logger, ProcessedEvents } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
 import type { PanelStore } from '../data/panel-store';
 import type { SavedSearchRepository } from '../data/saved-searches';
+import {
+  type RecordedRunDeps,
+  replayRunOfAnyType,
+  runMayBeSavedBy,
+  saveRecordedRun,
+  savedSearchOfRun,
+} from '../searching/recorded-run';
 import { type RepricingJob, queueRepricing } from '../searching/repricing-job';
 
 export const CONSUMER = 'search';
@@ -22,6 +32,7 @@ export function subscribeToApplications(
   savedSearches: Pick<SavedSearchRepository, 'markApplicationSubmitted'>,
 ) {
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: CONSUMER,
     types: [DIP_EVENT_TYPES.applicationSubmitted],
     handler: async (envelope) => {
@@ -36,12 +47,46 @@ export function subscribeToApplications(
 }
 
 /**
+ * An account verified with the anonymous search run it was created with: that run is saved to the
+ * account, built from the server's record of it, so the search is there on any device the person signs
+ * in on. Only an anonymous run (or the user's own) is saved; a run saved already is not saved again.
+ */
+export function subscribeToVerifiedAccounts(
+  bus: EventBus,
+  processed: ProcessedEvents,
+  deps: RecordedRunDeps & {
+    savedSearches: Pick<SavedSearchRepository, 'insert' | 'findByRun'>;
+    logger: Pick<Logger, 'warn'>;
+  },
+) {
+  bus.subscribe({
+    consumerGroup: `${CONSUMER}-accounts`,
+    types: [IDENTITY_EVENT_TYPES.verified],
+    handler: async (envelope) => {
+      const { userId, searchRunId } = userVerifiedEventSchema.parse(envelope.data);
+      if (!searchRunId) return;
+      const replayed = await replayRunOfAnyType(deps, searchRunId);
+      if (!replayed || !runMayBeSavedBy(replayed.run, userId)) {
+        deps.logger.warn({ userId, searchRunId }, 'the run an account was created with is not saved to it');
+        return;
+      }
+      await processed.handleOnce(`${CONSUMER}:verified-accounts`, envelope, async (session) => {
+        if (await deps.savedSearches.findByRun(userId, searchRunId, session)) return;
+        const search = savedSearchOfRun(replayed, randomUUID(), userId, new Date());
+        await saveRecordedRun(deps, search, envelope.correlationId, session);
+      });
+    },
+  });
+}
+
+/**
  * A new lender panel re-prices the saved searches: the activation is queued for the re-pricing
  * worker (once, whatever the redeliveries: the job id is the activation's). The shipped panel's first
  * activation has nothing before it to compare with.
  */
 export function subscribeToPanelActivations(bus: EventBus, queue: Queue<RepricingJob>) {
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: `${CONSUMER}-repricing`,
     types: [SEARCH_EVENT_TYPES.panelActivated],
     handler: async (envelope) => {
@@ -59,6 +104,7 @@ export function subscribeToPanelActivations(bus: EventBus, queue: Queue<Repricin
  */
 export function subscribeToPanelSwitches(bus: EventBus, panels: Pick<PanelStore, 'refresh'>) {
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: `${CONSUMER}-panel`,
     everyInstance: true,
     types: [SEARCH_EVENT_TYPES.panelActivated],

@@ -220,6 +220,7 @@ export function subscribeSharing(
 ) {
   const onDip = handleDipEvent(r, outbox);
   bus.subscribe({
+    readsVersion: 1,
     consumerGroup: CONSUMER,
     types: DIP_TYPES,
     handler: async (envelope) => {
@@ -228,6 +229,7 @@ export function subscribeSharing(
   });
   const onRegistered = handleUserRegistered(r.deals);
   bus.subscribe({
+    readsVersion: 1,
     // A group of its own: each group reads its own topics (one Kafka consumer group per subscription).
     consumerGroup: `${CONSUMER}-registrations`,
     types: [IDENTITY_EVENT_TYPES.registered],
