@@ -189,7 +189,43 @@ describe('docker-compose.yml', () => {
       expect({ name, exists: existsSync(path.join(ROOT, entry)) }).toEqual({ name, exists: true });
       expect(service.build.args.WORKSPACE).toBe(entry.split('/').slice(0, 2).join('/'));
     }
-    expect(compose.services.dip.build.args.APT_PACKAGES).toContain('chromium');
+  });
+
+  it('builds the PDF worker on its own target with Chromium, and no other image with a browser', () => {
+    const pdfWorker = compose.services['pdf-worker'] as Doc;
+    expect(pdfWorker.build.target).toBe('pdf-worker');
+    expect(pdfWorker.image).toMatch(/^lsp\/pdf-worker:/);
+    expect(pdfWorker.build.args).toEqual({
+      WORKSPACE: 'services/dip',
+      ENTRY: compiledEntryOf(platformProcess('pdf-worker').entry),
+    });
+    for (const { name } of processes.filter((p) => p.name !== 'pdf-worker')) {
+      const build = compose.services[name].build as Doc;
+      expect({ name, target: build.target }).toEqual({ name, target: undefined });
+      expect({ name, args: JSON.stringify(build.args) }).not.toEqual({
+        name,
+        args: expect.stringMatching(/chromium/i),
+      });
+      expect({ name, image: compose.services[name].image }).not.toEqual({
+        name,
+        image: expect.stringMatching(/^lsp\/pdf-worker:/),
+      });
+    }
+  });
+
+  it('runs the Kafka release the tests run', () => {
+    const testedVersion = /KAFKA_VERSION \?\? '([\d.]+)'/.exec(
+      readFileSync(path.join(ROOT, 'scripts/kafka-broker.mjs'), 'utf8'),
+    )?.[1];
+    expect(testedVersion).toBeDefined();
+    expect(compose.services.kafka.image).toBe(`apache/kafka:${testedVersion}`);
+  });
+
+  it('says in its header what production refuses, as loadConfig does', () => {
+    const header = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8').split('\nname:')[0]!;
+    expect(header).toContain('NODE_ENV=production');
+    expect(header).toContain('mail catcher');
+    expect(header).toContain('development-only secret');
   });
 
   it('health-checks every process: /health for services and workers, /alive for static servers', () => {
@@ -281,7 +317,15 @@ describe('docker-compose.yml', () => {
 
 describe('deploy/Dockerfile', () => {
   const dockerfile = readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8');
-  const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  /** A stage's text, from its FROM line to the next. */
+  const stageOf = (name: string) => {
+    const start = dockerfile.indexOf(` AS ${name}\n`);
+    if (start < 0) throw new Error(`deploy/Dockerfile has no stage ${name}`);
+    const next = dockerfile.indexOf('\nFROM ', start);
+    return dockerfile.slice(start, next < 0 ? undefined : next);
+  };
+  /** What every process image runs; the default target and the PDF worker's add to it. */
+  const runtimeStage = stageOf('app');
 
   it('declares every build argument docker-compose.yml passes', () => {
     const declared = new Set([...dockerfile.matchAll(/^ARG (\w+)/gm)].map((m) => m[1]));
@@ -298,9 +342,11 @@ describe('deploy/Dockerfile', () => {
     const images = [...dockerfile.matchAll(/^ARG NODE_IMAGE=(\S+)$/gm)].map((m) => m[1]!);
     expect(images).toHaveLength(1);
     expect(/^node:(\d+)[-.]/.exec(images[0]!)?.[1]).toBe(supportedMajor);
-    expect(new Set([...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]))).toEqual(
-      new Set(['${NODE_IMAGE}']),
-    );
+    // Every stage starts from that image or from another stage of the file.
+    const stages = new Set([...dockerfile.matchAll(/^FROM \S+ AS (\S+)$/gm)].map((m) => m[1]));
+    for (const [, base] of dockerfile.matchAll(/^FROM (\S+)/gm)) {
+      expect(base === '${NODE_IMAGE}' || stages.has(base!)).toBe(true);
+    }
     // No image of compose swaps the base image for another Node.
     const overridden = processes.filter(({ name }) => compose.services[name].build?.args?.NODE_IMAGE);
     expect(overridden).toEqual([]);
@@ -313,11 +359,23 @@ describe('deploy/Dockerfile', () => {
     expect(runtimeStage).not.toContain('COPY --from=build /app/node_modules');
   });
 
+  it('adds Chromium only in the pdf-worker target, and the default target is the app alone', () => {
+    expect(dockerfile).toMatch(/^FROM app AS pdf-worker$/m);
+    expect(stageOf('pdf-worker')).toMatch(
+      /apt-get install -y --no-install-recommends chromium fonts-liberation/,
+    );
+    expect(stageOf('pdf-worker')).toMatch(/^USER node$/m);
+    expect(dockerfile.slice(dockerfile.lastIndexOf('\nFROM '))).toMatch(/^\nFROM app AS runtime\n/);
+    expect(stageOf('runtime')).not.toMatch(/^(RUN|COPY|USER)/m);
+    for (const stage of ['manifests', 'build', 'prod-deps', 'app', 'runtime']) {
+      expect({ stage, chromium: /chromium/i.test(stageOf(stage).replace(/^#.*$/gm, '')) }).toEqual({
+        stage,
+        chromium: false,
+      });
+    }
+  });
+
   it('compiles in the build stage and runs compiled JavaScript with plain node, without tsx or sources', () => {
-    const stageOf = (name: string) => {
-      const start = dockerfile.indexOf(` AS ${name}\n`);
-      return dockerfile.slice(start, dockerfile.indexOf('\nFROM ', start));
-    };
     expect(stageOf('build')).toContain('node scripts/build-node.mjs packages "$WORKSPACE"');
     expect(stageOf('build')).toContain('node scripts/build-node.mjs frontends');
     expect(stageOf('prod-deps')).not.toMatch(/tsx/);
@@ -410,6 +468,49 @@ function podEnv(deployment: Doc): Env {
     env[item.name] = String(value);
   }
   return env;
+}
+
+/** The development mail catcher's packages: an SMTP server and a MIME parser no production process needs. */
+const MAIL_CATCHER_PACKAGES = ['smtp-server', 'postal-mime'];
+
+describe("the development mail catcher's packages", () => {
+  const lockfile = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; dependencies?: Record<string, string> }>;
+  };
+
+  it('are development dependencies only, so `npm ci --omit=dev` leaves them out of every image', () => {
+    for (const name of MAIL_CATCHER_PACKAGES) {
+      expect({ name, dev: lockfile.packages[`node_modules/${name}`]?.dev }).toEqual({ name, dev: true });
+      for (const [location, entry] of Object.entries(lockfile.packages)) {
+        if (location.startsWith('node_modules/')) continue;
+        expect({ location, production: Object.keys(entry.dependencies ?? {}) }).not.toEqual({
+          location,
+          production: expect.arrayContaining([name]),
+        });
+      }
+    }
+  });
+
+  it('are loaded only when the catcher runs, never by a static import of production code', () => {
+    const sources = ['services', 'packages/service-kit', 'packages/contracts'].flatMap((dir) =>
+      sourceFilesUnder(path.join(ROOT, dir)),
+    );
+    const staticImports = sources.filter((file) =>
+      MAIL_CATCHER_PACKAGES.some((name) =>
+        new RegExp(`^import (?!type )[^;]*from '${name}'`, 'm').test(readFileSync(file, 'utf8')),
+      ),
+    );
+    expect(staticImports.map((file) => path.relative(ROOT, file))).toEqual([]);
+  });
+});
+
+function sourceFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory())
+      return ['node_modules', 'dist', 'test', 'bench'].includes(entry.name) ? [] : sourceFilesUnder(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
+  });
 }
 
 describe('Kubernetes manifests', () => {
@@ -525,6 +626,21 @@ describe('Kubernetes manifests', () => {
         name,
         args: ['node', compiledEntryOf(entry)],
       });
+    }
+  });
+
+  it('run each process on the image compose builds for it, each image tagged by the production overlay', () => {
+    const overlay = yaml.load(
+      readFileSync(path.join(K8S, 'overlays/production/kustomization.yaml'), 'utf8'),
+    ) as Doc;
+    const tagged = new Set((overlay.images as Doc[]).map((image) => image.name as string));
+    for (const { name } of processes) {
+      const image = deploymentOf(name).spec.template.spec.containers[0].image as string;
+      expect({ name, image }).toEqual({
+        name,
+        image: (compose.services[name].image as string).split(':')[0],
+      });
+      expect({ name, tagged: tagged.has(image) }).toEqual({ name, tagged: true });
     }
   });
 

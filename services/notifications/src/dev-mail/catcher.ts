@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
-import PostalMime from 'postal-mime';
-import { SMTPServer } from 'smtp-server';
 import { caughtMail } from '../data/caught-mail';
 
 const LINK = /https?:\/\/[^\s"'<>]+/g;
@@ -27,6 +25,9 @@ export async function startMailCatcher(opts: {
   mongo: Connection;
   logger: Logger;
 }): Promise<MailCatcher> {
+  // Loaded only when the catcher runs: they are development dependencies, absent from production images.
+  const { default: PostalMime } = await import('postal-mime');
+  const { SMTPServer } = await import('smtp-server');
   const collection = caughtMail(opts.mongo);
   const server = new SMTPServer({
     authOptional: true,
