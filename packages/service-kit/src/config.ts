@@ -41,6 +41,11 @@ export const baseConfigSchema = z.object({
     .default(5000),
   /** Shared secret proving that identity headers were set by the gateway, not by a client. */
   INTERNAL_SECRET: z.string().min(16, 'must be at least 16 characters'),
+  /**
+   * The bearer token every process's /metrics asks for (Prometheus, the operations console): it reads
+   * metrics and nothing else, so it may not be the internal secret. Unset: /metrics answers no one.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
@@ -53,6 +58,11 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
     const cfg = result.data as Record<string, unknown>;
     if (cfg.EVENT_BUS === 'kafka' && !cfg.KAFKA_BROKERS) {
       throw new ConfigError('Invalid configuration: KAFKA_BROKERS is required when EVENT_BUS=kafka');
+    }
+    if (cfg.METRICS_TOKEN !== undefined && cfg.METRICS_TOKEN === cfg.INTERNAL_SECRET) {
+      throw new ConfigError(
+        'Invalid configuration: METRICS_TOKEN must differ from INTERNAL_SECRET (it reads metrics and nothing else)',
+      );
     }
     if (env.NODE_ENV === 'production') refuseDevelopmentValues(cfg);
     return result.data;
@@ -88,15 +98,48 @@ function refuseDevelopmentValues(cfg: Record<string, unknown>): void {
   }
 }
 
-/** For entry points: parse, or print the problem and exit non-zero. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
+}
+
+/**
+ * What a production-mode process should shout about at start-up without refusing to run. PUBLIC_URL
+ * left at a loopback address (the default, http://localhost:8080) is allowed, since `docker compose up`
+ * runs the production images on this machine at that address, but on a real deployment every email's
+ * links (verification, password reset, shared deals) would point at the reader's own computer.
+ */
+export function productionConfigWarnings(
+  cfg: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
+  if (env.NODE_ENV !== 'production' || typeof cfg.PUBLIC_URL !== 'string') return [];
+  let hostname: string;
+  try {
+    hostname = new URL(cfg.PUBLIC_URL).hostname;
+  } catch {
+    return [];
+  }
+  if (!isLoopbackHost(hostname)) return [];
+  return [
+    `WARNING: PUBLIC_URL is ${cfg.PUBLIC_URL}${env.PUBLIC_URL ? '' : ' (the default: PUBLIC_URL is not set)'}, ` +
+      'an address only this machine can open. Every email links there (verification, password reset, ' +
+      'shared deals): set PUBLIC_URL to the address people reach the site at (docs/deploy.md).',
+  ];
+}
+
+/** For entry points: parse, or print the problem and exit non-zero; production warnings go to stderr. */
 export function loadConfigOrExit<S extends z.ZodType>(
   schema: S,
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> {
+  let config: z.infer<S>;
   try {
-    return loadConfig(schema, env);
+    config = loadConfig(schema, env);
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(78);
   }
+  for (const warning of productionConfigWarnings(config as Record<string, unknown>, env))
+    process.stderr.write(`${warning}\n`);
+  return config;
 }
