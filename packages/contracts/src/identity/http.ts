@@ -46,7 +46,7 @@ const searchRunId = optionalOrNull(
   z
     .string()
     .max(100, 'Search run id must be at most 100 characters')
-    .regex(/^[A-Za-z0-9-]+$/, 'Search run id must be a search run id'),
+    .pipe(z.string().regex(/^[A-Za-z0-9-]+$/, 'Search run id must be a search run id')),
 );
 /** A password of any content, at most PASSWORD_MAX_LENGTH characters. */
 const password = (required: string) =>
