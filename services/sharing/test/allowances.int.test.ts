@@ -83,14 +83,9 @@ describe('sharing’s invitation allowance', () => {
   });
 
   it('sends no invitation while Redis does not answer; telemetry is let through and logged', async () => {
-    const dead = new Redis({
-      host: '127.0.0.1',
-      port: 1,
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
+    // A client whose connection has ended, as when Redis goes away: every command fails at once.
+    const dead = new Redis({ lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    dead.disconnect();
     try {
       const warnings: unknown[] = [];
       const blind = new SharingAllowances(dead, { warn: (o: unknown) => warnings.push(o) }, LIMITS);
