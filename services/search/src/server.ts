@@ -5,6 +5,7 @@ import {
   subscribeToApplications,
   subscribeToPanelActivations,
   subscribeToPanelSwitches,
+  subscribeToVerifiedAccounts,
 } from './events/consumed';
 import { REPRICING_QUEUE, type RepricingJob } from './searching/repricing-job';
 import { loadDefaultPanel, loadPanelFile } from './panel';
@@ -26,6 +27,7 @@ serveService({
     const repositories = createRepositories(mongo, outbox);
     await ensureIndexes(repositories);
     subscribeToApplications(bus, await ProcessedEvents.open(mongo), repositories.savedSearches);
+    subscribeToVerifiedAccounts(bus, await ProcessedEvents.open(mongo), { ...repositories, panels, logger });
     const repricingQueue = createQueue<RepricingJob>(REPRICING_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
     runtime.addCloser({ name: 'repricing-queue', close: () => repricingQueue.close() });
     watchQueueDepth(runtime.metrics, repricingQueue);

@@ -18,11 +18,14 @@ export class SavedSearchRepository {
     this.searches = savedSearchModel(connection);
   }
 
-  async insert(search: SavedSearchDocument, events: EventEnvelope[]): Promise<void> {
-    await this.connection.transaction(async (session) => {
-      await this.searches.create([search], { session });
-      await this.outbox.add(events, session);
-    });
+  /** Stores the search with its events; inside `session` when given (an event handled once), else its own transaction. */
+  async insert(search: SavedSearchDocument, events: EventEnvelope[], session?: ClientSession): Promise<void> {
+    const write = async (within: ClientSession) => {
+      await this.searches.create([search], { session: within });
+      await this.outbox.add(events, within);
+    };
+    if (session) await write(session);
+    else await this.connection.transaction(write);
   }
 
   async listForUser(userId: string): Promise<SavedSearchDocument[]> {
@@ -30,8 +33,12 @@ export class SavedSearchRepository {
   }
 
   /** The user's saved search of this run, if they saved it already. */
-  async findByRun(userId: string, runId: string): Promise<SavedSearchDocument | null> {
-    return this.searches.findOne({ user_id: userId, session_id: runId }).lean();
+  async findByRun(
+    userId: string,
+    runId: string,
+    session?: ClientSession,
+  ): Promise<SavedSearchDocument | null> {
+    return this.searches.findOne({ user_id: userId, session_id: runId }, null, { session }).lean();
   }
 
   async find(id: string): Promise<SavedSearchDocument | null> {

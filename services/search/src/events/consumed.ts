@@ -1,13 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import {
   DIP_EVENT_TYPES,
+  IDENTITY_EVENT_TYPES,
   SEARCH_EVENT_TYPES,
   applicationSubmittedEventSchema,
   panelActivatedEventSchema,
+  userVerifiedEventSchema,
 } from '@lsp/contracts';
-import type { EventBus, ProcessedEvents } from '@lsp/service-kit';
+import type { EventBus, Logger, ProcessedEvents } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
 import type { PanelStore } from '../data/panel-store';
 import type { SavedSearchRepository } from '../data/saved-searches';
+import {
+  type RecordedRunDeps,
+  replayRunOfAnyType,
+  runMayBeSavedBy,
+  saveRecordedRun,
+  savedSearchOfRun,
+} from '../searching/recorded-run';
 import { type RepricingJob, queueRepricing } from '../searching/repricing-job';
 
 export const CONSUMER = 'search';
@@ -32,6 +42,40 @@ export function subscribeToApplications(
       await processed.handleOnce(`${CONSUMER}:applications`, envelope, (session) =>
         savedSearches.markApplicationSubmitted(searchId, data.userId, session),
       );
+    },
+  });
+}
+
+/**
+ * An account verified with the anonymous search run it was created with: that run is saved to the
+ * account, built from the server's record of it, so the search is there on any device the person signs
+ * in on. Only an anonymous run (or the user's own) is saved; a run saved already is not saved again.
+ */
+export function subscribeToVerifiedAccounts(
+  bus: EventBus,
+  processed: ProcessedEvents,
+  deps: RecordedRunDeps & {
+    savedSearches: Pick<SavedSearchRepository, 'insert' | 'findByRun'>;
+    logger: Pick<Logger, 'warn'>;
+  },
+) {
+  bus.subscribe({
+    readsVersion: 1,
+    consumerGroup: `${CONSUMER}-accounts`,
+    types: [IDENTITY_EVENT_TYPES.verified],
+    handler: async (envelope) => {
+      const { userId, searchRunId } = userVerifiedEventSchema.parse(envelope.data);
+      if (!searchRunId) return;
+      const replayed = await replayRunOfAnyType(deps, searchRunId);
+      if (!replayed || !runMayBeSavedBy(replayed.run, userId)) {
+        deps.logger.warn({ userId, searchRunId }, 'the run an account was created with is not saved to it');
+        return;
+      }
+      await processed.handleOnce(`${CONSUMER}:verified-accounts`, envelope, async (session) => {
+        if (await deps.savedSearches.findByRun(userId, searchRunId, session)) return;
+        const search = savedSearchOfRun(replayed, randomUUID(), userId, new Date());
+        await saveRecordedRun(deps, search, envelope.correlationId, session);
+      });
     },
   });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Logger, badRequest, forbidden, notFound, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
 import type { SavedSearchRepository } from '../data/saved-searches';
 import { withApplicationStatus } from '../searching/application-status';
@@ -9,10 +8,11 @@ import {
   type RecordedRunDeps,
   replayRecordedRun,
   runMayBeSavedBy,
+  saveRecordedRun,
   savedSearchOfRun,
   searchRunIdIn,
 } from '../searching/recorded-run';
-import { resultsIn, savedSearchState } from '../searching/saved-search-state';
+import { resultsIn } from '../searching/saved-search-state';
 
 export interface SavedSearchRouteDeps extends RecordedRunDeps {
   savedSearches: SavedSearchRepository;
@@ -62,17 +62,6 @@ async function withMessageOnError(_request: FastifyRequest, reply: FastifyReply,
     : payload;
 }
 
-/** Stores a saved search built from its run, with its search.saved event; answers what it stored. */
-export async function insertSavedSearch(
-  deps: Pick<SavedSearchRouteDeps, 'savedSearches' | 'runs'>,
-  search: SavedSearchDocument,
-  requestId: string,
-): Promise<SavedSearchDocument> {
-  const event = searchSavedEvent(await savedSearchState(deps.runs, search), requestId);
-  await deps.savedSearches.insert(search, [event]);
-  return search;
-}
-
 /** The saved search if it exists (404) and belongs to the caller (403). */
 async function ownedSearch(
   deps: SavedSearchRouteDeps,
@@ -106,7 +95,7 @@ export function registerSavedSearchRoutes(app: FastifyInstance, deps: SavedSearc
       // Saving a run again (the browser after verification, once it was attached) keeps one search.
       const search =
         (await deps.savedSearches.findByRun(caller.userId, runId)) ??
-        (await insertSavedSearch(
+        (await saveRecordedRun(
           deps,
           savedSearchOfRun(replayed, randomUUID(), caller.userId, new Date()),
           request.id,

@@ -5,13 +5,16 @@ import {
   LOAN_TYPES,
   searchPayloadSchemas,
 } from '@lsp/contracts';
+import type { ClientSession } from 'mongoose';
 import { searchPanel } from '../engine';
+import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
 import type { SearchRunDocument } from '../data/models/search-runs';
 import type { PanelStore } from '../data/panel-store';
+import type { SavedSearchRepository } from '../data/saved-searches';
 import type { SearchRunRepository } from '../data/search-runs';
 import type { Panel } from '../panel/schema';
-import { RECORDED_FIGURES, resultsIn } from './saved-search-state';
+import { RECORDED_FIGURES, resultsIn, savedSearchState } from './saved-search-state';
 import { searchAnswer } from './search-runner';
 
 /** What the server needs to answer for a run again: the runs it recorded and every panel version. */
@@ -124,4 +127,16 @@ export function savedSearchOfRun(
     created_at: now,
     updated_at: now,
   };
+}
+
+/** Stores a saved search built from its run, with its search.saved event (inside `session` when given). */
+export async function saveRecordedRun(
+  deps: Pick<RecordedRunDeps, 'runs'> & { savedSearches: Pick<SavedSearchRepository, 'insert'> },
+  search: SavedSearchDocument,
+  correlationId: string | undefined,
+  session?: ClientSession,
+): Promise<SavedSearchDocument> {
+  const event = searchSavedEvent(await savedSearchState(deps.runs, search), correlationId);
+  await deps.savedSearches.insert(search, [event], session);
+  return search;
 }
