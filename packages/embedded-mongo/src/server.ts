@@ -12,7 +12,7 @@ import { MAX_MESSAGE_SIZE } from './wire/messages';
 
 // MongoDB's default transactionLifetimeLimitSeconds: an abandoned transaction must not pin
 // old document versions (or write locks) forever.
-const TRANSACTION_LIFETIME_MS = 60_000;
+const DEFAULT_TRANSACTION_LIFETIME_SECONDS = 60;
 // MongoDB's default cursorTimeoutMillis: cursors a client never exhausts or kills are freed.
 const CURSOR_IDLE_MS = 10 * 60_000;
 // Far more than the services of one machine open (service-kit's pools hold at most 20 each), and
@@ -46,6 +46,13 @@ export interface EmbeddedMongoOptions {
    * point. Off by default, and never set by `npm start`; without it the command does not exist.
    */
   enableTestCommands?: boolean;
+  /**
+   * How long a transaction may stay open before the server aborts it (MongoDB's
+   * transactionLifetimeLimitSeconds, default 60; also settable at run time with setParameter).
+   */
+  transactionLifetimeLimitSeconds?: number;
+  /** The clock transaction lifetimes are measured by; defaults to Date.now (tests inject one). */
+  now?: () => number;
   log?: (msg: string) => void;
   /**
    * Faults the person running the server must act on or know about (disk full, damaged journal,
@@ -78,6 +85,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     compactBytes: options.compactBytes,
     log,
     warn: options.warn,
+    now: options.now,
   });
   const opened = engine.open();
   if (opened.replayed > 0) log(`recovered ${opened.replayed} journal records`);
@@ -99,6 +107,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     failPoints: options.enableTestCommands ? new FailPoints() : undefined,
     appNames: new Map(),
     localSessions: new Map(),
+    transactionLifetimeLimitSeconds:
+      options.transactionLifetimeLimitSeconds ?? DEFAULT_TRANSACTION_LIFETIME_SECONDS,
   };
 
   const sockets = new Set<net.Socket>();
@@ -147,7 +157,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     try {
       engine.checkDataDir();
       sweepExpired(state);
-      engine.expireTransactions(TRANSACTION_LIFETIME_MS);
+      engine.expireTransactions(state.transactionLifetimeLimitSeconds * 1000);
       const idleSince = Date.now() - CURSOR_IDLE_MS;
       for (const [id, cursor] of state.cursors) if (cursor.lastUsed < idleSince) state.cursors.delete(id);
       // logicalSessionTimeoutMinutes (30, advertised in hello): idle sessions leave the cache.

@@ -43,6 +43,11 @@ export interface ServerState {
   appNames: Map<number, string>;
   /** Sessions commands have named (MongoDB's logical session cache), for $listLocalSessions. */
   localSessions: Map<string, { id: unknown; lastUse: number }>;
+  /**
+   * MongoDB's transactionLifetimeLimitSeconds (default 60, settable by setParameter): a transaction
+   * open longer is aborted by the housekeeping tick, freeing its locks.
+   */
+  transactionLifetimeLimitSeconds: number;
   /** Pinned snapshots of snapshot reads, by cluster time (`t:i`). */
   snapshots: Map<string, PinnedSnapshot>;
 }

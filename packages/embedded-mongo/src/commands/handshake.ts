@@ -1,6 +1,8 @@
 // hello/ismaster and the small diagnostic commands drivers and shells send.
 import { Long, ObjectId, Timestamp } from 'bson';
-import { CommandContext, Handler } from './context';
+import { MongoServerError, errors } from '../errors';
+import { CommandContext, Handler, toInt } from './context';
+import { isGenericField } from './fields';
 import { Doc } from '../query/values';
 
 // A fixed election id: a single node never changes primary.
@@ -61,13 +63,79 @@ const getParameter: Handler = (ctx) => {
   const known: Doc = {
     featureCompatibilityVersion: { version: '7.0' },
     authenticationMechanisms: [],
-    transactionLifetimeLimitSeconds: 60,
+    transactionLifetimeLimitSeconds: ctx.state.transactionLifetimeLimitSeconds,
   };
   const out: Doc = {};
   // Own keys only: `k in known` would also answer `constructor`, `toString`... from the prototype.
   for (const k of Object.keys(ctx.cmd)) if (Object.hasOwn(known, k)) out[k] = known[k];
   if (ctx.cmd.getParameter === '*') Object.assign(out, known);
   return { ...out, ok: 1 };
+};
+
+// Parameters setParameter may change at run time; every other one is refused as not supported.
+const SETTABLE_PARAMETERS = new Set(['transactionLifetimeLimitSeconds']);
+
+const setParameter: Handler = (ctx) => {
+  if (ctx.db !== 'admin')
+    throw new MongoServerError(
+      13,
+      'Unauthorized',
+      'setParameter may only be run against the admin database.',
+    );
+  const changes = Object.keys(ctx.cmd).filter((k) => k !== 'setParameter' && !isGenericField(k));
+  if (changes.length === 0) throw errors.badValue('no option found to set, use help:true to see options ');
+  for (const name of changes)
+    if (!SETTABLE_PARAMETERS.has(name)) throw errors.notSupported(`setParameter ${name}`);
+  const value = toInt(ctx.cmd.transactionLifetimeLimitSeconds, undefined);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw errors.badValue(
+      `Invalid value for parameter transactionLifetimeLimitSeconds: ${String(ctx.cmd.transactionLifetimeLimitSeconds)} is not an integer`,
+    );
+  if (value < 1)
+    throw errors.badValue(
+      `Invalid value for parameter transactionLifetimeLimitSeconds: ${value} is not greater than or equal to 1`,
+    );
+  const was = ctx.state.transactionLifetimeLimitSeconds;
+  ctx.state.transactionLifetimeLimitSeconds = value;
+  return { was, ok: 1 };
+};
+
+/**
+ * Ends what the sessions are doing, as MongoDB's killSessions / killAllSessions do: their open
+ * transactions are aborted (releasing the documents they hold) and their cursors closed. The
+ * sessions stay known; a later command of an aborted transaction is 251 NoSuchTransaction.
+ */
+function killSessionsWhere(ctx: CommandContext, isKilled: (sessionKey: string) => boolean): Doc {
+  ctx.state.engine.abortSessions(isKilled);
+  for (const [id, cursor] of ctx.state.cursors)
+    if (cursor.sessionKey !== undefined && isKilled(cursor.sessionKey)) ctx.state.cursors.delete(id);
+  return { ok: 1 };
+}
+
+const killSessions: Handler = (ctx) => {
+  const ids = ctx.cmd.killSessions;
+  if (!Array.isArray(ids))
+    throw errors.typeMismatch("BSON field 'killSessions' is the wrong type, expected type 'array'");
+  const keys = new Set<string>();
+  for (const lsid of ids) {
+    const key = sessionKeyOf(lsid);
+    if (key === undefined)
+      throw errors.failedToParse(
+        "BSON field 'KillSessionsCmdFromClient.killSessions.id' is missing but a required field",
+      );
+    keys.add(key);
+  }
+  return killSessionsWhere(ctx, (key) => keys.has(key));
+};
+
+const killAllSessions: Handler = (ctx) => {
+  const users = ctx.cmd.killAllSessions;
+  if (!Array.isArray(users))
+    throw errors.typeMismatch("BSON field 'killAllSessions' is the wrong type, expected type 'array'");
+  // An empty list means every user's sessions. Without authentication no session belongs to a
+  // named user, so a list of users matches none.
+  if (users.length > 0) return { ok: 1 };
+  return killSessionsWhere(ctx, () => true);
 };
 
 const serverStatus: Handler = (ctx) => ({
@@ -89,6 +157,9 @@ export const handshakeCommands: Record<string, Handler> = {
   buildInfo,
   buildinfo: buildInfo,
   getParameter,
+  setParameter,
+  killSessions,
+  killAllSessions,
   serverStatus,
   hostInfo: () => ({ system: { hostname: 'localhost', numCores: 1 }, os: { type: process.platform }, ok: 1 }),
   whatsmyuri: () => ({ you: '127.0.0.1', ok: 1 }),

@@ -34,6 +34,8 @@ export interface EngineOptions {
   log?: (msg: string) => void;
   /** Faults the person running the server must see (stderr in the CLI); defaults to `log`. */
   warn?: (msg: string) => void;
+  /** The clock transaction lifetimes are measured by (tests inject one); defaults to Date.now. */
+  now?: () => number;
 }
 
 // After a snapshot fails (disk full), the journal keeps every write; the next try waits this long
@@ -44,7 +46,7 @@ export class Transaction {
   readonly sessionKey: string;
   readonly txnNumber: bigint;
   readonly startSeq: number;
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
   readonly writes = new Map<Collection, Map<string, Doc | null>>();
   /**
    * The unique keys the transaction's own versions hold, per unique index: key -> document id.
@@ -59,10 +61,11 @@ export class Transaction {
   readonly created = new Map<string, Collection>();
   state: 'active' | 'committed' | 'aborted' = 'active';
 
-  constructor(sessionKey: string, txnNumber: bigint, startSeq: number) {
+  constructor(sessionKey: string, txnNumber: bigint, startSeq: number, startedAt: number) {
     this.sessionKey = sessionKey;
     this.txnNumber = txnNumber;
     this.startSeq = startSeq;
+    this.startedAt = startedAt;
   }
 }
 
@@ -97,6 +100,7 @@ export class Engine {
   private compactRetryAt = 0;
   private readonly log: (msg: string) => void;
   private readonly warn: (msg: string) => void;
+  private readonly now: () => number;
   /** Set while writes are refused: the line that was logged, so it is logged once, not per write. */
   private fault: string | undefined;
   /** The data folder was deleted while running: rewrite it from memory before the next append. */
@@ -106,6 +110,7 @@ export class Engine {
     this.compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.log = options.log ?? (() => undefined);
     this.warn = options.warn ?? this.log;
+    this.now = options.now ?? Date.now;
   }
 
   /** Whether writes are currently refused because of a disk fault. */
@@ -577,7 +582,7 @@ export class Engine {
   // ---- transactions ----
 
   begin(sessionKey: string, txnNumber: bigint): Transaction {
-    const txn = new Transaction(sessionKey, txnNumber, this.seq);
+    const txn = new Transaction(sessionKey, txnNumber, this.seq, this.now());
     this.activeTxns.add(txn);
     return txn;
   }
@@ -750,8 +755,19 @@ export class Engine {
 
   /** Aborts transactions older than the limit (MongoDB's transactionLifetimeLimitSeconds). */
   expireTransactions(maxAgeMs: number): void {
-    const cutoff = Date.now() - maxAgeMs;
+    const cutoff = this.now() - maxAgeMs;
     for (const txn of [...this.activeTxns]) if (txn.startedAt < cutoff) this.abort(txn);
+  }
+
+  /** Aborts every open transaction of these sessions (killSessions, killAllSessions). */
+  abortSessions(isKilled: (sessionKey: string) => boolean): number {
+    let aborted = 0;
+    for (const txn of [...this.activeTxns])
+      if (isKilled(txn.sessionKey)) {
+        this.abort(txn);
+        aborted++;
+      }
+    return aborted;
   }
 
   abort(txn: Transaction): void {
@@ -784,7 +800,7 @@ export class Engine {
    * same atClusterTime.
    */
   openReader(): Transaction {
-    const reader = new Transaction('snapshot', 0n, this.seq);
+    const reader = new Transaction('snapshot', 0n, this.seq, this.now());
     this.readers.add(reader);
     return reader;
   }
@@ -795,7 +811,7 @@ export class Engine {
 
   /** A transaction that reads as of an open reader's snapshot (startTransaction with atClusterTime). */
   beginAt(sessionKey: string, txnNumber: bigint, reader: Transaction): Transaction {
-    const txn = new Transaction(sessionKey, txnNumber, reader.startSeq);
+    const txn = new Transaction(sessionKey, txnNumber, reader.startSeq, this.now());
     this.activeTxns.add(txn);
     return txn;
   }
