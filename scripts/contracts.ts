@@ -15,7 +15,7 @@ import {
 import {
   RELEASE_INDEX,
   ROOT,
-  newRelease,
+  releaseOf,
   readRelease,
   releaseFile,
   releaseIndexOf,
@@ -78,20 +78,19 @@ async function release(args: string[]): Promise<number> {
   const source = sourceCommit();
   let refused = 0;
   for (const domain of domainsNamed(flag >= 0 ? args.filter((_, i) => i !== flag && i !== flag + 1) : args)) {
-    const previous = readRelease(domain);
-    const today = domainContracts(domain);
-    if (previous && sameContracts(previous, today)) {
-      say(`${domain}: unchanged since release ${previous.release}`);
+    const outcome = releaseOf(domain, domainContracts(domain), readRelease(domain), source, record);
+    if (outcome.kind === 'unchanged') {
+      say(`${domain}: unchanged since release ${outcome.previous.release}`);
       continue;
     }
-    const found = previous ? compareDomainContracts(previous, today) : [];
-    if (found.length > 0 && !record) {
-      for (const incompatibility of found) say(`✖ ${domain}: ${describeIncompatibility(incompatibility)}`);
-      say(`${domain}: not released: the changes above break readers of release ${previous!.release}`);
+    if (outcome.kind === 'refused') {
+      for (const incompatibility of outcome.problems)
+        say(`✖ ${domain}: ${describeIncompatibility(incompatibility)}`);
+      say(`${domain}: not released: the changes above break readers of release ${outcome.previous.release}`);
       refused += 1;
       continue;
     }
-    const written = newRelease(domain, today, previous, source, found.length > 0 ? record : undefined);
+    const written = outcome.release;
     await writeJson(releaseFile(domain), written);
     say(
       `${domain}: release ${written.release} from ${source.commit.slice(0, 7)}${source.uncommittedChanges ? ' and uncommitted contract changes' : ''}`,

@@ -11,6 +11,7 @@ import {
   type DomainReleaseInfo,
   contractText,
 } from '../../packages/contracts/src/compat/snapshot';
+import { type Incompatibility, compareDomainContracts } from '../../packages/contracts/src/compat/compare';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const RELEASED_DIR = path.join(ROOT, 'packages/contracts/released');
@@ -77,6 +78,31 @@ export function newRelease(
 }
 
 export const sameContracts = (a: DomainContracts, b: DomainContracts) => contractText(a) === contractText(b);
+
+export type ReleaseOutcome =
+  | { kind: 'unchanged'; previous: DomainRelease }
+  | { kind: 'refused'; previous: DomainRelease; problems: Incompatibility[] }
+  | { kind: 'released'; release: DomainRelease };
+
+/**
+ * What releasing a domain's contracts today does: nothing when they are as released; a refusal when
+ * they break readers of the last release and no decision record accepts it; else the next release
+ * (naming the record when it accepted a break).
+ */
+export function releaseOf(
+  domain: ContractDomain,
+  today: DomainContracts,
+  previous: DomainRelease | null,
+  source: ReleaseSource,
+  breakingChangeRecord?: string,
+): ReleaseOutcome {
+  if (previous && sameContracts(previous, today)) return { kind: 'unchanged', previous };
+  const problems = previous ? compareDomainContracts(previous, today) : [];
+  if (previous && problems.length > 0 && !breakingChangeRecord)
+    return { kind: 'refused', previous, problems };
+  const accepted = problems.length > 0 ? breakingChangeRecord : undefined;
+  return { kind: 'released', release: newRelease(domain, today, previous, source, accepted) };
+}
 
 /** Writes JSON as the repository's prettier formats it, so the lint stage's check passes on it. */
 export async function writeJson(file: string, value: unknown): Promise<void> {

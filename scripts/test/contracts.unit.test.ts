@@ -8,7 +8,7 @@ import { DOMAIN_RELEASES, PUBLIC_API_ROUTES } from '../../packages/contracts/src
 import { compareDomainContracts, describeIncompatibility } from '../../packages/contracts/src/compat/compare';
 import { CONTRACT_DOMAINS, domainContracts } from '../../packages/contracts/src/compat/snapshot';
 import { EVENT_SCHEMAS } from '../../packages/contracts/src/events/schemas';
-import { ROOT, readRelease, releaseIndexOf } from '../lib/contract-releases';
+import { ROOT, readRelease, releaseIndexOf, releaseOf } from '../lib/contract-releases';
 
 const releasedDip = () => {
   const release = readRelease('dip');
@@ -60,6 +60,49 @@ describe('the contracts check against the committed release', () => {
     });
     expect(run.stdout).toMatch(/✓ dip: release \d+/);
     expect(run.status).toBe(0);
+  });
+});
+
+describe('a release of a domain', () => {
+  const source = {
+    commit: 'c0ffee0000000000000000000000000000000000',
+    uncommittedChanges: false,
+    releasedAt: '2026-11-28T06:00:00.000Z',
+  };
+  const withoutQuoteCode = () => dipWithCreated(dipCreatedEventSchema.omit({ quoteCode: true }));
+
+  it('is refused when it breaks readers of the last one, naming the event and field', () => {
+    const outcome = releaseOf('dip', withoutQuoteCode(), releasedDip(), source);
+    expect(outcome.kind).toBe('refused');
+    if (outcome.kind !== 'refused') return;
+    expect(outcome.problems.map(describeIncompatibility)).toEqual([
+      expect.stringMatching(/^event dip\.created v1: quoteCode: field removed/),
+    ]);
+  });
+
+  it('is written with a breaking change when a decision record accepts it, and names the record', () => {
+    const record = 'docs/decisions/0107-released-contracts-and-what-breaks-a-reader.md';
+    const outcome = releaseOf('dip', withoutQuoteCode(), releasedDip(), source, record);
+    expect(outcome.kind).toBe('released');
+    if (outcome.kind !== 'released') return;
+    expect(outcome.release).toMatchObject({
+      domain: 'dip',
+      release: releasedDip().release + 1,
+      commit: source.commit,
+      breakingChangeRecord: record,
+    });
+    expect(outcome.release.events['dip.created']!['1']!.schema.required).not.toContain('quoteCode');
+  });
+
+  it('is the next number for a compatible change, and nothing when the contracts are as released', () => {
+    const added = dipWithCreated(
+      dipCreatedEventSchema.extend({ brokerReference: dipCreatedEventSchema.shape.quoteCode.optional() }),
+    );
+    const outcome = releaseOf('dip', added, releasedDip(), source);
+    expect(outcome.kind === 'released' && outcome.release.release).toBe(releasedDip().release + 1);
+    expect(outcome.kind === 'released' && 'breakingChangeRecord' in outcome.release).toBe(false);
+    const same = releaseOf('dip', releasedDip(), releasedDip(), source);
+    expect(same.kind).toBe('unchanged');
   });
 });
 
