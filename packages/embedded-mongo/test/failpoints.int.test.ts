@@ -1,20 +1,37 @@
 // Issue 25, item 7: configureFailPoint with failCommand, only on a server started with test
 // commands enabled (mongod's enableTestCommands), as the driver's own conformance tests use it.
-import { CommandStartedEvent, MongoClient, MongoServerError, MongoWriteConcernError } from 'mongodb';
+import {
+  CommandFailedEvent,
+  CommandStartedEvent,
+  CommandSucceededEvent,
+  MongoClient,
+  MongoServerError,
+  MongoWriteConcernError,
+} from 'mongodb';
 import { EmbeddedMongo, startEmbeddedMongo } from '../src';
-import { usingRealMongo } from './support';
+import { failure, usingRealMongo } from './support';
 
 const describeEmbedded = usingRealMongo ? describe.skip : describe;
 
 let server: EmbeddedMongo;
 let client: MongoClient;
 const started: CommandStartedEvent[] = [];
+// The labels of each failed command's reply, as the server sent them (before the driver adds its own).
+const replyLabels: Array<{ name: string; labels: string[] }> = [];
 
 beforeAll(async () => {
   if (usingRealMongo) return;
   server = await startEmbeddedMongo({ port: 0, replSet: 'rs0', enableTestCommands: true });
   client = await MongoClient.connect(server.uri, { monitorCommands: true });
   client.on('commandStarted', (e) => started.push(e));
+  client.on('commandSucceeded', (e: CommandSucceededEvent) => {
+    const reply = e.reply as { errorLabels?: string[] };
+    if (reply.errorLabels) replyLabels.push({ name: e.commandName, labels: reply.errorLabels });
+  });
+  client.on('commandFailed', (e: CommandFailedEvent) => {
+    const labels = (e.failure as { errorLabels?: string[] }).errorLabels;
+    replyLabels.push({ name: e.commandName, labels: labels ?? [] });
+  });
 });
 
 afterAll(async () => {
@@ -27,6 +44,7 @@ afterEach(async () => {
   if (usingRealMongo) return;
   await client.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
   started.length = 0;
+  replyLabels.length = 0;
 });
 
 function failCommand(mode: unknown, data: Record<string, unknown>) {
@@ -188,5 +206,122 @@ describeEmbedded('failCommand', () => {
     await expect(
       client.db('admin').command({ configureFailPoint: 'hangAfterCollectionInserts', mode: 'alwaysOn' }),
     ).rejects.toMatchObject({ code: 115 });
+  });
+});
+
+describeEmbedded('failCommand error labels, as MongoDB gives them', () => {
+  /** Runs one transaction inserting `_id` with session.withTransaction; the number of attempts. */
+  async function withTransaction(collection: string, id: number): Promise<number> {
+    const coll = client.db('fp').collection(collection);
+    const session = client.startSession();
+    let attempts = 0;
+    try {
+      await session.withTransaction(async () => {
+        attempts++;
+        await coll.insertOne({ _id: id } as never, { session });
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(await coll.find({ _id: id } as never).toArray()).toEqual([{ _id: id }]);
+    return attempts;
+  }
+
+  it('NoSuchTransaction injected into commitTransaction: TransientTransactionError, the transaction runs again', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['commitTransaction'], errorCode: 251 });
+    expect(await withTransaction('nst', 1)).toBe(2);
+    expect(replyLabels[0]).toEqual({ name: 'commitTransaction', labels: ['TransientTransactionError'] });
+  });
+
+  it('WriteConflict injected into commitTransaction: TransientTransactionError, the transaction runs again', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['commitTransaction'], errorCode: 112 });
+    expect(await withTransaction('wc', 1)).toBe(2);
+    expect(replyLabels[0].labels).toEqual(['TransientTransactionError']);
+  });
+
+  it('a retryable code on commit: RetryableWriteError and UnknownTransactionCommitResult, the commit is retried', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['commitTransaction'], errorCode: 189 });
+    expect(await withTransaction('stepdown', 1)).toBe(1);
+    expect(sent('commitTransaction')).toBe(2);
+    expect(replyLabels[0].labels).toEqual(['RetryableWriteError', 'UnknownTransactionCommitResult']);
+  });
+
+  it('MaxTimeMSExpired on commit: UnknownTransactionCommitResult only (the driver leaves it to the caller)', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['commitTransaction'], errorCode: 50 });
+    const err = await failure(withTransaction('maxtime', 1));
+    expect(err.code).toBe(50);
+    expect(err.hasErrorLabel('UnknownTransactionCommitResult')).toBe(true);
+    expect(replyLabels[0].labels).toEqual(['UnknownTransactionCommitResult']);
+  });
+
+  it('a write concern error on commit: UnknownTransactionCommitResult, unless the concern is unsatisfiable', async () => {
+    await failCommand(
+      { times: 1 },
+      {
+        failCommands: ['commitTransaction'],
+        writeConcernError: {
+          code: 64,
+          codeName: 'WriteConcernFailed',
+          errmsg: 'waiting for replication timed out',
+        },
+      },
+    );
+    expect(await withTransaction('commit-wce', 1)).toBe(1);
+    expect(replyLabels[0]).toEqual({ name: 'commitTransaction', labels: ['UnknownTransactionCommitResult'] });
+    replyLabels.length = 0;
+    await failCommand(
+      { times: 1 },
+      {
+        failCommands: ['commitTransaction'],
+        writeConcernError: {
+          code: 100,
+          codeName: 'UnsatisfiableWriteConcern',
+          errmsg: 'Not enough data-bearing nodes',
+        },
+      },
+    );
+    await expect(withTransaction('commit-wce', 2)).rejects.toBeInstanceOf(MongoWriteConcernError);
+    expect(replyLabels).toEqual([]);
+  });
+
+  it('inside a transaction: retryable codes and LockTimeout are transient; other errors are not; explicit labels win', async () => {
+    const labelsOf = async (errorCode: number, errorLabels?: string[]): Promise<string[]> => {
+      await failCommand(
+        { times: 1 },
+        { failCommands: ['find'], errorCode, ...(errorLabels ? { errorLabels } : {}) },
+      );
+      const session = client.startSession();
+      try {
+        session.startTransaction();
+        const err = await client
+          .db('fp')
+          .collection('inside')
+          .findOne({}, { session })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(MongoServerError);
+        return (err as MongoServerError).errorLabels;
+      } finally {
+        await session.abortTransaction().catch(() => undefined);
+        await session.endSession();
+      }
+    };
+    expect(await labelsOf(262)).toEqual(['TransientTransactionError']);
+    expect(await labelsOf(24)).toEqual(['TransientTransactionError']);
+    expect(await labelsOf(2)).toEqual([]);
+    expect(await labelsOf(112, ['Custom'])).toEqual(['Custom']);
+  });
+
+  it('NoSuchTransaction on abortTransaction is transient; outside a transaction a retryable read gets no label', async () => {
+    await failCommand({ times: 1 }, { failCommands: ['abortTransaction'], errorCode: 251 });
+    const session = client.startSession();
+    session.startTransaction();
+    await client
+      .db('fp')
+      .collection('abort')
+      .insertOne({ _id: 1 } as never, { session });
+    // The driver swallows abort errors; the reply's labels are what the server answered.
+    await session.abortTransaction();
+    await session.endSession();
+    expect(replyLabels[0]).toEqual({ name: 'abortTransaction', labels: ['TransientTransactionError'] });
   });
 });

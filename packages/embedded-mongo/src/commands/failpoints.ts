@@ -130,23 +130,52 @@ export function failReply(data: Doc, code: number, labels: string[]): Doc {
   return reply;
 }
 
+// Errors after which the whole transaction may run again (MongoDB's isTransientTransactionError):
+// write conflicts, lock timeouts, snapshot and routing errors.
+const TRANSIENT_CODES = new Set([112, 24, 267, 239, 246, 63, 150, 13388, 249]);
+// Write concern errors that say the commit cannot be confirmed on this replica set at all, rather
+// than that its outcome is unknown.
+const UNSATISFIABLE_WRITE_CONCERN = new Set([100, 79]);
+
+export interface LabelContext {
+  name: string;
+  retryableWrite: boolean;
+  inTxn: boolean;
+}
+
 /**
- * The labels MongoDB would give the error when the fail point names none: RetryableWriteError on a
- * retryable write (or commit/abort) failing with a retryable code, TransientTransactionError
- * inside a transaction, UnknownTransactionCommitResult on a commit that may have happened.
+ * The labels MongoDB gives a failed command when the fail point names none (an `errorLabels` array
+ * of the fail point replaces them):
+ * - RetryableWriteError: a retryable write, commitTransaction or abortTransaction whose error (or
+ *   write concern error) has a retryable code;
+ * - UnknownTransactionCommitResult: a commitTransaction that may have committed: a retryable error,
+ *   MaxTimeMSExpired / ExceededTimeLimit, or a write concern error it could not confirm;
+ * - TransientTransactionError: an error inside a transaction after which it can run again: on
+ *   commit or abort only NoSuchTransaction without a write concern error and the transient codes
+ *   (write conflicts...), on any other command also every retryable code.
  */
-export function defaultLabels(
+export function errorLabelsFor(
   data: Doc,
-  code: number,
-  ctx: { name: string; retryableWrite: boolean; inTxn: boolean },
+  failure: { code?: number; writeConcernCode?: number },
+  ctx: LabelContext,
 ): string[] {
   if (Array.isArray(data.errorLabels)) return data.errorLabels.map(String);
+  const { code, writeConcernCode } = failure;
   const labels: string[] = [];
-  const finishing = ctx.name === 'commitTransaction' || ctx.name === 'abortTransaction';
-  if (RETRYABLE_CODES.has(code) && (ctx.retryableWrite || finishing)) labels.push('RetryableWriteError');
-  if (ctx.name === 'commitTransaction' && (RETRYABLE_CODES.has(code) || code === 50 || code === 64))
-    labels.push('UnknownTransactionCommitResult');
-  else if (ctx.inTxn && !finishing && (RETRYABLE_CODES.has(code) || code === 112 || code === 251))
-    labels.push('TransientTransactionError');
+  const commit = ctx.name === 'commitTransaction';
+  const finishing = commit || ctx.name === 'abortTransaction';
+  const retryableCode = code !== undefined && RETRYABLE_CODES.has(code);
+  const retryableConcern = writeConcernCode !== undefined && RETRYABLE_CODES.has(writeConcernCode);
+  const retryable = (ctx.retryableWrite || finishing) && (retryableCode || retryableConcern);
+  if (retryable) labels.push('RetryableWriteError');
+  const timedOut = code === 50 || code === 262;
+  const unconfirmed = writeConcernCode !== undefined && !UNSATISFIABLE_WRITE_CONCERN.has(writeConcernCode);
+  if (commit && (retryable || timedOut || unconfirmed)) labels.push('UnknownTransactionCommitResult');
+  if (ctx.inTxn && code !== undefined) {
+    let transient = TRANSIENT_CODES.has(code);
+    if (finishing) transient ||= code === 251 && writeConcernCode === undefined;
+    else transient ||= retryableCode || code === 251;
+    if (transient) labels.push('TransientTransactionError');
+  }
   return labels;
 }

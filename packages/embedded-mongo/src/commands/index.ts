@@ -7,7 +7,7 @@ import { parseLet, withVariables } from '../query/expression';
 import { Doc, isPlainObject, longToBigInt } from '../query/values';
 import { adminCommands } from './admin';
 import { asTs, compareTs, formatTs } from './clock';
-import { FAIL_ACTION, FailAction, defaultLabels, failReply } from './failpoints';
+import { FAIL_ACTION, FailAction, errorLabelsFor, failReply } from './failpoints';
 import {
   CommandContext,
   Handler,
@@ -171,15 +171,16 @@ function withFailPoint(
     reply = { ok: 0 };
     action.close = true;
   } else if (data.errorCode !== undefined) {
+    // An error code wins over a writeConcernError, as in MongoDB's failCommand.
     const code = toInt(data.errorCode, 1)!;
-    reply = failReply(data, code, defaultLabels(data, code, labelCtx));
+    reply = failReply(data, code, errorLabelsFor(data, { code }, labelCtx));
     if (state.replSet) state.clock.stamp(reply);
   } else {
     reply = stamped(state, cmd, defaultDb, connectionId, gossiped);
     if (isPlainObject(data.writeConcernError)) {
       reply.writeConcernError = data.writeConcernError;
-      const wceCode = toInt(data.writeConcernError.code, 0)!;
-      const labels = defaultLabels(data, wceCode, labelCtx);
+      const writeConcernCode = toInt(data.writeConcernError.code, 0)!;
+      const labels = errorLabelsFor(data, { writeConcernCode }, labelCtx);
       if (labels.length > 0) reply.errorLabels = labels;
     }
   }
