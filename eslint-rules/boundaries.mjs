@@ -4,6 +4,9 @@
 // - a frontend never imports server code: no service, and none of the server-only packages.
 // Tests may compose services (an integration test runs the real gateway in front of a service), so
 // the rules apply to what ships: each workspace's src and bin.
+// One shipped place composes services: the all-in-one host (services/all-in-one), which runs every
+// service in one process, each built by its own definition (`@lsp/<service>/processes`). It may import
+// those, and nothing else of a service; no service may import it.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +14,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const GROUPS = ['services', 'packages', 'frontends'];
 const SHIPPED_PARTS = new Set(['src', 'bin']);
+/** The one composer of services, and the one module of each service it may import. */
+const HOST = 'all-in-one';
+const COMPOSABLE_MODULE = /^@lsp\/[^/]+\/processes$/;
+
 /** Packages that only make sense on a server: a browser bundle must not pull them in. */
 const SERVER_ONLY_PACKAGES = new Set(['service-kit', 'embedded-mongo', 'testing']);
 
@@ -43,8 +50,13 @@ function targetOf(specifier, fromFile) {
   return { group, name, part: 'src' };
 }
 
-function violation(from, to) {
+function violation(from, to, specifier) {
   if (!to || (from.group === to.group && from.name === to.name)) return null;
+  if (from.group === 'services' && from.name === HOST && to.group === 'services') {
+    return COMPOSABLE_MODULE.test(specifier)
+      ? null
+      : `services/${HOST} composes services only through their processes module (@lsp/${to.name}/processes), not ${specifier}`;
+  }
   if (from.group === 'services' && to.group === 'services')
     return `services/${from.name} may not import services/${to.name}: services talk through events or the owner's API`;
   if (from.group === 'packages' && to.group === 'services')
@@ -67,7 +79,7 @@ const noCrossBoundaryImports = {
     if (!from || !SHIPPED_PARTS.has(from.part)) return {};
     const check = (node, source) => {
       if (!source || typeof source.value !== 'string') return;
-      const message = violation(from, targetOf(source.value, context.filename));
+      const message = violation(from, targetOf(source.value, context.filename), source.value);
       if (message) context.report({ node, message });
     };
     return {

@@ -52,7 +52,10 @@ async function main() {
   );
   let stack;
   try {
-    stack = await startStack({ dataDir: DATA_DIR, logs: 'console' });
+    // Every service in one process by default; `npm start -- --split` runs one process per service.
+    const mode = process.argv.includes('--split') ? 'split' : 'all-in-one';
+    say(mode === 'split' ? 'One process per service (--split)…' : 'Every service in one process…');
+    stack = await startStack({ dataDir: DATA_DIR, logs: 'console', mode });
   } catch (err) {
     await redis.stop();
     throw err;

@@ -26,6 +26,14 @@ export const REGISTRY = JSON.parse(
 export const PROCESSES = REGISTRY.filter((proc) => proc.kind !== 'database');
 
 /**
+ * The all-in-one host (services/all-in-one): every process of the registry but the database in one
+ * Node process, each built as when alone (docs/decisions/0112-the-all-in-one-host-one-process-the-same-services.md). The default
+ * of `npm start`; `split` runs one process per service instead, as the images do.
+ */
+export const ALL_IN_ONE = { name: 'all-in-one', entry: 'services/all-in-one/src/main.ts' };
+export const STACK_MODES = ['all-in-one', 'split'];
+
+/**
  * The processes off the search path (`smallYoungGeneration` in the registry) start with a 2 MB young
  * generation instead of V8's 16 MB: on one machine each then holds about 30 MB less, for more frequent
  * scavenges in processes that see a fraction of the search path's traffic
@@ -55,9 +63,12 @@ function loadSecrets(dataDir) {
 
 function formatLine(name, colour, line) {
   let text = line;
+  let shownName = name;
   try {
     const entry = JSON.parse(line);
     if (entry && typeof entry === 'object' && 'msg' in entry) {
+      // The all-in-one host's lines say which of its services wrote them.
+      if (name === ALL_IN_ONE.name && typeof entry.service === 'string') shownName = entry.service;
       const extras = [];
       if (entry.reqId) extras.push(`req=${entry.reqId}`);
       if (entry.req?.method) extras.push(`${entry.req.method} ${entry.req.url}`);
@@ -69,7 +80,7 @@ function formatLine(name, colour, line) {
   } catch {
     // not a JSON log line: print as is
   }
-  return `\x1b[${colour}m[${name}]\x1b[0m ${text}\n`;
+  return `\x1b[${colour}m[${shownName}]\x1b[0m ${text}\n`;
 }
 
 async function waitFor(url, timeoutMs, isStopped) {
@@ -99,6 +110,8 @@ async function waitFor(url, timeoutMs, isStopped) {
  * @param {boolean} [opts.compiled] run the services, workers and MongoDB from their compiled JavaScript,
  *   as the images do (built first when the sources are newer); false runs the TypeScript through tsx.
  *   Default: true, unless LSP_RUN_TSX=1.
+ * @param {'all-in-one'|'split'} [opts.mode] every service in one process (the default), or one
+ *   process per service. Default: LSP_STACK_MODE, else all-in-one.
  */
 export async function startStack({
   dataDir,
@@ -107,7 +120,10 @@ export async function startStack({
   env = {},
   nodeArgs = [],
   compiled = process.env.LSP_RUN_TSX !== '1',
+  mode = process.env.LSP_STACK_MODE || 'all-in-one',
 }) {
+  if (!STACK_MODES.includes(mode))
+    throw new Error(`unknown stack mode ${mode} (${STACK_MODES.join(' or ')})`);
   mkdirSync(dataDir, { recursive: true });
   if (compiled) await ensureNodeBuild();
   const argsOf = (entry) => nodeArgsFor(entry, compiled);
@@ -208,8 +224,11 @@ export async function startStack({
       );
       await waitForTcp(mongoPort, 30000, () => supervisor.anyGivenUp());
     }
+    if (mode === 'all-in-one') {
+      launch(ALL_IN_ONE.name, argsOf(ALL_IN_ONE.entry), { ...base, PORT_OFFSET: String(portOffset) }, 36);
+    }
     PROCESSES.forEach((proc, i) => {
-      if (!existsSync(path.join(ROOT, proc.entry))) return;
+      if (mode === 'all-in-one' || !existsSync(path.join(ROOT, proc.entry))) return;
       const childEnv = {
         ...base,
         SERVICE_NAME: proc.name,
@@ -238,7 +257,7 @@ export async function startStack({
     await stop();
     throw err;
   }
-  return { url: publicUrl, gatewayPort, mongoUrl, env: base, stop, supervisor };
+  return { url: publicUrl, gatewayPort, mongoUrl, env: base, stop, supervisor, mode };
 }
 
 /** Refuses to start when a port of the stack is taken, naming the port, its process and who holds it. */

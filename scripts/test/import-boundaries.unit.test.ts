@@ -32,8 +32,29 @@ const REFUSED: Array<[string, string, string]> = [
     "import '../../../services/identity/src/users';",
     'frontends/shell may not import services/identity',
   ],
+  [
+    'services/all-in-one/src/x.ts',
+    "import { buildApp } from '../../search/src/app';",
+    'services/all-in-one composes services only through their processes module',
+  ],
+  [
+    'services/all-in-one/src/x.ts',
+    "import { buildApp } from '@lsp/search';",
+    'services/all-in-one composes services only through their processes module',
+  ],
+  [
+    'services/search/src/x.ts',
+    "import { startAllInOne } from '../../all-in-one/src/host';",
+    'services/search may not import services/all-in-one',
+  ],
+  [
+    'services/search/src/x.ts',
+    "import { dipService } from '@lsp/dip/processes';",
+    'services/search may not import services/dip',
+  ],
 ];
 const ALLOWED: Array<[string, string]> = [
+  ['services/all-in-one/src/x.ts', "import { searchService } from '@lsp/search/processes';"],
   ['services/search/src/x.ts', "import { createServiceApp } from '@lsp/service-kit';\nimport './local';"],
   [
     'frontends/dashboard/src/x.ts',

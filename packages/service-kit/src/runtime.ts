@@ -31,20 +31,47 @@ export interface ServiceRuntime<C extends BaseConfig = BaseConfig> {
   addCloser(closer: Closer): void;
   /** Everything to close on shutdown, in order: what was registered, then the connections. */
   readonly closers: Closer[];
+  /**
+   * True when the service runs in the all-in-one host beside the others: what belongs to the whole
+   * process (its priority, its signals, its exit) is then the host's, not the service's.
+   */
+  sharesProcess: boolean;
+}
+
+/**
+ * One process of the platform (a service's API or one of its workers), as its own entry point runs it
+ * alone and as the all-in-one host runs it beside the others: its name, its configuration, the
+ * database it owns and how its app is built from its runtime.
+ */
+export interface ServiceDefinition<S extends z.ZodType<BaseConfig> = z.ZodType<BaseConfig>> {
+  name: string;
+  configSchema: S;
+  /** The database it owns, or how its configuration names it. */
+  dbName: string | ((config: z.infer<S>) => string);
+  build: (runtime: ServiceRuntime<z.infer<S>>) => Promise<FastifyInstance> | FastifyInstance;
+}
+
+/** Types a service definition (its config's type flows from the schema into `build`). */
+export function defineService<S extends z.ZodType<BaseConfig>>(definition: ServiceDefinition<S>) {
+  return definition;
 }
 
 export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: {
   name: string;
   configSchema: S;
-  dbName: string;
+  dbName: string | ((config: z.infer<S>) => string);
+  /** Where the configuration is read from: the process's environment unless the host gives one. */
+  env?: NodeJS.ProcessEnv;
+  sharesProcess?: boolean;
 }): Promise<ServiceRuntime<z.infer<S>>> {
-  const config = loadConfigOrExit(opts.configSchema);
+  const config = loadConfigOrExit(opts.configSchema, opts.env ?? process.env);
   const logger = createLogger(opts.name, config.LOG_LEVEL);
   const metrics = new ServiceMetrics(opts.name);
   const redis = createRedis(config.REDIS_URL, 'producer', (err) =>
     logger.debug({ err }, 'redis connection error'),
   );
-  const mongo = await connectMongo(config.MONGO_URL, opts.dbName, logger);
+  const dbName = typeof opts.dbName === 'function' ? opts.dbName(config) : opts.dbName;
+  const mongo = await connectMongo(config.MONGO_URL, dbName, logger);
   const registered: Closer[] = [];
   const connections: Closer[] = [
     { name: 'redis', close: () => redis.quit() },
@@ -62,6 +89,7 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
     get closers() {
       return [...registered, ...connections];
     },
+    sharesProcess: opts.sharesProcess ?? false,
   };
 }
 
@@ -109,19 +137,33 @@ export async function openEventing(runtime: ServiceRuntime): Promise<ServiceEven
   return { bus, outbox, relay };
 }
 
+/** A service's app, built and ready to listen, with everything to close when it stops. */
+export interface BuiltService {
+  name: string;
+  app: FastifyInstance;
+  runtime: ServiceRuntime;
+}
+
+/**
+ * Opens a service's runtime and builds its app (consumers and workers started), without listening:
+ * its own entry point then listens alone; the all-in-one host listens beside the others.
+ */
+export async function buildService<S extends z.ZodType<BaseConfig>>(
+  definition: ServiceDefinition<S>,
+  opts: { env?: NodeJS.ProcessEnv; sharesProcess?: boolean } = {},
+): Promise<BuiltService> {
+  const runtime = await openServiceRuntime({ ...definition, ...opts });
+  const app = await definition.build(runtime);
+  return { name: definition.name, app, runtime: runtime as ServiceRuntime };
+}
+
 /**
  * The whole entry point of a service: open the runtime, let the service build its app (and start
  * consumers or workers, adding their closers), listen, and shut down gracefully on SIGTERM.
  */
-export function serveService<S extends z.ZodType<BaseConfig>>(opts: {
-  name: string;
-  configSchema: S;
-  dbName: string;
-  build: (runtime: ServiceRuntime<z.infer<S>>) => Promise<FastifyInstance> | FastifyInstance;
-}): void {
+export function serveService<S extends z.ZodType<BaseConfig>>(opts: ServiceDefinition<S>): void {
   const main = async () => {
-    const runtime = await openServiceRuntime(opts);
-    const app = await opts.build(runtime);
+    const { app, runtime } = await buildService(opts);
     const address = await runUntilSignalled(app, {
       host: runtime.config.HOST,
       port: runtime.config.PORT,

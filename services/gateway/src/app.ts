@@ -16,6 +16,7 @@ import type { Redis } from 'ioredis';
 import { registerApiDocs } from './api-docs';
 import type { GatewayConfig } from './config';
 import { crossSiteRefusal } from './cross-site';
+import { type InProcessUpstreams, type StaticUpstreamName, forwardInProcess } from './in-process';
 import { createRateLimiter } from './rate-limit';
 import { MALFORMED_PATH_MESSAGE, unsafePathReason } from './path-guard';
 import { type UpstreamName, upstreamFor } from './routes-table';
@@ -31,6 +32,8 @@ export interface GatewayDeps {
   logger: Logger;
   metrics: ServiceMetrics;
   redis: Redis;
+  /** Upstreams in the gateway's own process (the all-in-one host), reached without a socket. */
+  inProcess?: InProcessUpstreams;
 }
 
 declare module 'fastify' {
@@ -71,12 +74,41 @@ function upstreamError(label: string) {
   };
 }
 
-export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
+export function buildGateway({ config, logger, metrics, redis, inProcess = {} }: GatewayDeps) {
   const upstreams = upstreamUrls(config);
+  /**
+   * Passes a request on to an upstream: over HTTP at its base URL, or, when it runs in this process,
+   * by a direct dispatch to its app. Both send the same headers and body and answer failures alike.
+   */
+  const forward = (
+    upstream: UpstreamName | StaticUpstreamName,
+    base: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    opts: { body?: Buffer; contentType?: string; forwardIdentity?: boolean; label: string },
+  ) => {
+    const onError = upstreamError(opts.label);
+    const rewriteHeaders = opts.forwardIdentity
+      ? (headers: Record<string, unknown>) => forwardHeaders(request, headers)
+      : undefined;
+    const local = inProcess[upstream];
+    if (local) {
+      return forwardInProcess(local, request, reply, {
+        body: opts.body,
+        rewriteHeaders,
+        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      }).catch((error: Error & { statusCode?: number }) => onError(reply, { error }));
+    }
+    return reply.from(`${base}${request.url}`, {
+      ...(opts.body ? { body: opts.body, contentType: opts.contentType } : {}),
+      ...(rewriteHeaders ? { rewriteRequestHeaders: (_req, headers) => rewriteHeaders(headers) } : {}),
+      onError,
+    });
+  };
   // Every path that is neither /api nor a remote is the shell's: it renders the route, or its own 404 page.
   const proxyShell = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendRouteNotFound(request, reply);
-    return reply.from(`${config.SHELL_URL}${request.url}`, { onError: upstreamError('The website') });
+    return forward('shell', config.SHELL_URL, request, reply, { label: 'The website' });
   };
   const publicUrl = new URL(config.PUBLIC_URL);
   const https = publicUrl.protocol === 'https:';
@@ -187,10 +219,10 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
       request.log.error({ err }, 'session lookup failed');
       return null;
     });
-    return reply.from(`${upstreams[upstream]}${request.url}`, {
+    return forward(upstream, upstreams[upstream], request, reply, {
       ...bodyAsSent(request),
-      rewriteRequestHeaders: (_req, headers) => forwardHeaders(request, headers),
-      onError: upstreamError(SERVICE_LABELS[upstream]),
+      forwardIdentity: true,
+      label: SERVICE_LABELS[upstream],
     });
   };
   registerApiDocs(app);
@@ -200,10 +232,10 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
   // The development mail catcher (notifications), reachable only when switched on.
   if (config.MAIL_CATCHER_ENABLED) {
     const proxyMail = async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.from(`${upstreams.notifications}${request.url}`, {
+      forward('notifications', upstreams.notifications, request, reply, {
         ...bodyAsSent(request),
-        rewriteRequestHeaders: (_req, headers) => forwardHeaders(request, headers),
-        onError: upstreamError('The mail catcher'),
+        forwardIdentity: true,
+        label: 'The mail catcher',
       });
     app.all('/dev/mail', proxyMail);
     app.all('/dev/mail/*', proxyMail);
@@ -214,9 +246,11 @@ export function buildGateway({ config, logger, metrics, redis }: GatewayDeps) {
     return config.REMOTES_JSON;
   });
 
-  const proxyStatic = (base: string, label: string) => async (request: FastifyRequest, reply: FastifyReply) =>
-    reply.from(`${base}${request.url}`, { onError: upstreamError(label) });
-  app.get('/mf/search/*', proxyStatic(config.SEARCH_REMOTE_URL, 'The search pages'));
-  app.get('/mf/dashboard/*', proxyStatic(config.DASHBOARD_REMOTE_URL, 'The dashboard pages'));
+  const proxyStatic =
+    (upstream: StaticUpstreamName, base: string, label: string) =>
+    async (request: FastifyRequest, reply: FastifyReply) =>
+      forward(upstream, base, request, reply, { label });
+  app.get('/mf/search/*', proxyStatic('search-mf', config.SEARCH_REMOTE_URL, 'The search pages'));
+  app.get('/mf/dashboard/*', proxyStatic('dashboard-mf', config.DASHBOARD_REMOTE_URL, 'The dashboard pages'));
   return app;
 }

@@ -1,13 +1,4 @@
-import { openEventing, serveService } from '@lsp/service-kit';
-import { buildApp } from './app';
-import { identityConfigSchema } from './config';
+import { serveService } from '@lsp/service-kit';
+import { identityService } from './service';
 
-serveService({
-  name: 'identity',
-  configSchema: identityConfigSchema,
-  dbName: 'identity',
-  build: async (runtime) => {
-    const { outbox } = await openEventing(runtime);
-    return buildApp({ ...runtime, outbox });
-  },
-});
+serveService(identityService);

@@ -1,40 +1,4 @@
-import { ProcessedEvents, createQueue, openEventing, serveService, watchQueueDepth } from '@lsp/service-kit';
-import { buildApp, createRepositories, ensureIndexes } from './app';
-import { searchConfigSchema } from './config';
-import {
-  subscribeToApplications,
-  subscribeToPanelActivations,
-  subscribeToPanelSwitches,
-  subscribeToVerifiedAccounts,
-} from './events/consumed';
-import { REPRICING_QUEUE, type RepricingJob } from './searching/repricing-job';
-import { loadDefaultPanel, loadPanelFile } from './panel';
-import { PanelStore } from './data/panel-store';
+import { serveService } from '@lsp/service-kit';
+import { searchService } from './service';
 
-serveService({
-  name: 'search',
-  configSchema: searchConfigSchema,
-  dbName: 'search',
-  build: async (runtime) => {
-    const { config, logger, mongo } = runtime;
-    const { outbox, bus } = await openEventing(runtime);
-    const panels = new PanelStore(mongo, logger, outbox);
-    await panels.load(() =>
-      config.PANEL_SEED_FILE ? loadPanelFile(config.PANEL_SEED_FILE) : loadDefaultPanel(),
-    );
-    panels.startRefreshing(config.PANEL_REFRESH_MS);
-    runtime.addCloser({ name: 'panel-refresh', close: async () => panels.stopRefreshing() });
-    const repositories = createRepositories(mongo, outbox);
-    await ensureIndexes(repositories);
-    subscribeToApplications(bus, await ProcessedEvents.open(mongo), repositories.savedSearches);
-    subscribeToVerifiedAccounts(bus, await ProcessedEvents.open(mongo), { ...repositories, panels, logger });
-    const repricingQueue = createQueue<RepricingJob>(REPRICING_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
-    runtime.addCloser({ name: 'repricing-queue', close: () => repricingQueue.close() });
-    watchQueueDepth(runtime.metrics, repricingQueue);
-    subscribeToPanelActivations(bus, repricingQueue);
-    subscribeToPanelSwitches(bus, panels);
-    const app = buildApp({ ...runtime, panels, ...repositories });
-    await bus.start();
-    return app;
-  },
-});
+serveService(searchService);

@@ -1,0 +1,33 @@
+import { defaultPortOf } from '@lsp/contracts';
+import { createQueue, createServiceApp, defineService, watchQueueDepth } from '@lsp/service-kit';
+import { z } from 'zod';
+import { notificationsConfigSchema, smtpUrlFor } from './config';
+import { EMAIL_QUEUE } from './email/jobs';
+import { createMailTransport, startEmailWorker } from './email/sender';
+
+/** The worker listens only for /alive, /health and /metrics, on its own port. */
+const workerConfigSchema = notificationsConfigSchema.extend({
+  SERVICE_NAME: z.string().default('email-worker'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPortOf('email-worker')),
+});
+
+/** The email worker process: takes jobs from the `email` queue and sends them over SMTP. */
+export const emailWorker = defineService({
+  name: 'email-worker',
+  configSchema: workerConfigSchema,
+  dbName: (config) => config.DB_NAME,
+  build: async (runtime) => {
+    const { config, logger, metrics } = runtime;
+    const queue = createQueue(EMAIL_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
+    watchQueueDepth(metrics, queue);
+    const transport = createMailTransport(config);
+    const worker = startEmailWorker({ config, logger, mongo: runtime.mongo, transport });
+    // worker.close() lets the sends in progress finish; jobs not started stay queued for the next worker.
+    runtime.addCloser({ name: 'email-worker', close: () => worker.close() });
+    runtime.addCloser({ name: 'smtp', close: async () => transport.close() });
+    runtime.addCloser({ name: 'email-queue', close: () => queue.close() });
+    await worker.waitUntilReady();
+    logger.info({ smtp: new URL(smtpUrlFor(config)).host }, 'email worker ready');
+    return createServiceApp({ name: 'email-worker', logger, metrics, healthChecks: runtime.healthChecks });
+  },
+});
