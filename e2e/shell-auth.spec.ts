@@ -183,6 +183,59 @@ test.describe('shell sign-in pages', () => {
     await screenshotBothWidths(page, 'verify-email-verified');
   });
 
+  test('verify-email with a link already used says the address is verified and offers sign-in', async ({
+    page,
+  }) => {
+    await page.route('**/api/verify-email?token=*', (route) =>
+      fulfillDeclared(route, 409, {
+        success: false,
+        error: 'This email address has already been verified. Please sign in.',
+        alreadyVerified: true,
+        user: { name: 'Jo Bloggs', email: 'jo@example.com' },
+      }),
+    );
+    await page.goto('/verify-email?token=used-once');
+    await expect(page.getByRole('heading', { name: 'Email Already Verified' })).toBeVisible();
+    await expect(
+      page.getByText('This email address has already been verified. Please sign in.'),
+    ).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Verification Failed' })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.getByRole('link', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('Shared Deal Access Required')).toHaveCount(0);
+  });
+
+  test('signing in after verifying, with results held, does not claim a deal was shared', async ({
+    page,
+  }) => {
+    await page.route('**/api/verify-email?token=*', (route) =>
+      fulfillDeclared(route, 200, {
+        success: true,
+        message: 'Email verified successfully',
+        user: { name: 'Jo Bloggs', email: 'jo@example.com' },
+      }),
+    );
+    await page.goto('/thank-you');
+    await page.evaluate(() =>
+      window.localStorage.setItem(
+        'pendingLoanResults',
+        JSON.stringify({
+          results: [{ LenderName: 'Castlegate Finance', GrossLoan: 450000, NetLoan: 430000 }],
+          formData: {},
+          userData: null,
+          timestamp: Date.now(),
+          loanType: 'development',
+        }),
+      ),
+    );
+    await page.goto('/verify-email?token=abc123');
+    await page.getByRole('link', { name: 'Continue to Login' }).click();
+    await expect(page).toHaveURL(/\/login\?redirect=%2F%3Fverified%3Dtrue$/);
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByText('Shared Deal Access Required')).toHaveCount(0);
+  });
+
   test('verify-email with an expired token offers a resend that reports success', async ({ page }) => {
     await page.route('**/api/verify-email?token=*', (route) =>
       fulfillDeclared(route, 410, {

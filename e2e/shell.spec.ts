@@ -28,6 +28,35 @@ test.describe('shell host', () => {
     await screenshotBothWidths(page, 'dashboard');
   });
 
+  test('at 375 px the signed-in header keeps Secure & Trusted and the welcome, inside the screen', async ({
+    page,
+  }) => {
+    await signInAs(page);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto('/dashboard');
+    const header = page.getByRole('banner');
+    const inside = async (text: string) => {
+      const item = header.getByText(text);
+      await expect(item).toBeVisible();
+      const box = (await item.boundingBox())!;
+      expect(box.width, `${text} is not squeezed away`).toBeGreaterThan(20);
+      expect(box.x + box.width, `${text} ends inside the screen`).toBeLessThanOrEqual(375);
+    };
+    await inside('Secure & Trusted');
+    await inside(`Welcome, ${TEST_USER.name}`);
+    await expect(header.getByRole('link', { name: 'Dashboard' })).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+
+  test('serves /favicon.ico and every page links to it', async ({ page }) => {
+    const icon = await page.request.get('/favicon.ico');
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toMatch(/icon/);
+    expect((await icon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+    await page.goto('/login');
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /favicon\.ico$/);
+  });
+
   test('sends a signed-out visitor from the dashboard to login with next', async ({ page }) => {
     await page.route('**/api/auth/me', (route) =>
       fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),

@@ -125,6 +125,8 @@ function createConfig({ name, dir, host, title }) {
           template: path.join(__dirname, 'index.html'),
           title,
           chunks: ['main'],
+          // Copied to /favicon.ico and linked from the page: browsers ask for it on every site.
+          favicon: path.join(__dirname, 'favicon.ico'),
         }),
       ],
       optimization: {

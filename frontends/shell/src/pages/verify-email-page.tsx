@@ -24,7 +24,10 @@ import { AuthPage } from './auth-page';
 type VerifyState =
   | { status: 'verifying' }
   | { status: 'verified'; name?: string; refDealId?: string }
+  | { status: 'already-verified'; message: string; refDealId?: string }
   | { status: 'failed'; error: string; canResend: boolean };
+
+const ALREADY_VERIFIED = 'This email address has already been verified. Please sign in.';
 
 const DEFAULT_FAILURE = 'The verification link is invalid or has expired.';
 
@@ -35,6 +38,18 @@ function storedReferralToken(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Sign-in after verifying: a sign-up from a shared deal goes on to that deal (login redirect order, 5);
+ * results held back before verification open on the home page. The home page is passed as `redirect`,
+ * not `next`: the sign-in page reads `next` as a page someone was sent to and says 'Shared Deal Access
+ * Required', which would be untrue here.
+ */
+function loginHrefAfterVerifying(refDealId: string | undefined): string {
+  if (refDealId) return `/login?token=${encodeURIComponent(refDealId)}`;
+  if (readPendingResults()) return `/login?redirect=${encodeURIComponent('/?verified=true')}`;
+  return '/login';
 }
 
 export function VerifyEmailPage() {
@@ -61,6 +76,15 @@ export function VerifyEmailPage() {
           notifySessionChanged();
         } else {
           const data = answer.data;
+          // A link opened a second time: the address is verified, so the way on is to sign in.
+          if (data && 'alreadyVerified' in data && data.alreadyVerified === true) {
+            setState({
+              status: 'already-verified',
+              message: data.error ?? ALREADY_VERIFIED,
+              refDealId: storedReferralToken(),
+            });
+            return;
+          }
           const error = data?.error ?? DEFAULT_FAILURE;
           setState({
             status: 'failed',
@@ -86,14 +110,24 @@ export function VerifyEmailPage() {
 
   if (state.status === 'verifying') return <PageLoading label="Verifying your email..." />;
 
+  if (state.status === 'already-verified') {
+    return (
+      <AuthPage title="Email Already Verified">
+        <div className="shell-center">
+          <span className="shell-status-icon shell-status-icon--success">
+            <CheckIcon width={28} height={28} />
+          </span>
+          <p role="status">{state.message}</p>
+          <Link to={loginHrefAfterVerifying(state.refDealId)} className={buttonClass('primary', 'lg', true)}>
+            Sign In
+          </Link>
+        </div>
+      </AuthPage>
+    );
+  }
+
   if (state.status === 'verified') {
-    // A sign-up from a shared deal goes on to that deal after sign-in (login redirect order, 6);
-    // results held back before verification open on the home page after sign-in.
-    const loginHref = state.refDealId
-      ? `/login?token=${encodeURIComponent(state.refDealId)}`
-      : readPendingResults()
-        ? `/login?next=${encodeURIComponent('/?verified=true')}`
-        : '/login';
+    const loginHref = loginHrefAfterVerifying(state.refDealId);
     return (
       <AuthPage title="Email Verified!">
         <div className="shell-center">
