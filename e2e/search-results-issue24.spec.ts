@@ -113,7 +113,11 @@ test.describe('issue 24: commercial results', () => {
       // The higher profit is the better value.
       await expect(profit.getByRole('cell').nth(1)).toContainText('Best');
       await expect(dialog.getByRole('row', { name: /^ROCE/ })).toContainText('34.29%');
-      await expect(dialog.getByRole('row', { name: /^Monthly Payment/ })).toBeVisible();
+      // The rule marks the highest monthly payment; the mark says Highest, not Best.
+      const payment = dialog.getByRole('row', { name: /^Monthly Payment/ });
+      await expect(payment).toBeVisible();
+      await expect(payment).toContainText('Highest');
+      await expect(payment).not.toContainText('Best');
       await expect(dialog.getByRole('row', { name: /^LTV/ })).toContainText('72.0%');
       await expectNoAxeViolations(page);
     }

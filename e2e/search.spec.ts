@@ -70,10 +70,29 @@ test.describe('search home and forms', () => {
     await page.goto('/');
     await chooseLoanType(page, 'Development Finance');
     const price = page.getByLabel('Purchase price', { exact: true });
-    await price.pressSequentially('12a5.0-000');
+    await price.pressSequentially('1a250-000');
     await expect(price).toHaveValue('1250000');
     await price.blur();
     await expect(price).toHaveValue('1,250,000');
+  });
+
+  test('a whole-pound field rounds typed or pasted pence to the pound and drops a pasted £', async ({
+    page,
+  }) => {
+    await mockSearchApi(page, { signedIn: false });
+    await page.goto('/');
+    await chooseLoanType(page, 'Development Finance');
+    const price = page.getByLabel('Purchase price', { exact: true });
+    await price.pressSequentially('250000.75');
+    await price.blur();
+    await expect(price).toHaveValue('250,001');
+    // A paste arrives as one change holding the whole text.
+    await price.fill('£250,000.00');
+    await price.blur();
+    await expect(price).toHaveValue('250,000');
+    await price.fill(' £ 180 000.40 ');
+    await price.blur();
+    await expect(price).toHaveValue('180,000');
   });
 
   test('commercial: owner-occupied, own or purchasing and fixed interest switch their fields', async ({
@@ -196,9 +215,14 @@ test.describe('search flow', () => {
     await dialog.getByLabel('Email address').fill('ann@nowhere');
     await expect(dialog.getByText('Please enter a valid email address')).toBeVisible();
     await dialog.getByLabel('Email address').fill('ann.lee@example.com');
-    await dialog.getByText('Experienced Investor').click();
-    await expect(submit).toBeDisabled();
     await dialog.getByLabel('I agree to be contacted with results and offers. *').check();
+    // Everything else is answered: the disabled submit says what it is waiting for.
+    await expect(submit).toBeDisabled();
+    const propertiesQuestion = dialog.getByRole('group', { name: /how many properties do you own/ });
+    await expect(dialog.getByText('Please select number of properties')).toBeVisible();
+    await expect(propertiesQuestion).toHaveAccessibleDescription(/Please select number of properties/);
+    await dialog.getByText('Experienced Investor').click();
+    await expect(dialog.getByText('Please select number of properties')).toHaveCount(0);
     await expect(dialog.getByText('valid', { exact: true }).first()).toBeAttached();
     await expect(dialog.getByRole('heading', { name: 'Project Readiness' })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -305,8 +329,9 @@ test.describe('results panel', () => {
   test('the default order shows on Net Loan; each sort key cycles descending, ascending, then back to the default order', async ({
     page,
   }) => {
+    // Rate orders by true monthly cost, and its button says so.
     const expected: Record<string, [string[], string[]]> = {
-      Rate: [
+      'Rate \\(true monthly cost\\)': [
         ['Brickfield Capital', 'Dovecote Lending', 'Aldermore Build', 'Castlegate Finance'],
         ['Castlegate Finance', 'Aldermore Build', 'Dovecote Lending', 'Brickfield Capital'],
       ],
@@ -323,6 +348,7 @@ test.describe('results panel', () => {
     const netLoan = page
       .getByRole('group', { name: 'Sort by' })
       .getByRole('button', { name: /^Sort by Net Loan,/ });
+    await expect(page.getByRole('group', { name: 'Sort by' })).toContainText('Rate (TMC)');
     // The default order (net loan, high to low) shows on Net Loan; its first click turns it ascending.
     await expect(netLoan).toHaveAttribute('data-direction', 'desc');
     await expect(netLoan).toHaveAccessibleName('Sort by Net Loan, descending (default order)');
@@ -401,14 +427,17 @@ test.describe('results panel', () => {
     await expect(dialog.getByText('Complete loan breakdown and terms')).toBeVisible();
     await expect(dialog.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
     await expect(dialog.getByRole('heading', { name: 'Returns & Performance' })).toBeVisible();
-    // The picture of where the gross loan goes, named and described in words (issue 24 item 22).
+    // The picture of where the gross loan goes, named and described in words. Its interest is the
+    // list's Loan interest; the exit fee is paid when the loan is repaid, so it is beside the bar.
     const picture = dialog.getByRole('img', { name: 'Where the gross loan goes' });
     await expect(picture).toBeVisible();
     await expect(picture).toHaveAccessibleDescription(
-      'Gross loan £450,000: net loan £430,000 (95.6%), fees £13,500 (3.0%), interest and other lender costs £6,500 (1.4%). Your deposit, beside it: £170,000.',
+      'Gross loan £450,000: net loan £430,000 (95.6%), arrangement fee and costs £9,000 (2.0%), interest £11,000 (2.4%). Exit fee £4,500, paid when the loan is repaid. Your deposit, beside it: £170,000.',
     );
     const legend = dialog.locator('.sr-flow__legend');
     await expect(legend).toContainText('Net loan £430,000 95.6%');
+    await expect(legend).toContainText('Interest £11,000');
+    await expect(dialog.locator('.sr-breakdown__row', { hasText: 'Loan interest' })).toContainText('£11,000');
     await expect(legend).toContainText('Your deposit £170,000');
     await screenshotBothWidths(page, 'search-breakdown-picture');
     await page.setViewportSize({ width: 375, height: 812 });

@@ -98,6 +98,7 @@ export const SAMPLE_OFFERS = [
     DepositRequired: 170000,
     ArrangementFee: 9000,
     LenderExitFee: 4500,
+    LoanInterest: 11000,
     LoanToValue: 60,
     MonthlyPayment: 0,
   },

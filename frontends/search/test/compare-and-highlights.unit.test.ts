@@ -1,4 +1,4 @@
-import { bestValueIndexes, compareRows, rowValues } from '../src/lib/compare-rows';
+import { bestValueIndexes, compareRows, marksSummary, rowValues } from '../src/lib/compare-rows';
 import {
   compareButtonLabel,
   isCompareDisabled,
@@ -137,6 +137,19 @@ describe('compare table best values', () => {
     expect(bestValueIndexes([3, null, 5], 'max')).toEqual([2]);
     expect(bestValueIndexes([2, 2], 'min')).toEqual([]);
     expect(bestValueIndexes([2, null], 'min')).toEqual([]);
+  });
+
+  it("keeps the rule marking the highest monthly payment, but calls that mark 'Highest', not 'Best'", () => {
+    const rows = compareRows('commercial');
+    const payment = rows.find((row) => row.field === 'monthlyPayment')!;
+    expect(payment).toMatchObject({ best: 'max', mark: 'Highest' });
+    expect(rows.filter((row) => row.field !== 'monthlyPayment').every((row) => row.mark === 'Best')).toBe(
+      true,
+    );
+    const marked = rows.filter((row) => ['netLoan', 'monthlyPayment'].includes(row.field));
+    expect(marksSummary(marked)).toBe('Best for net loan; highest monthly payment');
+    expect(marksSummary([payment])).toBe('Highest monthly payment');
+    expect(marksSummary([])).toBe('No best-value figures');
   });
 
   it('never marks an unquoted zero fee as the best', () => {

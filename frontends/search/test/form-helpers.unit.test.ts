@@ -57,13 +57,25 @@ describe('saved search reading', () => {
 
   it('summarises purchase price, GDV and the loan term in months (commercial terms are years)', () => {
     expect(searchSummary({ purchasePrice: 300000, gdv: 900000, loanTerm: 18 })).toMatchObject({
-      purchasePrice: 300000,
+      propertyValueLabel: 'Purchase price',
+      propertyValue: 300000,
       gdv: 900000,
       loanTermMonths: 18,
     });
     expect(searchSummary({ currentValue: 250000, mortgageTerm: 25 })).toMatchObject({
-      purchasePrice: 250000,
+      propertyValueLabel: 'Current value',
+      propertyValue: 250000,
       loanTermMonths: 300,
     });
+  });
+
+  it("labels an owned property's current value as such, never as a purchase price", () => {
+    // The bridging form sends both figures; an owner's property is worth its current value.
+    expect(
+      searchSummary({ ownOrPurchase: 'Own', currentValue: 410000, purchasePrice: 200000, loanTerm: 12 }),
+    ).toMatchObject({ propertyValueLabel: 'Current value', propertyValue: 410000 });
+    expect(
+      searchSummary({ ownOrPurchase: 'Purchasing', currentValue: 410000, purchasePrice: 380000 }),
+    ).toMatchObject({ propertyValueLabel: 'Purchase price', propertyValue: 380000 });
   });
 });

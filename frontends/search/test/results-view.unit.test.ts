@@ -2,6 +2,7 @@ import { readLoanOffer } from '../src/lib/loan-offer';
 import {
   EMPTY_FILTERS,
   INITIAL_SORT,
+  SORT_BUTTONS,
   applyResultsView,
   nextSortState,
   resultsCountLabel,
@@ -51,6 +52,23 @@ describe('sort cycle', () => {
     const sort = nextSortState(nextSortState(INITIAL_SORT, 'profit'), 'deposit');
     expect(sortDirectionFor(sort, 'deposit')).toBe('desc');
     expect(sortDirectionFor(sort, 'profit')).toBe('none');
+  });
+});
+
+describe('the Rate sort', () => {
+  it('orders by true monthly cost before the interest rate, and its button names true monthly cost', () => {
+    const tmcFirst = [
+      readLoanOffer({ LenderName: 'Low rate, dear TMC', InterestRate: 0.06, TrueMonthlyCost: 0.012 }),
+      readLoanOffer({ LenderName: 'High rate, cheap TMC', InterestRate: 0.09, TrueMonthlyCost: 0.008 }),
+    ];
+    const ascending = applyResultsView(tmcFirst, EMPTY_FILTERS, { key: 'interestRate', direction: 'asc' });
+    expect(ascending.map((offer) => offer.lenderName)).toEqual([
+      'High rate, cheap TMC',
+      'Low rate, dear TMC',
+    ]);
+    const rate = SORT_BUTTONS.find((button) => button.key === 'interestRate')!;
+    expect(rate.label).toBe('Rate (TMC)');
+    expect(rate.sorts).toBe('Rate (true monthly cost)');
   });
 });
 

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CONTACT_PREFERENCES,
+  LEAD_MESSAGES,
   PROPERTIES_OWNED_LEAD,
   PROPERTIES_OWNED_LEAD_LABELS,
   leadFormSchema,
@@ -55,6 +56,12 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
   const tick = (name: keyof LeadFormInput) => Boolean(dirtyFields[name]) && !errors[name];
   // A choice with a valid default (contact preference starts at Email) is valid before it is touched.
   const chosen = (name: 'propertiesOwned' | 'contactPreference') => !errors[name] && Boolean(watch(name));
+  // The properties question is answered with a click, so no change ever checks it while it is left
+  // unanswered: once the person has started on the other fields, it says why the submit stays disabled.
+  const startedOtherFields = Boolean(dirtyFields.name || dirtyFields.email || dirtyFields.consent);
+  const propertiesOwnedError =
+    errors.propertiesOwned?.message ??
+    (startedOtherFields && !watch('propertiesOwned') ? LEAD_MESSAGES.propertiesOwned : undefined);
 
   const close = () => {
     reset(blank);
@@ -121,7 +128,7 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
         <Controller
           control={control}
           name="propertiesOwned"
-          render={({ field, fieldState }) => (
+          render={({ field }) => (
             <RadioCards
               name={field.name}
               legend={
@@ -139,7 +146,7 @@ export function LeadCaptureModal({ open, onClose, onSubmit, readiness }: LeadCap
               }))}
               value={field.value || null}
               onChange={field.onChange}
-              error={fieldState.error?.message}
+              error={propertiesOwnedError}
               valid={chosen('propertiesOwned')}
             />
           )}

@@ -22,6 +22,11 @@ export interface CompareRow {
   format: CompareFormat;
   /** Which end of the row is the best value; rows without one are shown unmarked. */
   best: 'min' | 'max' | null;
+  /**
+   * The word on the marked value: 'Best', unless the rule marks a value a borrower would not call
+   * best (the highest monthly payment), where the word says what is marked instead.
+   */
+  mark: 'Best' | 'Highest';
   glossary?: GlossaryTerm;
   /** A zero here means the lender did not quote it ('Contact for fee'), so it cannot be the best value. */
   zeroMeansUnquoted?: boolean;
@@ -69,40 +74,77 @@ export const GLOSSARY: Record<GlossaryTerm, { term: string; text: string }> = {
  */
 export function compareRows(loanType: LoanType): CompareRow[] {
   const rows: CompareRow[] = [
-    { label: 'Gross Loan', field: 'grossLoan', format: 'currency', best: 'max', glossary: 'grossLoan' },
-    { label: 'Net Loan', field: 'netLoan', format: 'currency', best: 'max', glossary: 'netLoan' },
-    { label: 'Interest Rate', field: 'interestRate', format: 'ratePm', best: 'min' },
+    {
+      label: 'Gross Loan',
+      field: 'grossLoan',
+      format: 'currency',
+      best: 'max',
+      mark: 'Best',
+      glossary: 'grossLoan',
+    },
+    {
+      label: 'Net Loan',
+      field: 'netLoan',
+      format: 'currency',
+      best: 'max',
+      mark: 'Best',
+      glossary: 'netLoan',
+    },
+    { label: 'Interest Rate', field: 'interestRate', format: 'ratePm', best: 'min', mark: 'Best' },
     {
       label: 'True Monthly Cost',
       field: 'trueMonthlyCost',
       format: 'tmc',
       best: 'min',
+      mark: 'Best',
       glossary: 'tmc',
       zeroMeansUnquoted: true,
     },
-    { label: 'Deposit', field: 'deposit', format: 'currency', best: 'min', glossary: 'deposit' },
+    {
+      label: 'Deposit',
+      field: 'deposit',
+      format: 'currency',
+      best: 'min',
+      mark: 'Best',
+      glossary: 'deposit',
+    },
     {
       label: 'Arrangement Fee',
       field: 'arrangementFee',
       format: 'currency',
       best: 'min',
+      mark: 'Best',
       glossary: 'fees',
       zeroMeansUnquoted: true,
     },
-    { label: 'Profit', field: 'profit', format: 'currency', best: 'max', glossary: 'profit' },
+    { label: 'Profit', field: 'profit', format: 'currency', best: 'max', mark: 'Best', glossary: 'profit' },
   ];
-  // Commercial adds these two rows (spec §2): Profit stays, as on the other loan types.
+  // Commercial adds these two rows: Profit stays, as on the other loan types. The product's rule marks
+  // the highest monthly payment; a borrower reads 'Best' as cheapest, so that mark says 'Highest'.
   if (loanType === 'commercial') {
     rows.push({
       label: 'Monthly Payment',
       field: 'monthlyPayment',
       format: 'currency',
       best: 'max',
+      mark: 'Highest',
       glossary: 'monthlyPayment',
     });
-    rows.push({ label: 'LTV', field: 'loanToValue', format: 'percent', best: null });
+    rows.push({ label: 'LTV', field: 'loanToValue', format: 'percent', best: null, mark: 'Best' });
   }
   return rows;
+}
+
+/** What a compared offer's card says it is marked for: 'Best for gross loan, …; highest monthly payment'. */
+export function marksSummary(markedRows: readonly CompareRow[]): string {
+  const best = markedRows.filter((row) => row.mark === 'Best').map((row) => row.label.toLowerCase());
+  const highest = markedRows
+    .filter((row) => row.mark === 'Highest')
+    .map((row) => `highest ${row.label.toLowerCase()}`);
+  if (best.length === 0 && highest.length === 0) return 'No best-value figures';
+  const parts = [...(best.length > 0 ? [`Best for ${best.join(', ')}`] : []), ...highest];
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

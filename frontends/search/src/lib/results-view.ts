@@ -22,11 +22,16 @@ export interface FilterState {
 
 export const EMPTY_FILTERS: FilterState = { interestRateMax: '', profitMin: '', depositMax: '' };
 
-export const SORT_BUTTONS: ReadonlyArray<{ key: SortKey; label: string }> = [
-  { key: 'interestRate', label: 'Rate' },
-  { key: 'profit', label: 'Profit' },
-  { key: 'deposit', label: 'Deposit' },
-  { key: 'netLoan', label: 'Net Loan' },
+/**
+ * The sort buttons. `label` is what the button shows and `sorts` names the figure it orders by: the
+ * product's Rate sort orders by true monthly cost (the interest rate only where no TMC is quoted), so
+ * beside a rate column its button says so rather than let 'Rate' be read as the interest rate.
+ */
+export const SORT_BUTTONS: ReadonlyArray<{ key: SortKey; label: string; sorts: string }> = [
+  { key: 'interestRate', label: 'Rate (TMC)', sorts: 'Rate (true monthly cost)' },
+  { key: 'profit', label: 'Profit', sorts: 'Profit' },
+  { key: 'deposit', label: 'Deposit', sorts: 'Deposit' },
+  { key: 'netLoan', label: 'Net Loan', sorts: 'Net Loan' },
 ];
 
 /**

@@ -44,17 +44,29 @@ export function readSavedSearch(body: unknown, id: string): SavedSearchView {
   };
 }
 
-/** The search summary's figures: purchase price (or current value), GDV (or end value), term in months. */
+/** What the summary's property figure is: the price being paid, or the value of a property already owned. */
+export type PropertyValueLabel = 'Purchase price' | 'Current value';
+
+/**
+ * The search summary's figures: the property's purchase price, or its current value when the borrower
+ * owns it (an owned property's value is no purchase price); GDV (or end value); the term in months.
+ */
 export function searchSummary(formData: Record<string, unknown>): {
-  purchasePrice: unknown;
+  propertyValueLabel: PropertyValueLabel;
+  propertyValue: unknown;
   gdv: unknown;
   loanTermMonths: number | null;
   location: string | null;
 } {
   const years = Number(formData.mortgageTerm);
   const months = Number(formData.loanTerm);
+  const purchasePrice = formData.purchasePrice ?? null;
+  const currentValue = formData.currentValue ?? null;
+  const owned = formData.ownOrPurchase === 'Own' && currentValue !== null;
+  const showCurrentValue = owned || purchasePrice === null;
   return {
-    purchasePrice: formData.purchasePrice ?? formData.currentValue ?? null,
+    propertyValueLabel: showCurrentValue && currentValue !== null ? 'Current value' : 'Purchase price',
+    propertyValue: showCurrentValue && currentValue !== null ? currentValue : purchasePrice,
     gdv: formData.gdv ?? formData.estimatedEndValueOfProperty ?? null,
     loanTermMonths:
       Number.isFinite(months) && months > 0

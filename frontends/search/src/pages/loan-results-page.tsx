@@ -1,8 +1,9 @@
 import { STORAGE_KEYS, formatCurrency } from '@lsp/contracts';
 import { Button, Card, RequireSession, buttonClass, useToast, Fact } from '@lsp/ui';
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { readLoanOffers, type LoanOffer } from '../lib/loan-offer';
+import { loanResultsFromHistory, loanResultsHistoryState } from '../lib/loan-results-history';
 import { LOAN_TYPE_INFO } from '../lib/loan-type';
 import { storePendingApplication } from '../lib/pending-application';
 import { clearPendingResults, readPendingResults } from '../lib/pending-results';
@@ -15,18 +16,24 @@ import { ResultsPanel } from '../results/results-panel';
 
 function LoanResults() {
   const navigate = useNavigate();
+  const location = useLocation();
   const { toast } = useToast();
-  // Read once: the entry and the lead flag are removed from storage right after (one-shot).
+  // Read once: the entry and the lead flag are removed from storage right after (one-shot). Back to
+  // this page finds the results its history entry kept when they were first shown.
   const [loaded] = useState(() => {
+    const kept = loanResultsFromHistory(location.state);
+    if (kept) return { pending: kept, leadCaptured: true, fromHistory: true };
     const storage = browserStorage();
     return {
       pending: readPendingResults(storage),
       leadCaptured: storage.getItem(STORAGE_KEYS.leadInfoCaptured) === 'true',
+      fromHistory: false,
     };
   });
-  const { pending, leadCaptured } = loaded;
+  const { pending, leadCaptured, fromHistory } = loaded;
 
   useEffect(() => {
+    if (fromHistory) return;
     if (!pending) {
       toast({
         title: 'No results found',
@@ -43,7 +50,13 @@ function LoanResults() {
     const storage = browserStorage();
     clearPendingResults(storage);
     storage.removeItem(STORAGE_KEYS.leadInfoCaptured);
-  }, [pending, leadCaptured, navigate, toast]);
+    navigate(`${location.pathname}${location.search}`, {
+      replace: true,
+      state: loanResultsHistoryState(pending),
+    });
+    // Runs once, on the first showing: the history entry it writes must not run it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pending, leadCaptured, fromHistory, navigate, toast]);
 
   const offers = useMemo(
     () => (pending ? readLoanOffers(pending.results, pending.formData, pending.loanType) : []),
@@ -94,7 +107,7 @@ function LoanResults() {
       <h1 className="sr-page-title">Your {LOAN_TYPE_INFO[pending.loanType].title} Results</h1>
       <Card title="Search summary">
         <dl className="sr-summary">
-          <Fact label="Purchase price" value={formatCurrency(summary.purchasePrice)} />
+          <Fact label={summary.propertyValueLabel} value={formatCurrency(summary.propertyValue)} />
           <Fact label="GDV" value={formatCurrency(summary.gdv)} />
           <Fact
             label="Loan term"

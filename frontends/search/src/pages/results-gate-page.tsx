@@ -1,9 +1,10 @@
 import { PROPERTIES_OWNED_GATE, STORAGE_KEYS } from '@lsp/contracts';
 import { Button, Card, RadioCards, RequireSession, TextField, useToast } from '@lsp/ui';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { saveLeadInfo } from '../api/search-api';
-import { readFreshPendingResults, type PendingResults } from '../lib/pending-results';
+import { loanResultsFromHistory } from '../lib/loan-results-history';
+import { readFreshPendingResults, storePendingResults, type PendingResults } from '../lib/pending-results';
 import { browserStorage, readJson } from '../lib/storage-keys';
 
 interface StoredUser {
@@ -50,12 +51,17 @@ function YesNo({
 
 function ResultsGate() {
   const navigate = useNavigate();
+  const location = useLocation();
   const { toast } = useToast();
+  // The results come with the navigation from the results list (Continue to Apply & Share), or are
+  // the ones held in browser storage.
   const [context] = useState(() => {
     const storage = browserStorage();
+    const carried = loanResultsFromHistory(location.state);
     return {
       user: readJson<StoredUser>(storage, STORAGE_KEYS.currentUser),
-      pending: readFreshPendingResults(storage, Date.now()),
+      pending: carried ?? readFreshPendingResults(storage, Date.now()),
+      carried: carried !== null,
     };
   });
   const [propertiesOwned, setPropertiesOwned] = useState<(typeof PROPERTIES_OWNED_GATE)[number] | null>(null);
@@ -100,7 +106,13 @@ function ResultsGate() {
         searchData: { ...pending.formData, loanType: pending.loanType },
       });
       if (!ok) throw new Error('Lead info was not saved');
-      browserStorage().setItem(STORAGE_KEYS.leadInfoCaptured, 'true');
+      const storage = browserStorage();
+      // /loan-results reads the held results and the lead flag from storage, and removes both.
+      if (context.carried) {
+        const { timestamp: _shownAt, ...held } = pending;
+        storePendingResults(storage, held, Date.now());
+      }
+      storage.setItem(STORAGE_KEYS.leadInfoCaptured, 'true');
       navigate(`/loan-results?type=${pending.loanType}`);
     } catch (error) {
       console.error('Failed to save lead info', error);

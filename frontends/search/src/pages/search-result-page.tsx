@@ -112,7 +112,7 @@ function SearchResult({ id }: { id: string }) {
         <dl className="sr-summary">
           <Fact label="Date" value={formatDate(view.createdAt)} />
           <Fact label="Location" value={summary.location ? labelOf(summary.location) : '—'} />
-          <Fact label="Purchase price" value={formatCurrency(summary.purchasePrice)} />
+          <Fact label={summary.propertyValueLabel} value={formatCurrency(summary.propertyValue)} />
           <Fact label="Lender results" value={view.results.length} />
         </dl>
       </Card>

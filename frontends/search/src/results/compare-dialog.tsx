@@ -1,5 +1,12 @@
 import { Badge, Dialog, InfoIcon, Tabs, Tooltip } from '@lsp/ui';
-import { GLOSSARY, bestValueIndexes, compareRows, rowValues, type GlossaryTerm } from '../lib/compare-rows';
+import {
+  GLOSSARY,
+  bestValueIndexes,
+  compareRows,
+  marksSummary,
+  rowValues,
+  type GlossaryTerm,
+} from '../lib/compare-rows';
 import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
 import { formatCompareValue, lenderTitle, roce } from './offer-format';
@@ -35,8 +42,8 @@ function QuickHighlights({ offers, loanType }: { offers: LoanOffer[]; loanType: 
                   <dd>
                     {formatCompareValue(offer, row.field, row.format)}
                     {best.get(row.field)?.has(index) && (
-                      <Badge variant="success" className="sr-best">
-                        Best
+                      <Badge variant={row.mark === 'Best' ? 'success' : 'info'} className="sr-best">
+                        {row.mark}
                       </Badge>
                     )}
                   </dd>
@@ -49,11 +56,7 @@ function QuickHighlights({ offers, loanType }: { offers: LoanOffer[]; loanType: 
                 </div>
               )}
             </dl>
-            <p className="ui-muted sr-compare-card__wins">
-              {wins.length > 0
-                ? `Best for ${wins.map((row) => row.label.toLowerCase()).join(', ')}`
-                : 'No best-value figures'}
-            </p>
+            <p className="ui-muted sr-compare-card__wins">{marksSummary(wins)}</p>
           </section>
         );
       })}
@@ -67,7 +70,9 @@ function DetailedTable({ offers, loanType }: { offers: LoanOffer[]; loanType: Lo
     <div className="sr-table-wrap" tabIndex={0} role="region" aria-label="Detailed comparison table">
       <table className="sr-compare-table">
         <caption className="ui-visually-hidden">
-          Offers side by side; the best value in each row is marked Best.
+          {loanType === 'commercial'
+            ? 'Offers side by side; the best value in each row is marked Best, the highest monthly payment Highest.'
+            : 'Offers side by side; the best value in each row is marked Best.'}
         </caption>
         <thead>
           <tr>
@@ -94,8 +99,8 @@ function DetailedTable({ offers, loanType }: { offers: LoanOffer[]; loanType: Lo
                   <td key={index} className={winners.has(index) ? 'sr-best-cell' : undefined}>
                     {formatCompareValue(offer, row.field, row.format)}
                     {winners.has(index) && (
-                      <Badge variant="success" className="sr-best">
-                        Best
+                      <Badge variant={row.mark === 'Best' ? 'success' : 'info'} className="sr-best">
+                        {row.mark}
                       </Badge>
                     )}
                   </td>
@@ -141,7 +146,11 @@ export function CompareDialog({
       open={open}
       onOpenChange={onOpenChange}
       title={`Compare ${offers.length} ${offers.length === 1 ? 'Deal' : 'Deals'}`}
-      description="The best value in each row is marked."
+      description={
+        loanType === 'commercial'
+          ? 'The best value in each row is marked Best; the highest monthly payment is marked Highest.'
+          : 'The best value in each row is marked Best.'
+      }
       size="xl"
     >
       <Tabs

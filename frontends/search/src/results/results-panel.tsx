@@ -1,12 +1,14 @@
 import { FILTER_INTEREST_MAX_PERCENT, FILTER_INTEREST_STEP_PERCENT, FILTER_MONEY_STEP } from '@lsp/contracts';
-import { Badge, Button, TextField } from '@lsp/ui';
+import { Badge, Button, Card, TextField, useSession } from '@lsp/ui';
 import { useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
 import {
   compareButtonLabel,
   isCompareDisabled,
   isSelectedForCompare,
   toggleCompare,
 } from '../lib/compare-selection';
+import { loanResultsHistoryState } from '../lib/loan-results-history';
 import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
 import {
@@ -60,6 +62,46 @@ export function defaultOfferActions(
       <GetDipButton offer={offer} lender={lender} {...context} />
       <SendDealButton offer={offer} lender={lender} {...context} />
     </>
+  );
+}
+
+/**
+ * The way from a results list to applying and sharing: the results gate (the investor profile and the
+ * lead), then /loan-results with Apply Now and Share. The results go with the navigation.
+ */
+function ContinueToApply({
+  offers,
+  loanType,
+  formData,
+}: {
+  offers: LoanOffer[];
+  loanType: LoanType;
+  formData: Record<string, unknown>;
+}) {
+  const navigate = useNavigate();
+  const { status } = useSession();
+  if (status !== 'authenticated') return null;
+  const carry = () =>
+    navigate('/results-gate', {
+      state: loanResultsHistoryState({
+        results: offers.map((offer) => offer.raw),
+        formData,
+        userData: null,
+        timestamp: Date.now(),
+        loanType,
+      }),
+    });
+  return (
+    <Card
+      title="Ready to Apply?"
+      subtitle="Tell us a little about your investing, then apply to a lender or share an offer on WhatsApp, Facebook or LinkedIn."
+      headingLevel={3}
+      className="sr-continue-to-apply"
+    >
+      <Button variant="brand" onClick={carry}>
+        Continue to Apply &amp; Share
+      </Button>
+    </Card>
   );
 }
 
@@ -137,7 +179,7 @@ export function ResultsPanel({
             Filters
           </Button>
           <div className="sr-segmented" role="group" aria-label="Sort by">
-            {SORT_BUTTONS.map(({ key, label }) => {
+            {SORT_BUTTONS.map(({ key, label, sorts }) => {
               const direction = sortDirectionFor(sort, key);
               return (
                 <button
@@ -149,7 +191,7 @@ export function ResultsPanel({
                       : 'sr-segmented__item sr-segmented__item--active'
                   }
                   aria-pressed={direction !== 'none'}
-                  aria-label={`Sort by ${label}, ${directionWords[direction]}${
+                  aria-label={`Sort by ${sorts}, ${directionWords[direction]}${
                     direction !== 'none' && !sorted ? ' (default order)' : ''
                   }`}
                   onClick={() => setSort((current) => nextSortState(current, key))}
@@ -240,6 +282,8 @@ export function ResultsPanel({
           ))}
         </ul>
       )}
+
+      {!renderActions && <ContinueToApply offers={offers} loanType={loanType} formData={formData} />}
 
       {selected.length > 0 && (
         <div className="sr-compare-float">
