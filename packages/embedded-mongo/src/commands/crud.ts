@@ -9,7 +9,7 @@ import { runMerge, runOut } from './merge';
 import { validateWrite } from './validation';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
-import { applyUpdate, buildUpsert, ensureIdFirst, validateUpdate } from '../query/update';
+import { applyUpdate, buildUpsert, checkIdStorable, ensureIdFirst, validateUpdate } from '../query/update';
 import { Doc, isPlainObject, longToBigInt, sameValue, valueKey, valuesEqual } from '../query/values';
 import { Collection } from '../storage/collection';
 import { Matched, ScanStats } from '../storage/engine';
@@ -43,6 +43,7 @@ function prepareInsert(doc: unknown): Doc {
   if (!isPlainObject(doc)) throw errors.typeMismatch('insert documents must be objects');
   if (doc._id === undefined) return { _id: new ObjectId(), ...doc };
   if (Array.isArray(doc._id)) throw errors.badValue("can't use an array for _id");
+  checkIdStorable(doc._id);
   return ensureIdFirst(doc);
 }
 
@@ -378,6 +379,9 @@ const aggregate: Handler = (ctx) => {
   if (writer) {
     if (ctx.txn) throw errors.operationNotSupportedInTransaction(`${writer} cannot be used in a transaction`);
     if (ctx.snapshot) throw errors.invalidOptions(`${writer} cannot be used with readConcern level snapshot`);
+    const rc = ctx.cmd.readConcern;
+    if (isPlainObject(rc) && rc.level === 'linearizable')
+      throw errors.invalidOptions(`${writer} cannot be used with a 'linearizable' read concern level`);
     pipeline.pop();
   }
   if (activeCollator()) refuseCollatedStages(pipeline as Doc[]);
@@ -401,10 +405,17 @@ const aggregate: Handler = (ctx) => {
   } else {
     ns = `${ctx.db}.$cmd.aggregate`;
     input = [];
-    const head = pipeline[0] as Doc | undefined;
-    if (head && isPlainObject(head) && '$listLocalSessions' in head) {
-      input = listLocalSessions(ctx, head.$listLocalSessions);
+    // `aggregate: 1` reads no collection: its first stage must make the documents (the writer
+    // stage, already taken off, counts when it is the only one).
+    const head = (pipeline[0] ?? last) as Doc | undefined;
+    const first = head && isPlainObject(head) ? Object.keys(head)[0] : undefined;
+    if (first === '$listLocalSessions') {
+      input = listLocalSessions(ctx, head!.$listLocalSessions);
       pipeline.shift();
+    } else if (first === undefined) {
+      throw errors.invalidNamespace('{aggregate: 1} is not valid for an empty pipeline.');
+    } else if (!COLLECTIONLESS_STAGES.has(first)) {
+      throw errors.invalidNamespace(`{aggregate: 1} is not valid for '${first}'; a collection is required.`);
     }
   }
   const docs = runPipeline(input, pipeline as Doc[], resolver(ctx));
@@ -413,6 +424,10 @@ const aggregate: Handler = (ctx) => {
   if (writer === '$merge') runMerge(ctx, docs, last!.$merge);
   return cursorReply(ctx, ns, writer ? [] : docs, batch);
 };
+
+// Stages that make their own documents, so they may start a database-level `aggregate: 1` (the
+// others this server knows, $currentOp and $changeStream, are refused as unsupported by the pipeline).
+const COLLECTIONLESS_STAGES = new Set(['$listLocalSessions', '$documents', '$currentOp', '$changeStream']);
 
 // sha256 of the empty user name: the uid of every session on a server without authentication.
 const NO_USER_UID = new Binary(Buffer.from('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=', 'base64'), 0);

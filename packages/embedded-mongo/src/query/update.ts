@@ -380,10 +380,17 @@ function ensureIdFirst(doc: Doc): Doc {
 /** Returns the updated copy of `doc` (the input is not changed). */
 export function applyUpdate(doc: Doc, update: Doc | Doc[], ctx: UpdateContext = {}): Doc {
   if (Array.isArray(update)) {
-    const [out] = mingoPipeline(update).run([cloneValue(doc)]);
-    if (!out) return doc;
+    const [result] = mingoPipeline(update).run([cloneValue(doc)]) as Doc[];
+    if (!result) return doc;
+    // A new root without an `_id` (`$replaceRoot: { newRoot: '$t' }`, `$unset: '_id'`) keeps the
+    // document's own; only a different `_id` is a change of the immutable field.
+    let out = result;
+    if (out._id === undefined && doc._id !== undefined) {
+      out = { _id: doc._id };
+      for (const [k, v] of Object.entries(result)) if (k !== '_id') out[k] = v;
+    }
     if (!valuesEqual(out._id, doc._id)) throw immutableId();
-    return ensureIdFirst(out as Doc);
+    return ensureIdFirst(out);
   }
   if (!isOperatorUpdate(update)) {
     if (
@@ -424,6 +431,37 @@ export function applyUpdate(doc: Doc, update: Doc | Doc[], ctx: UpdateContext = 
   return ensureIdFirst(out);
 }
 
+/**
+ * MongoDB refuses an `_id` holding a `$`-prefixed field name at any depth (52
+ * DollarPrefixedFieldName), except a DBRef's `$ref` / `$id` / `$db`: such a key could not be
+ * queried or updated. `what` prefixes the message as MongoDB does on the update paths.
+ */
+export function checkIdStorable(id: unknown, what = ''): void {
+  const bad = dollarPrefixedName(id);
+  if (bad !== undefined)
+    throw new MongoServerError(52, 'DollarPrefixedFieldName', `${what}${bad} is not valid for storage.`);
+}
+
+function dollarPrefixedName(value: unknown): string | undefined {
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const bad = dollarPrefixedName(v);
+      if (bad !== undefined) return bad;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value);
+  const dbRef = keys[0] === '$ref' && typeof value.$ref === 'string' && keys[1] === '$id';
+  for (const [i, key] of keys.entries()) {
+    const refField = dbRef && (i < 2 || (i === 2 && key === '$db'));
+    if (key.startsWith('$') && !refField) return key;
+    const bad = dollarPrefixedName(value[key]);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
+}
+
 function immutableId(): MongoServerError {
   return errors.immutableField(
     "Performing an update on the path '_id' would modify the immutable field '_id'",
@@ -461,6 +499,7 @@ export function buildUpsert(filter: Doc, update: Doc | Doc[], ctx: UpdateContext
     delete doc._id;
     doc = { _id: new ObjectId(), ...doc };
   }
+  checkIdStorable(doc._id, "_id fields may not contain '$'-prefixed fields: ");
   return ensureIdFirst(doc);
 }
 
