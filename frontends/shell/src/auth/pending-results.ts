@@ -1,6 +1,8 @@
 import { PENDING_RESULTS_VALIDITY_MS } from '@lsp/contracts';
 import { PENDING_RESULTS_EVENT, STORAGE_KEYS, readStoredJson } from '@lsp/ui';
 
+export { pendingSearchRunId } from './pending-search-run';
+
 /** Search results held back until the visitor has an account (spec §3 "Pending results"). */
 export interface PendingLoanResults {
   results?: unknown;
@@ -10,6 +12,8 @@ export interface PendingLoanResults {
   loanType?: string;
   /** The Lendability Score the search service gave the lead (written by the search remote). */
   lendabilityScore?: { score?: unknown; tips?: unknown };
+  /** The run the results came from (the search answer's SearchRunId; written by the search remote). */
+  searchRunId?: unknown;
 }
 
 /** The held lead's score, when it is well formed. */

@@ -5,7 +5,12 @@ import { Alert, LendabilityScoreCard, Spinner, TextField, useToast } from '@lsp/
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
-import { pendingLendabilityScore, pendingResultCount, readPendingResults } from '../auth/pending-results';
+import {
+  pendingLendabilityScore,
+  pendingResultCount,
+  pendingSearchRunId,
+  readPendingResults,
+} from '../auth/pending-results';
 import {
   AuthAlerts,
   AuthSwitchLink,
@@ -54,6 +59,7 @@ export function CreateAccountPage() {
     const body: CreateAccountBody = {
       ...values,
       searchData: pending ? { loanType: pending.loanType, ...pending.formData } : undefined,
+      searchRunId: pendingSearchRunId(pending),
     };
     const answer = await failure.call(
       'createAccount',

@@ -15,6 +15,7 @@ import {
   useAuthFailure,
 } from './auth-form';
 import { AuthPage } from './auth-page';
+import { pendingSearchRunId, readPendingResults } from '../auth/pending-results';
 
 export function RegisterPage() {
   const [params] = useSearchParams();
@@ -51,6 +52,8 @@ export function RegisterPage() {
       password,
       refDealId,
       fromSharedLink: sharedContext || Boolean(refDealId),
+      // The search this browser holds for verification: the server saves its run to the new account.
+      searchRunId: pendingSearchRunId(readPendingResults()),
     };
     if (refDealId) {
       try {
