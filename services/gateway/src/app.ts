@@ -20,8 +20,9 @@ import { type InProcessUpstreams, type StaticUpstreamName, forwardInProcess } fr
 import { createRateLimiter } from './rate-limit';
 import { MALFORMED_PATH_MESSAGE, unsafePathReason } from './path-guard';
 import { type UpstreamName, upstreamFor } from './routes-table';
-import { securityHeaders } from './security-headers';
-import { resolveSession } from './session';
+import { drainRefusedBody } from './refused-body';
+import { apiCacheControl, securityHeaders } from './security-headers';
+import { callerOrUnavailable } from './session';
 import { startUpstreamProbes } from './upstream-health';
 
 /** How often the upstream gauges (gateway_upstream_up) are refreshed. */
@@ -147,8 +148,11 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
   );
 
   const headers = securityHeaders(https);
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(headers);
+    const cacheControl = apiCacheControl(request.url, reply.getHeader('cache-control'));
+    if (cacheControl) reply.header('cache-control', cacheControl);
+    if (reply.statusCode === 413) await drainRefusedBody(request.raw);
     return payload;
   });
 
@@ -165,7 +169,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url;
     if (!path.startsWith('/api/') && !path.startsWith('/dev/mail')) return;
-    const refusal = crossSiteRefusal(request.method, request.headers, publicUrl.origin);
+    const refusal = crossSiteRefusal(request.method, path, request.headers, publicUrl.origin);
     if (refusal) {
       request.log.warn({ reason: refusal.reason }, 'cross-site request refused');
       return reply.status(refusal.status).send({ success: false, error: refusal.message });
@@ -215,10 +219,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
   const proxyApi = async (request: FastifyRequest, reply: FastifyReply) => {
     const upstream = upstreamFor(request.url);
     if (!upstream) return sendRouteNotFound(request, reply, 'API route');
-    request.gatewayCaller = await resolveSession(request, redis).catch((err) => {
-      request.log.error({ err }, 'session lookup failed');
-      return null;
-    });
+    request.gatewayCaller = await callerOrUnavailable(request, reply, redis);
     return forward(upstream, upstreams[upstream], request, reply, {
       ...bodyAsSent(request),
       forwardIdentity: true,

@@ -8,13 +8,17 @@ import type { IncomingHttpHeaders } from 'node:http';
  * - a browser's `Sec-Fetch-Site` must say `same-origin` (or `none`: typed or bookmarked);
  * - an `Origin`, when sent, must be this site (the public URL, or the host the request came to);
  * - a body must be JSON, which a cross-site form cannot send without a CORS preflight that the
- *   gateway never grants.
+ *   gateway never grants. The one exception is the alert emails' unsubscribe URL: mail providers
+ *   post RFC 8058's one-click form (`List-Unsubscribe=One-Click`) to it, and what it does is
+ *   authorised by the signed token in its URL, not by a session a forged form could borrow.
  * Clients that are not browsers send neither header and are unaffected.
  */
 export const CROSS_SITE_MESSAGE = 'Cross-site request refused';
 export const JSON_ONLY_MESSAGE = 'Request bodies must be JSON (Content-Type: application/json)';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Paths that take a form-encoded body (their query's signed token is what authorises them). */
+const FORM_BODY_PATHS = new Set(['/api/alerts/unsubscribe']);
 const TRUSTED_FETCH_SITES = new Set(['same-origin', 'none']);
 
 export interface Refusal {
@@ -30,9 +34,18 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
   );
 }
 
+const mediaTypeOf = (contentType: string | undefined) =>
+  (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+
 function isJson(contentType: string | undefined): boolean {
-  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const media = mediaTypeOf(contentType);
   return media === 'application/json' || /^application\/[\w.+-]+\+json$/.test(media);
+}
+
+function acceptedBody(path: string, contentType: string | undefined): boolean {
+  if (isJson(contentType)) return true;
+  const pathOnly = path.split('?')[0]!;
+  return FORM_BODY_PATHS.has(pathOnly) && mediaTypeOf(contentType) === 'application/x-www-form-urlencoded';
 }
 
 function sameSite(origin: string, publicOrigin: string, host: string | undefined): boolean {
@@ -47,6 +60,7 @@ function sameSite(origin: string, publicOrigin: string, host: string | undefined
 /** Why a request must not reach a service, or null when it may. */
 export function crossSiteRefusal(
   method: string,
+  path: string,
   headers: IncomingHttpHeaders,
   publicOrigin: string,
 ): Refusal | null {
@@ -59,7 +73,7 @@ export function crossSiteRefusal(
   if (origin !== undefined && !sameSite(origin, publicOrigin, headers.host)) {
     return { status: 403, message: CROSS_SITE_MESSAGE, reason: 'foreign origin' };
   }
-  if (hasBody(headers) && !isJson(headers['content-type'])) {
+  if (hasBody(headers) && !acceptedBody(path, headers['content-type'])) {
     return { status: 415, message: JSON_ONLY_MESSAGE, reason: 'body not JSON' };
   }
   return null;

@@ -1,6 +1,7 @@
 import { RedisRateLimiter, tooManyRequests } from '@lsp/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { withinRedisWait } from './redis-wait';
 
 export const RATE_LIMITED_MESSAGE = 'Too many requests. Please wait a moment and try again.';
 
@@ -24,20 +25,30 @@ export interface RateLimitOptions {
 
 /**
  * Fixed-window counters per client address in Redis (service-kit's limiter), so every gateway instance
- * counts against the same allowance. When Redis does not answer the request is let through (logged):
- * the limits protect the services, they must not take the site down with Redis.
+ * counts against the same allowance. When Redis does not answer, or not within REDIS_WAIT_MS, the
+ * request is let through (logged): the limits protect the services, they must not take the site down
+ * with Redis.
  */
 export function createRateLimiter(redis: Redis, options: RateLimitOptions) {
   const limiter = new RedisRateLimiter(redis, { allowWhenUnavailable: true });
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0] ?? '';
     const group = AUTH_PATHS.has(path) ? 'auth' : 'api';
-    const verdict = await limiter.hit({
-      key: `gateway-rate:${group}:${request.ip}`,
-      limit: group === 'auth' ? options.authMax : options.max,
-      windowMs: options.windowSeconds * 1000,
-      windows: 'clock',
-    });
+    let verdict;
+    try {
+      verdict = await withinRedisWait(
+        limiter.hit({
+          key: `gateway-rate:${group}:${request.ip}`,
+          limit: group === 'auth' ? options.authMax : options.max,
+          windowMs: options.windowSeconds * 1000,
+          windows: 'clock',
+        }),
+        'rate limit',
+      );
+    } catch (err) {
+      request.log.warn({ err }, 'rate limit store did not answer in time; request allowed');
+      return;
+    }
     if (!verdict.counted) {
       request.log.warn({ err: verdict.storeError }, 'rate limit store unavailable; request allowed');
       return;

@@ -41,3 +41,22 @@ export function securityHeaders(https: boolean): Record<string, string> {
   if (https) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
   return headers;
 }
+
+/** What an /api answer about one person (their searches, DIPs, account) may be kept as: nowhere. */
+export const PER_USER_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * The Cache-Control of an answer on `path`, or null to leave it as it is. Every /api answer may carry
+ * someone's data (even a search: it echoes the deal and, for a signed-in caller, the lead's score), so
+ * no shared cache or browser store keeps one: `private, no-store`, unless the service chose a policy
+ * that is private already (the online DIP page's 60 s). The API's documentation is the same for
+ * everyone and keeps its own.
+ */
+export function apiCacheControl(path: string, fromService: unknown): string | null {
+  const apiPath = path === '/api' || path.startsWith('/api/') || path.startsWith('/api?');
+  if (!apiPath || path === '/api/docs' || path.startsWith('/api/docs/') || path.startsWith('/api/docs?'))
+    return null;
+  const chosen = typeof fromService === 'string' ? fromService.toLowerCase() : '';
+  if (/(^|,)\s*(private|no-store)\s*(,|$)/.test(chosen)) return null;
+  return PER_USER_CACHE_CONTROL;
+}

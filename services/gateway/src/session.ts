@@ -5,9 +5,16 @@ import {
   sessionKey,
   sessionTtlSeconds,
 } from '@lsp/contracts';
-import type { CallerIdentity } from '@lsp/service-kit';
-import type { FastifyRequest } from 'fastify';
+import { type CallerIdentity, HttpError } from '@lsp/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { withinRedisWait } from './redis-wait';
+
+/** What a signed-in caller is told while their session cannot be read (Redis down or not answering). */
+export const SESSION_UNAVAILABLE_MESSAGE =
+  'We could not check your sign-in just now. Please try again in a few seconds.';
+/** How long the answer asks the caller to wait before trying again. */
+export const SESSION_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Resolves the signed session cookie to the caller. Each resolved request slides the expiry
@@ -20,19 +27,19 @@ export async function resolveSession(request: FastifyRequest, redis: Redis): Pro
   const unsigned = request.unsignCookie(raw);
   if (!unsigned.valid || !unsigned.value) return null;
   const key = sessionKey(unsigned.value);
-  const [[, text]] = (await redis.multi().get(key).expire(key, SESSION_TTL_SECONDS, 'XX').exec()) as [
-    [Error | null, string | null],
-    unknown,
-  ];
+  const [[, text]] = (await withinRedisWait(
+    redis.multi().get(key).expire(key, SESSION_TTL_SECONDS, 'XX').exec(),
+    'session lookup',
+  )) as [[Error | null, string | null], unknown];
   if (!text) return null;
   const session = JSON.parse(text) as SessionRecord;
   const ttl = sessionTtlSeconds(session);
   if (ttl <= 0) {
-    await redis.del(key);
+    await withinRedisWait(redis.del(key), 'ending a session');
     return null;
   }
   // In its last idle period the slide above went too far: bring it back to the absolute end.
-  if (ttl < SESSION_TTL_SECONDS) await redis.expire(key, ttl);
+  if (ttl < SESSION_TTL_SECONDS) await withinRedisWait(redis.expire(key, ttl), 'session expiry');
   return {
     userId: session.userId,
     email: session.email,
@@ -40,4 +47,25 @@ export async function resolveSession(request: FastifyRequest, redis: Redis): Pro
     verified: session.verified,
     roles: session.roles ?? [],
   };
+}
+
+/**
+ * The caller of an /api request. A request with a session cookie whose session cannot be read (Redis
+ * down, or silent for longer than REDIS_WAIT_MS) is answered 503 with Retry-After: passing it on as
+ * anonymous would tell a signed-in person 'Not signed in', and a guess either way is wrong.
+ */
+export async function callerOrUnavailable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  redis: Redis,
+): Promise<CallerIdentity | null> {
+  try {
+    return await resolveSession(request, redis);
+  } catch (err) {
+    request.log.error({ err }, 'session lookup failed');
+    reply.header('retry-after', String(SESSION_UNAVAILABLE_RETRY_AFTER_SECONDS));
+    throw new HttpError(503, SESSION_UNAVAILABLE_MESSAGE, {
+      retryAfterSeconds: SESSION_UNAVAILABLE_RETRY_AFTER_SECONDS,
+    });
+  }
 }
