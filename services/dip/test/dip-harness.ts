@@ -194,12 +194,14 @@ export function startDipHarness(
           ...user,
         }),
       async savedSearch(client, userId) {
-        const run = await client.post('/api/development', { ...DEVELOPMENT_PAYLOAD, userId });
+        // The saved search is the run's own record: the address travels with the search itself.
+        const searchData = { ...DEVELOPMENT_PAYLOAD, propertyAddress: '12 Mill Lane, Leeds' };
+        const run = await client.post('/api/development', { ...searchData, userId });
         if (run.status !== 200) throw new Error(`search failed: ${run.status} ${run.text}`);
         const saved = await client.post('/api/search', {
           userId,
           loanType: 'development',
-          searchData: { ...DEVELOPMENT_PAYLOAD, propertyAddress: '12 Mill Lane, Leeds' },
+          searchData,
           apiResponse: run.json(),
         });
         if (saved.status !== 201) throw new Error(`save failed: ${saved.status} ${saved.text}`);
