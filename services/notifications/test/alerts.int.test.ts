@@ -1,5 +1,6 @@
 import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
-import { TEST_SECRETS, waitFor } from '@lsp/testing';
+import { startTestGateway } from '@lsp/gateway/testing';
+import { TEST_SECRETS, leaseRedisDb, listen, waitFor } from '@lsp/testing';
 import { signUnsubscribeToken, unsubscribeKey } from '../src/alerts/unsubscribe-token';
 import { handleSearchRepriced } from '../src/events/alerts';
 import { type AlertsRig, PUBLIC_URL, newUserId, repriced, startAlerts } from './alerts-rig';
@@ -38,6 +39,8 @@ describe('re-pricing alerts', () => {
     expect(mail.headers['list-unsubscribe']).toMatch(
       /^<http:\/\/localhost:8080\/api\/alerts\/unsubscribe\?token=/,
     );
+    // RFC 8058: the mail program may unsubscribe with one POST, without opening the page.
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
 
     // The second search of the same change, and a redelivery of the first, send nothing more.
     expect(await handleSearchRepriced(first, rig.deps)).toBe(false);
@@ -130,5 +133,29 @@ describe('re-pricing alerts', () => {
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('You will not get these emails any more');
     expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(false);
+  });
+
+  it("unsubscribes by a mail program's one-click POST (RFC 8058) through the gateway", async () => {
+    const userId = newUserId();
+    const token = signUnsubscribeToken(userId, rig.deps.unsubscribeKey);
+    const redis = await leaseRedisDb();
+    const notifications = await listen(rig.app);
+    const gateway = await startTestGateway({
+      redisUrl: redis.url,
+      upstreams: { notifications: notifications.url },
+    });
+    try {
+      // What a mail provider's server sends: the form body RFC 8058 fixes, no cookie, no Origin.
+      const answer = await fetch(`${gateway.url}/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(answer.status).toBe(200);
+      expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(false);
+    } finally {
+      await gateway.close();
+      await redis.release();
+    }
   });
 });

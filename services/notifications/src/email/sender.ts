@@ -53,8 +53,14 @@ export function startEmailWorker({ config, logger, mongo, transport }: EmailWork
         : isDipProductAlertJob(job.data)
           ? dipProductAlertEmail(job.data)
           : verificationEmail(job.data);
-    // An alert says how to stop it where mail programs show an unsubscribe button.
-    const headers = isAlertJob(job.data) ? { 'List-Unsubscribe': `<${job.data.unsubscribeUrl}>` } : undefined;
+    // An alert says how to stop it where mail programs show an unsubscribe button, and that one POST
+    // to that URL stops it (RFC 8058), so the program need not open the page.
+    const headers = isAlertJob(job.data)
+      ? {
+          'List-Unsubscribe': `<${job.data.unsubscribeUrl}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        }
+      : undefined;
     const messageId = `<${job.data.eventId}@notifications.loansearch.local>`;
     const info = await transport.sendMail({
       from: config.MAIL_FROM,
