@@ -59,9 +59,10 @@ export function buildApp(deps: DipDeps) {
   });
   const publicUrl = deps.config.PUBLIC_URL;
   const askSharing = sharedAccessReader(deps.config, deps.logger);
-  registerDipRoutes(app, { ...deps, publicUrl, askSearch: savedSearchReader(deps.config), askSharing });
+  const askSearch = savedSearchReader(deps.config);
+  registerDipRoutes(app, { ...deps, publicUrl, askSearch, askSharing });
   registerPdfRoutes(app, { ...deps, askSharing });
-  registerApplicationRoutes(app, deps);
+  registerApplicationRoutes(app, { ...deps, askSearch });
   registerInternalReads(app, { ...deps, publicUrl, internalSecret: deps.config.INTERNAL_SECRET });
   return app;
 }

@@ -571,6 +571,36 @@ describe('dip service through the gateway', () => {
       expect(res.status).toBe(403);
     });
 
+    it("refuses an application naming another user's saved search, or none, and stores nothing", async () => {
+      const counts = async () => [
+        await h.dipDb.collection('dip_applications').countDocuments(),
+        await h.dipDb.collection('loan_applications').countDocuments(),
+      ];
+      const before = await counts();
+      const loanApplication = { propertyAddress: '3 Quay Street, Bristol', loanAmount: '400,000', term: 12 };
+      const theirs = await other.client.post('/api/dip-applications', { ...valid, searchId });
+      expect(theirs.status).toBe(403);
+      expect(theirs.json()).toEqual({ success: false, error: DIP_MESSAGES.searchAccessDenied });
+      const theirLoan = await other.client.post('/api/applications', { ...loanApplication, searchId });
+      expect(theirLoan.status).toBe(403);
+      const unknown = await owner.client.post('/api/dip-applications', { ...valid, searchId: randomUUID() });
+      expect(unknown.status).toBe(404);
+      expect(unknown.json()).toEqual({ success: false, error: DIP_MESSAGES.searchNotFound });
+      const unknownLoan = await owner.client.post('/api/applications', {
+        ...loanApplication,
+        searchId: randomUUID(),
+      });
+      expect(unknownLoan.status).toBe(404);
+      expect(await counts()).toEqual(before);
+      expect(
+        (await outboxOf('application.submitted')).filter((e) => e.data.userId === other.user.userId),
+      ).toEqual([]);
+      // The owner's own search is taken, by either route.
+      expect((await owner.client.post('/api/applications', { ...loanApplication, searchId })).status).toBe(
+        201,
+      );
+    });
+
     it("stores a loan application ('Continue application') with status 'DIP Submitted'", async () => {
       const res = await owner.client.post('/api/applications', {
         propertyAddress: '3 Quay Street, Bristol',

@@ -156,7 +156,9 @@ const APPLICATION_SUBMISSION_RESPONSES = {
   },
   400: INVALID_REQUEST,
   401: NOT_SIGNED_IN,
-  403: errorAnswer('`userId` is not the caller'),
+  403: errorAnswer('`userId` is not the caller, or `searchId` names a search of someone else'),
+  404: errorAnswer('`searchId` names no saved search'),
+  503: OWNER_UNAVAILABLE,
 } as const;
 
 export const DIP_ROUTES = [

@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { DIP_MESSAGES } from '@lsp/contracts';
-import { forbidden, declareRoute, type Clock } from '@lsp/service-kit';
+import { forbidden, declareRoute, notFound, type Clock } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import {
   type ApplicationRepository,
   dipApplicationDocument,
   loanApplicationDocument,
 } from '../data/applications';
+import { type SavedSearchProjection, type SavedSearchSource, savedSearchFor } from '../data/projections';
 import { applicationSubmittedEvent } from '../events/published';
 
 export interface ApplicationRouteDeps {
   applications: ApplicationRepository;
   clock: Clock;
+  savedSearches: SavedSearchProjection;
+  askSearch: SavedSearchSource;
 }
 
 /** A user id in the body, where the page sends one, must be the caller's own. */
@@ -23,10 +26,22 @@ function checkUserId(body: { userId?: string }, callerId: string) {
 export function registerApplicationRoutes(app: FastifyInstance, deps: ApplicationRouteDeps) {
   const { applications, clock } = deps;
 
+  /**
+   * A search an application names must be the caller's own saved search, as for a DIP: an unknown one
+   * is 404, someone else's 403 (the application would mark their search and reach the lender as theirs).
+   */
+  async function checkSearch(searchId: string | null | undefined, callerId: string) {
+    if (!searchId) return;
+    const search = await savedSearchFor(deps.savedSearches, deps.askSearch, searchId);
+    if (!search) throw notFound(DIP_MESSAGES.searchNotFound);
+    if (search.userId !== callerId) throw forbidden(DIP_MESSAGES.searchAccessDenied);
+  }
+
   /** The DIP application wizard; validated at submit with the spec's messages. */
   declareRoute(app, 'submitDipApplication', async (request, reply) => {
     const { caller, body } = request;
     checkUserId(body, caller.userId);
+    await checkSearch(body.searchId, caller.userId);
     const doc = dipApplicationDocument(randomUUID(), caller.userId, body, clock.now());
     await applications.insertDipApplication(doc, [
       applicationSubmittedEvent(
@@ -52,6 +67,7 @@ export function registerApplicationRoutes(app: FastifyInstance, deps: Applicatio
   declareRoute(app, 'submitLoanApplication', async (request, reply) => {
     const { caller, body } = request;
     checkUserId(body, caller.userId);
+    await checkSearch(body.searchId, caller.userId);
     const doc = loanApplicationDocument(randomUUID(), caller.userId, body, clock.now());
     await applications.insertLoanApplication(doc, [
       applicationSubmittedEvent(
