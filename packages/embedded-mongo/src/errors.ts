@@ -74,6 +74,10 @@ export const errors = {
       'TransactionCommitted',
       `Transaction with { txnNumber: ${txnNumber} } has been committed.`,
     ),
+  // A write, index or catalog command addressed to a view.
+  viewNotCollection: (ns: string) =>
+    new MongoServerError(166, 'CommandNotSupportedOnView', `Namespace ${ns} is a view, not a collection`),
+  optionNotSupportedOnView: (msg: string) => new MongoServerError(167, 'OptionNotSupportedOnView', msg),
   operationNotSupportedInTransaction: (msg: string) =>
     new MongoServerError(263, 'OperationNotSupportedInTransaction', msg),
   tooLarge: (size: number) =>

@@ -19,18 +19,39 @@ async function names(): Promise<string[]> {
 
 describe('collection kinds the server does not have', () => {
   it.each([
-    ['capped', { capped: true, size: 4096 }],
-    ['view', { viewOn: 'source', pipeline: [] }],
-    ['time-series', { timeseries: { timeField: 'ts' } }],
-    ['json-schema validator', { validator: { $jsonSchema: { required: ['a'] } } }],
-    ['clustered', { clusteredIndex: { key: { _id: 1 }, unique: true } }],
-    ['collation strength 4', { collation: { locale: 'fr', strength: 4 } }],
-  ])('%s: 115 and no collection', async (label, options) => {
+    ['capped', { capped: true, size: 4096 }, /capped/],
+    ['time-series', { timeseries: { timeField: 'ts' } }, /time-series/],
+    ['json-schema validator', { validator: { $jsonSchema: { required: ['a'] } } }, /jsonSchema/],
+    ['clustered', { clusteredIndex: { key: { _id: 1 }, unique: true } }, /clustered/],
+    [
+      'clustered with TTL',
+      { clusteredIndex: { key: { _id: 1 }, unique: true }, expireAfterSeconds: 60 },
+      /clustered/,
+    ],
+    ['pre- and post-images', { changeStreamPreAndPostImages: { enabled: true } }, /pre- and post-images/],
+    ['collation strength 4', { collation: { locale: 'fr', strength: 4 } }, /strength/],
+  ])('%s: 115 naming the feature, and no collection', async (label, options, feature) => {
     const name = `refused_${label}`;
     const err = await failure(t.db.createCollection(name, options as never));
     expect(err.code).toBe(115);
     expect(err.message).toMatch(/not supported by the embedded server/);
+    expect(err.message).toMatch(feature);
     expect(await names()).not.toContain(name);
+  });
+
+  it('collMod to one of those kinds (pre- and post-images, TTL, time-series) is 115, the collection unchanged', async () => {
+    await t.db.createCollection('plain');
+    for (const option of [
+      { changeStreamPreAndPostImages: { enabled: true } },
+      { expireAfterSeconds: 60 },
+      { timeseries: { granularity: 'hours' } },
+    ]) {
+      const err = await failure(t.db.command({ collMod: 'plain', ...option }));
+      expect(err.code).toBe(115);
+      expect(err.message).toContain(Object.keys(option)[0]);
+    }
+    const [info] = await t.db.listCollections({ name: 'plain' }, { nameOnly: false }).toArray();
+    expect(info.options).toEqual({});
   });
 });
 

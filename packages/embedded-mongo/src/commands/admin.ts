@@ -18,6 +18,15 @@ const create: Handler = (ctx) => {
     setField(options, k, v);
   }
   refuseUnsupportedCreateOptions(options);
+  if (options.viewOn !== undefined || options.pipeline !== undefined) {
+    checkViewOptions(options);
+    if (ctx.txn)
+      throw errors.operationNotSupportedInTransaction(
+        'Cannot create a view in a multi-document transaction.',
+      );
+    ctx.state.engine.createCollection(ctx.db, name, options);
+    return { ok: 1 };
+  }
   checkValidationOptions(options);
   // A default collation is stored (and listed) in MongoDB's full form; the simple one is no default.
   if (options.collation !== undefined) {
@@ -37,8 +46,6 @@ const create: Handler = (ctx) => {
 function refuseUnsupportedCreateOptions(options: Doc): void {
   const kinds: Array<[string, string]> = [
     ['capped', 'capped collections'],
-    ['viewOn', 'views'],
-    ['pipeline', 'views'],
     ['timeseries', 'time-series collections'],
     ['clusteredIndex', 'clustered collections'],
     ['expireAfterSeconds', 'collection-level TTL (clustered collections)'],
@@ -52,6 +59,28 @@ function refuseUnsupportedCreateOptions(options: Doc): void {
   const pre = options.changeStreamPreAndPostImages;
   if (isPlainObject(pre) && pre.enabled === true)
     throw errors.notSupported('change streams (pre- and post-images)');
+}
+
+/**
+ * A view: `viewOn` names a collection or view of the same database, `pipeline` (default none) is
+ * what its reads run first. The other collection options do not apply to a view.
+ */
+function checkViewOptions(options: Doc): void {
+  if (typeof options.viewOn !== 'string')
+    throw errors.typeMismatch("BSON field 'create.viewOn' is the wrong type, expected type 'string'");
+  if (options.viewOn === '') throw errors.badValue("'viewOn' cannot be empty");
+  const pipeline = options.pipeline ?? [];
+  if (!Array.isArray(pipeline) || !pipeline.every((stage) => isPlainObject(stage)))
+    throw errors.typeMismatch("BSON field 'create.pipeline' is the wrong type, expected type 'array'");
+  for (const stage of pipeline as Doc[]) {
+    const stageName = Object.keys(stage)[0];
+    if (stageName === '$out' || stageName === '$merge')
+      throw errors.optionNotSupportedOnView(`${stageName} cannot be used in a view definition`);
+  }
+  options.pipeline = pipeline;
+  for (const key of Object.keys(options))
+    if (key !== 'viewOn' && key !== 'pipeline')
+      throw errors.invalidOptions(`option '${key}' is not supported on a view`);
 }
 
 const drop: Handler = (ctx) => {
@@ -74,15 +103,17 @@ const listCollections: Handler = (ctx) => {
   const filter = isPlainObject(ctx.cmd.filter) ? ctx.cmd.filter : {};
   const docs: Doc[] = [];
   for (const c of colls?.values() ?? []) {
-    const info: Doc = {
-      name: c.name,
-      type: 'collection',
-      options: c.options,
-      info: { readOnly: false },
-      idIndex: c.indexSpecs()[0],
-    };
-    if (matchDocument(info, filter))
-      docs.push(ctx.cmd.nameOnly === true ? { name: c.name, type: 'collection' } : info);
+    const type = c.isView ? 'view' : 'collection';
+    const info: Doc = c.isView
+      ? { name: c.name, type, options: c.options, info: { readOnly: true } }
+      : {
+          name: c.name,
+          type,
+          options: c.options,
+          info: { readOnly: false },
+          idIndex: c.indexSpecs()[0],
+        };
+    if (matchDocument(info, filter)) docs.push(ctx.cmd.nameOnly === true ? { name: c.name, type } : info);
   }
   return cursorReply(ctx, `${ctx.db}.$cmd.listCollections`, docs, undefined);
 };
@@ -219,6 +250,7 @@ const listIndexes: Handler = (ctx) => {
   const name = collectionName(ctx, 'listIndexes');
   const coll = existing(ctx, name);
   if (!coll) throw errors.namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
+  if (coll.isView) throw errors.viewNotCollection(coll.ns);
   return cursorReply(ctx, `${ctx.db}.${name}`, coll.indexSpecs() as unknown as Doc[], undefined);
 };
 
@@ -226,6 +258,7 @@ const dropIndexes: Handler = (ctx) => {
   const name = collectionName(ctx, Object.keys(ctx.cmd)[0]);
   const coll = existing(ctx, name);
   if (!coll) throw errors.namespaceNotFound(`ns not found ${ctx.db}.${name}`);
+  if (coll.isView) throw errors.viewNotCollection(coll.ns);
   const nIndexesWas = coll.indexes.length + 1;
   const target = ctx.cmd.index;
   const names: string[] = [];
@@ -281,6 +314,7 @@ const collMod: Handler = (ctx) => {
   const name = collectionName(ctx, 'collMod');
   const coll = existing(ctx, name);
   if (!coll) throw errors.namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
+  if (coll.isView) throw errors.notSupported('collMod of a view');
   const patch: Doc = {};
   for (const [k, v] of Object.entries(ctx.cmd)) {
     if (k === 'collMod' || isGenericField(k)) continue;

@@ -2,7 +2,7 @@
 import { Binary, Long, ObjectId } from 'bson';
 import { MongoServerError, errors, fromExpressionError } from '../errors';
 import { CollectionResolver, runPipeline } from '../query/aggregate';
-import { compileFilter, leavesOf } from '../query/match';
+import { compileFilter, leavesOf, matchDocument } from '../query/match';
 import { activeCollator, collatorFor, withCollation } from '../query/collation';
 import { parseLet, withVariables } from '../query/expression';
 import { runMerge, runOut } from './merge';
@@ -10,7 +10,15 @@ import { validateWrite } from './validation';
 import { projectDocument } from '../query/projection';
 import { sortBy } from '../query/sort';
 import { applyUpdate, buildUpsert, checkIdStorable, ensureIdFirst, validateUpdate } from '../query/update';
-import { Doc, isPlainObject, longToBigInt, sameValue, valueKey, valuesEqual } from '../query/values';
+import {
+  Doc,
+  cloneValue,
+  isPlainObject,
+  longToBigInt,
+  sameValue,
+  valueKey,
+  valuesEqual,
+} from '../query/values';
 import { Collection } from '../storage/collection';
 import { Matched, ScanStats } from '../storage/engine';
 import {
@@ -49,7 +57,34 @@ function prepareInsert(doc: unknown): Doc {
 
 function matchingDocs(ctx: CommandContext, coll: Collection | undefined, filter: Doc): Matched[] {
   if (!coll) return [];
+  if (coll.isView)
+    return viewDocuments(ctx, coll)
+      .filter((doc) => matchDocument(doc, filter))
+      .map((doc) => ({ doc }));
   return ctx.state.engine.matching(coll, filter, ctx.txn ?? ctx.snapshot);
+}
+
+// MongoDB's limit on views defined on views (ViewDepthLimitExceeded beyond it).
+const MAX_VIEW_DEPTH = 20;
+
+/** What a view shows: its source's documents (a view's, resolved in turn) through its pipeline. */
+function viewDocuments(ctx: CommandContext, view: Collection, depth = 1): Doc[] {
+  if (depth > MAX_VIEW_DEPTH)
+    throw new MongoServerError(
+      229,
+      'ViewDepthLimitExceeded',
+      `View depth too deep or view cycle detected. Maximum depth is ${MAX_VIEW_DEPTH}`,
+    );
+  const source = existing(ctx, view.options.viewOn as string);
+  let input: Doc[] = [];
+  if (source?.isView) input = viewDocuments(ctx, source, depth + 1);
+  else if (source) input = ctx.state.engine.matching(source, {}, ctx.txn ?? ctx.snapshot).map((m) => m.doc);
+  return runPipeline(input, cloneValue(view.options.pipeline) as Doc[], resolver(ctx));
+}
+
+/** A write addressed to a view: 166, nothing written. */
+function refuseView(coll: Collection | undefined): void {
+  if (coll?.isView) throw errors.viewNotCollection(coll.ns);
 }
 
 function resolver(ctx: CommandContext): CollectionResolver {
@@ -270,6 +305,7 @@ const del: Handler = (ctx) => {
   }
   const ordered = ctx.cmd.ordered !== false;
   const coll = existing(ctx, name);
+  refuseView(coll);
   let n = 0;
   const writeErrors: Doc[] = [];
   deletes.forEach((spec, index) => {
@@ -299,6 +335,7 @@ const findAndModify: Handler = (ctx) => {
   const engine = ctx.state.engine;
   if (cmd.remove === true) {
     const coll = existing(ctx, name);
+    refuseView(coll);
     let matched = matchingDocs(ctx, coll, filter);
     if (sort) matched = sortAndPage(matched, { sort });
     const target = matched[0];
@@ -333,8 +370,9 @@ const count: Handler = (ctx) => {
     ctx.cmd.skip === undefined &&
     ctx.cmd.limit === undefined;
   // estimatedDocumentCount: no need to walk the collection.
-  if (plain && !ctx.txn) return { n: existing(ctx, name)?.docs.size ?? 0, ok: 1 };
-  const matched = sortAndPage(matchingDocs(ctx, existing(ctx, name), compileFilter(ctx.cmd.query)), {
+  const coll = existing(ctx, name);
+  if (plain && !ctx.txn && !coll?.isView) return { n: coll?.docs.size ?? 0, ok: 1 };
+  const matched = sortAndPage(matchingDocs(ctx, coll, compileFilter(ctx.cmd.query)), {
     skip: ctx.cmd.skip,
     limit: ctx.cmd.limit,
   });
@@ -398,7 +436,8 @@ const aggregate: Handler = (ctx) => {
     const coll = existing(ctx, target);
     // A leading $match can use the _id map or an index before the rest of the pipeline runs.
     const head = pipeline[0] as Doc | undefined;
-    if (head && isPlainObject(head.$match)) {
+    if (coll?.isView) input = viewDocuments(ctx, coll);
+    else if (head && isPlainObject(head.$match)) {
       input = matchingDocs(ctx, coll, head.$match).map((m) => m.doc);
       pipeline.shift();
     } else input = matchingDocs(ctx, coll, {}).map((m) => m.doc);
@@ -474,6 +513,7 @@ const explain: Handler = (ctx) => {
   checkReadCommandFields('find', inner);
   const filter = compileFilter(inner.filter);
   const coll = existing(ctx, inner.find);
+  if (coll?.isView) throw errors.notSupported('explain of a find on a view');
   const stats: ScanStats = { examined: 0 };
   const matched = coll ? ctx.state.engine.matching(coll, filter, ctx.txn, stats) : [];
   const returned = sortAndPage(matched, inner);

@@ -65,6 +65,11 @@ export class Collection {
     }
   }
 
+  /** A view (`create` with `viewOn`): it holds no documents; reads run its pipeline on its source. */
+  get isView(): boolean {
+    return this.options.viewOn !== undefined;
+  }
+
   get ns(): string {
     return `${this.db}.${this.name}`;
   }

@@ -431,8 +431,11 @@ export class Engine {
     return coll;
   }
 
+  /** The collection writes go to, created when missing; a view is refused (166). */
   ensureCollection(db: string, name: string, txn?: Transaction): Collection {
-    return this.getCollection(db, name, txn) ?? this.createCollection(db, name, {}, txn);
+    const coll = this.getCollection(db, name, txn);
+    if (coll?.isView) throw errors.viewNotCollection(coll.ns);
+    return coll ?? this.createCollection(db, name, {}, txn);
   }
 
   dropCollection(db: string, name: string): boolean {
@@ -454,6 +457,7 @@ export class Engine {
   renameCollection(db: string, from: string, to: string, dropTarget: boolean): void {
     const coll = this.getCollection(db, from);
     if (!coll) throw errors.namespaceNotFound(`Source collection ${db}.${from} does not exist`);
+    if (coll.isView) throw errors.viewNotCollection(coll.ns);
     if (this.getCollection(db, to)) {
       if (!dropTarget) throw errors.namespaceExists(`${db}.${to}`);
       this.dropCollection(db, to);
