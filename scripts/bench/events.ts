@@ -32,6 +32,7 @@ const DATABASES = ['identity', 'search', 'dip', 'sharing', 'notifications'];
 interface Stack {
   url: string;
   mongoUrl: string;
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -141,7 +142,12 @@ async function runOn(bus: 'redis' | 'kafka') {
   try {
     const owner = await signUpVerified(stack.url, 'Events Bench');
     // The system test's producers take a stack with a port offset; only the URL matters here.
-    const target = { url: stack.url, portOffset: 0, stop: stack.stop };
+    const target = {
+      url: stack.url,
+      portOffset: 0,
+      metricsToken: stack.env.METRICS_TOKEN!,
+      stop: stack.stop,
+    };
     await produceEveryEvent(target, owner); // warm every path once
     await new Promise((resolve) => setTimeout(resolve, 2000));
 

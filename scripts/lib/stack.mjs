@@ -52,6 +52,8 @@ function loadSecrets(dataDir) {
     INTERNAL_SECRET: () => randomBytes(24).toString('hex'),
     COOKIE_SECRET: () => randomBytes(32).toString('hex'),
     SHARE_LINK_SECRET: () => randomBytes(32).toString('hex'),
+    // What every process's /metrics asks for (the operations console sends it); never the internal secret.
+    METRICS_TOKEN: () => randomBytes(24).toString('hex'),
   };
   // A data directory from before a secret existed gets only the missing one; the others are kept.
   const missing = Object.keys(fresh).filter((name) => !stored[name]);

@@ -48,8 +48,8 @@ function stackProcesses(): { name: string; entry: string }[] {
   return PLATFORM_PROCESSES.filter((proc) => proc.kind !== 'database');
 }
 
-/** What an operator's `.env` would hold for the variables compose requires (`${NAME:?message}`). */
-const OPERATOR_SECRET = 'operator-chosen-secret-of-at-least-32-characters';
+/** What an operator's `.env` would hold for a variable compose requires (`${NAME:?message}`): one value each. */
+const operatorSecret = (name: string) => `operator-chosen-${name.toLowerCase()}-of-at-least-32-characters`;
 
 /**
  * Compose's variable interpolation with an empty shell environment: the defaults, and the
@@ -61,8 +61,8 @@ function interpolate(value: unknown): string {
     .map((part) =>
       part.replace(
         /\$\{(\w+)(?:(:?-|:?\?)([^}]*))?\}/g,
-        (_all, _name: string, kind?: string, rest?: string) =>
-          kind?.endsWith('?') ? OPERATOR_SECRET : (rest ?? ''),
+        (_all, name: string, kind?: string, rest?: string) =>
+          kind?.endsWith('?') ? operatorSecret(name) : (rest ?? ''),
       ),
     )
     .join('$');
@@ -292,9 +292,9 @@ describe('docker-compose.yml', () => {
   it('has no default secrets: each is required from the operator, and none is a known value', () => {
     const text = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
     expect(text).not.toMatch(/dev-only/i);
-    const secretReferences = [...text.matchAll(/\$\{(\w*SECRET\w*)([^}]*)\}/g)];
+    const secretReferences = [...text.matchAll(/\$\{(\w*(?:SECRET|TOKEN)\w*)([^}]*)\}/g)];
     expect(new Set(secretReferences.map((m) => m[1]))).toEqual(
-      new Set(['INTERNAL_SECRET', 'COOKIE_SECRET', 'SHARE_LINK_SECRET']),
+      new Set(['INTERNAL_SECRET', 'METRICS_TOKEN', 'COOKIE_SECRET', 'SHARE_LINK_SECRET']),
     );
     for (const [reference, , rest] of secretReferences)
       expect([reference, rest]).toEqual([reference, expect.stringMatching(/^:\?/)]);
@@ -312,6 +312,37 @@ describe('docker-compose.yml', () => {
     const kafka = compose.services.kafka.environment as Doc;
     expect(kafka.KAFKA_PROCESS_ROLES).toBe('broker,controller');
     expect(kafka.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
+  });
+});
+
+describe('metrics, read with their own credential', () => {
+  /** Every process that serves /metrics: the services and the workers. */
+  const scraped = PLATFORM_PROCESSES.filter((p) => p.kind === 'service' || p.kind === 'worker');
+
+  it('gives every process the metrics token compose requires, one value for all, never the internal secret', () => {
+    for (const { name } of scraped) {
+      const env = composeEnv(name);
+      expect({ name, token: env.METRICS_TOKEN }).toEqual({ name, token: operatorSecret('METRICS_TOKEN') });
+      expect(env.METRICS_TOKEN).not.toBe(env.INTERNAL_SECRET);
+    }
+  });
+
+  it('ships a Prometheus scrape config for compose that scrapes every process with the token', () => {
+    const prometheus = yaml.load(
+      readFileSync(path.join(ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8'),
+    ) as Doc;
+    const [job] = prometheus.scrape_configs as Doc[];
+    expect(job!.metrics_path).toBe('/metrics');
+    expect(job!.authorization).toEqual({ type: 'Bearer', credentials_file: '/etc/prometheus/metrics-token' });
+    const targets = (job!.static_configs as Doc[]).flatMap((config) => config.targets as string[]);
+    expect(new Set(targets)).toEqual(new Set(scraped.map((p) => `${p.name}:${p.port}`)));
+    for (const { name, port } of scraped) {
+      expect({ name, port: composeEnv(name).PORT }).toEqual({ name, port: String(port) });
+    }
+    // The token file beside it is never committed.
+    expect(readFileSync(path.join(ROOT, '.gitignore'), 'utf8')).toMatch(
+      /^deploy\/prometheus\/metrics-token$/m,
+    );
   });
 });
 
@@ -642,6 +673,51 @@ describe('Kubernetes manifests', () => {
       });
       expect({ name, tagged: tagged.has(image) }).toEqual({ name, tagged: true });
     }
+  });
+
+  it('give every service and worker the metrics token from platform-secrets, and a ServiceMonitor that sends it', () => {
+    const scraped = PLATFORM_PROCESSES.filter((p) => p.kind === 'service' || p.kind === 'worker');
+    for (const { name } of scraped) {
+      const container = deploymentOf(name).spec.template.spec.containers[0] as Doc;
+      const token = (container.env as Doc[]).find((item) => item.name === 'METRICS_TOKEN');
+      expect({ name, from: token?.valueFrom?.secretKeyRef }).toEqual({
+        name,
+        from: { name: 'platform-secrets', key: 'METRICS_TOKEN' },
+      });
+    }
+    expect(platformSecrets.METRICS_TOKEN).toBeDefined();
+    expect(platformSecrets.METRICS_TOKEN).not.toBe(platformSecrets.INTERNAL_SECRET);
+
+    const monitoring = path.join(K8S, 'monitoring');
+    const kustomization = yaml.load(readFileSync(path.join(monitoring, 'kustomization.yaml'), 'utf8')) as Doc;
+    const docs = (kustomization.resources as string[]).flatMap((file) =>
+      yaml.loadAll(readFileSync(path.join(monitoring, file), 'utf8')).map((doc) => doc as Doc),
+    );
+    const monitor = docs.find((doc) => doc.kind === 'ServiceMonitor')!;
+    expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(monitor.spec.endpoints).toEqual([
+      {
+        port: 'http',
+        path: '/metrics',
+        interval: expect.any(String),
+        authorization: { type: 'Bearer', credentials: { name: 'platform-secrets', key: 'METRICS_TOKEN' } },
+      },
+    ]);
+    // It selects exactly the headless Service of every service and worker: each pod once.
+    const selector = monitor.spec.selector.matchLabels as Env;
+    const selected = ofKind('Service')
+      .filter((m) => Object.entries(selector).every(([k, v]) => m.doc.metadata.labels?.[k] === v))
+      .map((m) => m.doc.metadata.name as string);
+    expect(selected.sort()).toEqual(scraped.map((p) => `${p.name}-pods`).sort());
+    for (const m of ofKind('Service').filter((m) => selected.includes(m.doc.metadata.name))) {
+      expect((m.doc.spec.ports as Doc[]).map((p) => p.name)).toContain('http');
+    }
+    // And Prometheus may reach those pods on that port.
+    const policy = docs.find((doc) => doc.kind === 'NetworkPolicy')!;
+    expect(policy.spec.podSelector.matchExpressions).toEqual([
+      { key: 'app.kubernetes.io/component', operator: 'In', values: ['service', 'worker'] },
+    ]);
+    expect(policy.spec.ingress[0].ports).toEqual([{ port: 'http' }]);
   });
 
   it('group every process into exactly one domain kustomization, all of which the overlay deploys', () => {

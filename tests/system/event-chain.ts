@@ -23,6 +23,8 @@ export const SYSTEM_OPS_EMAIL = 'system-ops@ops.example';
 export interface Stack {
   url: string;
   portOffset: number;
+  /** What every process's /metrics asks for (the stack's METRICS_TOKEN); without it /metrics answers 401. */
+  metricsToken?: string;
   stop(): Promise<void>;
 }
 
@@ -42,7 +44,7 @@ export async function startSystem(env: Record<string, string>): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-system-'));
   const portOffset = await freeStackPortOffset(14000, 24000);
   const { startStack } = (await import(path.join(ROOT, 'scripts/lib/stack.mjs'))) as {
-    startStack(opts: object): Promise<{ url: string; stop(): Promise<void> }>;
+    startStack(opts: object): Promise<{ url: string; env: Record<string, string>; stop(): Promise<void> }>;
   };
   const stack = await startStack({
     dataDir,
@@ -62,6 +64,7 @@ export async function startSystem(env: Record<string, string>): Promise<Stack> {
   return {
     url: stack.url,
     portOffset,
+    metricsToken: stack.env.METRICS_TOKEN!,
     async stop() {
       await stack.stop();
       await redis.release();
@@ -87,7 +90,10 @@ export function metricSum(text: string, name: string, labels: Record<string, str
 }
 
 export async function metricsOf(stack: Stack, process: ProcessName): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${defaultPortOf(process) + stack.portOffset}/metrics`);
+  const res = await fetch(`http://127.0.0.1:${defaultPortOf(process) + stack.portOffset}/metrics`, {
+    headers: { authorization: `Bearer ${stack.metricsToken ?? ''}` },
+  });
+  if (!res.ok) throw new Error(`${process}'s /metrics answered ${res.status}`);
   return res.text();
 }
 

@@ -45,11 +45,17 @@ export interface ServiceAppOptions {
   internalSecret?: string;
   bodyLimit?: number;
   /**
-   * For the public edge (the gateway): `/metrics` and the dependency details of `/health` are
-   * answered only to callers presenting this secret (`Authorization: Bearer …`, as Prometheus sends
-   * it, or `x-internal-secret`); everyone else gets a bare status. Services are not public and keep both open.
+   * For the public edge (the gateway): the dependency details of `/health` are answered only to callers
+   * presenting this secret (`Authorization: Bearer …` or `x-internal-secret`); everyone else gets a bare
+   * status. Services are not public and keep them open.
    */
   operationalSecret?: string;
+  /**
+   * The token `/metrics` asks for (`Authorization: Bearer <METRICS_TOKEN>`, as Prometheus and the
+   * operations console send it); any other caller gets 401. Default: the process's METRICS_TOKEN, so
+   * workers and hosts that do not pass it still ask for it. Without one, /metrics answers no one.
+   */
+  metricsToken?: string;
   /** Replaces the JSON 404 (the gateway hands unknown paths to the shell instead). */
   notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   fastify?: Partial<FastifyServerOptions>;
@@ -208,8 +214,17 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       checks: Object.fromEntries(results),
     });
   });
+  // Metrics have their own credential: the internal secret, which lets a caller speak as any user, is
+  // not asked of a scraper, and the metrics token opens nothing else.
+  const metricsToken = options.metricsToken ?? process.env.METRICS_TOKEN;
   app.get('/metrics', quiet, async (request, reply) => {
-    if (!mayReadDetails(request.headers)) return sendRouteNotFound(request, reply);
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (!metricsToken || bearer === undefined || !sameSecret(bearer, metricsToken)) {
+      return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({
+        success: false,
+        error: 'Metrics need the metrics token: Authorization: Bearer <METRICS_TOKEN>',
+      });
+    }
     reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });

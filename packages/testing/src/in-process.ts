@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 export const TEST_SECRETS = {
   INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
   COOKIE_SECRET: 'test-cookie-secret-0123456789abcdef0123456789',
+  METRICS_TOKEN: 'test-metrics-token-0123456789abcdef',
 } as const;
 
 /** Nothing listens on port 9 of loopback: an upstream left unset behaves as a service that is down. */

@@ -56,6 +56,7 @@ export function buildApp(deps: DipDeps) {
     metrics: deps.metrics,
     healthChecks: deps.healthChecks,
     internalSecret: deps.config.INTERNAL_SECRET,
+    metricsToken: deps.config.METRICS_TOKEN,
   });
   const publicUrl = deps.config.PUBLIC_URL;
   const askSharing = sharedAccessReader(deps.config, deps.logger);

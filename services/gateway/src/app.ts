@@ -120,6 +120,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
     metrics,
     bodyLimit: config.BODY_LIMIT_BYTES,
     operationalSecret: config.INTERNAL_SECRET,
+    metricsToken: config.METRICS_TOKEN,
     fastify: { trustProxy: (_address: string, hop: number) => hop < config.TRUST_PROXY_HOPS },
     // Readiness is the gateway's own (and its Redis'): upstream state is a metric, not a reason to leave rotation.
     healthChecks: [redisHealthCheck(redis)],

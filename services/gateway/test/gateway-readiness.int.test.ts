@@ -5,8 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { buildGateway } from '../src/app';
 import { gatewayConfigSchema } from '../src/config';
 
-/** What an operator's scraper sends: the gateway shows its metrics and health details to nobody else. */
+/** What an operator's tools send: the gateway shows its health details to nobody else. */
 const OPERATOR = { authorization: 'Bearer test-internal-secret-0123456789' };
+/** What a scraper sends: the metrics token, which reads /metrics and nothing else. */
+const METRICS_TOKEN = 'test-metrics-token-0123456789';
+const SCRAPER = { authorization: `Bearer ${METRICS_TOKEN}` };
 
 /** The gauge lines of the gateway's /metrics, e.g. { identity: 1, dip: 0 }. */
 async function upstreamGauges(gateway: FastifyInstance): Promise<Record<string, number>> {
@@ -14,7 +17,7 @@ async function upstreamGauges(gateway: FastifyInstance): Promise<Record<string, 
     await gateway.inject({
       method: 'GET',
       url: '/metrics',
-      headers: OPERATOR,
+      headers: SCRAPER,
     })
   ).body;
   const gauges: Record<string, number> = {};
@@ -37,6 +40,7 @@ describe('gateway readiness and upstream state', () => {
     testRedis = await leaseRedisDb();
     const config = gatewayConfigSchema.parse({
       INTERNAL_SECRET: 'test-internal-secret-0123456789',
+      METRICS_TOKEN,
       COOKIE_SECRET: 'c'.repeat(32),
       IDENTITY_URL: alive,
       SEARCH_URL: alive,
@@ -86,6 +90,7 @@ describe('gateway readiness and upstream state', () => {
     const lost = await leaseRedisDb();
     const config = gatewayConfigSchema.parse({
       INTERNAL_SECRET: 'test-internal-secret-0123456789',
+      METRICS_TOKEN,
       COOKIE_SECRET: 'c'.repeat(32),
     });
     const orphan = buildGateway({

@@ -275,18 +275,30 @@ describe('gateway security duties', () => {
     });
   });
 
-  it('keeps its own /metrics and the details of /health for callers with the internal secret', async () => {
+  it('shows its /metrics only with the metrics token, and the details of /health only with the internal secret', async () => {
     const g = await gateway();
     const secret = g.config.INTERNAL_SECRET;
+    const token = g.config.METRICS_TOKEN!;
     const metrics = await rawGet(g.url, '/metrics');
-    expect(metrics.status).toBe(404);
+    expect(metrics.status).toBe(401);
     expect(metrics.body).not.toContain('http_request_duration');
-    const scraped = await rawGet(g.url, '/metrics', { authorization: `Bearer ${secret}` });
+    const scraped = await rawGet(g.url, '/metrics', { authorization: `Bearer ${token}` });
     expect(scraped.status).toBe(200);
     expect(scraped.body).toContain('http_request_duration');
-    expect(
-      (await rawGet(g.url, '/metrics', { authorization: 'Bearer wrong-secret-0123456789' })).status,
-    ).toBe(404);
+    // The internal secret, which speaks as any user, is not what a scraper holds, and reads no metrics.
+    for (const wrong of [secret, 'wrong-secret-0123456789']) {
+      const refused = await rawGet(g.url, '/metrics', { authorization: `Bearer ${wrong}` });
+      expect(refused.status).toBe(401);
+      expect(refused.body).not.toContain('http_request_duration');
+    }
+    // The metrics token opens nothing the internal secret does.
+    const presentingTheToken: Record<string, string>[] = [
+      { authorization: `Bearer ${token}` },
+      { 'x-internal-secret': token },
+    ];
+    for (const headers of presentingTheToken) {
+      expect(JSON.parse((await rawGet(g.url, '/health', headers)).body)).toEqual({ status: 'ok' });
+    }
     expect(JSON.parse((await rawGet(g.url, '/health')).body)).toEqual({ status: 'ok' });
     const detailed = JSON.parse((await rawGet(g.url, '/health', { 'x-internal-secret': secret })).body);
     expect(detailed).toMatchObject({ status: 'ok', service: 'gateway', checks: { redis: { status: 'ok' } } });

@@ -26,6 +26,7 @@ export function buildApp(deps: IdentityDeps) {
     metrics: deps.metrics,
     healthChecks: deps.healthChecks,
     internalSecret: config.INTERNAL_SECRET,
+    metricsToken: config.METRICS_TOKEN,
   });
   app.register(cookie, { secret: config.COOKIE_SECRET });
 

@@ -21,6 +21,7 @@ export function buildApp(deps: NotificationsDeps) {
     metrics: deps.metrics,
     healthChecks: deps.healthChecks,
     internalSecret: deps.config.INTERNAL_SECRET,
+    metricsToken: deps.config.METRICS_TOKEN,
   });
 
   // The catcher's pages exist only while it is switched on, so they can never leak mail in production.

@@ -31,6 +31,7 @@ import {
 import {
   DOWN_URL,
   type Listening,
+  TEST_SECRETS,
   type TestMongo,
   type TestRedis,
   leaseRedisDb,
@@ -110,6 +111,8 @@ describe('the operations console (Redis Streams)', () => {
       logger: silentLogger(),
       metrics: targetMetrics,
       healthChecks: [{ name: 'mongodb', check: async () => undefined }],
+      // The console scrapes it with the metrics token the notifications config holds.
+      metricsToken: TEST_SECRETS.METRICS_TOKEN,
     });
     target = await listen(targetApp);
 

@@ -63,6 +63,7 @@ export function buildApp(deps: SearchDeps) {
       },
     ],
     internalSecret: deps.config.INTERNAL_SECRET,
+    metricsToken: deps.config.METRICS_TOKEN,
   });
   registerSearchRoutes(app, { panels: deps.panels, runs: deps.runs });
   registerLeadRoutes(app, { panels: deps.panels, leads: deps.leads });

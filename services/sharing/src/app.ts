@@ -47,6 +47,7 @@ export function buildApp(deps: SharingDeps) {
     metrics: deps.metrics,
     healthChecks: deps.healthChecks,
     internalSecret: deps.config.INTERNAL_SECRET,
+    metricsToken: deps.config.METRICS_TOKEN,
   });
   const common = { ...deps, clock: deps.clock ?? systemClock };
   // DIP shares, deal shares and referrals spend one allowance of invitation emails.

@@ -1,5 +1,6 @@
-// The health grid: every process's /health and /metrics, read over the internal network with the
-// internal secret (the gateway answers its details only to that), never exposed through the gateway.
+// The health grid: every process's /health and /metrics, read over the internal network, /health with
+// the internal secret (the gateway answers its details only to that) and /metrics with the metrics token
+// (every process asks for it), never exposed through the gateway.
 // Rates and p99 are differences between this scrape and the one about a minute before it, so the
 // first poll of a fresh process shows null until a second scrape exists.
 import { lookup } from 'node:dns/promises';
@@ -262,9 +263,9 @@ export function windowOf(before: MetricsSnapshot | undefined, now: MetricsSnapsh
 
 // ---------------------------------------------------------------- the grid
 
-async function fetchWithTimeout(url: string, secret: string): Promise<Response> {
+async function fetchWithTimeout(url: string, headers: Record<string, string>): Promise<Response> {
   return fetch(url, {
-    headers: { [IDENTITY_HEADERS.secret]: secret, accept: 'application/json, text/plain' },
+    headers: { ...headers, accept: 'application/json, text/plain' },
     signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS),
   });
 }
@@ -277,6 +278,8 @@ export class HealthGrid {
     private readonly opts: {
       targets: OpsTarget[];
       internalSecret: string;
+      /** What every process's /metrics asks for (METRICS_TOKEN); without it the grid shows no rates. */
+      metricsToken: string | undefined;
       eventBus: 'redis' | 'kafka';
       lag: () => Promise<OpsConsumerLag[]>;
       /** How instances are found (DNS by default; tests give their own). */
@@ -356,7 +359,9 @@ export class HealthGrid {
       checks?: Record<string, { status: string; error?: string }>;
     };
     try {
-      const res = await fetchWithTimeout(`${target.url}/health`, this.opts.internalSecret);
+      const res = await fetchWithTimeout(`${target.url}/health`, {
+        [IDENTITY_HEADERS.secret]: this.opts.internalSecret,
+      });
       health = (await res.json()) as typeof health;
     } catch (err) {
       return down((err as Error).name === 'TimeoutError' ? 'no answer within 2 s' : (err as Error).message);
@@ -365,7 +370,9 @@ export class HealthGrid {
     let window: ReturnType<typeof windowOf> = null;
     let outboxBacklog: number | null = null;
     try {
-      const res = await fetchWithTimeout(`${target.url}/metrics`, this.opts.internalSecret);
+      const res = await fetchWithTimeout(`${target.url}/metrics`, {
+        authorization: `Bearer ${this.opts.metricsToken ?? ''}`,
+      });
       if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
       const now = Date.now();
       const snap = snapshotOf(parsePrometheus(await res.text()), now);

@@ -30,6 +30,7 @@ export type OpsConfig = Pick<
   | 'SERVICE_NAME'
   | 'QUEUE_PREFIX'
   | 'INTERNAL_SECRET'
+  | 'METRICS_TOKEN'
   | 'OPS_TAP_BUFFER'
   | 'OPS_FEED_CLIENT_BUFFER'
   | 'OPS_TARGETS'
@@ -103,6 +104,7 @@ export async function createOpsConsole(opts: {
   const grid = new HealthGrid({
     targets: opsTargets(config as NotificationsConfig),
     internalSecret: config.INTERNAL_SECRET,
+    metricsToken: config.METRICS_TOKEN,
     eventBus: config.EVENT_BUS,
     lag: () =>
       redisTap
