@@ -42,6 +42,7 @@ const FORMS = {
 for (const [loanType, form] of Object.entries(FORMS)) {
   test(`${loanType}: anonymous search → lead → create account → verify by email → /?verified=true shows the same offers`, async ({
     page,
+    browser,
   }) => {
     test.setTimeout(120_000);
     const email = `journey-${loanType}-${Date.now()}@example.com`;
@@ -74,6 +75,36 @@ for (const [loanType, form] of Object.entries(FORMS)) {
 
     await page.goto(await verificationLinkFor(email));
     await expect(page.getByRole('heading', { name: 'Email Verified!' })).toBeVisible({ timeout: 15_000 });
+
+    // Signed in on another device (a phone's mail app: nothing in its storage), the account already
+    // has the search: the run travelled with the account and was saved at verification.
+    const phone = await browser.newContext();
+    try {
+      const phonePage = await phone.newPage();
+      await phonePage.goto('/login');
+      await phonePage.getByLabel('Email address').fill(email);
+      await phonePage.getByLabel('Password', { exact: true }).fill(password);
+      await phonePage.getByRole('button', { name: 'Sign In' }).click();
+      await expect(phonePage).toHaveURL(/\/dashboard/, { timeout: 15_000 });
+      const phoneUser = (await (await phonePage.request.get('/api/auth/me')).json()) as {
+        user: { id: string };
+      };
+      const onPhone = async () =>
+        (await (await phonePage.request.get(`/api/user-searches/${phoneUser.user.id}`)).json()) as Array<{
+          loan_type: string;
+          project_name: string;
+          api_response: { data: { Results: Array<{ LenderName: string }> } };
+        }>;
+      await expect.poll(async () => (await onPhone()).length).toBe(1);
+      const [filed] = await onPhone();
+      expect(filed).toMatchObject({ loan_type: loanType, project_name: `Journey ${loanType}` });
+      expect(filed.api_response.data.Results.map((offer) => offer.LenderName).sort()).toEqual(
+        [...heldLenders].sort(),
+      );
+    } finally {
+      await phone.close();
+    }
+
     await page.getByRole('link', { name: 'Continue to Login' }).click();
     await page.getByLabel('Email address').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
