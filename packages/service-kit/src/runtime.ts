@@ -153,8 +153,14 @@ export async function buildService<S extends z.ZodType<BaseConfig>>(
   opts: { env?: NodeJS.ProcessEnv; sharesProcess?: boolean } = {},
 ): Promise<BuiltService> {
   const runtime = await openServiceRuntime({ ...definition, ...opts });
-  const app = await definition.build(runtime);
-  return { name: definition.name, app, runtime: runtime as ServiceRuntime };
+  try {
+    const app = await definition.build(runtime);
+    return { name: definition.name, app, runtime: runtime as ServiceRuntime };
+  } catch (err) {
+    // What the build opened (consumers, queues, connections) closes again: in a host the others run on.
+    for (const closer of runtime.closers) await closer.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
