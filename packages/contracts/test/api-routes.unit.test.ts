@@ -35,6 +35,25 @@ describe('the declared public routes', () => {
     },
   );
 
+  // zod's own words ('Invalid input: expected string, received undefined') are no message for a person:
+  // a field left out of a body is refused in the words its form uses for it.
+  const ZODS_DEFAULT_WORDS = /^Invalid (input|option)\b|^Too (small|big)\b/;
+  // Share-funnel telemetry answers 204 whatever it is sent: its refusals are never shown.
+  const SILENT_ROUTES = new Set(['recordShareFunnelEvent']);
+  it.each(
+    PUBLIC_API_ROUTES.filter((r) => r.body && !SILENT_ROUTES.has(r.operationId)).map(
+      (r) => [r.operationId, r] as const,
+    ),
+  )('%s refuses each field missing from an empty body in its own words', (_id, route) => {
+    const parsed = route.body!.safeParse({});
+    const defaults = parsed.success
+      ? []
+      : parsed.error.issues
+          .filter((issue) => ZODS_DEFAULT_WORDS.test(issue.message))
+          .map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    expect(defaults).toEqual([]);
+  });
+
   it('are found by method and fastify path', () => {
     expect(findRouteContract('GET', '/api/shared/dips/:id')?.operationId).toBe('getSharedDip');
     expect(findRouteContract('get', '/api/auth/me')?.service).toBe('identity');

@@ -48,10 +48,10 @@ const searchRunId = optionalOrNull(
     .max(100, 'Search run id must be at most 100 characters')
     .pipe(z.string().regex(/^[A-Za-z0-9-]+$/, 'Search run id must be a search run id')),
 );
-/** A password of any content, at most PASSWORD_MAX_LENGTH characters. */
+/** A password of any content, at most PASSWORD_MAX_LENGTH characters; `required` also when it is missing. */
 const password = (required: string) =>
   z
-    .string()
+    .string({ error: required })
     .min(1, required)
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
@@ -90,7 +90,7 @@ export const registerFormSchema = z
     name: registerBodySchema.shape.name,
     email,
     password: registerBodySchema.shape.password,
-    confirmPassword: z.string().max(PASSWORD_MAX_LENGTH),
+    confirmPassword: z.string({ error: IDENTITY_MESSAGES.registerMismatch }).max(PASSWORD_MAX_LENGTH),
   })
   .refine((form) => form.password === form.confirmPassword, {
     message: IDENTITY_MESSAGES.registerMismatch,
@@ -112,7 +112,7 @@ const createAccountFields = {
     invalid: IDENTITY_MESSAGES.invalidEmail,
   }),
   phone: z
-    .string()
+    .string({ error: IDENTITY_MESSAGES.createPhone })
     .trim()
     .min(1, IDENTITY_MESSAGES.createPhone)
     .max(PHONE_MAX_LENGTH, `Phone number must be at most ${PHONE_MAX_LENGTH} characters`),
@@ -120,7 +120,7 @@ const createAccountFields = {
     PASSWORD_MIN_LENGTH,
     IDENTITY_MESSAGES.createPassword,
   ),
-  confirmPassword: z.string().max(PASSWORD_MAX_LENGTH),
+  confirmPassword: z.string({ error: IDENTITY_MESSAGES.createMismatch }).max(PASSWORD_MAX_LENGTH),
 };
 const passwordsMatch = <T extends { password: string; confirmPassword: string }>(form: T) =>
   form.password === form.confirmPassword;
@@ -205,21 +205,25 @@ export const resendVerificationResponseSchema = z.object({
  * POST /api/save-lead-info: the results gate's answers, kept on the signed-in user's record.
  * `userId`, when sent, must be the caller's own id.
  */
-export const leadInfoSchema = z.object({
-  fullName: optionalOrNull(z.string().max(200).trim()),
-  email: optionalOrNull(z.string().max(254).trim()),
-  phone: optionalOrNull(z.string().max(40).trim()),
-  propertiesOwned: z.enum(PROPERTIES_OWNED, { error: 'Please select number of properties' }),
-  contactPreference: z
-    .enum(CONTACT_PREFERENCES, {
-      error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}`,
-    })
-    .default(DEFAULT_CONTACT_PREFERENCE),
-  consent: optionalOrNull(z.boolean()),
-  hasViewedProperty: z.boolean().default(false),
-  ownsProperty: z.boolean().default(false),
-  agreedPurchasePrice: z.boolean().default(false),
-});
+/** Missing altogether, the results gate's answers lack what it requires: the number of properties owned. */
+export const leadInfoSchema = z.object(
+  {
+    fullName: optionalOrNull(z.string().max(200).trim()),
+    email: optionalOrNull(z.string().max(254).trim()),
+    phone: optionalOrNull(z.string().max(40).trim()),
+    propertiesOwned: z.enum(PROPERTIES_OWNED, { error: 'Please select number of properties' }),
+    contactPreference: z
+      .enum(CONTACT_PREFERENCES, {
+        error: `Contact preference must be one of ${CONTACT_PREFERENCES.join(', ')}`,
+      })
+      .default(DEFAULT_CONTACT_PREFERENCE),
+    consent: optionalOrNull(z.boolean()),
+    hasViewedProperty: z.boolean().default(false),
+    ownsProperty: z.boolean().default(false),
+    agreedPurchasePrice: z.boolean().default(false),
+  },
+  { error: 'Please select number of properties' },
+);
 export type LeadInfo = z.infer<typeof leadInfoSchema>;
 
 export const saveLeadInfoBodySchema = z.object({

@@ -25,7 +25,7 @@ export const PASSWORD_MESSAGES = {
 
 const RESET_TOKEN_MAX_LENGTH = 200;
 const newPassword = registerBodySchema.shape.password;
-const confirmation = z.string().max(PASSWORD_MAX_LENGTH);
+const confirmation = z.string({ error: IDENTITY_MESSAGES.registerMismatch }).max(PASSWORD_MAX_LENGTH);
 const passwordsMatch = (form: { password: string; confirmPassword: string }) =>
   form.password === form.confirmPassword;
 const mismatch = { message: IDENTITY_MESSAGES.registerMismatch, path: ['confirmPassword'] };
@@ -58,7 +58,7 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 export const changePasswordBodySchema = z
   .object({
     currentPassword: z
-      .string()
+      .string({ error: PASSWORD_MESSAGES.currentPasswordRequired })
       .min(1, PASSWORD_MESSAGES.currentPasswordRequired)
       .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.currentPasswordWrong),
     password: newPassword,

@@ -24,7 +24,7 @@ const optionalText = (max: number) =>
 export const targetedShareBodySchema = z.object({
   inviteType: z.literal('targeted').optional(),
   recipients: z
-    .array(z.string().max(254))
+    .array(z.string().max(254), { error: SHARING_MESSAGES.noEmails })
     .max(MAX_SHARE_RECIPIENTS, `At most ${MAX_SHARE_RECIPIENTS} recipients`),
   message: optionalText(2000),
 });
