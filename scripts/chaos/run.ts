@@ -115,6 +115,7 @@ async function main() {
       portOffset: number;
       logs: 'file';
       env: Record<string, string>;
+      mode: 'split';
     }): Promise<{ url: string; mongoUrl: string; stop(): Promise<void>; supervisor: Supervised }>;
   };
   for (let i = 0; i < 50 && !(await tcpAnswers(redisPort)); i++) await sleep(100);
@@ -128,6 +129,8 @@ async function main() {
     dataDir,
     portOffset: offset,
     logs: 'file',
+    // One process per service: the run kills them one at a time.
+    mode: 'split',
     env: {
       REDIS_URL: redisUrl,
       MAIL_CATCHER_ENABLED: 'true',

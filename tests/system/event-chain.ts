@@ -50,6 +50,8 @@ export async function startSystem(env: Record<string, string>): Promise<Stack> {
     dataDir,
     portOffset,
     logs: 'file',
+    // One process per service, as the images run them: each process's /metrics is counted on its own.
+    mode: 'split',
     env: {
       MAIL_CATCHER_ENABLED: 'true',
       OPS_EMAILS: SYSTEM_OPS_EMAIL,
