@@ -221,7 +221,7 @@ describe('declareRoute', () => {
     }
   });
 
-  it('needs a verified email on every owner- or recipient-scoped route (DIPs, applications, shares, deals, referrals)', () => {
+  it('needs a verified email on every owner- or recipient-scoped route (DIPs, applications, shares, deals, referrals, API keys)', () => {
     const verified = PUBLIC_API_ROUTES.filter((route) => route.verifiedEmail)
       .map((route) => route.operationId)
       .sort();
@@ -246,6 +246,9 @@ describe('declareRoute', () => {
         'getSharedDip',
         'shareDeal',
         'refer',
+        'createApiKey',
+        'listApiKeys',
+        'revokeApiKey',
       ].sort(),
     );
     // Only signed-in routes can ask for it (a targeted link's recipient is checked by sharing itself).

@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import replyFrom from '@fastify/reply-from';
+import { API_KEY_ID_HEADER } from '@lsp/contracts';
 import {
   type CallerIdentity,
   IDENTITY_HEADERS,
@@ -14,9 +15,11 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerApiDocs } from './api-docs';
+import { createApiKeyAuthenticator, usesApiKey } from './api-keys';
 import type { GatewayConfig } from './config';
 import { crossSiteRefusal } from './cross-site';
 import { type InProcessUpstreams, type StaticUpstreamName, forwardInProcess } from './in-process';
+import { registerIdempotency } from './idempotency';
 import { createRateLimiter } from './rate-limit';
 import { MALFORMED_PATH_MESSAGE, unsafePathReason } from './path-guard';
 import { type UpstreamName, upstreamFor } from './routes-table';
@@ -40,6 +43,8 @@ export interface GatewayDeps {
 declare module 'fastify' {
   interface FastifyRequest {
     gatewayCaller: CallerIdentity | null;
+    /** The API key the caller authenticated with (`Authorization: Bearer`), or null for a session. */
+    gatewayApiKeyId: string | null;
   }
 }
 
@@ -138,6 +143,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
     disableRequestLogging: true,
   });
   app.decorateRequest('gatewayCaller', null);
+  app.decorateRequest('gatewayApiKeyId', null);
   // Every body, JSON included, is passed on as the bytes the client sent, within the size limit. The
   // gateway never parses JSON: parsing and re-serialising it changed what services saw (±1e309 became
   // null, a value the service would refuse) and overflowed the stack on deeply nested input (500).
@@ -170,6 +176,8 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url;
     if (!path.startsWith('/api/') && !path.startsWith('/dev/mail')) return;
+    // An API-key call never reads the cookie, so there is nothing for another site to borrow (src/api-keys.ts).
+    if (path.startsWith('/api/') && usesApiKey(request.headers)) return;
     const refusal = crossSiteRefusal(request.method, path, request.headers, publicUrl.origin);
     if (refusal) {
       request.log.warn({ reason: refusal.reason }, 'cross-site request refused');
@@ -190,6 +198,8 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
       path.startsWith('/api?') ||
       path.startsWith('/dev/mail')
     ) {
+      // A key's calls count against the key's own allowance (checked with the key, in proxyApi).
+      if (path.startsWith('/api') && usesApiKey(request.headers)) return;
       await rateLimit(request, reply);
     }
   });
@@ -199,6 +209,11 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
     const clean: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(headers)) {
       if (!name.startsWith('x-user-') && name !== IDENTITY_HEADERS.secret) clean[name] = value;
+    }
+    // The key itself stays at the gateway; the service learns only which key the call came with.
+    if (request.gatewayApiKeyId) {
+      delete clean.authorization;
+      clean[API_KEY_ID_HEADER] = request.gatewayApiKeyId;
     }
     return {
       ...clean,
@@ -217,10 +232,30 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
       ? { body: request.body, contentType: request.headers['content-type'] }
       : {};
 
+  const authenticateApiKey = createApiKeyAuthenticator(redis, {
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    max: config.API_KEY_RATE_LIMIT_MAX,
+  });
+  const idempotent = registerIdempotency(app, redis, {
+    ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+    upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+  });
+  /** The caller by API key (never reading the cookie) or by session; a refused key counts per address. */
+  const callerOf = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!usesApiKey(request.headers)) return callerOrUnavailable(request, reply, redis);
+    const keyed = await authenticateApiKey(request, reply).catch(async (err: { statusCode?: number }) => {
+      if (err.statusCode === 401) await rateLimit(request, reply);
+      throw err;
+    });
+    request.gatewayApiKeyId = keyed.keyId;
+    return keyed.caller;
+  };
+
   const proxyApi = async (request: FastifyRequest, reply: FastifyReply) => {
     const upstream = upstreamFor(request.url);
     if (!upstream) return sendRouteNotFound(request, reply, 'API route');
-    request.gatewayCaller = await callerOrUnavailable(request, reply, redis);
+    request.gatewayCaller = await callerOf(request, reply);
+    if (await idempotent(request, reply, request.gatewayCaller)) return reply;
     return forward(upstream, upstreams[upstream], request, reply, {
       ...bodyAsSent(request),
       forwardIdentity: true,

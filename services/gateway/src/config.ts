@@ -49,6 +49,14 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(30),
+  /** Requests per API key per RATE_LIMIT_WINDOW_SECONDS (a keyed call counts here, not per address). */
+  API_KEY_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  /** How long an Idempotency-Key's answer is kept and replayed, per user. */
+  IDEMPOTENCY_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600),
   /** Routes /dev/mail to the notifications service's mail catcher; never on in production. */
   MAIL_CATCHER_ENABLED: envFlag,
 });

@@ -3,10 +3,12 @@ import cookie from '@fastify/cookie';
 import { type EventOutbox, type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
 import type { IdentityConfig } from './config';
 import { Accounts } from './data/accounts';
+import { ApiKeyStore } from './data/api-keys';
 import { PasswordResets } from './data/password-resets';
 import { SessionStore } from './data/sessions';
 import { LoginThrottle, ResendLimiter, ResetLimiter } from './data/throttles';
 import { registerAccountRoutes } from './http/accounts';
+import { registerApiKeyRoutes } from './http/api-keys';
 import { registerPasswordRoutes } from './http/passwords';
 import { deviceCookies } from './http/device-cookie';
 import { sessionCookie } from './http/session-cookie';
@@ -58,5 +60,6 @@ export function buildApp(deps: IdentityDeps) {
   });
   registerAccountRoutes(app, { accounts, users });
   registerVerificationRoutes(app, { accounts });
+  registerApiKeyRoutes(app, { apiKeys: new ApiKeyStore(redis) });
   return app;
 }

@@ -15,6 +15,23 @@ export type RouteOwner = 'identity' | 'search' | 'dip' | 'sharing' | 'notificati
  */
 export type RouteAuth = 'public' | 'session' | 'session-optional' | 'ops';
 
+/**
+ * What an API key may be allowed to do, each a group of routes: a route declares the one scope a key
+ * needs to call it (`apiKeyScope`); a route that declares none is refused to every key (403).
+ * `webhooks:*` is granted now so keys made today keep working when the webhook routes arrive.
+ */
+export const API_KEY_SCOPES = [
+  'searches:read',
+  'searches:write',
+  'dips:read',
+  'dips:write',
+  'shares:read',
+  'shares:write',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export interface RouteResponse {
   description: string;
   /** The JSON body; absent when the answer has no body (204) or is not JSON (see `contentType`). */
@@ -40,6 +57,11 @@ export interface RouteContract {
    * shared to an address must reach only someone who proved they hold it.
    */
   verifiedEmail?: boolean;
+  /**
+   * The scope an API key (`Authorization: Bearer`) needs to call this route; absent, keys are refused
+   * (403) and only a browser session may call it. A key acts as its user: every owner check applies.
+   */
+  apiKeyScope?: ApiKeyScope;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

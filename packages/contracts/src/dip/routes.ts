@@ -169,6 +169,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'Create a Decision in Principle from one offer of a saved search',
     auth: 'session',
+    apiKeyScope: 'dips:write',
     verifiedEmail: true,
     params: createDipParamsSchema,
     body: createDipBodySchema,
@@ -188,6 +189,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "The caller's DIPs for the dashboard",
     auth: 'session',
+    apiKeyScope: 'dips:read',
     verifiedEmail: true,
     params: z.object({ userId: z.string() }),
     responses: {
@@ -206,6 +208,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "A DIP: by id, the owner's view; by share slug, the online DIP page",
     auth: 'session',
+    apiKeyScope: 'dips:read',
     verifiedEmail: true,
     params: z.object({ reference: z.string() }),
     responses: {
@@ -233,6 +236,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "Replace the DIP's share link (the old one stops working)",
     auth: 'session',
+    apiKeyScope: 'dips:write',
     verifiedEmail: true,
     params: dipIdParams,
     responses: {
@@ -256,6 +260,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'Move the DIP’s expiry (by default 30 days from now)',
     auth: 'session',
+    apiKeyScope: 'dips:write',
     verifiedEmail: true,
     params: dipIdParams,
     body: dipExpiryBodySchema,
@@ -275,6 +280,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "Revoke the DIP's share link",
     auth: 'session',
+    apiKeyScope: 'dips:write',
     verifiedEmail: true,
     params: dipIdParams,
     responses: {
@@ -289,6 +295,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'The DIP as a PDF, by DIP id or quote code (the owner, or a recipient allowed to download)',
     auth: 'session',
+    apiKeyScope: 'dips:read',
     verifiedEmail: true,
     params: z.object({ reference: z.string() }),
     responses: {
@@ -311,6 +318,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: 'Submit the DIP application wizard',
     auth: 'session',
+    apiKeyScope: 'dips:write',
     verifiedEmail: true,
     body: dipApplicationBodySchema,
     responses: APPLICATION_SUBMISSION_RESPONSES,
@@ -322,6 +330,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "Submit a loan application ('Continue application')",
     auth: 'session',
+    apiKeyScope: 'dips:write',
     verifiedEmail: true,
     body: loanApplicationBodySchema,
     responses: APPLICATION_SUBMISSION_RESPONSES,
@@ -333,6 +342,7 @@ export const DIP_ROUTES = [
     service: 'dip',
     summary: "The caller's DIP and loan applications, newest first",
     auth: 'session',
+    apiKeyScope: 'dips:read',
     verifiedEmail: true,
     params: z.object({ userId: z.string() }),
     responses: {

@@ -1,3 +1,4 @@
+export * from './api-keys';
 export * from './http';
 export * from './events';
 export * from './password-reset';

@@ -9,6 +9,13 @@ import {
   errorResponseSchema,
 } from '../api/route';
 import {
+  API_KEY_MESSAGES,
+  apiKeyParamsSchema,
+  apiKeySummarySchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+} from './api-keys';
+import {
   createAccountBodySchema,
   loginBodySchema,
   registerBodySchema,
@@ -216,6 +223,60 @@ export const IDENTITY_ROUTES = [
       400: INVALID_REQUEST,
       401: NOT_SIGNED_IN,
       403: FORBIDDEN,
+    },
+  }),
+  defineRoute({
+    operationId: 'createApiKey',
+    method: 'POST',
+    path: '/api/api-keys',
+    service: 'identity',
+    summary: 'Make an API key for a broker system (shown once; only its hash is kept)',
+    description:
+      'Only from a signed-in browser session (a call with an API key is refused). The key is sent as ' +
+      '`Authorization: Bearer <key>` and acts as its user within its `scopes` (all when left out).',
+    auth: 'session',
+    verifiedEmail: true,
+    body: createApiKeyBodySchema,
+    responses: {
+      201: { description: 'Made: `key` is shown this once', schema: createdApiKeySchema },
+      400: INVALID_REQUEST,
+      401: NOT_SIGNED_IN,
+      403: errorAnswer(`Not verified, or called with an API key (${API_KEY_MESSAGES.sessionOnly})`),
+      409: errorAnswer(API_KEY_MESSAGES.tooMany),
+    },
+  }),
+  defineRoute({
+    operationId: 'listApiKeys',
+    method: 'GET',
+    path: '/api/api-keys',
+    service: 'identity',
+    summary: "The caller's API keys: prefix, scopes, created and last used (never the key)",
+    auth: 'session',
+    verifiedEmail: true,
+    responses: {
+      200: {
+        description: 'The keys, newest first',
+        schema: z.object({ apiKeys: z.array(apiKeySummarySchema) }),
+      },
+      401: NOT_SIGNED_IN,
+      403: FORBIDDEN,
+    },
+  }),
+  defineRoute({
+    operationId: 'revokeApiKey',
+    method: 'DELETE',
+    path: '/api/api-keys/:keyId',
+    service: 'identity',
+    summary: 'Revoke an API key: the next call with it is 401',
+    auth: 'session',
+    verifiedEmail: true,
+    params: apiKeyParamsSchema,
+    responses: {
+      200: { description: 'Revoked', schema: success },
+      400: INVALID_REQUEST,
+      401: NOT_SIGNED_IN,
+      403: FORBIDDEN,
+      404: errorAnswer(API_KEY_MESSAGES.notFound),
     },
   }),
 ] as const;

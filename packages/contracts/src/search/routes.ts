@@ -106,6 +106,7 @@ function searchRoute<Id extends `${LoanType}Search`>(operationId: Id, loanType: 
     description:
       "With `lead` (the lead dialog's answers) the lead is recorded and the answer carries its LendabilityScore.",
     auth: 'session-optional',
+    apiKeyScope: 'searches:write',
     body: z.intersection(searchPayloadSchemas[loanType], z.object({ lead: leadFormSchema.nullish() })),
     responses: {
       200: { description: 'Offers, declines and a summary', schema: searchRunResponseSchema },
@@ -150,6 +151,7 @@ export const SEARCH_ROUTES = [
       'as the run produced them; the posted `searchData` and offers are not kept. Saving the same run ' +
       'again answers the search already saved.',
     auth: 'session',
+    apiKeyScope: 'searches:write',
     body: saveSearchBodySchema,
     responses: {
       201: {
@@ -183,6 +185,7 @@ export const SEARCH_ROUTES = [
     service: 'search',
     summary: "The caller's saved searches, newest first",
     auth: 'session',
+    apiKeyScope: 'searches:read',
     params: z.object({ userId: z.string() }),
     responses: {
       200: { description: 'The saved searches', schema: z.array(savedSearchViewSchema) },
@@ -197,6 +200,7 @@ export const SEARCH_ROUTES = [
     service: 'search',
     summary: 'One saved search of the caller with its results',
     auth: 'session',
+    apiKeyScope: 'searches:read',
     params: z.object({ id: z.string() }),
     responses: {
       200: {
@@ -215,6 +219,7 @@ export const SEARCH_ROUTES = [
     service: 'search',
     summary: "Rename one of the caller's saved searches",
     auth: 'session',
+    apiKeyScope: 'searches:write',
     body: projectNameBodySchema,
     responses: {
       200: {

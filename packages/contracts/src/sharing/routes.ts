@@ -46,6 +46,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Share a DIP: email a signed link to each recipient, or make an open link',
     auth: 'session',
+    apiKeyScope: 'shares:write',
     verifiedEmail: true,
     params: z.object({ dipId: z.string() }),
     // By `inviteType`, so a refusal speaks of the kind of share asked for (absent is 'targeted').
@@ -76,6 +77,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Who the owner shared a DIP with: recipients by email and the open link',
     auth: 'session',
+    apiKeyScope: 'shares:read',
     verifiedEmail: true,
     params: z.object({ dipId: z.string() }),
     responses: {
@@ -93,6 +95,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Revoke one share: a recipient by email, or the open link (and whoever came in only through it)',
     auth: 'session',
+    apiKeyScope: 'shares:write',
     verifiedEmail: true,
     params: z.object({ dipId: z.string(), shareId: z.string() }),
     responses: {
@@ -110,6 +113,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'A DIP through a signed share link (the recipient’s view)',
     auth: 'session-optional',
+    apiKeyScope: 'shares:read',
     params: z.object({ slug: z.string() }),
     query: z.object({ e: z.string().optional(), sig: z.string().optional() }),
     responses: {
@@ -140,6 +144,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'The DIPs shared with the caller',
     auth: 'session',
+    apiKeyScope: 'shares:read',
     verifiedEmail: true,
     responses: {
       200: { description: 'The shared DIPs', schema: sharedListResponseSchema },
@@ -154,6 +159,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'How many DIPs shared with the caller are not yet viewed',
     auth: 'session',
+    apiKeyScope: 'shares:read',
     verifiedEmail: true,
     responses: {
       200: { description: 'The count', schema: unreadCountResponseSchema },
@@ -168,6 +174,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Mark a DIP shared with the caller as viewed',
     auth: 'session',
+    apiKeyScope: 'shares:write',
     verifiedEmail: true,
     params: z.object({ shareId: z.string() }),
     responses: {
@@ -187,6 +194,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'A DIP shared with the caller, by DIP id',
     auth: 'session',
+    apiKeyScope: 'shares:read',
     verifiedEmail: true,
     params: z.object({ id: z.string() }),
     responses: {
@@ -205,6 +213,7 @@ export const SHARING_ROUTES = [
     service: 'sharing',
     summary: 'Email one loan result to someone, with a sign-up link',
     auth: 'session',
+    apiKeyScope: 'shares:write',
     verifiedEmail: true,
     body: dealShareBodySchema,
     responses: {
