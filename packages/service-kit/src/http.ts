@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { InternalReadError } from './internal-reads';
+import { databaseUnavailable } from './mongo';
 import { HttpError } from './errors';
 import { type CallerIdentity, fromGateway, readCallerIdentity, sameSecret } from './identity-headers';
 import type { ServiceMetrics } from './metrics';
@@ -160,8 +161,16 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     // A declared route's input refused by its schema (declareRoute) reads like any other 400.
     if (raw instanceof InternalReadError)
       request.log.warn({ err: raw }, 'the owning service could not be asked');
+    // A call that could not reach MongoDB is a prompt 503 to try again, not a masked 500.
+    const unreachable = databaseUnavailable(raw);
+    if (unreachable) {
+      request.log.error({ err: raw }, 'database unreachable');
+      reply.header('retry-after', String(unreachable.details?.retryAfterSeconds));
+    }
     const error =
-      declaredValidationProblem(raw) ?? (raw instanceof InternalReadError ? raw.toHttpError() : raw);
+      declaredValidationProblem(raw) ??
+      unreachable ??
+      (raw instanceof InternalReadError ? raw.toHttpError() : raw);
     if (error instanceof HttpError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply.status(error.statusCode).send({ success: false, error: error.message, ...error.details });

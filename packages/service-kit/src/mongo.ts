@@ -1,21 +1,51 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from 'pino';
+import { HttpError } from './errors';
+
+/**
+ * The longest a database call waits for a MongoDB server to send it to. While MongoDB is down a call
+ * fails after this (and the request is answered 503, see `databaseUnavailable`) instead of the driver's
+ * 30 s or the 10 s mongoose held calls for while disconnected.
+ */
+export const MONGO_SERVER_SELECTION_TIMEOUT_MS = 2000;
+/** How long a starting service keeps trying to reach MongoDB before it gives up. */
+export const MONGO_STARTUP_WAIT_MS = 30_000;
 
 /**
  * Each service owns one database on the shared server (identity, search, dip, sharing,
- * notifications); the connection string may name a replica set, which transactions need.
+ * notifications); the connection string may name a replica set, which transactions need. Calls are
+ * never held while disconnected (`bufferCommands: false`): they go to the driver, which waits at most
+ * MONGO_SERVER_SELECTION_TIMEOUT_MS for a server. At start the connection is tried again until
+ * MONGO_STARTUP_WAIT_MS have passed.
  */
-export async function connectMongo(url: string, dbName: string, logger: Logger): Promise<Connection> {
-  const connection = mongoose.createConnection(url, {
-    dbName,
-    serverSelectionTimeoutMS: 5000,
-    maxPoolSize: 20,
-    autoIndex: true,
-  });
-  connection.on('disconnected', () => logger.warn({ dbName }, 'MongoDB disconnected'));
-  connection.on('reconnected', () => logger.info({ dbName }, 'MongoDB reconnected'));
-  await connection.asPromise();
-  return connection;
+export async function connectMongo(
+  url: string,
+  dbName: string,
+  logger: Logger,
+  startupWaitMs = MONGO_STARTUP_WAIT_MS,
+): Promise<Connection> {
+  const giveUpAt = Date.now() + startupWaitMs;
+  for (;;) {
+    const connection = mongoose.createConnection(url, {
+      dbName,
+      serverSelectionTimeoutMS: MONGO_SERVER_SELECTION_TIMEOUT_MS,
+      maxPoolSize: 20,
+      autoIndex: true,
+      bufferCommands: false,
+    });
+    try {
+      await connection.asPromise();
+    } catch (err) {
+      await connection.close().catch(() => undefined);
+      if (Date.now() >= giveUpAt) throw err;
+      logger.warn({ dbName, err }, 'MongoDB not reachable yet; trying again');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    connection.on('disconnected', () => logger.warn({ dbName }, 'MongoDB disconnected'));
+    connection.on('reconnected', () => logger.info({ dbName }, 'MongoDB reconnected'));
+    return connection;
+  }
 }
 
 export function mongoHealthCheck(connection: Connection) {
@@ -26,4 +56,40 @@ export function mongoHealthCheck(connection: Connection) {
       await connection.db.admin().ping();
     },
   };
+}
+
+/** What a caller is told while the service cannot reach its database. */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The service cannot reach its database just now. Please try again in a few seconds.';
+export const DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The driver's and mongoose's errors that mean no MongoDB server could be reached, not a bad call. */
+const UNREACHABLE_ERRORS = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+
+function isUnreachable(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 3) return false;
+  if (UNREACHABLE_ERRORS.has(err.name) || UNREACHABLE_ERRORS.has(err.constructor.name)) return true;
+  // mongoose, without a connection and not holding calls: "... before initial connection is complete ..."
+  if (
+    err.name === 'MongooseError' &&
+    /initial connection|buffering timed out|client was closed/i.test(err.message)
+  )
+    return true;
+  return isUnreachable((err as { cause?: unknown }).cause, depth + 1);
+}
+
+/** The 503 (with its Retry-After seconds) of a call that failed because MongoDB could not be reached, or null. */
+export function databaseUnavailable(err: unknown): HttpError | null {
+  if (!isUnreachable(err)) return null;
+  return new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE, {
+    retryAfterSeconds: DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  });
 }

@@ -73,11 +73,15 @@ export interface RouteContract {
  * Keeps the literal types of a declaration (the method, path and schemas). A route that takes a body
  * also answers what fastify answers before any handler runs, unless the declaration says otherwise:
  * 400 for a body that is not readable JSON, 413 for one over the size limit, 415 for one that is not
- * JSON at all. Declaring them here keeps the OpenAPI document and the response checks truthful.
+ * JSON at all. Every route also answers 503 while its service cannot reach its database. Declaring
+ * them here keeps the OpenAPI document and the response checks truthful.
  */
 export function defineRoute<const C extends RouteContract>(contract: C): C {
-  if (contract.method === 'GET' || contract.method === 'DELETE') return contract;
-  return { ...contract, responses: { ...BODY_REFUSALS, ...contract.responses } };
+  const refusals =
+    contract.method === 'GET' || contract.method === 'DELETE'
+      ? STORE_REFUSALS
+      : { ...BODY_REFUSALS, ...STORE_REFUSALS };
+  return { ...contract, responses: { ...refusals, ...contract.responses } };
 }
 
 /** `/api/online-dip/:dipId/share` as OpenAPI writes it: `/api/online-dip/{dipId}/share`. */
@@ -168,6 +172,14 @@ export const NOT_FOUND = errorAnswer('Not found');
  */
 export const OWNER_UNAVAILABLE = errorAnswer('A service this answer depends on did not answer: try again');
 export const TOO_MANY = errorAnswer('Too many attempts: wait `retryAfterSeconds` (also in Retry-After)');
+
+/**
+ * What every route answers while the service cannot reach its database (service-kit's error handler):
+ * 503 with `Retry-After` and `retryAfterSeconds`. A route that declares its own 503 keeps it.
+ */
+const STORE_REFUSALS: Readonly<Record<number, RouteResponse>> = {
+  503: errorAnswer('The service cannot reach its database: try again after `retryAfterSeconds`'),
+};
 
 /** What fastify answers for an unreadable, oversized or non-JSON body, before the route's handler. */
 const BODY_REFUSALS: Readonly<Record<number, RouteResponse>> = {
