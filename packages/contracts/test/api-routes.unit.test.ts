@@ -1,7 +1,9 @@
 import {
   DOCS_ROUTES,
   PUBLIC_API_ROUTES,
+  API_KEY_SECURITY_SCHEME,
   buildOpenApiDocument,
+  isCreatingRoute,
   findRouteContract,
   openApiPathOf,
   pathParamNames,
@@ -96,13 +98,17 @@ describe('the OpenAPI document', () => {
       expect(operation.summary).toBe(route.summary);
       const parameters = (operation.parameters ?? []) as Json[];
       for (const parameter of parameters) {
-        expect(['path', 'query']).toContain(parameter.in);
+        expect(['path', 'query', 'header']).toContain(parameter.in);
         expect(typeof parameter.name).toBe('string');
         expect(typeof parameter.schema).toBe('object');
         if (parameter.in === 'path') expect(parameter.required).toBe(true);
       }
       expect(parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(
         pathParamNames(route.path),
+      );
+      // The one header parameter: Idempotency-Key, on exactly the creating POSTs.
+      expect(parameters.filter((p) => p.in === 'header').map((p) => p.name)).toEqual(
+        isCreatingRoute(route) ? ['Idempotency-Key'] : [],
       );
       if (route.body) {
         const body = operation.requestBody as Json;
@@ -111,11 +117,19 @@ describe('the OpenAPI document', () => {
         expect(operation.requestBody).toBeUndefined();
       }
       const responses = operation.responses as Record<string, Json>;
-      expect(Object.keys(responses).sort()).toEqual(Object.keys(route.responses).sort());
+      // The declared answers, and the gateway's own on keyed (401, 403, 429) and creating (409, 422) routes.
+      const gatewayAnswers = [
+        ...(route.apiKeyScope ? ['401', '403', '429'] : []),
+        ...(isCreatingRoute(route) ? ['409', '422'] : []),
+      ];
+      expect(Object.keys(responses).sort()).toEqual(
+        [...new Set([...Object.keys(route.responses), ...gatewayAnswers])].sort(),
+      );
       for (const [status, response] of Object.entries(responses)) {
         expect(status).toMatch(/^[1-5]\d\d$/);
         expect(typeof response.description).toBe('string');
-        const declared = route.responses[Number(status)]!;
+        // The gateway's own answers are error bodies.
+        const declared = route.responses[Number(status)] ?? { schema: true };
         if (declared.schema) {
           const schema = ((response.content as Json)['application/json'] as Json).schema as Json;
           expect(schema.$schema).toBeUndefined();
@@ -124,6 +138,28 @@ describe('the OpenAPI document', () => {
       }
     },
   );
+
+  it('declares the API-key bearer scheme on exactly the routes a key may call, with the scope each needs', () => {
+    const schemes = (document.components as Json).securitySchemes as Json;
+    expect(schemes[API_KEY_SECURITY_SCHEME]).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const keyed = PUBLIC_API_ROUTES.filter((route) => route.apiKeyScope);
+    expect(keyed.map((route) => route.operationId)).toEqual(
+      expect.arrayContaining(['developmentSearch', 'saveSearch', 'createDip', 'downloadDipPdf', 'shareDip']),
+    );
+    for (const route of PUBLIC_API_ROUTES) {
+      const operation = paths[openApiPathOf(route.path)]![route.method.toLowerCase()]!;
+      const security = (operation.security ?? []) as Json[];
+      const bearer = security.find((requirement) => API_KEY_SECURITY_SCHEME in requirement);
+      expect([route.operationId, bearer]).toEqual([
+        route.operationId,
+        route.apiKeyScope ? { [API_KEY_SECURITY_SCHEME]: [route.apiKeyScope] } : undefined,
+      ]);
+      // A keyed route still takes the session cookie, and an optional session stays optional.
+      if (route.apiKeyScope) expect(security).toContainEqual({ sessionCookie: [] });
+      if (route.apiKeyScope && route.auth === 'session-optional') expect(security).toContainEqual({});
+    }
+    expect(paths['/api/api-keys']!.post!.security).toEqual([{ sessionCookie: [] }]);
+  });
 
   it('documents an error answer with its fields', () => {
     const login = paths['/api/login']!.post!;

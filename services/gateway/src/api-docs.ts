@@ -23,7 +23,9 @@ export const API_DOCS_INFO = {
   version: PLATFORM_VERSION,
   description:
     'Every public route of the platform, served through the gateway. Sign in with POST /api/login; the ' +
-    'session cookie it sets authenticates the calls that need a session. Errors answer ' +
+    'session cookie it sets authenticates the calls that need a session. A broker system calls the ' +
+    'routes that list the `apiKey` scheme with `Authorization: Bearer <key>` instead (keys are made with ' +
+    'POST /api/api-keys from a signed-in session); creating POSTs take `Idempotency-Key`. Errors answer ' +
     '`{ "success": false, "error": "…" }`, with `fields` for invalid requests. Request ids: send ' +
     '`x-request-id` (8-64 of A-Z a-z 0-9 . _ -) to correlate, or read the one every answer carries.',
 };

@@ -1,3 +1,4 @@
+import { isCreatingRoute } from '@lsp/contracts';
 import type { CallerIdentity } from '@lsp/service-kit';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -53,7 +54,7 @@ const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).d
 function isCreatingPost(request: FastifyRequest): boolean {
   if (request.method !== 'POST') return false;
   const route = declaredRouteOf('POST', request.url);
-  return route !== null && 201 in route.responses;
+  return route !== null && isCreatingRoute(route);
 }
 
 async function bytesOf(payload: unknown): Promise<Buffer> {

@@ -1,4 +1,10 @@
-import { DOCS_ROUTES, DOMAIN_RELEASES, PUBLIC_API_ROUTES, openApiPathOf } from '@lsp/contracts';
+import {
+  DOCS_ROUTES,
+  DOMAIN_RELEASES,
+  PUBLIC_API_ROUTES,
+  isCreatingRoute,
+  openApiPathOf,
+} from '@lsp/contracts';
 import { type TestRedis, leaseRedisDb } from '@lsp/testing';
 import { renderApiDocsPage } from '../src/api-docs';
 import { type TestGateway, startTestGateway } from './test-gateway';
@@ -82,6 +88,32 @@ describe('the public API documentation at the gateway', () => {
     }
     expect(page).toContain('Request body');
     expect(page).toContain('Parameters');
+  });
+
+  it('declares the API-key bearer scheme on each route a key may call, and Idempotency-Key on creating POSTs', async () => {
+    const document = (await (await fetch(`${gateway.url}/api/docs/openapi.json`)).json()) as {
+      components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
+      paths: Record<
+        string,
+        Record<string, { security?: object[]; parameters?: Array<{ name: string; in: string }> }>
+      >;
+    };
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const route of PUBLIC_API_ROUTES) {
+      const operation = document.paths[openApiPathOf(route.path)]![route.method.toLowerCase()]!;
+      const keyed = (operation.security ?? []).filter((requirement) => 'apiKey' in requirement);
+      expect([route.operationId, keyed]).toEqual([
+        route.operationId,
+        route.apiKeyScope ? [{ apiKey: [route.apiKeyScope] }] : [],
+      ]);
+      const idempotencyHeader = (operation.parameters ?? []).some(
+        (p) => p.in === 'header' && p.name === 'Idempotency-Key',
+      );
+      expect([route.operationId, idempotencyHeader]).toEqual([route.operationId, isCreatingRoute(route)]);
+    }
+    const page = await (await fetch(`${gateway.url}/api/docs`)).text();
+    expect(page).toContain('`Authorization: Bearer &lt;key&gt;` with the `dips:write` scope');
+    expect(page).toContain('Send `Idempotency-Key` to make retries safe');
   });
 
   it('escapes what it shows', () => {

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../session';
 import type { DomainReleaseInfo } from './domain-releases';
-import { type RouteContract, type RouteOwner, openApiPathOf, pathParamNames } from './route';
+import {
+  type RouteContract,
+  type RouteOwner,
+  errorResponseSchema,
+  openApiPathOf,
+  pathParamNames,
+} from './route';
 
 /**
  * The OpenAPI 3.1 document of declared routes. JSON Schemas come from zod (`z.toJSONSchema`): request
@@ -48,8 +54,45 @@ const AUTH_TEXT: Record<RouteContract['auth'], string> = {
   ops: 'Needs a signed-in session of an account with the ops role.',
 };
 
+/**
+ * A creating POST: one whose declared answers include a 201. The gateway honours `Idempotency-Key`
+ * on exactly these, and the document declares the header on them.
+ */
+export function isCreatingRoute(route: Pick<RouteContract, 'method' | 'responses'>): boolean {
+  return route.method === 'POST' && 201 in route.responses;
+}
+
+/** The security scheme of API keys (`Authorization: Bearer <key>`), by its name in the document. */
+export const API_KEY_SECURITY_SCHEME = 'apiKey';
+
+const apiKeyText = (scope: string) =>
+  `A broker system may call it with an API key instead of a session: \`Authorization: Bearer <key>\` ` +
+  `with the \`${scope}\` scope (no cookie, no cross-site checks). A bad, revoked or expired key is 401; ` +
+  'a key without the scope 403; each key has its own allowance (429 with `Retry-After`, and the ' +
+  '`RateLimit-Policy` and `RateLimit` headers on every keyed answer).';
+
+const IDEMPOTENCY_TEXT =
+  'Send `Idempotency-Key` to make retries safe (a signed-in caller, by session or API key; ignored from anonymous callers): the same key with the same body answers the first ' +
+  'answer again (with `Idempotent-Replayed: true`) and creates nothing twice; the same key with another ' +
+  'body is 422; while the first request still runs, 409. Kept 24 hours per user.';
+
+/** The gateway's own answers on a keyed or idempotent route, where the route declares none of its own. */
+const GATEWAY_ANSWERS = {
+  apiKey: {
+    401: 'Not signed in, or the API key is unknown, revoked or expired',
+    403: 'Signed in, but not allowed (or the API key lacks the scope)',
+    429: 'Too many requests with this API key: wait `Retry-After` seconds',
+  },
+  idempotency: {
+    409: 'A request with this Idempotency-Key is still running: retry in a moment',
+    422: 'This Idempotency-Key was used with a different request',
+  },
+} as const;
+
 const VERIFIED_TEXT =
   'Needs a verified email address: an unverified caller gets a 403 with `verificationRequired: true`.';
+
+const needsSessionOf = (route: RouteContract) => route.auth === 'session' || route.auth === 'ops';
 
 function operationOf(route: RouteContract): JsonSchema {
   const declaredPathParams = new Map(objectProperties(route.params).map((p) => [p.name, p]));
@@ -67,6 +110,17 @@ function operationOf(route: RouteContract): JsonSchema {
       required: p.required,
       schema: p.schema,
     })),
+    ...(isCreatingRoute(route)
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: IDEMPOTENCY_TEXT,
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+          },
+        ]
+      : []),
   ];
   const responses = Object.fromEntries(
     Object.entries(route.responses).map(([status, response]) => {
@@ -85,11 +139,34 @@ function operationOf(route: RouteContract): JsonSchema {
       return [status, { description: response.description, ...(content ? { content } : {}) }];
     }),
   );
-  const needsSession = route.auth === 'session' || route.auth === 'ops';
+  const gatewayAnswers = {
+    ...(route.apiKeyScope ? GATEWAY_ANSWERS.apiKey : {}),
+    ...(isCreatingRoute(route) ? GATEWAY_ANSWERS.idempotency : {}),
+  };
+  for (const [status, description] of Object.entries(gatewayAnswers)) {
+    responses[status] ??= {
+      description,
+      content: { 'application/json': { schema: jsonSchemaOf(errorResponseSchema, 'output') } },
+    };
+  }
+  const sessionSecurity = needsSessionOf(route) ? [{ sessionCookie: [] }] : [{}, { sessionCookie: [] }];
+  const security = route.apiKeyScope
+    ? [...sessionSecurity, { [API_KEY_SECURITY_SCHEME]: [route.apiKeyScope] }]
+    : needsSessionOf(route)
+      ? sessionSecurity
+      : route.auth === 'public'
+        ? []
+        : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, AUTH_TEXT[route.auth], route.verifiedEmail ? VERIFIED_TEXT : undefined]
+    description: [
+      route.description,
+      AUTH_TEXT[route.auth],
+      route.verifiedEmail ? VERIFIED_TEXT : undefined,
+      route.apiKeyScope ? apiKeyText(route.apiKeyScope) : undefined,
+      isCreatingRoute(route) ? IDEMPOTENCY_TEXT : undefined,
+    ]
       .filter(Boolean)
       .join('\n\n'),
     tags: [route.service],
@@ -103,12 +180,9 @@ function operationOf(route: RouteContract): JsonSchema {
         }
       : {}),
     responses,
-    ...(needsSession
-      ? { security: [{ sessionCookie: [] }] }
-      : route.auth === 'public'
-        ? { security: [] }
-        : {}),
+    ...(security ? { security } : {}),
     'x-auth': route.auth,
+    ...(route.apiKeyScope ? { 'x-api-key-scope': route.apiKeyScope } : {}),
     ...(route.verifiedEmail ? { 'x-verified-email': true } : {}),
   };
 }
@@ -150,6 +224,14 @@ export function buildOpenApiDocument(
           name: SESSION_COOKIE,
           description:
             'Set by POST /api/login; sent back by the browser (or any HTTP client keeping cookies).',
+        },
+        [API_KEY_SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'lsp_<id>_<secret>',
+          description:
+            'An API key made with POST /api/api-keys (from a signed-in session, shown once), sent as ' +
+            '`Authorization: Bearer <key>`. Its scopes are the OAuth-style scopes each operation lists.',
         },
       },
     },
