@@ -63,6 +63,11 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
   /** Where the configuration is read from: the process's environment unless the host gives one. */
   env?: NodeJS.ProcessEnv;
   sharesProcess?: boolean;
+  /**
+   * The service's database on a client the host shares among its services (one pool and one server
+   * monitor instead of one per service); the host closes that client, after every service.
+   */
+  database?: (dbName: string) => Connection;
 }): Promise<ServiceRuntime<z.infer<S>>> {
   const config = loadConfigOrExit(opts.configSchema, opts.env ?? process.env);
   const logger = createLogger(opts.name, config.LOG_LEVEL);
@@ -71,11 +76,11 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
     logger.debug({ err }, 'redis connection error'),
   );
   const dbName = typeof opts.dbName === 'function' ? opts.dbName(config) : opts.dbName;
-  const mongo = await connectMongo(config.MONGO_URL, dbName, logger);
+  const mongo = opts.database ? opts.database(dbName) : await connectMongo(config.MONGO_URL, dbName, logger);
   const registered: Closer[] = [];
   const connections: Closer[] = [
     { name: 'redis', close: () => redis.quit() },
-    { name: 'mongodb', close: () => mongo.close() },
+    ...(opts.database ? [] : [{ name: 'mongodb', close: () => mongo.close() }]),
   ];
   return {
     name: opts.name,
@@ -150,7 +155,7 @@ export interface BuiltService {
  */
 export async function buildService<S extends z.ZodType<BaseConfig>>(
   definition: ServiceDefinition<S>,
-  opts: { env?: NodeJS.ProcessEnv; sharesProcess?: boolean } = {},
+  opts: { env?: NodeJS.ProcessEnv; sharesProcess?: boolean; database?: (dbName: string) => Connection } = {},
 ): Promise<BuiltService> {
   const runtime = await openServiceRuntime({ ...definition, ...opts });
   try {

@@ -6,7 +6,15 @@
 import path from 'node:path';
 import { PLATFORM_PROCESSES } from '@lsp/contracts';
 import { buildStaticServer } from '@lsp/frontend-kit';
-import { type BuiltService, type Closer, type ServiceDefinition, buildService } from '@lsp/service-kit';
+import {
+  type BuiltService,
+  type Closer,
+  type ServiceDefinition,
+  baseConfigSchema,
+  buildService,
+  connectMongo,
+  createLogger,
+} from '@lsp/service-kit';
 import { dipService, pdfWorker } from '@lsp/dip/processes';
 import {
   type InProcessUpstreams,
@@ -93,6 +101,15 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     SERVICE_NAME: name,
     PORT: String(options.portOf(name)),
   });
+  // One MongoDB client for all: each service gets its own database on it, with one pool and one
+  // server monitor between them instead of one each (each pool wakes ten times a second at rest).
+  const hostLogger = createLogger('all-in-one', options.env.LOG_LEVEL ?? 'info');
+  const sharedMongo = await connectMongo(
+    baseConfigSchema.shape.MONGO_URL.parse(options.env.MONGO_URL),
+    'admin',
+    hostLogger,
+  );
+  const database = (dbName: string) => sharedMongo.useDb(dbName, { useCache: true });
   const services: BuiltService[] = [];
   const statics: Array<{ name: StaticUpstreamName; app: FastifyInstance }> = [];
   let gateway: ReturnType<typeof buildGatewayProcess> | null = null;
@@ -114,12 +131,15 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
         runtime.logger.info('stopped');
       }),
     );
+    await sharedMongo.close();
   };
 
   try {
     // Built one after another: each opens its connections and starts its consumers, as it would alone.
     for (const definition of definitions) {
-      services.push(await buildService(definition, { env: envOf(definition.name), sharesProcess: true }));
+      services.push(
+        await buildService(definition, { env: envOf(definition.name), sharesProcess: true, database }),
+      );
     }
     for (const [name, dist] of Object.entries(staticDists) as Array<[StaticUpstreamName, string]>) {
       statics.push({ name, app: await buildStaticServer({ dist, ...STATIC_SERVERS[name] }) });

@@ -129,12 +129,16 @@ describe('the all-in-one host', () => {
     expect(health.status).toBe(200);
   });
 
-  it('keeps each service on its own port, with its own metrics', async () => {
+  it('keeps each service on its own port, with its own metrics and database', async () => {
     const alive = await fetch(`http://127.0.0.1:${ports.get('search')}/alive`);
     expect(alive.status).toBe(200);
     expect(host.services.map((s) => s.name)).toEqual(['identity', 'search']);
     expect(host.services.every((s) => s.runtime.sharesProcess)).toBe(true);
     expect(host.services[0]!.runtime.metrics).not.toBe(host.services[1]!.runtime.metrics);
+    // Each its own database, on one client (one pool and one server monitor for all).
+    const [faulty, search] = host.services.map((s) => s.runtime.mongo);
+    expect([faulty!.name, search!.name]).toEqual(['faulty', 'search']);
+    expect(faulty!.getClient()).toBe(search!.getClient());
   });
 });
 
