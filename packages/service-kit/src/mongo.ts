@@ -1,6 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { HttpError } from './errors';
+import { isRedisUnreachable } from './redis';
 
 /**
  * The longest a database call waits for a MongoDB server to send it to. While MongoDB is down a call
@@ -58,7 +59,7 @@ export function mongoHealthCheck(connection: Connection) {
   };
 }
 
-/** What a caller is told while the service cannot reach its database. */
+/** What a caller is told while the service cannot reach its database (MongoDB, or Redis). */
 export const DATABASE_UNAVAILABLE_MESSAGE =
   'The service cannot reach its database just now. Please try again in a few seconds.';
 export const DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -86,9 +87,12 @@ function isUnreachable(err: unknown, depth = 0): boolean {
   return isUnreachable((err as { cause?: unknown }).cause, depth + 1);
 }
 
-/** The 503 (with its Retry-After seconds) of a call that failed because MongoDB could not be reached, or null. */
+/**
+ * The 503 (with its Retry-After seconds) of a call that failed because MongoDB, or the service's
+ * Redis, could not be reached; null for any other failure.
+ */
 export function databaseUnavailable(err: unknown): HttpError | null {
-  if (!isUnreachable(err)) return null;
+  if (!isUnreachable(err) && !isRedisUnreachable(err)) return null;
   return new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE, {
     retryAfterSeconds: DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS,
   });

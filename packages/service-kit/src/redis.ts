@@ -31,3 +31,17 @@ export function createRedis(
 export function redisHealthCheck(redis: Redis) {
   return { name: 'redis', check: async () => void (await redis.ping()) };
 }
+
+/** What ioredis rejects a command with when its Redis cannot be reached (not a bad command). */
+const UNREACHABLE_MESSAGES = new Set([
+  // A producer connection while disconnected: it keeps no offline queue.
+  "Stream isn't writeable and enableOfflineQueue options is false",
+  'Connection is closed.',
+  'Command timed out',
+]);
+
+/** True when a Redis command failed because Redis could not be reached. */
+export function isRedisUnreachable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return err.name === 'MaxRetriesPerRequestError' || UNREACHABLE_MESSAGES.has(err.message);
+}

@@ -6,12 +6,13 @@ import {
   ServiceMetrics,
   connectMongo,
   createLogger,
+  createRedis,
   createServiceApp,
 } from '../src';
 
 jest.setTimeout(60_000);
 
-describe('a service whose MongoDB is gone', () => {
+describe('a service whose MongoDB or Redis is gone', () => {
   let server: EmbeddedMongo;
   let connection: Connection;
 
@@ -50,6 +51,27 @@ describe('a service whose MongoDB is gone', () => {
       });
     } finally {
       await app.close();
+    }
+  });
+
+  it('answers a call that needs its Redis, while Redis is down, 503 with Retry-After as well', async () => {
+    // Nothing listens on port 9 of loopback: this service's Redis is down.
+    const redis = createRedis('redis://127.0.0.1:9', 'producer');
+    const app = createServiceApp({
+      name: 'outage-test',
+      logger: createLogger('outage-test', 'silent'),
+      metrics: new ServiceMetrics('outage_test'),
+    });
+    app.get('/counter', async () => ({ count: await redis.incr('counter') }));
+    await app.ready();
+    try {
+      const during = await app.inject({ method: 'GET', url: '/counter' });
+      expect(during.statusCode).toBe(503);
+      expect(during.headers['retry-after']).toBe(String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS));
+      expect(during.json().error).toBe(DATABASE_UNAVAILABLE_MESSAGE);
+    } finally {
+      await app.close();
+      redis.disconnect();
     }
   });
 });
