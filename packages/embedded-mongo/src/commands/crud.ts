@@ -521,13 +521,22 @@ const explain: Handler = (ctx) => {
     queryPlanner: {
       namespace: `${ctx.db}.${inner.find}`,
       parsedQuery: filter,
-      winningPlan: stats.plan ?? { stage: 'EOF' },
+      winningPlan: withSortStage(stats.plan ?? { stage: 'EOF' }, inner.sort),
       rejectedPlans: [],
     },
     executionStats: { executionSuccess: true, nReturned: returned.length, totalDocsExamined: stats.examined },
     ok: 1,
   };
 };
+
+/**
+ * A sort no index order provides is a SORT stage over the access path, as in MongoDB's plans:
+ * indexes here answer equality and ranges, never the order.
+ */
+function withSortStage(plan: Doc, sort: unknown): Doc {
+  if (!isPlainObject(sort) || Object.keys(sort).length === 0) return plan;
+  return { stage: 'SORT', sortPattern: sort, inputStage: plan };
+}
 
 export const crudCommands: Record<string, Handler> = {
   explain,

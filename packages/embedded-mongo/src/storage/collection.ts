@@ -4,7 +4,7 @@ import { duplicateKey, errors } from '../errors';
 import { activeCollator, parseCollation } from '../query/collation';
 import { Doc, getField, isPlainObject, valueKey } from '../query/values';
 import type { Transaction } from './engine';
-import { IndexSpec, SecondaryIndex } from './index-def';
+import { IndexSpec, RangeBounds, SecondaryIndex } from './index-def';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -177,11 +177,13 @@ export class Collection {
     const index = new SecondaryIndex(spec);
     if (index.unique) {
       for (const [id, doc] of this.docs) {
-        for (const key of index.keysFor(doc)) {
+        // A document's keys are distinct, so they are checked against the others' and added together.
+        const keys = index.keysFor(doc);
+        for (const key of keys) {
           const holders = index.entries.get(key);
           if (holders && holders.size > 0 && !holders.has(id)) throw index.duplicate(this.ns, doc, key);
-          index.add(id, [key]);
         }
+        index.add(id, keys);
       }
     } else {
       for (const [id, doc] of this.docs) index.add(id, index.keysFor(doc));
@@ -242,6 +244,16 @@ export class Collection {
       const first = equalityValue(filter, index.fields[0]);
       if (first.found && first.values.length === 1)
         return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookupPrefix(first.values[0])) };
+    }
+    // A range on an index's first field ($gt, $gte, $lt, $lte) walks that field's keys in order.
+    if (!collator) {
+      for (const index of this.indexes) {
+        if (!index.usableForLookup || index.collator) continue;
+        const bounds = rangeBounds(filter, index.fields[0], index.multikey);
+        if (!bounds) continue;
+        const { ids } = index.rangeLookup(bounds, (id) => this.docs.get(id)!);
+        return { plan: indexPlan(index.spec), docs: this.resolveIds(ids) };
+      }
     }
     return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
   }
@@ -313,6 +325,44 @@ function isNullEquality(filter: Doc, path: string): boolean {
   return (
     Array.isArray(filter.$and) && filter.$and.some((sub) => isPlainObject(sub) && isNullEquality(sub, path))
   );
+}
+
+const RANGE_BOUND_TYPES = new Set(['ObjectId', 'Long', 'Decimal128', 'Int32', 'Double', 'Timestamp']);
+
+/**
+ * The bounds a filter's `$gt`/`$gte`/`$lt`/`$lte` put on a top-level path (the matcher then applies
+ * the exact operators and MongoDB's type bracketing to the candidates, a superset). On a multikey
+ * index only one bound is used: one element may pass `$gt` and another `$lt`.
+ */
+function rangeBounds(filter: Doc, path: string, multikey: boolean): RangeBounds | undefined {
+  const condition = getField(filter, path);
+  if (!isPlainObject(condition)) return undefined;
+  const bounds: RangeBounds = {};
+  for (const [op, value] of Object.entries(condition)) {
+    if (!rangeBoundValue(value)) continue;
+    if (op === '$gt' || op === '$gte') {
+      bounds.lower = value;
+      bounds.lowerExclusive = op === '$gt';
+    } else if (op === '$lt' || op === '$lte') {
+      bounds.upper = value;
+      bounds.upperExclusive = op === '$lt';
+    }
+  }
+  if (bounds.lower === undefined && bounds.upper === undefined) return undefined;
+  if (multikey && bounds.lower !== undefined) {
+    delete bounds.upper;
+    delete bounds.upperExclusive;
+  }
+  return bounds;
+}
+
+function rangeBoundValue(v: unknown): boolean {
+  if (typeof v === 'number') return !Number.isNaN(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return true;
+  if (v instanceof Date) return !Number.isNaN(v.getTime());
+  const type = (v as { _bsontype?: string } | null)?._bsontype;
+  if (type === 'Double' || type === 'Decimal128') return !Number.isNaN(Number(String(v)));
+  return type !== undefined && RANGE_BOUND_TYPES.has(type);
 }
 
 function scalarForLookup(v: unknown): boolean {

@@ -3,7 +3,7 @@
 import { MongoServerError, duplicateKey, errors } from '../errors';
 import { CollationClasses, parseCollation, withCollation } from '../query/collation';
 import { matchDocument } from '../query/match';
-import { Doc, getField, isPlainObject, valueKey } from '../query/values';
+import { Doc, compareValues, getField, isPlainObject, valueKey } from '../query/values';
 
 export interface IndexSpec {
   v: number;
@@ -61,6 +61,18 @@ export class SecondaryIndex {
   readonly entries = new Map<string, Set<string>>();
   /** For compound indexes: first-field key → ids, so a filter pinning only the prefix still avoids a scan. */
   readonly prefixEntries = new Map<string, Set<string>>();
+
+  /**
+   * Whether some document has more than one key here (an array field): a range on such an index
+   * may use one bound only, since different elements may satisfy `$gt` and `$lt`.
+   */
+  multikey = false;
+  /**
+   * The first field's distinct keys in BSON order with a value of each, for range lookups: built
+   * on the first range query and dropped whenever a first-field key appears or disappears, so
+   * writes pay nothing for it.
+   */
+  private orderedFirstKeys: { keys: string[]; values: unknown[] } | undefined;
 
   /** The index's collation (absent: binary); a query uses the index only under the same one. */
   readonly collator?: Intl.Collator;
@@ -131,17 +143,66 @@ export class SecondaryIndex {
   }
 
   add(id: string, keys: string[]): void {
+    if (keys.length > 1) this.multikey = true;
     for (const k of keys) {
-      addTo(this.entries, k, id);
-      if (this.fields.length > 1) addTo(this.prefixEntries, prefixOf(k), id);
+      let newFirstKey = addTo(this.entries, k, id);
+      if (this.fields.length > 1) newFirstKey = addTo(this.prefixEntries, prefixOf(k), id);
+      if (newFirstKey) this.orderedFirstKeys = undefined;
     }
   }
 
   remove(id: string, keys: string[]): void {
     for (const k of keys) {
-      removeFrom(this.entries, k, id);
-      if (this.fields.length > 1) removeFrom(this.prefixEntries, prefixOf(k), id);
+      let goneFirstKey = removeFrom(this.entries, k, id);
+      if (this.fields.length > 1) goneFirstKey = removeFrom(this.prefixEntries, prefixOf(k), id);
+      if (goneFirstKey) this.orderedFirstKeys = undefined;
     }
+  }
+
+  /**
+   * Ids of the documents whose first indexed field has a value within [lower, upper] in BSON order
+   * (either bound may be absent): walks the first field's keys in order from the lower bound.
+   * `docOf` gives a document of an id, to read the value a key stands for.
+   */
+  rangeLookup(bounds: RangeBounds, docOf: (id: string) => Doc): { ids: Set<string>; keysExamined: number } {
+    const ordered = this.orderedKeys(docOf);
+    const byFirst = this.fields.length > 1 ? this.prefixEntries : this.entries;
+    let from = 0;
+    if (bounds.lower !== undefined) {
+      // The first key at or above the lower bound (binary search).
+      let hi = ordered.values.length;
+      while (from < hi) {
+        const mid = (from + hi) >>> 1;
+        const c = compareValues(ordered.values[mid], bounds.lower);
+        if (c < 0 || (c === 0 && bounds.lowerExclusive)) from = mid + 1;
+        else hi = mid;
+      }
+    }
+    const ids = new Set<string>();
+    let keysExamined = 0;
+    for (let i = from; i < ordered.keys.length; i++) {
+      if (bounds.upper !== undefined) {
+        const c = compareValues(ordered.values[i], bounds.upper);
+        if (c > 0 || (c === 0 && bounds.upperExclusive)) break;
+      }
+      keysExamined++;
+      for (const id of byFirst.get(ordered.keys[i]) ?? []) ids.add(id);
+    }
+    return { ids, keysExamined };
+  }
+
+  private orderedKeys(docOf: (id: string) => Doc): { keys: string[]; values: unknown[] } {
+    if (this.orderedFirstKeys) return this.orderedFirstKeys;
+    const byFirst = this.fields.length > 1 ? this.prefixEntries : this.entries;
+    const pairs: Array<{ key: string; value: unknown }> = [];
+    for (const [key, ids] of byFirst) {
+      const [id] = ids;
+      const values = fieldValues(docOf(id), this.fields[0]);
+      pairs.push({ key, value: values.find((v) => this.keyOf(v, false) === key) ?? values[0] });
+    }
+    pairs.sort((a, b) => compareValues(a.value, b.value));
+    this.orderedFirstKeys = { keys: pairs.map((p) => p.key), values: pairs.map((p) => p.value) };
+    return this.orderedFirstKeys;
   }
 
   lookupPrefix(value: unknown): Set<string> | undefined {
@@ -164,18 +225,31 @@ function prefixOf(key: string): string {
   return cut < 0 ? key : key.slice(0, cut);
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
+/** Adds `id` under `key`; true when the key is new. */
+function addTo(map: Map<string, Set<string>>, key: string, id: string): boolean {
+  const set = map.get(key);
+  if (set) {
+    set.add(id);
+    return false;
   }
-  set.add(id);
+  map.set(key, new Set([id]));
+  return true;
 }
 
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
+/** Removes `id` from `key`; true when the key is gone. */
+function removeFrom(map: Map<string, Set<string>>, key: string, id: string): boolean {
   const set = map.get(key);
-  if (!set) return;
+  if (!set) return false;
   set.delete(id);
-  if (set.size === 0) map.delete(key);
+  if (set.size > 0) return false;
+  map.delete(key);
+  return true;
+}
+
+/** Bounds of a range predicate on an index's first field ($gt is an exclusive lower bound...). */
+export interface RangeBounds {
+  lower?: unknown;
+  lowerExclusive?: boolean;
+  upper?: unknown;
+  upperExclusive?: boolean;
 }
