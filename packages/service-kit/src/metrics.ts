@@ -21,11 +21,17 @@ export class ServiceMetrics {
     () => Promise<Array<{ queue: string; state: string; count: number }>>
   > = [];
 
-  constructor(service: string) {
+  /**
+   * `processMetrics: false` leaves out the process's own figures (memory, CPU, event-loop lag, GC):
+   * in the all-in-one host they are the one process's, reported once (by the gateway), not by each
+   * service again with one more event-loop sampler each.
+   */
+  constructor(service: string, opts: { processMetrics?: boolean } = {}) {
     this.registry.setDefaultLabels({ service });
     // prom-client samples event-loop delay with a 10 ms timer by default: 100 wake-ups a second, about
     // 3 ms of CPU per second in every idle process. At 100 ms a blocked loop still shows in the lag.
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    if (opts.processMetrics !== false)
+      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration',

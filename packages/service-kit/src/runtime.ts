@@ -71,7 +71,8 @@ export async function openServiceRuntime<S extends z.ZodType<BaseConfig>>(opts: 
 }): Promise<ServiceRuntime<z.infer<S>>> {
   const config = loadConfigOrExit(opts.configSchema, opts.env ?? process.env);
   const logger = createLogger(opts.name, config.LOG_LEVEL);
-  const metrics = new ServiceMetrics(opts.name);
+  // Beside others in the host, the process's own figures are the host's (the gateway reports them).
+  const metrics = new ServiceMetrics(opts.name, { processMetrics: !opts.sharesProcess });
   const redis = createRedis(config.REDIS_URL, 'producer', (err) =>
     logger.debug({ err }, 'redis connection error'),
   );

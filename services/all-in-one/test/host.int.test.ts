@@ -2,7 +2,13 @@
 // or a consumer that fails in one of them does not take the others down, each keeps its own port,
 // and the gateway reaches them without a socket.
 import { PLATFORM_PROCESSES, createEnvelope } from '@lsp/contracts';
-import { type ServiceDefinition, baseConfigSchema, defineService, openEventBus } from '@lsp/service-kit';
+import {
+  type ServiceDefinition,
+  ServiceMetrics,
+  baseConfigSchema,
+  defineService,
+  openEventBus,
+} from '@lsp/service-kit';
 import {
   TEST_SECRETS,
   type TestMongo,
@@ -66,6 +72,9 @@ const BRIDGING = {
   maxLoanRequired: false,
   netLoanRequired: 350000,
 };
+
+/** A service's metrics when it runs alone, for comparison. */
+const aloneMetrics = () => new ServiceMetrics('alone');
 
 describe('the all-in-one host', () => {
   let mongo: TestMongo;
@@ -139,6 +148,10 @@ describe('the all-in-one host', () => {
     const [faulty, search] = host.services.map((s) => s.runtime.mongo);
     expect([faulty!.name, search!.name]).toEqual(['faulty', 'search']);
     expect(faulty!.getClient()).toBe(search!.getClient());
+    // The process's own figures are the one process's: no service reports them again.
+    for (const { runtime } of host.services)
+      expect(runtime.metrics.registry.getSingleMetric('process_cpu_user_seconds_total')).toBeUndefined();
+    expect(aloneMetrics().registry.getSingleMetric('process_cpu_user_seconds_total')).toBeDefined();
   });
 });
 
