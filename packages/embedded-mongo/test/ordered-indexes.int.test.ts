@@ -127,46 +127,51 @@ describe('range predicates on an index', () => {
     });
   });
 
-  it('the services’ query shapes: newest searches of a user, a re-pricing window, the outbox relay', async () => {
-    const searches = t.db.collection('searches');
-    await searches.createIndex({ userId: 1, createdAt: -1 });
+  it('the services’ queries: a user’s searches newest first, the re-pricing window, the outbox relay', async () => {
+    // search's saved_searches and its indexes; service-kit's outbox and its TTL index.
+    const searches = t.db.collection('saved_searches');
+    await searches.createIndex({ user_id: 1, created_at: -1 });
+    await searches.createIndex({ created_at: 1 });
     const outbox = t.db.collection('outbox');
-    await outbox.createIndex({ publishedAt: 1 });
-    const products = t.db.collection('products');
-    await products.createIndex({ repricedAt: 1 });
+    await outbox.createIndex({ publishedAt: 1 }, { expireAfterSeconds: 7 * 24 * 3600 });
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 0, minute));
     await searches.insertMany(
-      Array.from({ length: 50 }, (_, i) => ({
-        userId: `u${i % 5}`,
-        createdAt: new Date(1_700_000_000_000 + i * 1000),
-      })),
+      Array.from({ length: 60 }, (_, i) => ({
+        _id: `s${String(i).padStart(3, '0')}`,
+        user_id: `u${i % 6}`,
+        created_at: at(i),
+      })) as never[],
     );
     await outbox.insertMany(
       Array.from({ length: 50 }, (_, i) => ({ n: i, publishedAt: i < 45 ? new Date() : null })),
     );
-    await products.insertMany(
-      Array.from({ length: 50 }, (_, i) => ({ i, repricedAt: new Date(1_700_000_000_000 + i * 60_000) })),
-    );
-    const explain = async (find: string, filter: Document, sort?: Document) =>
-      (await t.db.command({ explain: { find, filter, ...(sort ? { sort } : {}) } })) as Document;
+    const explain = async (find: string, filter: Document, sort: Document, limit?: number) =>
+      (await t.db.command({ explain: { find, filter, sort, ...(limit ? { limit } : {}) } })) as Document;
 
-    const newest = await explain('searches', { userId: 'u1' }, { createdAt: -1 });
+    const newest = await explain('saved_searches', { user_id: 'u1' }, { created_at: -1 });
     expect(newest.queryPlanner.winningPlan).toMatchObject({
       stage: 'SORT',
-      inputStage: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'userId_1_createdAt_-1' } },
+      inputStage: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'user_id_1_created_at_-1' } },
     });
-    expect(newest.executionStats.totalDocsExamined).toBe(10);
+    expect(newest.executionStats).toMatchObject({ nReturned: 10, totalDocsExamined: 10 });
 
-    const window = await explain('products', {
-      repricedAt: { $lt: new Date(1_700_000_000_000 + 5 * 60_000) },
+    // The re-pricing window (search's savedSince): a created_at range, paged by _id.
+    const window = await explain(
+      'saved_searches',
+      { created_at: { $gte: at(10), $lt: at(20) }, _id: { $gt: 's012' } },
+      { _id: 1 },
+    );
+    expect(window.queryPlanner.winningPlan).toMatchObject({
+      stage: 'SORT',
+      inputStage: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'created_at_1' } },
     });
-    expect(window.queryPlanner.winningPlan.inputStage).toMatchObject({
+    expect(window.executionStats).toMatchObject({ nReturned: 7, totalDocsExamined: 10 });
+
+    const relay = await explain('outbox', { publishedAt: null }, { _id: 1 }, 100);
+    expect(relay.queryPlanner.winningPlan.inputStage.inputStage).toMatchObject({
       stage: 'IXSCAN',
-      indexName: 'repricedAt_1',
+      indexName: 'publishedAt_1',
     });
-    expect(window.executionStats).toMatchObject({ nReturned: 5, totalDocsExamined: 5 });
-
-    const relay = await explain('outbox', { publishedAt: null }, { n: 1 });
-    expect(relay.queryPlanner.winningPlan.inputStage.inputStage).toMatchObject({ stage: 'IXSCAN' });
     expect(relay.executionStats).toMatchObject({ nReturned: 5, totalDocsExamined: 5 });
   });
 });
