@@ -15,11 +15,16 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { withinRedisWait } from './redis-wait';
 
 /** How long the time a key was last used is kept after its last use. */
 const LAST_USED_KEPT_SECONDS = 400 * 24 * 3600;
 /** The name of the per-key policy in the RateLimit-Policy and RateLimit headers. */
 const KEY_POLICY = 'api-key';
+/** What a key's caller is told while its record cannot be read (Redis down or not answering). */
+export const API_KEY_UNAVAILABLE_MESSAGE =
+  'We could not check your API key just now. Please try again in a few seconds.';
+const API_KEY_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 export const KEY_RATE_LIMITED_MESSAGE = 'Too many requests with this API key. Wait `Retry-After` seconds.';
 
 /**
@@ -71,7 +76,7 @@ export function createApiKeyAuthenticator(redis: Redis, options: { windowSeconds
   async function recordFor(key: string): Promise<ApiKeyRecord | null> {
     const id = API_KEY_PATTERN.exec(key)?.[1];
     if (!id) return null;
-    const text = await redis.get(apiKeyLookupKey(id));
+    const text = await withinRedisWait(redis.get(apiKeyLookupKey(id)), 'api key lookup');
     if (!text) return null;
     const record = JSON.parse(text) as ApiKeyRecord;
     // The id only finds the record; the secret is proved by its hash, compared in constant time.
@@ -83,7 +88,17 @@ export function createApiKeyAuthenticator(redis: Redis, options: { windowSeconds
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<ApiKeyCaller> {
     const key = bearerKeyOf(request.headers);
     if (!key) throw new HttpError(401, API_KEY_MESSAGES.missingKey);
-    const record = await recordFor(key);
+    let record: ApiKeyRecord | null;
+    try {
+      record = await recordFor(key);
+    } catch (err) {
+      // Neither 401 (the key may be good) nor a guess: the caller is asked to try again.
+      request.log.error({ err }, 'api key lookup failed');
+      reply.header('retry-after', String(API_KEY_UNAVAILABLE_RETRY_AFTER_SECONDS));
+      throw new HttpError(503, API_KEY_UNAVAILABLE_MESSAGE, {
+        retryAfterSeconds: API_KEY_UNAVAILABLE_RETRY_AFTER_SECONDS,
+      });
+    }
     if (!record) {
       request.log.warn('api key refused');
       reply.header('www-authenticate', 'Bearer error="invalid_token"');
@@ -95,12 +110,15 @@ export function createApiKeyAuthenticator(redis: Redis, options: { windowSeconds
       reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${route.apiKeyScope}"`);
       throw new HttpError(403, API_KEY_MESSAGES.outOfScope(route.apiKeyScope));
     }
-    const verdict = await limiter.hit({
-      key: `gateway-rate:api-key:${record.id}`,
-      limit: options.max,
-      windowMs: options.windowSeconds * 1000,
-      windows: 'clock',
-    });
+    const verdict = await withinRedisWait(
+      limiter.hit({
+        key: `gateway-rate:api-key:${record.id}`,
+        limit: options.max,
+        windowMs: options.windowSeconds * 1000,
+        windows: 'clock',
+      }),
+      'api key rate limit',
+    ).catch((err: unknown) => ({ counted: false as const, storeError: err }));
     if (verdict.counted) {
       reply.header('ratelimit-policy', `"${KEY_POLICY}";q=${verdict.limit};w=${options.windowSeconds}`);
       reply.header('ratelimit', `"${KEY_POLICY}";r=${verdict.remaining};t=${verdict.resetSeconds}`);
@@ -111,7 +129,10 @@ export function createApiKeyAuthenticator(redis: Redis, options: { windowSeconds
     } else {
       request.log.warn({ err: verdict.storeError }, 'api key rate limit store unavailable; request allowed');
     }
-    await redis.set(apiKeyLastUsedKey(record.id), new Date().toISOString(), 'EX', LAST_USED_KEPT_SECONDS);
+    // When the key was last used is for its owner's list: never a reason to fail the call.
+    redis
+      .set(apiKeyLastUsedKey(record.id), new Date().toISOString(), 'EX', LAST_USED_KEPT_SECONDS)
+      .catch((err: unknown) => request.log.warn({ err }, 'api key last use not recorded'));
     return {
       keyId: record.id,
       caller: {

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { declaredRouteOf } from './api-keys';
+import { withinRedisWait } from './redis-wait';
 
 /**
  * `Idempotency-Key` (the IETF httpapi idempotency-key draft) on every creating POST, once, here: a
@@ -22,10 +23,13 @@ export const IDEMPOTENCY_MESSAGES = {
   invalidKey: 'Idempotency-Key must be one value of 1 to 255 visible ASCII characters.',
   otherRequest:
     'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+  unavailable:
+    'We could not check the Idempotency-Key just now, so nothing was done. Please try again in a few seconds.',
   stillRunning:
     'A request with this Idempotency-Key is still being processed. Retry in a moment to get its answer.',
 } as const;
-const MAX_KEY_LENGTH = 255;
+/** 1 to 255 visible ASCII characters. */
+const VISIBLE_ASCII_KEY = /^[\x21-\x7e]{1,255}$/;
 /** How long the first request holds its key while it runs, past the upstream timeout. */
 const RUNNING_MARGIN_SECONDS = 30;
 
@@ -83,7 +87,9 @@ export function registerIdempotency(
     if (!claim || claim.settled) return payload;
     claim.settled = true;
     if (reply.statusCode >= 500) {
-      await redis.del(claim.storeKey);
+      await redis
+        .del(claim.storeKey)
+        .catch((err: unknown) => request.log.warn({ err }, 'idempotency key not freed'));
       return payload;
     }
     const body = await bytesOf(payload);
@@ -95,13 +101,20 @@ export function registerIdempotency(
       contentType: typeof contentType === 'string' ? contentType : null,
       body: body.toString('base64'),
     };
-    await redis.set(claim.storeKey, JSON.stringify(entry), 'EX', options.ttlSeconds);
+    // Not kept (Redis failed): the answer still goes out; the claim expires and a retry then runs again.
+    await redis
+      .set(claim.storeKey, JSON.stringify(entry), 'EX', options.ttlSeconds)
+      .catch((err: unknown) => request.log.error({ err }, 'idempotent answer not kept'));
     return body;
   });
   // A request that ended without an answer to keep (the client went away) frees its key.
   app.addHook('onResponse', async (request) => {
     const claim = claims.get(request);
-    if (claim && !claim.settled) await redis.del(claim.storeKey);
+    if (claim && !claim.settled) {
+      await redis
+        .del(claim.storeKey)
+        .catch((err: unknown) => request.log.warn({ err }, 'idempotency key not freed'));
+    }
   });
 
   /**
@@ -115,11 +128,7 @@ export function registerIdempotency(
   ): Promise<boolean> {
     const header = request.headers[IDEMPOTENCY_HEADER];
     if (header === undefined || !caller || !isCreatingPost(request)) return false;
-    if (
-      typeof header !== 'string' ||
-      !/^[\x21-\x7e]{1,255}$/.test(header) ||
-      header.length > MAX_KEY_LENGTH
-    ) {
+    if (typeof header !== 'string' || !VISIBLE_ASCII_KEY.test(header)) {
       reply.status(400).send({ success: false, error: IDEMPOTENCY_MESSAGES.invalidKey });
       return true;
     }
@@ -128,12 +137,27 @@ export function registerIdempotency(
     const storeKey = `idempotency:${caller.userId}:${sha256Hex(header)}`;
     const running: RunningEntry = { state: 'running', fingerprint };
     for (let attempt = 0; attempt < 2; attempt++) {
-      const claimed = await redis.set(storeKey, JSON.stringify(running), 'EX', runningSeconds, 'NX');
+      let claimed: string | null;
+      let text: string | null = null;
+      try {
+        claimed = await withinRedisWait(
+          redis.set(storeKey, JSON.stringify(running), 'EX', runningSeconds, 'NX'),
+          'idempotency claim',
+        );
+        if (claimed !== 'OK') text = await withinRedisWait(redis.get(storeKey), 'idempotency read');
+      } catch (err) {
+        // Without the store, running the request could create it twice: nothing is done.
+        request.log.error({ err }, 'idempotency store unavailable');
+        reply.header('retry-after', '5');
+        reply
+          .status(503)
+          .send({ success: false, error: IDEMPOTENCY_MESSAGES.unavailable, retryAfterSeconds: 5 });
+        return true;
+      }
       if (claimed === 'OK') {
         claims.set(request, { storeKey, fingerprint, settled: false });
         return false;
       }
-      const text = await redis.get(storeKey);
       // Freed between the two calls (the first failed or expired): claim it again.
       if (!text) continue;
       const entry = JSON.parse(text) as Entry;

@@ -31,6 +31,7 @@ import { ensureSharingIndexes, sharingCollections } from '../../sharing/src/data
 import { sharingRepositories } from '../../sharing/src/data/repositories';
 import { subscribeSharing } from '../../sharing/src/events/consumed';
 import { SHARE_LINK_SECRET } from '../../sharing/test/sharing-harness';
+import { API_KEY_UNAVAILABLE_MESSAGE } from '../src/api-keys';
 import { IDEMPOTENCY_MESSAGES } from '../src/idempotency';
 import { type TestGateway, startTestGateway } from './test-gateway';
 
@@ -338,6 +339,25 @@ describe('a broker system with an API key, through the gateway', () => {
       success: false,
       error: API_KEY_MESSAGES.invalidKey,
     });
+  });
+
+  it('answers 503 with Retry-After, not 401, while the key cannot be checked', async () => {
+    const owner = await account('Rhea Redis');
+    const { key } = await keyFor(owner.browser);
+    const cutOff = await startTestGateway({ redisUrl: dip.redis.url, upstreams: {} });
+    try {
+      cutOff.redis.disconnect();
+      const res = await keyClient(cutOff.url, key).get(`/api/online-dip/user/${owner.userId}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.json()).toEqual({
+        success: false,
+        error: API_KEY_UNAVAILABLE_MESSAGE,
+        retryAfterSeconds: 5,
+      });
+    } finally {
+      await cutOff.close();
+    }
   });
 
   it('limits each key with 429, Retry-After and the RateLimit headers', async () => {
