@@ -48,6 +48,7 @@ function keyClient(url: string, key: string) {
     get: (path: string, headers?: Record<string, string>) => client.get(path, { headers: withKey(headers) }),
     post: (path: string, body: unknown, headers?: Record<string, string>) =>
       client.post(path, body, { headers: withKey(headers) }),
+    put: (path: string, body: unknown) => client.request('PUT', path, { body, headers: withKey() }),
   };
 }
 
@@ -241,6 +242,12 @@ describe('a broker system with an API key, through the gateway', () => {
     const searchId = saved.json().search.id as string;
     const created = (await ownerKey.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 })).json();
     const { dipId, quoteCode } = created;
+    const shared = await ownerKey.post(`/api/online-dip/${dipId}/share`, {
+      recipients: [`friend.${Date.now()}@example.co.uk`],
+    });
+    expect(shared.status).toBe(201);
+    const shares = (await ownerKey.get(`/api/online-dip/${dipId}/shares`)).json();
+    const shareId = shares.recipients[0].shareId as string;
 
     const attempts = [
       strangerKey.post('/api/development', { ...searchData, userId: owner.userId }),
@@ -262,6 +269,12 @@ describe('a broker system with an API key, through the gateway', () => {
       strangerKey.post(`/api/online-dip/${dipId}/share`, { recipients: ['x@example.co.uk'] }),
       strangerKey.get(`/api/online-dip/${dipId}/shares`),
       strangerKey.get(`/api/applications/${owner.userId}`),
+      strangerKey.put('/api/search/project-name', {
+        searchId,
+        loanType: 'development',
+        projectName: 'Mine now',
+      }),
+      strangerKey.post(`/api/online-dip/${dipId}/shares/${shareId}/revoke`, {}),
     ];
     for (const res of await Promise.all(attempts)) {
       expect([403, 404]).toContain(res.status);
@@ -272,7 +285,11 @@ describe('a broker system with an API key, through the gateway', () => {
     expect(await dip.dipDb.collection('online_dips').countDocuments({ userId: owner.userId })).toBe(1);
     expect(await dip.dipDb.collection('online_dips').countDocuments({ userId: stranger.userId })).toBe(0);
     expect((await ownerKey.get(`/api/online-dip/${dipId}`)).status).toBe(200);
-    expect((await ownerKey.get(`/api/online-dip/${dipId}/shares`)).json()).toMatchObject({ success: true });
+    expect((await ownerKey.get(`/api/online-dip/${dipId}/shares`)).json().recipients).toEqual(
+      shares.recipients,
+    );
+    const stillNamed = (await ownerKey.get(`/api/user-searches/${owner.userId}`)).json();
+    expect(JSON.stringify(stillNamed)).not.toContain('Mine now');
   });
 
   it('refuses a bad, malformed, expired or out-of-scope key, and bad input changes nothing', async () => {
