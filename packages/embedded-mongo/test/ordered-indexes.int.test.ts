@@ -81,6 +81,18 @@ describe('range predicates on an index', () => {
     await sameAnswers({ n: { $gte: 1e6 } });
   });
 
+  it('a numeric path component (a position or a field name) gives the scan’s answer', async () => {
+    for (const c of [indexed, scanned])
+      await c.insertMany([
+        { _id: 3000, a: [{ 0: 5 }] },
+        { _id: 3001, a: [7, 20] },
+        { _id: 3002, a: { 0: 8 } },
+      ]);
+    await indexed.createIndex({ 'a.0': 1 });
+    await sameAnswers({ 'a.0': { $lt: 10 } });
+    await sameAnswers({ 'a.0': { $gt: 6 } });
+  });
+
   it('inside a transaction the range sees the transaction’s own writes', async () => {
     const session = t.client.startSession();
     try {
