@@ -37,6 +37,15 @@ export function usesApiKey(headers: IncomingHttpHeaders): boolean {
   return headers.authorization !== undefined;
 }
 
+/**
+ * Whether the call is counted against its key's allowance rather than its address's: it carries an
+ * Authorization header and goes to a route a key may call. Anything else with the header (the docs, an
+ * unknown path) counts per address like any call, so the header is no way around the address's limit.
+ */
+export function countedPerKey(request: FastifyRequest): boolean {
+  return usesApiKey(request.headers) && Boolean(declaredRouteOf(request.method, request.url)?.apiKeyScope);
+}
+
 /** The key of `Authorization: Bearer <key>`, or null when the header has another form. */
 export function bearerKeyOf(headers: IncomingHttpHeaders): string | null {
   return /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1] ?? null;

@@ -15,7 +15,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerApiDocs } from './api-docs';
-import { createApiKeyAuthenticator, usesApiKey } from './api-keys';
+import { countedPerKey, createApiKeyAuthenticator, usesApiKey } from './api-keys';
 import type { GatewayConfig } from './config';
 import { crossSiteRefusal } from './cross-site';
 import { type InProcessUpstreams, type StaticUpstreamName, forwardInProcess } from './in-process';
@@ -199,7 +199,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
       path.startsWith('/dev/mail')
     ) {
       // A key's calls count against the key's own allowance (checked with the key, in proxyApi).
-      if (path.startsWith('/api') && usesApiKey(request.headers)) return;
+      if (countedPerKey(request)) return;
       await rateLimit(request, reply);
     }
   });

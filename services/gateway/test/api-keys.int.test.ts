@@ -63,6 +63,7 @@ describe('a broker system with an API key, through the gateway', () => {
   let bus: RedisStreamsEventBus;
   let relay: OutboxRelay;
   let counter = 0;
+  const afterCleanup: Array<() => Promise<void>> = [];
 
   /** A verified account, signed in through identity: its browser and user id. */
   async function account(name: string) {
@@ -138,6 +139,7 @@ describe('a broker system with an API key, through the gateway', () => {
   });
 
   afterAll(async () => {
+    for (const cleanup of afterCleanup) await cleanup();
     await gateway?.close();
     await limitedGateway?.close();
     await relay?.stop();
@@ -378,6 +380,12 @@ describe('a broker system with an API key, through the gateway', () => {
   });
 
   it('limits each key with 429, Retry-After and the RateLimit headers', async () => {
+    const addressLimitedGateway = await startTestGateway({
+      redisUrl: dip.redis.url,
+      upstreams: {},
+      env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' },
+    });
+    afterCleanup.push(() => addressLimitedGateway.close());
     const owner = await account('Rita Rate');
     const crm = keyClient(limitedGateway.url, (await keyFor(owner.browser)).key);
     const path = `/api/online-dip/user/${owner.userId}`;
@@ -391,6 +399,12 @@ describe('a broker system with an API key, through the gateway', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('ratelimit')).toMatch(/^"api-key";r=0;t=\d+$/);
     expect(limited.json()).toMatchObject({ success: false, retryAfterSeconds: expect.any(Number) });
+    // The header is no way around the per-address limit where no key is counted (an unknown path here).
+    const stray = new CookieClient(addressLimitedGateway.url);
+    const withHeader = { headers: { authorization: 'Bearer anything' } };
+    expect((await stray.get('/api/no-such-route', withHeader)).status).toBe(404);
+    expect((await stray.get('/api/no-such-route', withHeader)).status).toBe(404);
+    expect((await stray.get('/api/no-such-route', withHeader)).status).toBe(429);
     // Another key of the same user has its own allowance.
     const second = keyClient(limitedGateway.url, (await keyFor(owner.browser, { name: 'Second' })).key);
     expect((await second.get(path)).status).toBe(200);
