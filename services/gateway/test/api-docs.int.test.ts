@@ -116,6 +116,25 @@ describe('the public API documentation at the gateway', () => {
     expect(page).toContain('Send `Idempotency-Key` to make retries safe');
   });
 
+  it('answers its own per-address limit with a 429, not a 500', async () => {
+    const limited = await startTestGateway({
+      redisUrl: redis.url,
+      upstreams: {},
+      env: { RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_SECONDS: '3600' },
+    });
+    try {
+      expect((await fetch(`${limited.url}/api/docs/openapi.json`)).status).toBe(200);
+      for (const path of ['/api/docs/openapi.json', '/api/docs']) {
+        const refused = await fetch(`${limited.url}${path}`);
+        expect([path, refused.status]).toEqual([path, 429]);
+        expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(await refused.json()).toMatchObject({ success: false });
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('escapes what it shows', () => {
     const page = renderApiDocsPage({
       info: { title: '<b>t</b>', version: '1' },

@@ -5,11 +5,14 @@ import { IDENTITY_ROUTES } from '../identity/routes';
 import { OPS_ROUTES } from '../ops/routes';
 import { SEARCH_ROUTES } from '../search/routes';
 import { SHARING_ROUTES } from '../sharing/routes';
-import { type HttpMethod, type RouteContract, defineRoute } from './route';
+import { type HttpMethod, type RouteContract, defineRoute, errorAnswer } from './route';
 
 export * from './route';
 export * from './openapi';
 export * from './domain-releases';
+
+/** The gateway's per-address limit, which its own routes answer too (with `Retry-After`). */
+const ADDRESS_RATE_LIMITED = errorAnswer('Too many requests from this address: wait `Retry-After` seconds');
 
 /** The gateway's own public routes: this API's documentation. */
 export const DOCS_ROUTES = [
@@ -22,6 +25,7 @@ export const DOCS_ROUTES = [
     auth: 'public',
     responses: {
       200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) },
+      429: ADDRESS_RATE_LIMITED,
     },
   }),
   defineRoute({
@@ -31,7 +35,7 @@ export const DOCS_ROUTES = [
     service: 'gateway',
     summary: 'The public API as a readable page',
     auth: 'public',
-    responses: { 200: { description: 'The page', contentType: 'text/html' } },
+    responses: { 200: { description: 'The page', contentType: 'text/html' }, 429: ADDRESS_RATE_LIMITED },
   }),
 ] as const;
 
