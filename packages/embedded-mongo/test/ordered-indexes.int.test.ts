@@ -81,7 +81,7 @@ describe('range predicates on an index', () => {
     await sameAnswers({ n: { $gte: 1e6 } });
   });
 
-  it('a numeric path component (a position or a field name) gives the scan’s answer', async () => {
+  it('a numeric path component (a position or a field name) gives the scan’s answer, ranges and equality', async () => {
     for (const c of [indexed, scanned])
       await c.insertMany([
         { _id: 3000, a: [{ 0: 5 }] },
@@ -91,6 +91,7 @@ describe('range predicates on an index', () => {
     await indexed.createIndex({ 'a.0': 1 });
     await sameAnswers({ 'a.0': { $lt: 10 } });
     await sameAnswers({ 'a.0': { $gt: 6 } });
+    await sameAnswers({ 'a.0': 5 });
   });
 
   it('inside a transaction the range sees the transaction’s own writes', async () => {

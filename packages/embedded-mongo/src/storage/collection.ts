@@ -335,9 +335,6 @@ const RANGE_BOUND_TYPES = new Set(['ObjectId', 'Long', 'Decimal128', 'Int32', 'D
  * index only one bound is used: one element may pass `$gt` and another `$lt`.
  */
 function rangeBounds(filter: Doc, path: string, multikey: boolean): RangeBounds | undefined {
-  // A numeric path component (`a.0`) is an array position or a field name, as the matcher reads it;
-  // the index keys only the position, so such paths are left to the scan.
-  if (/(^|\.)\d+(\.|$)/.test(path)) return undefined;
   const condition = getField(filter, path);
   if (!isPlainObject(condition)) return undefined;
   const bounds: RangeBounds = {};

@@ -74,6 +74,12 @@ export class SecondaryIndex {
    */
   private orderedFirstKeys: { keys: string[]; values: unknown[] } | undefined;
 
+  /**
+   * A field path with a numeric component (`a.0`): the matcher reads it as an array position and as
+   * a field name `0` inside each element, the keys hold only the position, so queries scan.
+   */
+  private readonly positionalPath: boolean;
+
   /** The index's collation (absent: binary); a query uses the index only under the same one. */
   readonly collator?: Intl.Collator;
   /** Under a collation, strings it calls equal share one key (their class's representative). */
@@ -82,6 +88,7 @@ export class SecondaryIndex {
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
+    this.positionalPath = this.fields.some((f) => /(^|\.)\d+(\.|$)/.test(f));
     const collation = parseCollation(spec.collation);
     if (collation) {
       this.collator = collation.collator;
@@ -216,7 +223,7 @@ export class SecondaryIndex {
   }
 
   get usableForLookup(): boolean {
-    return !this.spec.sparse && !this.spec.partialFilterExpression;
+    return !this.spec.sparse && !this.spec.partialFilterExpression && !this.positionalPath;
   }
 }
 
