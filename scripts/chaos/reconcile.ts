@@ -217,7 +217,8 @@ export async function reconcile(opts: {
     const mail = db('notifications').collection<{ to: string[]; subject: string; receivedAt: Date }>(
       'caught_mail',
     );
-    const emailWorkerKills = kills.filter((k) => k.victim === 'email-worker' || k.victim === 'redis');
+    // The email worker dies alone, inside the all-in-one host, or with Redis.
+    const emailWorkerKills = kills.filter((k) => ['email-worker', 'all-in-one', 'redis'].includes(k.victim));
     const expectOneEmail = async (to: string, what: string) => {
       // Re-pricing alerts go to the same people: counted apart (reconcileAlerts).
       const received = await mail.find({ to, subject: { $not: ALERT_SUBJECTS } }).toArray();

@@ -7,6 +7,9 @@
  *   npm run chaos -- --short      the CI form: about two minutes in all
  *   npm run chaos -- --kafka      events on a real Apache Kafka broker of its own (EVENT_BUS=kafka), which
  *                                 is killed (SIGKILL) and restarted on its data like the other victims
+ *   npm run chaos -- --all-in-one the all-in-one host (every service in one process, npm start's default)
+ *                                 instead of one process per service: the host is the victim each service
+ *                                 would be, beside MongoDB and Redis
  *
  * Everything is its own: ports (a free offset), a Redis server (AOF, fsync always, so a restart keeps
  * what it acknowledged), a data folder. It ends with `chaos: N acknowledged, N lost, N duplicated` and
@@ -25,6 +28,10 @@ import { CHAOS_OPS_EMAIL, type Workload, createWorkload } from './workload';
 
 const SHORT = process.argv.includes('--short');
 const KAFKA = process.argv.includes('--kafka');
+const MODE: 'all-in-one' | 'split' = process.argv.includes('--all-in-one') ? 'all-in-one' : 'split';
+/** The process whose kill stops the re-pricing run and the email worker: the host, or each alone. */
+const REPRICING_PROCESS = MODE === 'all-in-one' ? 'all-in-one' : 'repricing-worker';
+const EMAIL_PROCESS = MODE === 'all-in-one' ? 'all-in-one' : 'email-worker';
 const WORKLOAD_SECONDS = Number(process.env.CHAOS_SECONDS ?? (SHORT ? 75 : 600));
 const RATE = Number(process.env.CHAOS_RATE ?? 8);
 /** Time between kills; each victim gets its turn before any is killed twice. */
@@ -37,7 +44,9 @@ const STACK_MODULE = path.join(ROOT, 'scripts/lib/stack.mjs');
  * the database; the static frontend servers hold nothing), and the Redis server.
  */
 const VICTIMS = [
-  ...PLATFORM_PROCESSES.filter((proc) => proc.kind !== 'static').map((proc) => proc.name),
+  ...(MODE === 'all-in-one'
+    ? ['all-in-one', 'mongo']
+    : PLATFORM_PROCESSES.filter((proc) => proc.kind !== 'static').map((proc) => proc.name)),
   'redis',
   ...(KAFKA ? ['kafka'] : []),
 ];
@@ -115,7 +124,7 @@ async function main() {
       portOffset: number;
       logs: 'file';
       env: Record<string, string>;
-      mode: 'split';
+      mode: 'all-in-one' | 'split';
     }): Promise<{ url: string; mongoUrl: string; stop(): Promise<void>; supervisor: Supervised }>;
   };
   for (let i = 0; i < 50 && !(await tcpAnswers(redisPort)); i++) await sleep(100);
@@ -129,8 +138,8 @@ async function main() {
     dataDir,
     portOffset: offset,
     logs: 'file',
-    // One process per service: the run kills them one at a time.
-    mode: 'split',
+    // One process per service (killed one at a time), or the all-in-one host with --all-in-one.
+    mode: MODE,
     env: {
       REDIS_URL: redisUrl,
       MAIL_CATCHER_ENABLED: 'true',
@@ -157,14 +166,17 @@ async function main() {
       while (Date.now() < deadline) {
         const registered = PLATFORM_PROCESSES.find((proc) => proc.name === victim);
         const up =
-          victim === 'redis'
-            ? await tcpAnswers(redisPort)
-            : victim === 'kafka'
-              ? await tcpAnswers(kafkaPort)
-              : !registered?.health
-                ? // the database: identity's readiness includes its MongoDB connection
-                  await answers(`http://127.0.0.1:${defaultPortOf('identity') + offset}/health`)
-                : await answers(`http://127.0.0.1:${registered.port + offset}${registered.health}`);
+          victim === 'all-in-one'
+            ? // the host listens with the gateway last, once every service it holds is up
+              await answers(`http://127.0.0.1:${defaultPortOf('gateway') + offset}/health`)
+            : victim === 'redis'
+              ? await tcpAnswers(redisPort)
+              : victim === 'kafka'
+                ? await tcpAnswers(kafkaPort)
+                : !registered?.health
+                  ? // the database: identity's readiness includes its MongoDB connection
+                    await answers(`http://127.0.0.1:${defaultPortOf('identity') + offset}/health`)
+                  : await answers(`http://127.0.0.1:${registered.port + offset}${registered.health}`);
         if (up) {
           record.recoveredAt = Date.now();
           break;
@@ -190,11 +202,11 @@ async function main() {
           return;
         }
         if (run) {
-          const record: KillRecord = { victim: 'repricing-worker', at: Date.now(), recoveredAt: null };
+          const record: KillRecord = { victim: REPRICING_PROCESS, at: Date.now(), recoveredAt: null };
           kills.push(record);
-          stack.supervisor.processes.get('repricing-worker')?.child?.kill('SIGKILL');
+          stack.supervisor.processes.get(REPRICING_PROCESS)?.child?.kill('SIGKILL');
           process.stdout.write(
-            `chaos: killed repricing-worker at +${((record.at - started) / 1000).toFixed(1)} s, ` +
+            `chaos: killed ${REPRICING_PROCESS} at +${((record.at - started) / 1000).toFixed(1)} s, ` +
               `its run ${runId} at ${run.done} searches\n`,
           );
           await awaitRecovery(record);
@@ -229,7 +241,7 @@ async function main() {
       if (KAFKA) order.splice(1, 0, ...order.splice(order.indexOf('kafka'), 1));
       // The email worker dies soon after the first panel activation (about the fourth kill), while
       // its alerts are being sent.
-      order.splice(3, 0, ...order.splice(order.indexOf('email-worker'), 1));
+      order.splice(3, 0, ...order.splice(order.indexOf(EMAIL_PROCESS), 1));
       const end = Date.now() + WORKLOAD_SECONDS * 1000;
       for (let i = 0; Date.now() + KILL_EVERY_MS < end; i++) {
         await sleep(KILL_EVERY_MS * (0.5 + Math.random()));
