@@ -21,6 +21,7 @@ import {
   PdfRenderer,
   PdfStore,
   PdfUnavailableError,
+  pdfJobId,
   renderDipHtml,
   startPdfWorker,
 } from '../src/pdf';
@@ -204,66 +205,81 @@ describe('the DIP PDF', () => {
     });
   });
 
-  it('survives a SIGKILL of the worker mid-render: the next worker finishes the job and leaves no Chromium behind', async () => {
-    const prefix = `bull-kill-${Date.now()}`;
-    const env = {
-      ...process.env,
-      ...TEST_SECRETS,
-      MONGO_URL: testMongo.url,
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: prefix,
-      EVENT_STREAM_PREFIX: `${prefix}:`,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      PDF_JOB_LOCK_MS: '2000',
-      PDF_STALLED_CHECK_MS: '1000',
-    };
-    const chromiumPids: number[] = [];
-    const startWorker = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'services/dip/src/worker.ts'], {
-        cwd: ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const ready = new Promise<void>((resolve, reject) => {
-        readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-          if (line.includes('PDF worker ready')) resolve();
-          const pid = /"chromiumPid":(\d+)/.exec(line)?.[1];
-          if (pid) chromiumPids.push(Number(pid));
+  it.each([
+    [1, '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
+    // What the all-in-one host meets when it is killed twice in one render.
+    [2, '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d'],
+  ])(
+    'survives %i SIGKILL(s) of its worker mid-render: the next worker finishes the job and leaves no Chromium behind',
+    async (kills, dipId) => {
+      const prefix = `bull-kill-${kills}-${Date.now()}`;
+      const env = {
+        ...process.env,
+        ...TEST_SECRETS,
+        MONGO_URL: testMongo.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: prefix,
+        EVENT_STREAM_PREFIX: `${prefix}:`,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        PDF_JOB_LOCK_MS: '2000',
+        PDF_STALLED_CHECK_MS: '1000',
+      };
+      const chromiumPids: number[] = [];
+      const startWorker = () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'services/dip/src/worker.ts'], {
+          cwd: ROOT,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
         });
-        child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-      });
-      return { child, ready };
-    };
-    const queue = createQueue(PDF_QUEUE, redis.url, prefix);
-    const events = createQueueEvents(PDF_QUEUE, redis.url, prefix);
-    let second: ChildProcess | undefined;
-    try {
-      const first = startWorker();
-      await first.ready;
-      const pdfs = new DipPdfs(new PdfStore(mongo), queue as never, events, 60000);
-      const dip = pdfDip('9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d');
-      const pending = pdfs.get(dip);
-      // Killed as soon as the job is taken: the render is under way or about to start.
-      for (let i = 0; i < 200 && (await queue.getActiveCount()) === 0; i++)
-        await new Promise((r) => setTimeout(r, 25));
-      first.child.kill('SIGKILL');
-      await new Promise((resolve) => first.child.once('exit', resolve));
-      const next = startWorker();
-      second = next.child;
-      await next.ready;
-      const pdf = await pending;
-      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-      expect(await new DipPdfs(new PdfStore(mongo), queue as never, events, 5000).get(dip)).toEqual(pdf);
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second!.once('exit', resolve));
-      // A Chromium whose worker was killed outright goes with its pipe; the stopped worker closed its own.
-      await new Promise((r) => setTimeout(r, 1000));
-      for (const pid of chromiumPids) expect(processAlive(pid)).toBe(false);
-    } finally {
-      if (second && second.exitCode === null) second.kill('SIGKILL');
-      await events.close();
-      await queue.close();
-    }
-  });
+        const ready = new Promise<void>((resolve, reject) => {
+          readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+            if (line.includes('PDF worker ready')) resolve();
+            const pid = /"chromiumPid":(\d+)/.exec(line)?.[1];
+            if (pid) chromiumPids.push(Number(pid));
+          });
+          child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+        });
+        return { child, ready };
+      };
+      const queue = createQueue(PDF_QUEUE, redis.url, prefix);
+      const events = createQueueEvents(PDF_QUEUE, redis.url, prefix);
+      let second: ChildProcess | undefined;
+      try {
+        let worker = startWorker();
+        await worker.ready;
+        const pdfs = new DipPdfs(new PdfStore(mongo), queue as never, events, 60000);
+        const dip = pdfDip(dipId);
+        const pending = pdfs.get(dip);
+        for (let kill = 0; kill < kills; kill++) {
+          // Killed as soon as the job is taken (again, after the last kill's stall was noticed): the
+          // render is under way or about to start.
+          const taken = async () => {
+            const job = await queue.getJob(pdfJobId(dip.id, dip.version));
+            return job !== undefined && job.stalledCounter >= kill && (await job.isActive());
+          };
+          for (let i = 0; i < 400 && !(await taken()); i++) await new Promise((r) => setTimeout(r, 25));
+          const killed = worker.child;
+          killed.kill('SIGKILL');
+          await new Promise((resolve) => killed.once('exit', resolve));
+          worker = startWorker();
+          second = worker.child;
+          await worker.ready;
+        }
+        const pdf = await pending;
+        expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+        expect(await new DipPdfs(new PdfStore(mongo), queue as never, events, 5000).get(dip)).toEqual(pdf);
+        const last = worker.child;
+        last.kill('SIGTERM');
+        await new Promise((resolve) => last.once('exit', resolve));
+        // A Chromium whose worker was killed outright goes with its pipe; the stopped worker closed its own.
+        await new Promise((r) => setTimeout(r, 1000));
+        for (const pid of chromiumPids) expect(processAlive(pid)).toBe(false);
+      } finally {
+        if (second && second.exitCode === null) second.kill('SIGKILL');
+        await events.close();
+        await queue.close();
+      }
+    },
+  );
 });

@@ -83,6 +83,14 @@ export async function openDipPdfs(runtime: ServiceRuntime<DipConfig>): Promise<D
  * The worker's processor: render, store, and publish dip.pdf.rendered with the store in one step of
  * the outbox. A retried job finds the file there and renders nothing.
  */
+/**
+ * How many times a render may be taken over from a worker that died in it before the job fails for
+ * good. A render is safe to redo (one record per DIP version), and where every service shares one
+ * process (the all-in-one host) each crash of that process stops the render in progress: BullMQ's
+ * default of one would fail a PDF whose worker died twice in it.
+ */
+export const PDF_MAX_STALLS = 5;
+
 export function startPdfWorker(deps: {
   mongo: Connection;
   outbox: Pick<Outbox, 'add'>;
@@ -131,5 +139,6 @@ export function startPdfWorker(deps: {
     concurrency: deps.concurrency,
     ...(deps.lockDuration ? { lockDuration: deps.lockDuration } : {}),
     ...(deps.stalledInterval ? { stalledInterval: deps.stalledInterval } : {}),
+    maxStalledCount: PDF_MAX_STALLS,
   });
 }
