@@ -61,7 +61,7 @@ describe('DIP application wizard rules', () => {
     });
   });
 
-  it('checks at submit with the spec §5 messages, in step order', () => {
+  it('checks at submit with the validation messages, in step order', () => {
     const empty = initialValues(null, null);
     const errors = validateApplication(
       applicationPayload(empty, { userId: 'u1', loanType: 'boat', pending: null }),

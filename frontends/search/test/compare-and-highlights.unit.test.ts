@@ -119,13 +119,13 @@ describe('compare table best values', () => {
     expect(compareRows('development').some((row) => row.field === 'profit')).toBe(true);
   });
 
-  it('keeps Profit for commercial and adds Monthly Payment and LTV after it (issue 24 item 15)', () => {
+  it('keeps Profit for commercial and adds Monthly Payment and LTV after it', () => {
     const labels = (type: 'development' | 'commercial') => compareRows(type).map((row) => row.label);
     expect(labels('commercial')).toEqual([...labels('development'), 'Monthly Payment', 'LTV']);
     expect(compareRows('commercial').find((row) => row.field === 'profit')?.best).toBe('max');
   });
 
-  it('reads the commercial lifetime cost: monthly payment × 12 × 20 plus the fee (issue 24 item 14)', () => {
+  it('reads the commercial lifetime cost: monthly payment × 12 × 20 plus the fee', () => {
     const raw = { LenderName: 'C', MonthlyPayment: 1500, ArrangementFee: 4000, LoanType: 'commercial' };
     expect(readLoanOffer(raw).lifetimeCost).toBe(1500 * 12 * 20 + 4000);
     expect(readLoanOffer({ ...raw, LoanType: undefined }, {}, 'commercial').lifetimeCost).toBe(364000);

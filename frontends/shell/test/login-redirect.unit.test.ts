@@ -63,7 +63,7 @@ describe('login redirect order', () => {
     });
   });
 
-  it('goes to the home page, where held search results show, instead of the dashboard (issue 24 item 16)', () => {
+  it('goes to the home page, where held search results show, instead of the dashboard', () => {
     expect(loginRedirectTarget(new URLSearchParams(''), null, true)).toEqual({ to: '/', hard: false });
     expect(loginRedirectTarget(new URLSearchParams(''), null, false)).toEqual({
       to: '/dashboard',

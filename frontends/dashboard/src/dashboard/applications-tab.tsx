@@ -1,4 +1,4 @@
-// The Applications tab (spec §2): address, date, amount in GBP, a status badge and View Details. The
+// The Applications tab: address, date, amount in GBP, a status badge and View Details. The
 // spec gives View Details no action; here it unfolds what the platform holds of the application.
 import { Badge, Button, Card, Fact } from '@lsp/ui';
 import { useState } from 'react';

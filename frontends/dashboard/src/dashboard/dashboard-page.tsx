@@ -1,4 +1,4 @@
-// /dashboard (spec §2): header, greeting, Start New Search / Refer a Friend / Refresh Searches, the
+// /dashboard: header, greeting, Start New Search / Refer a Friend / Refresh Searches, the
 // total number of searches and four tabs with counts (the shared tab with its unread badge). ?tab=
 // selects a tab; a pending DIP slug (left by a shared link opened before signing in) moves to the
 // shared tab. View DIP opens the owner or shared modal through the URL (dipId, modal=1, context=owner
@@ -58,9 +58,9 @@ export const AUTO_OPENED_DIPS_KEY = 'autoOpenedDips';
 const autoOpenDecisions = new Map<string, boolean>();
 
 /**
- * Spec 001 §4 'DIP modal URL state': each DIP auto-opens once. A page loaded with dipId and modal=1
+ * 'DIP modal URL state': each DIP auto-opens once. A page loaded with dipId and modal=1
  * opens that DIP's modal the first time in this browser tab; a reload (or the same deep link again)
- * shows the dashboard without it (issue 24 item 11). View DIP and Back/Forward still open it.
+ * shows the dashboard without it. View DIP and Back/Forward still open it.
  */
 export function firstAutoOpen(dipId: string, storage: Pick<Storage, 'getItem' | 'setItem'>): boolean {
   const decided = autoOpenDecisions.get(dipId);

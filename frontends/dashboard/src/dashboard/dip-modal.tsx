@@ -1,4 +1,4 @@
-// The owner and shared DIP modals (spec §2): 'Decision in Principle' with Borrower, Property, Loan
+// The owner and shared DIP modals: 'Decision in Principle' with Borrower, Property, Loan
 // Details, Financial Summary and Important Notice; Close and Download PDF; a skeleton while loading;
 // error panels Login Required, Access Denied, DIP Not Found, DIP Expired and Loading Failed (with
 // Try Again), each with a short correlation id.
@@ -155,7 +155,7 @@ export function DipModal({
       duration: Math.round(performance.now() - openedAt.current),
     });
   }, [open, query.isSuccess, dipId, context]);
-  // Spec §8: a 401 goes to the login with this page kept for after it; the panel says why meanwhile.
+  // A 401 goes to the login with this page kept for after it; the panel says why meanwhile.
   const unauthenticated = query.error instanceof ApiError && query.error.status === 401;
   useEffect(() => {
     if (open && unauthenticated) sendToLogin();
@@ -245,7 +245,7 @@ export function DipModal({
 }
 
 /**
- * Spec 001 §4 'DIP validity': Expired when the status says so (owner view) or expires_at has passed
+ * 'DIP validity': Expired when the status says so (owner view) or expires_at has passed
  * (legacy view); otherwise Active.
  */
 export function isDipExpired(dip: Pick<DipDetail, 'status' | 'expires_at'>, now = Date.now()): boolean {

@@ -1,4 +1,4 @@
-// DIP queries (spec §9): stale after 60 s, kept 10 minutes, retried at most twice with the delay
+// DIP queries: stale after 60 s, kept 10 minutes, retried at most twice with the delay
 // doubling from 1 s (capped at 30 s), never retried for 401/403/404/410.
 import { ApiError, type ApiInput, type ApiResult, type RequestOptions, requestApi } from '@lsp/ui';
 import { useQuery } from '@tanstack/react-query';

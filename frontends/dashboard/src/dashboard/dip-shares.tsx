@@ -1,4 +1,4 @@
-// The owner's sharing of one DIP (issue 24 item 5; spec 001 §8 'Share revoked', 'Link revoked',
+// The owner's sharing of one DIP ('Share revoked', 'Link revoked',
 // 'Revoke failed'): the open link (Copy Link's) with how many people opened it, and each recipient by
 // email, each with Revoke; and the link's actions, Copy Link, Regenerate Link and Extend expiry, in
 // the words of the spec's share toasts ('Share created', 'Link copied', 'Link regenerated', 'Expiry

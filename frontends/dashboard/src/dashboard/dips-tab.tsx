@@ -1,4 +1,4 @@
-// The DIPs tab (spec §2): quote code, Valid/Expired, project name or address, net loan, created
+// The DIPs tab: quote code, Valid/Expired, project name or address, net loan, created
 // date, lender, rate (fraction × 100, 2 decimals) and expiry; View DIP, Copy Link and a menu with
 // Regenerate Link and Set Expiry (30 days). Copy Link and the menu are disabled once expired (an
 // expired DIP cannot be extended: it says so). A DIP whose link the owner revoked reads Revoked, without

@@ -1,4 +1,4 @@
-// Download PDF with a visible progress state and a clear retry (issue 24 item 21). A DIP's first PDF
+// Download PDF with a visible progress state and a clear retry. A DIP's first PDF
 // is rendered on demand and can take seconds (up to the service's timeout, asked twice); meanwhile the
 // button shows 'Preparing PDF…' with a spinner and a status line says why. If it still fails, a line
 // under the button says so with a Try again button; the spec's toasts are the caller's, as before.

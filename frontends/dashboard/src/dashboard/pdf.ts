@@ -11,7 +11,7 @@ async function fetchPdf(reference: string): Promise<Response> {
 /**
  * Downloads a DIP's PDF. A DIP's first PDF is rendered on demand and the service waits for it up to
  * its timeout, then answers 503 while the render carries on; one more request then usually finds it
- * ready, so a 503 is asked again once before the caller hears 'busy' (issue 24 item 21).
+ * ready, so a 503 is asked again once before the caller hears 'busy'.
  */
 export async function downloadDipPdf(reference: string, quoteCode?: string): Promise<PdfOutcome> {
   try {

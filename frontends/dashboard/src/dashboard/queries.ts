@@ -1,4 +1,4 @@
-// The dashboard's list queries (spec §9): never stale, kept 5 minutes; a 401 sends the browser to
+// The dashboard's list queries: never stale, kept 5 minutes; a 401 sends the browser to
 // /login (requestApi does that). The unread count refetches every 30 s.
 import { type ApiResult, DASHBOARD_QUERY_KEYS, requestApi } from '@lsp/ui';
 import { useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// Refer a Friend (spec §2, §7, §9): the user's name prefilled, the friend's email, a default message;
+// Refer a Friend: the user's name prefilled, the friend's email, a default message;
 // POST /api/referrals; 'Invitation Sent!' then the dialog closes after 2 seconds.
 import { SHARING_MESSAGES } from '@lsp/contracts/src/sharing/messages';
 import {

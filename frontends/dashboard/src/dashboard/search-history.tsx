@@ -1,4 +1,4 @@
-// The Search History tab (spec §2): each saved search with its loan-type icon and colour, title,
+// The Search History tab: each saved search with its loan-type icon and colour, title,
 // en-GB date, location, 'Application Submitted' badge, results count, View Results, and an inline
 // project rename (Enter saves, Escape cancels). A search a lender panel change re-priced says so: its
 // marker in words, the best offer before → after, and the offers gained or lost.
@@ -58,7 +58,7 @@ export function SearchHistory({ userId, searches }: { userId: string; searches: 
 
 function SearchHistoryItem({ userId, search }: { userId: string; search: SavedSearchItem }) {
   const colour = LOAN_TYPE_COLOURS[search.loan_type] ?? OTHER_COLOUR;
-  // The region's label ('North West'), never its code ('NorthWest'); issue 24 item 12.
+  // The region's label ('North West'), never its code ('NorthWest').
   const location = labelOf((search.search_data?.propertyLocation as string | undefined) ?? '');
   const count = resultCount(search);
   return (

@@ -1,4 +1,4 @@
-// The Shared with me tab (spec §2): DIP badge, address, quote code, New/Viewed (an expired item,
+// The Shared with me tab: DIP badge, address, quote code, New/Viewed (an expired item,
 // which can no longer be opened, is not New: the unread count leaves it out too), Expired, net loan,
 // rate, 'Shared by' (default 'Partner'), share date and message; View DIP (disabled when expired,
 // marks the share viewed), Download PDF and View Details (to /dip/view/{slug}; both hidden when
@@ -128,7 +128,7 @@ export function SharedTab({
               />
             )}
             {!item.isExpired && item.shareSlug && (
-              // Spec §2 'Shared DIP page': View Details next to Download PDF, to /dip/view/{slug}.
+              // 'Shared DIP page': View Details next to Download PDF, to /dip/view/{slug}.
               <a
                 href={`/dip/view/${encodeURIComponent(item.shareSlug)}`}
                 className={buttonClass('ghost', 'sm')}

@@ -1,4 +1,4 @@
-// Auth errors in DIP views (spec §4): the current path is kept as the post-auth redirect and the
+// Auth errors in DIP views: the current path is kept as the post-auth redirect and the
 // browser goes to /login; for /dip/ paths the login's next is the dashboard's shared tab.
 import { STORAGE_KEYS } from '@lsp/ui';
 

@@ -1,7 +1,7 @@
-// The DIP application wizard's rules (spec 001 §2 'DIP application wizard', §4, §5): the five steps,
+// The DIP application wizard's rules (the 'DIP application wizard'): the five steps,
 // each loan type's title/description/tip, the choices, the values it starts from (the offer chosen on
 // the results, held under `pendingApplication`), and the check at submit, which is the dip service's
-// own schema, so the browser shows the server's §5 messages word for word.
+// own schema, so the browser shows the server's validation messages word for word.
 import {
   APPLICATION_PROPERTY_TYPES,
   CREDIT_SCORE_LABELS,
@@ -210,7 +210,7 @@ export function initialValues(
   };
 }
 
-/** The POST /api/dip-applications body (spec §7): the form plus who, which search, the type and the offer. */
+/** The POST /api/dip-applications body: the form plus who, which search, the type and the offer. */
 export function applicationPayload(
   values: WizardValues,
   context: { userId: string; loanType: string; pending: PendingApplication | null },
@@ -226,7 +226,7 @@ export function applicationPayload(
 
 export type WizardErrors = Partial<Record<WizardField | 'loanType', string>>;
 
-/** The check at submit (§5): the first message of each field, in the order the steps show them. */
+/** The check at submit: the first message of each field, in the order the steps show them. */
 export function validateApplication(payload: Record<string, unknown>): WizardErrors {
   const parsed = dipApplicationBodySchema.safeParse(payload);
   if (parsed.success) return {};

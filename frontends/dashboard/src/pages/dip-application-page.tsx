@@ -1,8 +1,8 @@
-// /dip/{loanType}/{id}: the five-step DIP application wizard (spec 001 §2, §4, §5, §7, §8). A progress
+// /dip/{loanType}/{id}: the five-step DIP application wizard. A progress
 // bar, the selected-loan banner, the loan type's title, description and tip; Previous/Next move
-// freely (no validation on Next); Submit checks every field with the §5 messages, lists them and
+// freely (no validation on Next); Submit checks every field with the validation messages, lists them and
 // marks each field; it posts to /api/dip-applications ('Submitting...'), and on success toasts and
-// goes to /dashboard. Any failure is the §8 toast; the server's own text is never shown.
+// goes to /dashboard. Any failure is the failure toast; the server's own text is never shown.
 import { formatCurrency, formatInterestAnnual, formatInterestPm } from '@lsp/contracts';
 import {
   Alert,

@@ -1,4 +1,4 @@
-// /dips/{id} (spec §2, §4): 'Loading DIP...', then into the dashboard's modal (tab shared when
+// /dips/{id}: 'Loading DIP...', then into the dashboard's modal (tab shared when
 // shared=1, else dips) unless modal=0, which shows the DIP on this page; 'Unable to Load DIP' with
 // the reason and Return to Dashboard on failure. A DIP that is not the caller's own opens as shared
 // when it is shared with them, with or without shared=1.

@@ -1,4 +1,4 @@
-// Spec §8 'DIP load': the messages of the shared and owner views by status.
+// 'DIP load': the messages of the shared and owner views by status.
 export function dipErrorMessage(status: number, context: 'owner' | 'shared'): string {
   if (status === 403)
     return "You don't have access to this DIP. Please contact the person who shared it with you.";

@@ -1,4 +1,4 @@
-// /dip/{slug} (spec §2 'Online DIP page'): 'Indicative Terms – DIP' with Copy Quote Code, Back and
+// /dip/{slug} ('Online DIP page'): 'Indicative Terms – DIP' with Copy Quote Code, Back and
 // Download PDF; greeting; chips; key figures; Loan Details and Project Details cards; the Special
 // Offer banner; the disclaimer; a skeleton while loading; the not-found text with Return to Dashboard.
 import {
@@ -136,7 +136,7 @@ export function OnlineDipPage() {
         <li>
           <Badge>{dip.productType}</Badge>
         </li>
-        {/* The Regulated chip always says which (issue 24 item 10); the panel's products are not. */}
+        {/* The Regulated chip always says which; the panel's products are not. */}
         <li>{dip.regulated ? <Badge variant="warning">Regulated</Badge> : <Badge>Not regulated</Badge>}</li>
       </ul>
       <p className="ui-muted">Generated on {formatDate(dip.generatedOn)}</p>

@@ -1,4 +1,4 @@
-// The small forwarding routes of spec §2.
+// The small forwarding routes: each sends the browser on to the page that shows it.
 import { useEffect } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 

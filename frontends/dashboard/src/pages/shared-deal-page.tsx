@@ -1,9 +1,9 @@
-// /shared-deal/{token} (also ?token=): the deal someone sent with Send Deal (spec §2 'Shared deal
+// /shared-deal/{token} (also ?token=): the deal someone sent with Send Deal ('Shared deal
 // page'): sharer, note, lender, rate, gross and net loan, deposit, arrangement fee, and the profit
 // forecast or monthly payment. Opening it tells the server it was viewed. Start Application carries
 // the offer to /application; Compare More Loans goes home. Someone signed out is offered an account
 // made from the deal (`/register?ref_deal_id={token}`, remembered as signupReferralToken), which brings
-// them back here once verified and signed in, the deal linked to the new account (issue 24 item 8).
+// them back here once verified and signed in, the deal linked to the new account.
 import {
   Alert,
   ApiError,

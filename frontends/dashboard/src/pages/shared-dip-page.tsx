@@ -1,4 +1,4 @@
-// /shared/{slug}?e=&sig= (spec §2 'Shared DIP page'): one shared DIP, read only, for the signed-in
+// /shared/{slug}?e=&sig= ('Shared DIP page'): one shared DIP, read only, for the signed-in
 // recipient, with Download PDF where the share allows it. Signed out: the path is kept and the user
 // signs in first. A link for another email address shows the mismatch panel offering to sign out and
 // back in with the right account. Without e and sig (Shared With Me's View Details, through

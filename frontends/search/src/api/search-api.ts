@@ -1,4 +1,4 @@
-// The calls the search remote makes (spec §7), over @lsp/ui's typed client: each names its declared
+// The calls the search remote makes, over @lsp/ui's typed client: each names its declared
 // operation, so the inputs and answers are the contracts' own types; a 401 sends the browser to
 // /login?next=<here> unless the call says otherwise.
 import {

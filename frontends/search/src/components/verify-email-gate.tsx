@@ -22,7 +22,7 @@ interface VerifyEmailGateProps {
 }
 
 /**
- * The resend form (spec §7 POST /api/auth/resend-verification, §8 messages). Identity answers the same
+ * The resend form (POST /api/auth/resend-verification and its messages). Identity answers the same
  * for every address, so 'Email Sent' does not say whether an account exists.
  */
 export function ResendVerificationForm({ defaultEmail }: { defaultEmail: string }) {

@@ -1,6 +1,6 @@
 // The advisers' contact: the saved-search page's 'Speak to an Advisor' card and the breakdown modal's
-// Request Callback both give it (spec 001 §2 shows a contact toast carrying a sample phone and email;
-// spec 000 leaves Request Callback's action unshown). Sample values until the business supplies real ones.
+// Request Callback both give it (a contact toast carrying a sample phone and email;
+// what Request Callback does beyond that is not defined). Sample values until the business supplies real ones.
 export const ADVISOR_PHONE = '0800 123 4567';
 export const ADVISOR_EMAIL = 'advisors@loansearch.example';
 

@@ -45,7 +45,7 @@ export interface LoanOffer {
   buildLoan: number | null;
   landLoan: number | null;
   mortgageTerm: number | null;
-  /** Commercial only: monthly payment × 12 × 20 plus the arrangement fee (spec §9); null otherwise. */
+  /** Commercial only: monthly payment × 12 × 20 plus the arrangement fee; null otherwise. */
   lifetimeCost: number | null;
   /** ROCE in percent, only when both profit and deposit exist. */
   roce: number | null;

@@ -1,4 +1,4 @@
-// Get DIP (spec §2, §4 'DIP creation'): the offer's summary → Create DIP → quote code and valid-until
+// Get DIP ('DIP creation'): the offer's summary → Create DIP → quote code and valid-until
 // → share with estate agents (emails and a message), Copy Link, Download PDF → congratulations.
 // The state resets each time the dialog opens. An email failure with a fallback link copies the link
 // and shows 'Link Copied' for 3 seconds.
@@ -120,8 +120,8 @@ export function GetDipDialog({
   };
 
   // A DIP's first PDF renders on demand: the button shows its progress, a 503 (the service stopped
-  // waiting while the render goes on) is asked once more, and a failure offers Try again (issue 24
-  // item 21). The toasts are the spec's.
+  // waiting while the render goes on) is asked once more, and a failure offers Try again.
+  // The toasts are the spec's.
   const download = async () => {
     if (!created || pdfState === 'working') return;
     setPdfState('working');
@@ -284,7 +284,7 @@ export function GetDipDialog({
               </p>
             </Alert>
           )}
-          {/* Spec §5: disabled while blank (and while sending). */}
+          {/* Disabled while blank (and while sending). */}
           <Button
             onClick={() => void share()}
             disabled={emails.trim() === ''}

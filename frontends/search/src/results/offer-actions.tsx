@@ -1,4 +1,4 @@
-// Get DIP and Send Deal on a lender card (spec §2 dialogs, §4 'DIP creation', §8 messages). Both
+// Get DIP and Send Deal on a lender card (the dialogs, 'DIP creation' and its messages). Both
 // need a signed-in user; Get DIP also needs the search saved to the account (the DIP is made from
 // the server's own copy of the offer, found by the saved search's id and the offer's index).
 import { Button, useSession, useToast } from '@lsp/ui';

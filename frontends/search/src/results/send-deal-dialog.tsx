@@ -1,4 +1,4 @@
-// Send Deal (spec §2, §4, §8): comma-separated emails, an optional note; one deal-share per
+// Send Deal: comma-separated emails, an optional note; one deal-share per
 // recipient; 'Deal Sent Successfully!' with the counts, or 'Failed to Send Deal' when all fail; the
 // result per recipient is listed and the dialog closes 3 seconds after at least one success.
 import {

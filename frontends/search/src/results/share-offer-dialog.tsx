@@ -1,8 +1,8 @@
-// Share on a loan result (spec §7: WhatsApp, Facebook and LinkedIn links open their sharing pages;
-// §8: 'Share Failed - Unable to create share link. Please try again.'). Each button makes a deal link
+// Share on a loan result (WhatsApp, Facebook and LinkedIn links open their sharing pages;
+// a failure says 'Share Failed - Unable to create share link. Please try again.'). Each button makes a deal link
 // like Send Deal's (`/shared-deal/{token}`: the offer, the sharer's name and the note; POST
 // /api/referrals/deal-share with `channel` and no recipient) and opens the network's sharing page with
-// it (issue 24 item 9). The window is opened at the click, so popup blockers allow it, and pointed at
+// it. The window is opened at the click, so popup blockers allow it, and pointed at
 // the sharing page once the link exists; if the browser refused the window, the dialog offers the link.
 import type { DealShareChannel } from '@lsp/contracts';
 import {

@@ -1,4 +1,4 @@
-// Where the browser goes after signing in (spec §4, "Login redirect order").
+// Where the browser goes after signing in ("Login redirect order").
 
 export interface LoginRedirect {
   to: string;

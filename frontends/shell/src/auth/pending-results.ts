@@ -3,7 +3,7 @@ import { PENDING_RESULTS_EVENT, STORAGE_KEYS, readStoredJson } from '@lsp/ui';
 
 export { pendingSearchRunId } from './pending-search-run';
 
-/** Search results held back until the visitor has an account (spec §3 "Pending results"). */
+/** Search results held back until the visitor has an account ("Pending results"). */
 export interface PendingLoanResults {
   results?: unknown;
   formData?: Record<string, unknown>;
@@ -31,7 +31,7 @@ export function readPendingResults(): PendingLoanResults | null {
   return pending && typeof pending === 'object' ? pending : null;
 }
 
-/** Results held under an hour ago (spec §4): what sign-in should take the person to. */
+/** Results held under an hour ago: what sign-in should take the person to. */
 export function holdsFreshPendingResults(now = Date.now()): boolean {
   const pending = readPendingResults();
   return (
@@ -51,7 +51,7 @@ export function pendingResultCount(pending: PendingLoanResults | null): number {
   return 0;
 }
 
-/** One second after login, pending loan results in storage are announced for processing (spec §4). */
+/** One second after login, pending loan results in storage are announced for processing. */
 export function announcePendingResultsSoon(): void {
   window.setTimeout(() => {
     if (readPendingResults())

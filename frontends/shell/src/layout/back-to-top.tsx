@@ -1,7 +1,7 @@
 import { ArrowUpIcon } from '@lsp/ui';
 import { useEffect, useState } from 'react';
 
-/** Appears once the page is scrolled past half the window height (spec §9). */
+/** Appears once the page is scrolled past half the window height. */
 export const BACK_TO_TOP_THRESHOLD = 0.5;
 
 export function BackToTop() {

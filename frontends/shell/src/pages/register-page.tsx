@@ -57,7 +57,7 @@ export function RegisterPage() {
     };
     if (refDealId) {
       try {
-        // The deal this sign-up comes from, for the verification page in this browser (spec §3).
+        // The deal this sign-up comes from, for the verification page in this browser.
         localStorage.setItem(STORAGE_KEYS.signupReferralToken, refDealId);
       } catch {
         // Storage refused: the server remembers the deal with the account as well.
