@@ -119,7 +119,7 @@ describe('true monthly cost and percentages', () => {
   });
 });
 
-describe('formatUkDate: the one en-GB date helper (issue 24 item 23)', () => {
+describe('formatUkDate: the one en-GB date helper', () => {
   it('writes dates in UK time whatever the machine, in the three styles', () => {
     // 23:30 UTC on 30 June is 00:30 on 1 July in London (BST).
     const summerMidnight = '2026-06-30T23:30:00.000Z';

@@ -73,7 +73,7 @@ describe('true monthly cost estimate', () => {
     expect(trueMonthlyCostOf({})).toBeNull();
   });
 
-  it("keeps a TMC of 0 (shown 'Contact for TMC') rather than estimating one (issue 24 item 18)", () => {
+  it("keeps a TMC of 0 (shown 'Contact for TMC') rather than estimating one", () => {
     expect(
       trueMonthlyCostOf({ TrueMonthlyCost: 0, InterestRate: 0.12, GrossLoan: 100000, ArrangementFee: 2400 }),
     ).toBe(0);

@@ -75,7 +75,7 @@ describe('sort', () => {
     expect(isSorted(third)).toBe(false);
   });
 
-  it('starts from the default order: Net Loan first goes ascending, then back to the default (issue 24 item 18)', () => {
+  it('starts from the default order: Net Loan first goes ascending, then back to the default', () => {
     expect(effectiveSort(INITIAL_SORT)).toEqual({ key: 'netLoan', direction: 'desc' });
     const first = nextSortState(INITIAL_SORT, 'netLoan');
     expect(first).toEqual({ key: 'netLoan', direction: 'asc' });

@@ -7,7 +7,7 @@ import {
   deadLetterTopic,
 } from '../src';
 
-/** Issue 24 item 19: the operations console watches EVENT_TYPES and their dead letters. */
+/** The operations console watches EVENT_TYPES and their dead letters. */
 describe('the event catalogue', () => {
   it('holds every event a domain declares, once, so each one’s dead letters reach the operations console', () => {
     const declared = [IDENTITY_EVENT_TYPES, SEARCH_EVENT_TYPES, DIP_EVENT_TYPES, SHARING_EVENT_TYPES].flatMap(

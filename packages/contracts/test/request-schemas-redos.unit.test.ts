@@ -4,7 +4,7 @@ import { EMAIL_TEXT_PATTERN, NUMERIC_TEXT_PATTERN, jsonProblem } from '../src';
 import { type FuzzPath, schemaFieldPaths } from '@lsp/testing';
 
 /**
- * Issue 13, finding 1 (ReDoS): a 1 MB adversarial value in any field of any request schema is refused
+ * ReDoS: a 1 MB adversarial value in any field of any request schema is refused
  * without a regular expression ever reading it. The request schemas are found in the package's exports
  * by name (`…BodySchema`, `…QuerySchema`, `…ParamsSchema`, `…FormSchema`, `…SearchSchema`) plus the
  * offer schema saved searches are checked with, so a schema added later is covered without editing

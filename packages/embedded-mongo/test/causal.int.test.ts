@@ -1,4 +1,4 @@
-// Issue 25, item 3: causal consistency. Replies carry operationTime and $clusterTime (replica-set
+// Causal consistency. Replies carry operationTime and $clusterTime (replica-set
 // mode), so the driver sends readConcern.afterClusterTime in a causally consistent session, and the
 // server honours it: a time it has not reached yet is refused with MongoDB's 72 InvalidOptions.
 import { CommandStartedEvent, MongoClient, MongoServerError, Timestamp } from 'mongodb';

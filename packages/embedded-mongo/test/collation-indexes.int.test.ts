@@ -1,4 +1,4 @@
-// Issue 25, item 6 (rest): collations on indexes and as a collection's default, as MongoDB 7.0 has
+// Collations on indexes and as a collection's default, as MongoDB 7.0 has
 // them: a collated unique index makes strings its collation calls equal duplicates, listIndexes and
 // listCollections show the collation in full, and operations without a collation of their own use
 // the collection's.

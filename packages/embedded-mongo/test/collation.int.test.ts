@@ -1,4 +1,4 @@
-// Issue 25, item 6 (part): collations (Intl.Collator, strengths 1-3) on find, aggregate, count,
+// Collations (Intl.Collator, strengths 1-3) on find, aggregate, count,
 // distinct, update, delete and findAndModify.
 import { TestDatabase, openTestDatabase } from './support';
 

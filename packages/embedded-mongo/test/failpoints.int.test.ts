@@ -1,4 +1,4 @@
-// Issue 25, item 7: configureFailPoint with failCommand, only on a server started with test
+// configureFailPoint with failCommand, only on a server started with test
 // commands enabled (mongod's enableTestCommands), as the driver's own conformance tests use it.
 import {
   CommandFailedEvent,

@@ -1,4 +1,4 @@
-// Data safety (tracker issue 15): a full disk, a damaged journal and a missing data folder each give
+// Data safety: a full disk, a damaged journal and a missing data folder each give
 // a clear message and lose nothing that was acknowledged. The disk is made to fail through the
 // journal's write seam (fileWrites), not by filling a real disk.
 import { spawnSync } from 'node:child_process';

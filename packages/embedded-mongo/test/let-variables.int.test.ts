@@ -1,4 +1,4 @@
-// Issue 25, item 6 (part): `let` variables (MongoDB 5.0+) on find, aggregate, update, delete,
+// `let` variables (MongoDB 5.0+) on find, aggregate, update, delete,
 // findAndModify and bulk writes, and `c` constants on an update statement; a variable nobody
 // defined is MongoDB's 17276.
 import { MongoServerError } from 'mongodb';

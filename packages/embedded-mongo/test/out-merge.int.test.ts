@@ -1,4 +1,4 @@
-// Issue 25, item 6 (part): $out and $merge write the pipeline's results as MongoDB 7.0 does.
+// $out and $merge write the pipeline's results as MongoDB 7.0 does.
 import { TestDatabase, openTestDatabase, failure } from './support';
 
 let t: TestDatabase;

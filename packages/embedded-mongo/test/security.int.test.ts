@@ -1,4 +1,4 @@
-// Security finding 11 (tracker issue 13): data file modes, connection and message limits,
+// The data files and the wire are guarded: data file modes, connection and message limits,
 // back-pressure on replies, and names sent by clients never resolving to inherited object members.
 import fs from 'node:fs';
 import net from 'node:net';

@@ -1,4 +1,4 @@
-// Issue 25, item 6 (part): $listLocalSessions shows the server's session cache.
+// $listLocalSessions shows the server's session cache.
 import { Binary, MongoClient, MongoServerError } from 'mongodb';
 import { TestDatabase, openTestDatabase } from './support';
 

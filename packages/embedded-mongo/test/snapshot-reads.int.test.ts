@@ -1,4 +1,4 @@
-// Issue 25, item 4: readConcern snapshot outside transactions (MongoDB 5.0+). find, aggregate and
+// readConcern snapshot outside transactions (MongoDB 5.0+). find, aggregate and
 // distinct read a pinned snapshot and answer its atClusterTime, so a snapshot session's later reads
 // see the same data; every other command refuses the level (72 InvalidOptions).
 import { Timestamp } from 'mongodb';

@@ -1,4 +1,4 @@
-// Issue 25, item 5: what MongoDB 7.0 refuses is refused here too. Unknown fields in a write command
+// What MongoDB 7.0 refuses is refused here too. Unknown fields in a write command
 // or in one of its statements are 40415 and nothing is written; a write concern the one-member set
 // cannot satisfy is applied on the primary and answered with a writeConcernError, as MongoDB does.
 import { TestDatabase, openTestDatabase, failure } from './support';

@@ -1,4 +1,4 @@
-// Issue 25, item 2: collections and indexes created inside a transaction (MongoDB 4.4+) stay private
+// Collections and indexes created inside a transaction (MongoDB 4.4+) stay private
 // to it until commit, and vanish with an abort.
 import { MongoServerError } from 'mongodb';
 import { TestDatabase, openTestDatabase, usingRealMongo } from './support';

@@ -1,4 +1,4 @@
-// Issue 25, item 1: every write path inside a transaction keeps MongoDB's duplicate-key rules.
+// Every write path inside a transaction keeps MongoDB's duplicate-key rules.
 // A write that would duplicate an `_id` or a unique key fails with 11000 (E11000), MongoDB then
 // aborts the transaction, and nothing of it is ever committed.
 import { ClientSession, Collection, MongoServerError } from 'mongodb';

@@ -1,4 +1,4 @@
-// Issue 25, "fail loudly": what the embedded server does not implement is refused with a server
+// What the embedded server does not implement is refused with a server
 // error (MongoDB's own where it has one, else 115 'not supported by the embedded server'), never
 // accepted and answered differently from MongoDB.
 import { TestDatabase, openTestDatabase, failure } from './support';

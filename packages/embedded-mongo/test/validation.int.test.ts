@@ -1,4 +1,4 @@
-// Issue 25, item 6 (part): collection validators (query-operator form) enforced on insert, update,
+// Collection validators (query-operator form) enforced on insert, update,
 // upsert and findAndModify; collMod changes validator, validationLevel and validationAction.
 import fs from 'node:fs';
 import os from 'node:os';

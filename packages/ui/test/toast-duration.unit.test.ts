@@ -1,6 +1,6 @@
 import { toastDurationOf } from '../src/components/toast';
 
-describe('toast durations (spec §9: 3000 or 4000 ms)', () => {
+describe('toast durations (3000 or 4000 ms)', () => {
   it('keeps information and success for 3000 ms', () => {
     expect(toastDurationOf({ title: 'Copied' })).toBe(3000);
     expect(toastDurationOf({ title: 'Link Copied', variant: 'success' })).toBe(3000);

@@ -11,7 +11,7 @@ import {
 } from '../src/app/verify-email-notice';
 import { ToastProvider } from '../src/components/toast';
 
-/** Issue 24 item 1: what the pages show a signed-in person whose address is not verified yet. */
+/** What the pages show a signed-in person whose address is not verified yet. */
 describe('the unverified-address notice', () => {
   it('tells the services’ verification 403 from every other refusal', () => {
     expect(

@@ -1,4 +1,4 @@
-/** Business constants and limits of the product (spec §9), shared by browser and server. */
+/** Business constants and limits of the product, shared by browser and server. */
 
 export const COMPARE_LIMIT = 3;
 export const SEARCH_HISTORY_LIMIT = 10;

@@ -5,7 +5,7 @@ import { EMAIL_MAX_LENGTH, EMAIL_TEXT_PATTERN, isoDateTimeText } from '../common
 import { coerceNumericText } from '../search/fields';
 import type { DipProductChange } from './events';
 
-/** The spec's wording (§6, §8) for every answer of the DIP calls. */
+/** The spec's wording for every answer of the DIP calls. */
 export const DIP_MESSAGES = {
   authRequired: 'Authentication Required - Please log in to create a DIP',
   accessDenied: "You don't have access to this DIP. Please contact the person who shared it with you.",
@@ -77,7 +77,7 @@ export const dipExpiryBodySchema = z
   })
   .strip();
 
-/** The DIP as its owner sees it (spec §3 'DIP (owner view)'), plus what the modal and PDF show. */
+/** The DIP as its owner sees it ('DIP (owner view)'), plus what the modal and PDF show. */
 export interface DipOwnerView {
   id: string;
   reference: string;
@@ -116,7 +116,7 @@ export interface DipOwnerView {
   productChange: DipProductChange | null;
 }
 
-/** The online DIP page (spec §3 'Online DIP view'). */
+/** The online DIP page ('Online DIP view'). */
 export interface OnlineDipView {
   quoteCode: string;
   generatedOn: string;
@@ -150,7 +150,7 @@ export interface OnlineDipView {
   productChange: DipProductChange | null;
 }
 
-/** One DIP of the dashboard's list (spec §3 'DIP (dashboard list item)'). */
+/** One DIP of the dashboard's list ('DIP (dashboard list item)'). */
 export interface DipListItem {
   id: string;
   quoteCode: string;
@@ -219,7 +219,7 @@ export const CREDIT_SCORE_LABELS: Record<(typeof CREDIT_SCORE_RANGES)[number], s
 };
 export const APPLICATION_STATUSES = ['submitted', 'under_review', 'approved', 'declined'] as const;
 
-/** POST /api/dip-applications: the wizard, checked at submit with the spec's §5 messages. */
+/** POST /api/dip-applications: the wizard, checked at submit with the spec's validation messages. */
 export const dipApplicationBodySchema = z
   .object({
     userId: optionalText(100),
@@ -318,7 +318,7 @@ export const loanApplicationBodySchema = z
   .strip();
 export type LoanApplicationBody = z.infer<typeof loanApplicationBodySchema>;
 
-/** One application on the dashboard (spec §3 'Application (dashboard)'). */
+/** One application on the dashboard ('Application (dashboard)'). */
 export interface ApplicationListItem {
   id: string;
   kind: 'dip-application' | 'loan-application';

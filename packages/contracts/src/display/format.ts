@@ -105,7 +105,7 @@ export function formatPercent2dp(percent: unknown): string {
  * UTC, the page in the reader's browser): 'numeric' 26/11/2026 (the dashboard lists, spec 'en-GB
  * short'), 'long' 26 November 2026, 'long-time' 26 November 2026 at 10:30. A missing or unreadable
  * date (or an epoch-milliseconds string, as search history ids are) reads as the dash. The one
- * helper for dates on the pages, the PDF and the emails (issue 24 item 23).
+ * helper for dates on the pages, the PDF and the emails.
  */
 export type UkDateStyle = 'numeric' | 'long' | 'long-time';
 const UK_DATE_FORMATS: Record<UkDateStyle, Intl.DateTimeFormat> = {

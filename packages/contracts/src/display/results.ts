@@ -16,7 +16,7 @@ export interface SortState {
 
 export const INITIAL_SORT: SortState = { key: null, direction: 'none' };
 
-/** The order shown when no sort is chosen (spec §2: 'Default sort: net loan descending'). */
+/** The order shown when no sort is chosen ('Default sort: net loan descending'). */
 export const DEFAULT_SORT: { key: SortKey; direction: 'desc' } = { key: 'netLoan', direction: 'desc' };
 
 function isEmpty(value: unknown): boolean {

@@ -3,7 +3,7 @@ import { OPS_ROLE } from '../common/constants';
 import { eventEnvelopeSchema } from '../events/envelope';
 
 /**
- * The operations console's HTTP contract (issue 12). Every `/api/ops/*` route answers 401 without a
+ * The operations console's HTTP contract. Every `/api/ops/*` route answers 401 without a
  * session and 403 without the `ops` role. Served by notifications behind the gateway.
  */
 

@@ -253,7 +253,7 @@ export type SearchPayloadByType = {
   commercial: CommercialSearch;
 };
 
-/** The forms' starting values (spec §5 defaults); the server applies only the defaults of optional fields. */
+/** The forms' starting values (defaults); the server applies only the defaults of optional fields. */
 export const developmentFormDefaults = {
   projectName: '',
   buildTerm: DEFAULT_DEVELOPMENT_BUILD_TERM_MONTHS,

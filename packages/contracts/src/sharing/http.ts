@@ -69,7 +69,7 @@ export const shareFallbackResponseSchema = z.object({
   error: z.string(),
 });
 
-/** The lean snapshot list items carry (spec §3 'DIP (dashboard list item)'). */
+/** The lean snapshot list items carry ('DIP (dashboard list item)'). */
 export const sharedSnapshotSummarySchema = z.object({
   propertyAddress: z.string(),
   searchData: z.record(z.string(), z.unknown()),
@@ -80,7 +80,7 @@ export const sharedSnapshotSummarySchema = z.object({
   loanType: z.enum(LOAN_TYPES),
 });
 
-/** GET /api/shared: one DIP shared with the caller (spec §3 'Shared item'). */
+/** GET /api/shared: one DIP shared with the caller ('Shared item'). */
 export const sharedItemSchema = z.object({
   shareId: z.string(),
   shareSlug: z.string().nullable(),
@@ -125,12 +125,12 @@ export const sharedDipResponseSchema = z.object({
 
 /**
  * How a deal is shared: by email (Send Deal; the default), or as a link for WhatsApp, Facebook or
- * LinkedIn (issue 24 item 9), which names no recipient and sends no email.
+ * LinkedIn, which names no recipient and sends no email.
  */
 export const DEAL_SHARE_CHANNELS = ['email', 'whatsapp', 'facebook', 'linkedin'] as const;
 export type DealShareChannel = (typeof DEAL_SHARE_CHANNELS)[number];
 
-/** POST /api/referrals/deal-share (spec §3 'Deal-share payload'; `channel` is ours). */
+/** POST /api/referrals/deal-share ('Deal-share payload'; `channel` is ours). */
 export const dealShareBodySchema = z
   .object({
     referralEmail: emailText({ required: 'Email Required', invalid: 'Invalid Email Addresses' }).optional(),
@@ -157,7 +157,7 @@ export const dealShareBodySchema = z
   });
 export type DealShareBody = z.infer<typeof dealShareBodySchema>;
 
-/** POST /api/referrals (spec §3 'Referral payload', §5 'Referral'). */
+/** POST /api/referrals ('Referral payload', 'Referral'). */
 export const referralBodySchema = z.object({
   referrerName: nameText(
     z
@@ -204,7 +204,7 @@ export const shareFunnelBodySchema = z.object({
 export type ShareFunnelBody = z.infer<typeof shareFunnelBodySchema>;
 
 /**
- * The owner's view of who a DIP is shared with (issue 24 item 5): each recipient by email, and the
+ * The owner's view of who a DIP is shared with: each recipient by email, and the
  * open link (Copy Link's) with how many people came in through it; each with the id Revoke takes.
  */
 export const dipSharesResponseSchema = z.object({

@@ -1,5 +1,5 @@
 // Free of zod, so a page that only shows these words does not download the schemas with them.
-/** The spec's wording (§5, §6, §8) for the sharing calls; ours where the spec names no words. */
+/** The spec's wording for the sharing calls; ours where the spec names no words. */
 export const SHARING_MESSAGES = {
   linkMissingParameters: 'Invalid share link - missing parameters',
   authRequired: 'Authentication Required',

@@ -1,4 +1,4 @@
-// The one way the browser calls the API (spec §7): relative URLs through the gateway, cookies
+// The one way the browser calls the API: relative URLs through the gateway, cookies
 // included, JSON both ways. A 401 anywhere sends the browser to /login with `next` holding where it
 // was, so the user comes back after signing in.
 //

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * Spec §7: queries do not retry, do not refetch on focus, do not poll and never go stale unless a
+ * Queries do not retry, do not refetch on focus, do not poll and never go stale unless a
  * query says otherwise (the unread count sets its own 30-second refetch). Every query names its own
  * `queryFn`, a typed call of a declared operation (./api.ts).
  */

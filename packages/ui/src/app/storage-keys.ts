@@ -1,4 +1,4 @@
-// The keys, the history key and the session event are the contracts' (spec §3), imported from the
+// The keys, the history key and the session event are the contracts', imported from the
 // constants module alone so the shell's bundle does not pull in the zod schemas.
 import {
   LEGACY_STORAGE_KEYS,

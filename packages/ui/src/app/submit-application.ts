@@ -6,7 +6,7 @@ import { useToast } from '../components/toast';
 import { redirectToLogin } from './api';
 import { applicationSubmitted } from './dashboard-queries';
 
-/** Spec §8: one message for every failure; the server's own text is never shown. */
+/** One message for every failure; the server's own text is never shown. */
 const SUBMIT_FAILED = {
   title: 'Submission Failed',
   description: 'Failed to submit your application. Please try again.',
@@ -22,7 +22,7 @@ export interface ApplicationAccepted {
 
 /**
  * `submitting` while an application is on its way; `submit(send, userId, accepted)` sends it. Signed
- * out, it goes to the login page; refused or unreachable, the §8 toast; accepted, the dashboard's
+ * out, it goes to the login page; refused or unreachable, the failure toast; accepted, the dashboard's
  * lists are refreshed (applicationSubmitted), the success toast shows and `accepted.then` runs.
  */
 export function useApplicationSubmit() {

@@ -1,4 +1,4 @@
-// Share-funnel telemetry (spec §3, §7, §9): POST /api/telemetry/share-funnel, used by the search and
+// Share-funnel telemetry: POST /api/telemetry/share-funnel, used by the search and
 // dashboard remotes alike. Failures are ignored and never retried (one attempt per event); a failure
 // is reported on the console at most once per event name in the spec's 30 s duplicate-failure window.
 import { callApi } from './api';
@@ -12,7 +12,7 @@ export type FunnelEvent =
   | 'dip_pdf_downloaded';
 
 const SESSION_KEY = 'shareFunnelSessionId';
-/** Spec §9: 'Telemetry duplicate-failure window: 30 s'. */
+/** 'Telemetry duplicate-failure window: 30 s'. */
 export const TELEMETRY_DUPLICATE_FAILURE_WINDOW_MS = 30_000;
 const lastFailureAt = new Map<FunnelEvent, number>();
 

@@ -1,4 +1,4 @@
-// What a signed-in person whose email address is not verified yet meets (issue 24): the services
+// What a signed-in person whose email address is not verified yet meets: the services
 // refuse every owner- or recipient-scoped call with a 403 carrying `verificationRequired: true`, and
 // the pages say so here, with a button that sends the verification email again.
 import { EMAIL_NOT_VERIFIED } from '@lsp/contracts/src/api/messages';
@@ -38,7 +38,7 @@ export interface VerifyEmailNoticeProps {
   className?: string;
 }
 
-/** The notice and its 'Resend verification email' button (toasts in the spec's words, §8). */
+/** The notice and its 'Resend verification email' button (toasts in the spec's words). */
 export function VerifyEmailNotice({ email, resend: withResend = true, className }: VerifyEmailNoticeProps) {
   const { user } = useSession();
   const { toast } = useToast();

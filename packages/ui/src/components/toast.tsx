@@ -1,5 +1,5 @@
-// Toasts: one at a time (a new one replaces the current), gone after 3 s (errors and warnings 4 s,
-// spec §9: 3000 or 4000 ms), closable, announced
+// Toasts: one at a time (a new one replaces the current), gone after 3 s (errors and warnings 4 s:
+// 3000 or 4000 ms), closable, announced
 // politely (errors assertively). useToast() works in the shell and in both remotes because the
 // provider lives in the shell and @lsp/ui is a shared singleton.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
@@ -13,7 +13,7 @@ export interface ToastOptions {
   title: string;
   description?: string;
   variant?: ToastVariant;
-  /** How long it stays: 3000 ms by default, 4000 ms for errors and warnings (spec §9). */
+  /** How long it stays: 3000 ms by default, 4000 ms for errors and warnings. */
   duration?: (typeof TOAST_DURATIONS_MS)[number];
 }
 
