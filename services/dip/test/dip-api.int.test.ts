@@ -149,7 +149,7 @@ describe('dip service through the gateway', () => {
       });
     });
 
-    it('says how many hours the DIP is still valid for, after Set Expiry too (issue 24 item 10)', async () => {
+    it('says how many hours the DIP is still valid for, after Set Expiry too', async () => {
       const dip = await newDip();
       const slug = dip.shareUrl.split('/').pop();
       expect((await owner.client.get(`/api/online-dip/${slug}`)).json().validityHours).toBe(48);
@@ -208,7 +208,7 @@ describe('dip service through the gateway', () => {
       }
     });
 
-    it('answers 410 once the DIP has expired (the clock moved on), and refuses owner actions on it; its owner still opens it, Expired (issue 24 item 3)', async () => {
+    it('answers 410 once the DIP has expired (the clock moved on), and refuses owner actions on it; its owner still opens it, Expired', async () => {
       const res = await create(owner.client, searchId, 0, { validHours: 1 });
       const dip = res.json();
       h.clock.advance(2 * HOUR);
@@ -440,7 +440,7 @@ describe('dip service through the gateway', () => {
       }
     });
 
-    it('keeps a recipient shared by email when the owner regenerates the link (issue 24 item 4), ends it when the link is revoked, and refuses the PDF where the share does not allow it', async () => {
+    it('keeps a recipient shared by email when the owner regenerates the link, ends it when the link is revoked, and refuses the PDF where the share does not allow it', async () => {
       const dip = await newDip();
       const viewer = await h.signedIn({ email: 'viewer@example.com' });
       const slug = dip.shareUrl.split('/').pop();

@@ -53,7 +53,7 @@ export function pdfDip(id: string, version = 1, projectName = 'Riverside <Mews> 
   };
 }
 
-/** A complete DIP application as the wizard sends it (§5's fields). */
+/** A complete DIP application as the wizard sends it (every field the wizard has). */
 export const DIP_APPLICATION = {
   loanType: 'development',
   fullName: 'Alex Investor',

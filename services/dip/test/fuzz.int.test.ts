@@ -20,7 +20,7 @@ import { startDipHarness } from './dip-harness';
 import { DIP_APPLICATION, OFFER } from './fixtures';
 
 /**
- * Issue 13, 'Beyond the list': bad inputs derived from each route's zod schema (see
+ * Bad inputs derived from each route's zod schema (see
  * packages/testing/src/fuzz/) are answered 4xx, never 5xx, and store nothing (in the dip database
  * or the search database its events reach). Sent straight to the service as a signed-in, verified
  * user (identity headers with the internal secret), and every fifth one again through the gateway

@@ -5,7 +5,7 @@ const borrower = { name: 'Alex Investor', email: 'alex@example.co.uk' };
 const snapshotOf = (loanType: 'commercial' | 'bridging', searchData: Record<string, unknown>) =>
   buildSnapshot(loanType, { ...OFFER, LoanType: loanType }, searchData, borrower, false);
 
-// Issue 24 item 10: the online DIP page's 'Owner occupied' showed '—' where the search knows.
+// The online DIP page's 'Owner occupied' showed '—' where the search knows.
 describe('owner occupied, as the search knows it', () => {
   it('takes the commercial answer, also as a form sends it, and the search’s default when unanswered', () => {
     expect(snapshotOf('commercial', { isOwnerOccupied: true }).property.ownerOccupied).toBe(true);

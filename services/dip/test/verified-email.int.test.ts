@@ -6,7 +6,7 @@ import { DIP_APPLICATION } from './fixtures';
 jest.setTimeout(60_000);
 
 /**
- * Issue 24 item 1, as an IDOR-style matrix over every owner-scoped dip route: the owner in a session
+ * As an IDOR-style matrix over every owner-scoped dip route: the owner in a session
  * whose email is not verified yet is refused with the 403 that offers the resend, and nothing in the
  * dip database changes; the verified owner succeeds; another verified user is refused.
  */

@@ -23,7 +23,7 @@ import {
 import { LEAD_INFO, latestVerificationToken, startIdentityStack } from './harness';
 
 /**
- * Issue 13, 'Beyond the list': bad inputs derived from each route's zod schema (see
+ * Bad inputs derived from each route's zod schema (see
  * packages/testing/src/fuzz/) are answered 4xx, never 5xx, and store nothing. Every route is called
  * anonymously and as a signed-in, verified user: straight to the service (identity headers with the
  * internal secret), and every fifth case again through the gateway (with the session cookie when

@@ -299,7 +299,7 @@ describe('identity through the gateway', () => {
       expect(user).toMatchObject({ emailVerified: true, verificationToken: null });
     });
 
-    it('names the shared deal the account signed up from, so the person lands on it (issue 24 item 8)', async () => {
+    it('names the shared deal the account signed up from, so the person lands on it', async () => {
       const email = newEmail();
       const res = await stack.browser().post('/api/auth/register', {
         name: 'Ada Lovelace',

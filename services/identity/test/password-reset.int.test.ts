@@ -1,4 +1,4 @@
-// Findings 8, 9 and 10 of issue 13: password reset by email (single-use hashed token, short expiry,
+// Password reset by email (single-use hashed token, short expiry,
 // the same answer for unknown emails, rate limited, every session ended), password change, and
 // scrypt hashes weaker than today's replaced at sign-in. Through the real gateway.
 import { IDENTITY_MESSAGES, PASSWORD_MESSAGES, SESSION_COOKIE, sessionKey } from '@lsp/contracts';
@@ -299,7 +299,7 @@ describe('password reset through the gateway', () => {
     });
   });
 
-  describe('rehash at sign-in (finding 10)', () => {
+  describe('rehash at sign-in', () => {
     it('replaces a hash cheaper than the configured cost with one at that cost, once', async () => {
       const email = await account();
       await stack.users.updateOne({ email }, { $set: { passwordHash: await hashPassword(PASSWORD, 10) } });

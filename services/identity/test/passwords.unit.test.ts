@@ -25,7 +25,7 @@ describe('password hashing', () => {
   });
 });
 
-describe('rehash and stored parameters (issue 13, finding 10)', () => {
+describe('rehash and stored parameters', () => {
   it('asks for a rehash of a cheaper hash, or one with other r or p, but not of an equal or dearer one', async () => {
     const stored = await hashPassword('pw-12345678', 11);
     expect(needsRehash(stored, 12)).toBe(true);

@@ -1,4 +1,4 @@
-// Finding 8 of issue 13: a session used every day never ended (7-day sliding expiry renewed on every
+// A session used every day never ended (7-day sliding expiry renewed on every
 // request, cookie re-issued by /api/auth/me). Now: an absolute end the sliding never passes, sign out
 // everywhere, and every session ends when the password changes. Through the real gateway.
 import {
@@ -22,7 +22,7 @@ const sessionIdOf = (browser: CookieClient) => {
   return raw.slice(0, raw.lastIndexOf('.'));
 };
 
-describe('session lifetime (issue 13, finding 8)', () => {
+describe('session lifetime', () => {
   let stack: IdentityStack;
   let counter = 0;
   const newEmail = () => `lifetime${++counter}.${Date.now()}@example.com`;

@@ -1,4 +1,4 @@
-// The operations console's server side (issue 12) on Redis Streams: the live feed over SSE (filters,
+// The operations console's server side on Redis Streams: the live feed over SSE (filters,
 // replay, Last-Event-ID resume, bounded buffers), the correlation chain, dead letters (replay exactly
 // once, discard with a reason), the BullMQ queues and the health grid, each behind the `ops` role.
 import {
@@ -132,7 +132,7 @@ describe('the operations console (Redis Streams)', () => {
     };
     consumers.subscribe({
       consumerGroup: 'test-poison',
-      // The password events too: their dead letters must reach the console (issue 24 item 19).
+      // The password events too: their dead letters must reach the console.
       types: [
         'dip.created',
         IDENTITY_EVENT_TYPES.passwordResetRequested,

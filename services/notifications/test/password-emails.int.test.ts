@@ -1,4 +1,4 @@
-// Issue 13, finding 9: the password-reset email and the "password changed" notice, end to end:
+// The password-reset email and the "password changed" notice, end to end:
 // identity's outbox, the bus, notifications' handlers, the queue, the worker, SMTP.
 import { latestVerificationToken } from '../../identity/test/harness';
 import { type EmailPipeline, startEmailPipeline } from './email-pipeline';

@@ -1,7 +1,7 @@
 import { developmentCosts, sizeDevelopmentLoan } from '../src/engine';
 import { development, developmentProduct, lender, offerOf, reasonOf } from './engine-fixtures';
 
-describe('development costs (spec §5 derived values)', () => {
+describe('development costs (total build cost = build cost + contingency; professional fees 10% of build cost)', () => {
   it('adds the contingency to build cost, 10% professional fees and every cost to the project total', () => {
     const costs = developmentCosts(
       development({ purchaseCosts: 50_000, additionalOngoingCosts: 20_000, contingencyPercentage: 10 }),
@@ -21,7 +21,7 @@ describe('development costs (spec §5 derived values)', () => {
   });
 });
 
-describe('development costs the borrower entered (issue 24 item 13)', () => {
+describe('development costs the borrower entered', () => {
   it('uses an entered total build cost and professional fees as entered, in the project total too', () => {
     const costs = developmentCosts(
       development({ totalBuildCost: 1_200_000, profCostsAndFees: 65_432.5, contingencyPercentage: 5 }),

@@ -86,7 +86,7 @@ describe('search runs through the gateway', () => {
     );
   });
 
-  it('sizes development on the total build cost and professional fees entered, and stores them (issue 24 item 13)', async () => {
+  it('sizes development on the total build cost and professional fees entered, and stores them', async () => {
     const derived = (await h.client().post('/api/development', DEVELOPMENT_PAYLOAD)).json();
     const entered = {
       ...DEVELOPMENT_PAYLOAD,

@@ -90,7 +90,7 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
     });
 
     it.each(['whatsapp', 'facebook', 'linkedin'])(
-      'makes a %s share a deal link with the offer, the sharer and the note, and sends no email (issue 24 item 9)',
+      'makes a %s share a deal link with the offer, the sharer and the note, and sends no email',
       async (channel) => {
         const referrer = await h.signedIn({ name: 'Sofia Social' });
         const sharedBefore = (await h.outboxEvents('deal.shared')).length;

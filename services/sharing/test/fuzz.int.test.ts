@@ -20,7 +20,7 @@ import {
 import { SNAPSHOT, type SharingHarness, startSharingHarness } from './sharing-harness';
 
 /**
- * Issue 13, 'Beyond the list': bad inputs derived from each route's zod schema (see
+ * Bad inputs derived from each route's zod schema (see
  * packages/testing/src/fuzz/) are answered 4xx, never 5xx, and store nothing. Sent straight to the
  * service as a signed-in, verified user (identity headers with the internal secret), and every fifth
  * one again through the gateway with the session cookie. FUZZ_SEED=<n> replays another draw.

@@ -186,7 +186,7 @@ describe('sharing a DIP, end to end', () => {
     ).toBe(201);
     expect((await browser.post('/api/login', { email, password })).status).toBe(200);
     const linkPath = `/api/online-dip/shared/${link.pathname.split('/').at(-1)}${link.search}`;
-    // Registering the address is not proving it: the link and the list stay closed (issue 24).
+    // Registering the address is not proving it: the link and the list stay closed.
     const early = await browser.get(linkPath);
     expect(early.status).toBe(403);
     expect(early.json()).toEqual({ success: false, error: EMAIL_NOT_VERIFIED, verificationRequired: true });

@@ -162,7 +162,7 @@ describe('DIP shares through the gateway', () => {
       ).status;
     }
 
-    it('falls back to a link the recipient can open when the share cannot be recorded (issue 24 item 7)', async () => {
+    it('falls back to a link the recipient can open when the share cannot be recorded', async () => {
       const owner = await h.signedIn();
       const dip = await h.createDip(owner.user);
       const add = h.outbox.add.bind(h.outbox);
@@ -195,7 +195,7 @@ describe('DIP shares through the gateway', () => {
       );
     });
 
-    it("says 'Email Service Unavailable' with an openable link when the emails cannot be handed on for sending (issue 24 item 7)", async () => {
+    it("says 'Email Service Unavailable' with an openable link when the emails cannot be handed on for sending", async () => {
       const owner = await h.signedIn();
       const dip = await h.createDip(owner.user);
       // The email goes out from share.created: the bus refuses it at commit, as when it is down.
@@ -238,7 +238,7 @@ describe('DIP shares through the gateway', () => {
     });
   });
 
-  describe("the owner's Revoke (issue 24 item 5)", () => {
+  describe("the owner's Revoke", () => {
     it('lists who a DIP is shared with and revokes one recipient, then the open link, each at once', async () => {
       const { owner, dip, shareId, path } = await sharedTo('keep@example.co.uk');
       const keep = await h.signedIn({ email: 'keep@example.co.uk' });
@@ -444,7 +444,7 @@ describe('DIP shares through the gateway', () => {
       expect(stranger.status).toBe(404);
       expect(stranger.json().error).toBe(SHARING_MESSAGES.notFound);
       expect(stranger.json().dipId).toBeUndefined();
-      // Only the open link's people lose the DIP (issue 24 item 4): whoever it was shared with by
+      // Only the open link's people lose the DIP: whoever it was shared with by
       // email keeps it in 'Shared with me', opens it there, and dip is told to revoke nothing of theirs.
       const revoked = (await h.outboxEvents('share.revoked')).filter((e) => e.data.dipId === regen.dip.dipId);
       expect(revoked.map((e) => [e.data.reason, e.data.shareId])).toEqual([

@@ -6,7 +6,7 @@ import { type SharingHarness, startSharingHarness } from './sharing-harness';
 jest.setTimeout(60_000);
 
 /**
- * Issue 24 item 1, as an IDOR-style matrix over every recipient- or owner-scoped sharing route: the
+ * As an IDOR-style matrix over every recipient- or owner-scoped sharing route: the
  * caller whose email is not verified (the same account, in a session opened before verifying) is
  * refused with the 403 that offers the resend and nothing changes; the verified owner or recipient
  * succeeds; another verified user is refused (or sees nothing of it).

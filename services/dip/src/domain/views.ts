@@ -118,7 +118,7 @@ export function ownerView(dip: Dip, now: Date, publicUrl: string): DipOwnerView 
 
 /**
  * The hours a DIP is still valid for, rounded up (the validity chip): follows Set Expiry rather than
- * repeating the hours it was created with (issue 24 item 10).
+ * repeating the hours it was created with.
  */
 export function hoursLeft(dip: Dip, now: Date): number {
   return Math.max(0, Math.ceil((dip.expiresAt.getTime() - now.getTime()) / 3_600_000));

@@ -188,7 +188,7 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
       if (!dip) throw notFound(DIP_MESSAGES.notFound);
       if (dip.userId !== caller.userId) throw forbidden(DIP_MESSAGES.accessDenied);
       // Its owner still opens an expired DIP (status 'expired': the Expired badge, Download PDF
-      // disabled; issue 24 item 3); everyone else meets 410.
+      // disabled); everyone else meets 410.
       return { success: true, dip: ownerView(dip, clock.now(), publicUrl), shareInfo: { shareId: null } };
     }
     if (!isShareSlug(reference)) throw notFound(DIP_MESSAGES.notFound);

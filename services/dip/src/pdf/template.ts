@@ -20,7 +20,7 @@ export interface PdfDip {
   validityHours: number;
 }
 
-/** The spec's disclaimer (§2 Online DIP page, §9). */
+/** The spec's disclaimer (Online DIP page). */
 export const DIP_DISCLAIMER =
   'The terms in this Decision in Principle are indicative and non-binding. They are subject to underwriting, ' +
   'valuation, legal due diligence and lender approval, and may change or be withdrawn. This is not an offer of ' +

@@ -1,4 +1,4 @@
-// The operations console's server side (issue 12): the event tap and live feed, the correlation
+// The operations console's server side: the event tap and live feed, the correlation
 // view, dead letters, the BullMQ queues and the health grid, all under /api/ops behind the `ops` role.
 import { hostname } from 'node:os';
 import { type CallerIdentity, type EventBus, declareRoute } from '@lsp/service-kit';

@@ -26,11 +26,11 @@ export interface DevelopmentCosts {
 }
 
 /**
- * Spec §5: total build cost = build cost + contingency; professional costs and fees 10% of build cost;
+ * Total build cost = build cost + contingency; professional costs and fees 10% of build cost;
  * total project cost = purchase price + purchase costs + total build cost + professional fees + ongoing
  * costs. When the borrower says the contingency is already in the build cost it is not added twice.
- * The form fills in both derived figures and lets the borrower change them (spec §3 lists them in the
- * payload, §2 lets professional fees take pence): a figure the borrower entered is used as entered, the
+ * The form fills in both derived figures and lets the borrower change them (both are fields of the
+ * development payload, and professional fees may take pence): a figure the borrower entered is used as entered, the
  * derivation only fills in what was left empty
  * (docs/decisions/0084-development-total-build-cost-and-professional-fees.md).
  */

@@ -75,7 +75,7 @@ function loanSizePoints(amount: number | null): number {
   return 10;
 }
 
-/** The Lendability Score of spec §9 (max 100), with tips when it is below 70. */
+/** The Lendability Score (max 100), with tips when it is below 70. */
 export function computeLendabilityScore(lead: LendabilityLead, deal: LendabilityDeal): LendabilityScore {
   const factors: LendabilityFactor[] = [
     { factor: 'ltv', points: ltvPoints(deal.ltvPercent), max: 25 },
