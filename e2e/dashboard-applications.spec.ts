@@ -1,7 +1,7 @@
-// Applications against the real system (spec 001 §2 'DIP application wizard', §4, §5, §7, §8):
+// Applications against the real system (the 'DIP application wizard'):
 // - a signed-in search → Details → Continue Application → /application → the five-step wizard;
 //   screenshots of every step at 1280 and 375 px with nothing overflowing at 375; Next never
-//   validates; Submit lists the §5 messages word for word and sends nothing; a fixed application
+//   validates; Submit lists the validation messages word for word and sends nothing; a fixed application
 //   shows 'Submitting...', lands on /dashboard, is in the Applications tab, and the search gets its
 //   'Application Submitted' badge (search consumes application.submitted); axe on the wizard;
 // - /application's own form: 'Property address is required' at submit, then the Applications tab
@@ -55,7 +55,7 @@ async function tabTo(page: Page, target: Locator, limit = 60) {
 const progress = (page: Page) => page.getByRole('progressbar', { name: 'Application progress' });
 const stepHeading = (page: Page, name: string) => page.getByRole('heading', { level: 2, name, exact: true });
 
-test('wizard: every step, no validation on Next, §5 messages at submit, then Applications and the search badge', async ({
+test('wizard: every step, no validation on Next, validation messages at submit, then Applications and the search badge', async ({
   browser,
 }) => {
   test.setTimeout(180_000);

@@ -1,5 +1,5 @@
-// An expired DIP against the real system (spec 001 §2 DIPs and Shared with me, §4 'DIP validity',
-// §8): the owner shares a DIP by Copy Link, a second user opens it, then the DIP's expiry passes on
+// An expired DIP against the real system (the DIPs and Shared with me tabs, 'DIP validity'): the
+// owner shares a DIP by Copy Link, a second user opens it, then the DIP's expiry passes on
 // the server's clock. The running stack has no test clock (the dip service's TestClock exists only
 // in its in-process tests), so the owner's own Set Expiry call moves the expiry a few seconds ahead
 // and the test waits for the server's real clock to pass it: the same `expiresAt <= now` rule, and
@@ -61,7 +61,7 @@ test('an expired DIP: Expired with disabled actions for the owner and the recipi
   await expectNoOverflowAt375(page);
   await item.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
   const modal = page.getByRole('dialog', { name: 'Decision in Principle' });
-  // The owner still opens it (spec 001 §4, issue 24 item 3): the Expired badge, Download PDF disabled.
+  // The owner still opens it: the Expired badge, Download PDF disabled.
   await expect(modal.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
   await expect(modal.getByText('Expired', { exact: true })).toBeVisible();
   await expect(modal.getByText('DIP Expired')).toHaveCount(0);

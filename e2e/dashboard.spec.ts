@@ -138,7 +138,7 @@ test('dashboard: greeting, search history with rename, tabs with counts and ?tab
     )
     .toBe(true);
 
-  // /refer (issue 24 item 20): the dashboard with Refer a Friend open, not the dashboard remote's 404.
+  // /refer: the dashboard with Refer a Friend open, not the dashboard remote's 404.
   await page.goto('/refer');
   await expect(page).toHaveURL(/\/dashboard\?refer=1$/);
   await expect(page.getByRole('dialog', { name: 'Refer a Friend' })).toBeVisible();

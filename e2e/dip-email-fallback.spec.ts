@@ -1,4 +1,4 @@
-// 'Email Service Unavailable' in the Get DIP dialog (spec 001 §4 'DIP creation', §8; issue 24 item 7),
+// 'Email Service Unavailable' in the Get DIP dialog ('DIP creation'),
 // against the real system. The fault itself (sharing cannot hand the email on: the share not recorded,
 // or share.created not published at commit) is proven by sharing's integration tests; a running stack
 // has no switch for it, so here the share call answers what sharing then answers: 503 with `fallback`

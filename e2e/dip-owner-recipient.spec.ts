@@ -1,15 +1,15 @@
-// Issue 24, "DIP owner and recipient" (spec 001), against the real system, as the owner and the
+// What a DIP's owner and its recipients meet, against the real system, as the owner and the
 // people the DIP is shared with see it:
-// - item 12: Search History shows the region's label ('North West'), not its code;
-// - item 6: Shared with me has View Details (to /dip/view/{slug}) next to Download PDF, and the shared
+// - Search History shows the region's label ('North West'), not its code;
+// - Shared with me has View Details (to /dip/view/{slug}) next to Download PDF, and the shared
 //   DIP page downloads the PDF;
-// - item 5: the owner's DIP modal lists who it is shared with, Revoke per recipient ('Share revoked')
+// - the owner's DIP modal lists who it is shared with, Revoke per recipient ('Share revoked')
 //   and for the open link ('Link revoked'), 'Revoke failed' when the server refuses;
-// - item 4: Regenerate Link keeps the recipient shared by email (Shared with me, View DIP, PDF) while
+// - Regenerate Link keeps the recipient shared by email (Shared with me, View DIP, PDF) while
 //   the emailed URL with the old slug and the old open link stop opening;
-// - item 10: the online DIP page's Regulated chip says which, and its validity follows Set Expiry;
-// - item 11: a modal=1 URL auto-opens the DIP once; a reload does not open it again;
-// - item 3: the owner opens their expired DIP: Expired badge, Download PDF disabled.
+// - the online DIP page's Regulated chip says which, and its validity follows Set Expiry;
+// - a modal=1 URL auto-opens the DIP once; a reload does not open it again;
+// - the owner opens their expired DIP: Expired badge, Download PDF disabled.
 // Axe and screenshots at 1280 and 375 px.
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -188,7 +188,7 @@ test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate kee
   await ownItem.getByRole('button', { name: `More actions for ${dip.quoteCode}` }).click();
   await page.getByRole('menuitem', { name: 'Set Expiry (30 days)' }).click();
   await expect(page.getByText(/This DIP now expires on/)).toBeVisible();
-  // The online view is cached for 60 s by the browser (spec §7): a fresh context reads it anew.
+  // The online view is cached for 60 s by the browser: a fresh context reads it anew.
   const later = await browser.newContext({ storageState: await page.context().storageState() });
   const laterPage = await later.newPage();
   await laterPage.goto(`/dip/${slug}`);

@@ -1,4 +1,4 @@
-// Issue 24 items 21 and 23 on the online DIP page (/dip/{slug}), with the API answered in the page:
+// On the online DIP page (/dip/{slug}), with the API answered in the page:
 // Download PDF shows its progress while a first PDF renders and a clear Try again when it could not be
 // had; the page prints on one A4 page without the site's header, footer or buttons; money and dates
 // read as the one en-GB helper writes them. At 1280 and 375 px, with axe.
@@ -66,10 +66,8 @@ const busy = (route: Route) =>
     title: 'PDF Generation Failed',
   });
 
-test.describe('issue 24: the online DIP page', () => {
-  test('item 21: a first PDF shows its progress, and a PDF that cannot be had offers Try again', async ({
-    page,
-  }) => {
+test.describe('the online DIP page', () => {
+  test('a first PDF shows its progress, and a PDF that cannot be had offers Try again', async ({ page }) => {
     let answered = 0;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -111,7 +109,7 @@ test.describe('issue 24: the online DIP page', () => {
     await expect(page.getByText("The PDF isn't ready yet or could not be downloaded.")).toHaveCount(0);
   });
 
-  test('item 23: money and dates through the en-GB helper; the page prints on one A4 page, terms only', async ({
+  test('money and dates through the en-GB helper; the page prints on one A4 page, terms only', async ({
     page,
   }) => {
     await openDipPage(page, (route) =>

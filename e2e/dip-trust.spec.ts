@@ -1,4 +1,4 @@
-// What a DIP's owner and the people it is shared with meet (spec 001 §2, §4, §8), against the real
+// What a DIP's owner and the people it is shared with meet, against the real
 // system:
 // - the DIP's rate is labelled per annum with the monthly figure a results card shows ('% pa (…% pm)');
 // - /dips/{id} opened by someone it is shared with, without ?shared=1, opens it as shared; a stranger

@@ -1,4 +1,4 @@
-// Independent deploys (issue 11 'Done means'): the dashboard remote is rebuilt with a visible change
+// Independent deploys: the dashboard remote is rebuilt with a visible change
 // into a separate output folder and served from there; the registry (`/remotes.json`, which the
 // gateway serves from REMOTES_JSON) is pointed at the new build, and the shell that is already
 // running, never rebuilt, shows the change after a reload.

@@ -3,7 +3,7 @@ import { PASSWORD_MESSAGES } from '@lsp/contracts';
 import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
 import { expectNoAxeViolations } from './support/shell-helpers';
 
-// Issue 13, findings 8 and 9, in the browser: password reset by email through the real services and
+// In the browser: password reset by email through the real services and
 // the mail catcher, and the account page's change of password and 'Sign out everywhere'.
 test.skip(
   process.env.E2E_STACK === 'frontends',

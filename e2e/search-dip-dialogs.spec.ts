@@ -11,7 +11,7 @@ import { expectNoAxeViolations, screenshotBothWidths, tabTo } from './support/sh
 
 test.skip(process.env.E2E_STACK === 'frontends', 'Get DIP and Send Deal need the real services');
 
-/** The share-funnel events a page posts, in order (spec §3 'Telemetry events'). */
+/** The share-funnel events a page posts, in order ('Telemetry events'). */
 function funnelEvents(page: Page): string[] {
   const events: string[] = [];
   page.on('request', (request) => {

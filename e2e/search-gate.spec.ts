@@ -75,7 +75,7 @@ test.describe('results gate and loan results', () => {
     await expectNoAxeViolations(page);
     await screenshotBothWidths(page, 'search-loan-results');
 
-    // Share: each network gets a deal link made for it (issue 24 item 9), opened in the window the
+    // Share: each network gets a deal link made for it, opened in the window the
     // click opened; by keyboard; a link that cannot be made says so; Escape closes and focus returns.
     const token = 'S'.repeat(43);
     const dealShares: Array<Record<string, unknown>> = [];

@@ -1,5 +1,4 @@
-// The lead's Lendability Score and the verify gate's resend form, against the real system (spec 000
-// §4, §8, §9; spec 001 §9): an anonymous development search sends its lead inside the search request
+// The lead's Lendability Score and the verify gate's resend form, against the real system: an anonymous development search sends its lead inside the search request
 // (no /api/leads call), the search service scores it, and the score is shown after the lead, on
 // /create-account and beside the verify-your-email gate, in its colour band with every tip under
 // 70. The gate's 'Resend verification email' opens a resend form ('Email Required', 'Email Sent').

@@ -1,4 +1,4 @@
-// Issue 24, items 14-18 (search and results, the first spec file), with the API answered in the page:
+// Search and results, with the API answered in the page:
 // the commercial lifetime cost, Profit and ROCE kept in the commercial comparison, held results after
 // sign-in, the lead dialog's phone message and ticks, the default sort shown and a TMC of 0.
 // Each is checked at 1280 and 375 px with axe.
@@ -53,7 +53,7 @@ const COMMERCIAL_OFFERS = [
   },
 ].map(declaredOffer);
 
-/** Results held in the browser as an anonymous search leaves them (spec §3 "Pending results"). */
+/** Results held in the browser as an anonymous search leaves them ("Pending results"). */
 async function holdResults(page: Page, loanType: string, results: unknown[]) {
   const pending = {
     results,
@@ -69,7 +69,7 @@ async function holdResults(page: Page, loanType: string, results: unknown[]) {
   }, JSON.stringify(pending));
 }
 
-test.describe('issue 24: commercial results', () => {
+test.describe('commercial results', () => {
   test.beforeEach(async ({ page }) => {
     await mockSearchApi(page, { signedIn: true, offers: COMMERCIAL_OFFERS });
     await holdResults(page, 'commercial', COMMERCIAL_OFFERS);
@@ -77,7 +77,7 @@ test.describe('issue 24: commercial results', () => {
     await waitForResults(page);
   });
 
-  test('item 14: the commercial lifetime cost shows on the card and in the breakdown', async ({ page }) => {
+  test('the commercial lifetime cost shows on the card and in the breakdown', async ({ page }) => {
     // 1,080 × 12 × 20 + 3,600
     const card = page.getByRole('article', { name: 'Harbour Commercial' });
     for (const size of WIDTHS) {
@@ -95,7 +95,7 @@ test.describe('issue 24: commercial results', () => {
     await expectNoAxeViolations(page);
   });
 
-  test('item 15: the commercial comparison keeps Profit and ROCE and adds Monthly Payment and LTV', async ({
+  test('the commercial comparison keeps Profit and ROCE and adds Monthly Payment and LTV', async ({
     page,
   }) => {
     for (const name of ['Harbour Commercial', 'Northgate Bank'])
@@ -124,10 +124,8 @@ test.describe('issue 24: commercial results', () => {
   });
 });
 
-test.describe('issue 24: development results', () => {
-  test('item 18: the default order shows on Net Loan, and a TMC of 0 reads Contact for TMC', async ({
-    page,
-  }) => {
+test.describe('development results', () => {
+  test('the default order shows on Net Loan, and a TMC of 0 reads Contact for TMC', async ({ page }) => {
     const offers = SAMPLE_OFFERS.map((offer, index) =>
       index === 0 ? { ...offer, TrueMonthlyCost: 0 } : offer,
     );
@@ -153,10 +151,8 @@ test.describe('issue 24: development results', () => {
   });
 });
 
-test.describe('issue 24: sign-in with held results', () => {
-  test('item 16: signing in with results held takes the person to them, saved to the account', async ({
-    page,
-  }) => {
+test.describe('sign-in with held results', () => {
+  test('signing in with results held takes the person to them, saved to the account', async ({ page }) => {
     let signedIn = false;
     const calls = await mockSearchApi(page, { signedIn: true });
     // The session check answers as the account is: signed out until the sign-in call.
@@ -187,8 +183,8 @@ test.describe('issue 24: sign-in with held results', () => {
   });
 });
 
-test.describe('issue 24: the lead dialog', () => {
-  test('item 17: a phone over 40 characters says why; properties owned and contact preference get ticks', async ({
+test.describe('the lead dialog', () => {
+  test('a phone over 40 characters says why; properties owned and contact preference get ticks', async ({
     page,
   }) => {
     await mockSearchApi(page, { signedIn: false });
@@ -219,8 +215,8 @@ test.describe('issue 24: the lead dialog', () => {
   });
 });
 
-test.describe('issue 24: Get DIP on a result', () => {
-  test("item 21: Download PDF shows 'Preparing PDF…' while a first PDF renders, then Try again when it cannot be had", async ({
+test.describe('Get DIP on a result', () => {
+  test("Download PDF shows 'Preparing PDF…' while a first PDF renders, then Try again when it cannot be had", async ({
     page,
   }) => {
     await mockSearchApi(page, { signedIn: true });

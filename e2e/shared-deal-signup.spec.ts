@@ -1,4 +1,4 @@
-// Issue 24 item 8 against the real system: someone opens a deal sent to them while signed out, creates
+// Against the real system: someone opens a deal sent to them while signed out, creates
 // an account from it (/register?ref_deal_id={token}, remembered as signupReferralToken), verifies the
 // emailed link and signs in, and lands on /shared-deal/{token}; the registration carried the deal, so
 // sharing links it to the new account. Axe, screenshots and no overflow at 1280 and 375 px.
@@ -86,9 +86,7 @@ test('a sign-up from a shared deal is verified, signed in and lands on the deal'
   await context.close();
 });
 
-test('a deal link made for WhatsApp opens the offer, the sharer and the note (issue 24 item 9)', async ({
-  browser,
-}) => {
+test('a deal link made for WhatsApp opens the offer, the sharer and the note', async ({ browser }) => {
   test.setTimeout(90_000);
   const sender = await newUser(browser, 'Wanda Whatsapp');
   const made = await sender.page.request.post('/api/referrals/deal-share', {

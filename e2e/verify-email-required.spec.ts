@@ -1,4 +1,4 @@
-// Issue 24 item 1 against the real system: someone who registered an address but has not followed
+// Against the real system: someone who registered an address but has not followed
 // the verification link signs in, and a DIP shared to that address stays closed to them. Every page
 // says why (the banner under the header with 'Resend verification email', the shared DIP page and the
 // dashboard's lists), the resend sends a new link, and following it opens the DIP with no new sign-in.
