@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import boundaries from './eslint-rules/boundaries.mjs';
+import readableReferences from './eslint-rules/readable-references.mjs';
 
 export default tseslint.config(
   {
@@ -35,6 +36,11 @@ export default tseslint.config(
   {
     plugins: { boundaries },
     rules: { 'boundaries/no-cross-boundary-imports': 'error' },
+  },
+  {
+    // Comments and test titles state the rule, never a spec section or issue number a reader cannot open.
+    plugins: { 'readable-references': readableReferences },
+    rules: { 'readable-references/no-unopenable-references': 'error' },
   },
   {
     // A service's domain/ holds pure rules and the ports they need (docs/adding-a-service.md): the
