@@ -180,6 +180,11 @@ export const CONTRACT_FOLDERS = {
     owner: 'sharing',
     holds: 'share, deal and referral bodies, routes, internal reads and the sharing events',
   },
+  webhooks: {
+    owner: 'notifications',
+    holds:
+      "webhook endpoints' routes and bodies, the events they may subscribe to, each delivery's payload and the retry schedule",
+  },
 };
 
 /** The Markdown table of the folders of packages/contracts/src; throws when a folder has no entry in CONTRACT_FOLDERS or an entry has no folder. */

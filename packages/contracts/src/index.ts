@@ -9,5 +9,6 @@ export * from './dip';
 export * from './sharing';
 export * from './ops';
 export * from './alerts';
+export * from './webhooks';
 export * from './api';
 export * from './platform/processes';

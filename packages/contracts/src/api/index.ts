@@ -5,6 +5,7 @@ import { IDENTITY_ROUTES } from '../identity/routes';
 import { OPS_ROUTES } from '../ops/routes';
 import { SEARCH_ROUTES } from '../search/routes';
 import { SHARING_ROUTES } from '../sharing/routes';
+import { WEBHOOK_ROUTES } from '../webhooks/routes';
 import { type HttpMethod, type RouteContract, defineRoute, errorAnswer } from './route';
 
 export * from './route';
@@ -50,6 +51,7 @@ export type PublicApiRoute =
   | (typeof SHARING_ROUTES)[number]
   | (typeof OPS_ROUTES)[number]
   | (typeof ALERT_ROUTES)[number]
+  | (typeof WEBHOOK_ROUTES)[number]
   | (typeof DOCS_ROUTES)[number];
 
 export type PublicOperationId = PublicApiRoute['operationId'];
@@ -66,6 +68,7 @@ export const PUBLIC_API_ROUTES: readonly RouteContract[] = [
   ...SHARING_ROUTES,
   ...OPS_ROUTES,
   ...ALERT_ROUTES,
+  ...WEBHOOK_ROUTES,
   ...DOCS_ROUTES,
 ];
 

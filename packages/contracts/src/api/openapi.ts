@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../session';
+import { WEBHOOK_PAYLOAD_DATA, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from '../webhooks/http';
 import type { DomainReleaseInfo } from './domain-releases';
 import {
   type RouteContract,
@@ -191,9 +192,49 @@ function operationOf(route: RouteContract): JsonSchema {
 export const releaseText = (release: DomainReleaseInfo) =>
   `Release ${release.release} (commit ${release.commit.slice(0, 7)}, ${release.releasedAt.slice(0, 10)})`;
 
+const WEBHOOK_HEADERS = [
+  ['webhook-id', 'The event id: the same on every try of one delivery (drop repeats by it)'],
+  ['webhook-timestamp', 'When this try was sent, in unix seconds (refuse one far from your clock)'],
+  [
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the ' +
+      "base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks)",
+  ],
+] as const;
+
+/** The OpenAPI 3.1 `webhooks` entry of one event: the signed POST an endpoint receives. */
+function webhookOperationOf(type: string, event: { summary: string; schema: z.ZodType }): JsonSchema {
+  const body = z.object({ type: z.literal(type), timestamp: z.string(), data: event.schema });
+  return {
+    post: {
+      operationId: `webhook_${type.replace(/[^A-Za-z0-9]+/g, '_')}`,
+      summary: event.summary,
+      description:
+        'Sent to each enabled endpoint of the user that subscribed to it, signed per Standard Webhooks. ' +
+        `A 2xx within ${WEBHOOK_TIMEOUT_MS / 1000} seconds is a delivery; anything else (a redirect too) ` +
+        `is tried again ${WEBHOOK_RETRY_DELAYS_MS.length} times with growing delays for about a day, after ` +
+        'which the endpoint is disabled and its owner emailed.',
+      tags: ['webhooks'],
+      parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+        name,
+        in: 'header',
+        required: true,
+        description,
+        schema: { type: 'string' },
+      })),
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: jsonSchemaOf(body, 'output') } },
+      },
+      responses: { '2XX': { description: 'Received' } },
+    },
+  };
+}
+
 /**
  * The document; with `domainReleases`, the release of each domain's contracts this tree runs goes in
- * `info['x-domain-versions']` and in each tag (`x-release`, and its description).
+ * `info['x-domain-versions']` and in each tag (`x-release`, and its description). Each webhook event's
+ * signed POST goes in the OpenAPI 3.1 `webhooks` section.
  */
 export function buildOpenApiDocument(
   routes: readonly RouteContract[],
@@ -216,6 +257,9 @@ export function buildOpenApiDocument(
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags,
     paths,
+    webhooks: Object.fromEntries(
+      Object.entries(WEBHOOK_PAYLOAD_DATA).map(([type, event]) => [type, webhookOperationOf(type, event)]),
+    ),
     components: {
       securitySchemes: {
         sessionCookie: {
