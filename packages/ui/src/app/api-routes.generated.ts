@@ -70,6 +70,11 @@ export const API_ROUTES = {
   updateAlertSettings: { method: 'PUT', path: '/api/alerts/settings', auth: 'session' },
   showAlertUnsubscribe: { method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public' },
   unsubscribeFromAlerts: { method: 'POST', path: '/api/alerts/unsubscribe', auth: 'public' },
+  createWebhook: { method: 'POST', path: '/api/webhooks', auth: 'session' },
+  listWebhooks: { method: 'GET', path: '/api/webhooks', auth: 'session' },
+  deleteWebhook: { method: 'DELETE', path: '/api/webhooks/:webhookId', auth: 'session' },
+  testWebhook: { method: 'POST', path: '/api/webhooks/:webhookId/test', auth: 'session' },
+  listWebhookDeliveries: { method: 'GET', path: '/api/webhooks/:webhookId/deliveries', auth: 'session' },
   getOpenApiDocument: { method: 'GET', path: '/api/docs/openapi.json', auth: 'public' },
   getApiDocsPage: { method: 'GET', path: '/api/docs', auth: 'public' },
 } as const;
