@@ -79,8 +79,9 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 export const DEVELOPMENT_ONLY_PREFIX = 'dev-only';
 
 /**
- * In production a value everyone can read in this repository is no secret, and the development mail
- * catcher would show every verification link to whoever reaches it: both stop the process at boot.
+ * In production a value everyone can read in this repository is no secret, the development mail
+ * catcher would show every verification link to whoever reaches it, and webhooks allowed to private
+ * addresses would let any user's endpoint reach the internal network: each stops the process at boot.
  */
 function refuseDevelopmentValues(cfg: Record<string, unknown>): void {
   const known = Object.entries(cfg)
@@ -94,6 +95,11 @@ function refuseDevelopmentValues(cfg: Record<string, unknown>): void {
   if (cfg.MAIL_CATCHER_ENABLED === true) {
     throw new ConfigError(
       'Invalid configuration: MAIL_CATCHER_ENABLED must be off in production (the catcher shows every email, verification links included)',
+    );
+  }
+  if (cfg.WEBHOOKS_ALLOW_PRIVATE_TARGETS === true) {
+    throw new ConfigError(
+      'Invalid configuration: WEBHOOKS_ALLOW_PRIVATE_TARGETS must be off in production (webhooks could then reach the internal network)',
     );
   }
 }

@@ -26,6 +26,14 @@ export const notificationsConfigSchema = baseConfigSchema.extend({
   DB_NAME: z.string().min(1).default('notifications'),
   /** BullMQ key prefix, so environments can share one Redis. */
   QUEUE_PREFIX: z.string().default('bull'),
+  // ---- webhooks (src/webhooks)
+  /**
+   * Lets webhook endpoints be http and reach loopback and private addresses: for tests and local
+   * development only (refused when NODE_ENV=production).
+   */
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: envFlag,
+  /** How many webhook tries the worker makes at once (each waits at most 10 s for its answer). */
+  WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(8),
   // ---- the operations console (src/ops)
   /** Events the feed keeps in memory for replay, resume and the correlation view. */
   OPS_TAP_BUFFER: z.coerce.number().int().min(100).max(1_000_000).default(5000),

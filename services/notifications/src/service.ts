@@ -7,7 +7,10 @@ import { unsubscribeKey } from './alerts/unsubscribe-token';
 import { AlertStore } from './data/alerts';
 import { subscribeToAlertEvents } from './events/alerts';
 import { subscribeToIdentityEvents, subscribeToSharingEvents } from './events/consumed';
+import { subscribeToWebhookEvents } from './events/webhooks';
 import { createOpsConsole } from './ops';
+import { WEBHOOK_QUEUE, type WebhookJob } from './webhooks/delivery';
+import { WebhookStore } from './webhooks/store';
 
 /** The notifications API process: consumes events into the `email` queue; runs the mail catcher when enabled. */
 export const notificationsService = defineService({
@@ -24,6 +27,12 @@ export const notificationsService = defineService({
     watchQueueDepth(metrics, queue);
     subscribeToIdentityEvents(bus, processed, queue);
     subscribeToSharingEvents(bus, processed, queue);
+    const webhookQueue = createQueue<WebhookJob>(WEBHOOK_QUEUE, config.REDIS_URL, config.QUEUE_PREFIX);
+    runtime.addCloser({ name: 'webhook-queue', close: () => webhookQueue.close() });
+    watchQueueDepth(metrics, webhookQueue);
+    const webhooks = new WebhookStore(runtime.mongo);
+    await webhooks.ensureIndexes();
+    subscribeToWebhookEvents(bus, { store: webhooks, queue: webhookQueue });
     subscribeToAlertEvents(bus, {
       processed,
       queue,
@@ -50,7 +59,7 @@ export const notificationsService = defineService({
       queues: { email: queue },
     });
     runtime.addCloser({ name: 'ops-console', close: () => ops.close() });
-    const app = buildApp({ ...runtime, ops });
+    const app = buildApp({ ...runtime, ops, webhookQueue });
     await bus.start();
     await ops.start();
     return app;

@@ -194,8 +194,11 @@ export const webhookDipProductChangedDataSchema = z.object({
 export const webhookShareViewedDataSchema = z.object({
   shareId: z.string(),
   dipId: z.string(),
-  /** `invitation` when the owner shared it to the address; `link` when it came through the open link. */
-  via: z.enum(['invitation', 'link']),
+  /**
+   * `invitation` when the owner shared it to the address; `link` when it came through the open link;
+   * null when the event does not say (events from before the link was recorded).
+   */
+  via: z.enum(['invitation', 'link']).nullable(),
   /** The address the owner shared the DIP to; null for the open link (the opener's address is theirs). */
   recipientEmail: z.string().nullable(),
   viewedAt: iso,

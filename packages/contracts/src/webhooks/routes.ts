@@ -35,10 +35,11 @@ export const WEBHOOK_ROUTES = [
     body: createWebhookBodySchema,
     responses: {
       201: { description: 'Added: `secret` is shown this once', schema: createdWebhookSchema },
-      400: INVALID_REQUEST,
+      400: errorAnswer(
+        `The request is invalid (\`error\` is the first problem, \`fields\` each): an unknown event, a URL that is not https or not public, or the account already has ${WEBHOOKS_PER_USER_MAX} endpoints`,
+      ),
       401: NOT_SIGNED_IN,
       403: NOT_VERIFIED,
-      409: errorAnswer(WEBHOOK_MESSAGES.tooMany),
     },
   }),
   defineRoute({

@@ -1,5 +1,6 @@
 import type { DipProductAlertInput, RepricingAlertInput } from './alert-templates';
 import type { SharingEmailInput } from './sharing-templates';
+import type { WebhookDisabledInput } from './webhook-templates';
 
 export const EMAIL_QUEUE = 'email';
 
@@ -10,7 +11,8 @@ export type EmailJob =
   | PasswordChangedEmailJob
   | SharingEmailJob
   | RepricingAlertEmailJob
-  | DipProductAlertEmailJob;
+  | DipProductAlertEmailJob
+  | WebhookDisabledEmailJob;
 
 export interface VerificationEmailJob {
   eventId: string;
@@ -78,3 +80,12 @@ export const isAlertJob = (job: {
   template: string;
 }): job is RepricingAlertEmailJob | DipProductAlertEmailJob =>
   isRepricingAlertJob(job) || isDipProductAlertJob(job);
+
+/** A webhook endpoint was disabled after its last failed try; the job id is the endpoint's. */
+export interface WebhookDisabledEmailJob extends WebhookDisabledInput {
+  eventId: string;
+  to: string;
+}
+
+export const isWebhookDisabledJob = (job: { template: string }): job is WebhookDisabledEmailJob =>
+  job.template === 'webhook-disabled';

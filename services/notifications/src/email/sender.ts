@@ -12,9 +12,11 @@ import {
   isDipProductAlertJob,
   isRepricingAlertJob,
   isSharingEmailJob,
+  isWebhookDisabledJob,
 } from './jobs';
 import { sharingEmail } from './sharing-templates';
 import { verificationEmail } from './templates';
+import { webhookDisabledEmail } from './webhook-templates';
 
 /** Pooled: one SMTP connection reused across emails instead of a handshake per message. */
 export function createMailTransport(
@@ -52,7 +54,9 @@ export function startEmailWorker({ config, logger, mongo, transport }: EmailWork
         ? repricingAlertEmail(job.data)
         : isDipProductAlertJob(job.data)
           ? dipProductAlertEmail(job.data)
-          : verificationEmail(job.data);
+          : isWebhookDisabledJob(job.data)
+            ? webhookDisabledEmail(job.data)
+            : verificationEmail(job.data);
     // An alert says how to stop it where mail programs show an unsubscribe button, and that one POST
     // to that URL stops it (RFC 8058), so the program need not open the page.
     const headers = isAlertJob(job.data)
