@@ -35,6 +35,7 @@ const common = {
   // their package.json `exports` point plain `node` at the built dist/ instead.
   moduleNameMapper: {
     '^@lsp/(contracts|service-kit|embedded-mongo|frontend-kit)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@lsp/service-kit/tracing$': '<rootDir>/packages/service-kit/src/start-tracing.ts',
     '^@lsp/([a-z-]+)/processes$': '<rootDir>/services/$1/src/processes.ts',
   },
 };

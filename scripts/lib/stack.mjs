@@ -227,13 +227,20 @@ export async function startStack({
       await waitForTcp(mongoPort, 30000, () => supervisor.anyGivenUp());
     }
     if (mode === 'all-in-one') {
-      launch(ALL_IN_ONE.name, argsOf(ALL_IN_ONE.entry), { ...base, PORT_OFFSET: String(portOffset) }, 36);
+      launch(
+        ALL_IN_ONE.name,
+        argsOf(ALL_IN_ONE.entry),
+        { ...base, PORT_OFFSET: String(portOffset), OTEL_SERVICE_NAME: ALL_IN_ONE.name },
+        36,
+      );
     }
     PROCESSES.forEach((proc, i) => {
       if (mode === 'all-in-one' || !existsSync(path.join(ROOT, proc.entry))) return;
       const childEnv = {
         ...base,
         SERVICE_NAME: proc.name,
+        // Its spans are named after it (when OTEL_EXPORTER_OTLP_ENDPOINT turns tracing on).
+        OTEL_SERVICE_NAME: proc.name,
         ...(proc.port ? { PORT: String(port(proc.port)) } : {}),
         // A compiled static server lives in frontends/dist/<app>/; the webpack build stays beside the source.
         ...(proc.entry.startsWith('frontends/')

@@ -16,3 +16,5 @@ export * from './route-contracts';
 export * from './declared-route';
 export * from './internal-reads';
 export * from './rate-limit';
+export { activeTraceContext, flushTracing, inEventSpan } from './tracing/context';
+export * from './html';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { flushTracing } from './tracing/context';
 
 export type Closer = { name: string; close: () => Promise<unknown> };
 
@@ -28,6 +29,7 @@ export async function runUntilSignalled(
         await closer.close().catch((err) => opts.logger.error({ err, closer: closer.name }, 'close failed'));
       }
       opts.logger.info('stopped');
+      await flushTracing().catch((err) => opts.logger.warn({ err }, 'spans not sent'));
       process.exit(0);
     } catch (err) {
       opts.logger.error({ err }, 'shutdown failed');

@@ -3,7 +3,9 @@
 // SIGINT the gateway stops taking requests, then every service closes as it would alone. A crash ends
 // the whole process: `npm start`'s supervisor restarts it, and the outboxes and consumer groups in
 // MongoDB and Redis lose nothing, as when one service alone is restarted.
+import '@lsp/service-kit/tracing';
 import { defaultPortOf } from '@lsp/contracts';
+import { flushTracing } from '@lsp/service-kit';
 import { startAllInOne } from './host';
 
 /** How long the services may take to close before the process exits anyway. */
@@ -32,13 +34,16 @@ async function main() {
       process.stderr.write('all-in-one: shutdown took too long; exiting\n');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
-    host.close().then(
-      () => process.exit(0),
-      (err) => {
-        process.stderr.write(`all-in-one: shutdown failed: ${(err as Error).stack ?? err}\n`);
-        process.exit(1);
-      },
-    );
+    host
+      .close()
+      .then(() => flushTracing())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          process.stderr.write(`all-in-one: shutdown failed: ${(err as Error).stack ?? err}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -1,3 +1,4 @@
+import '@lsp/service-kit/tracing';
 import { runUntilSignalled } from '@lsp/service-kit';
 import { buildGatewayProcess } from './service';
 

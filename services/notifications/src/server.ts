@@ -1,3 +1,4 @@
+import '@lsp/service-kit/tracing';
 import { serveService } from '@lsp/service-kit';
 import { notificationsService } from './service';
 
