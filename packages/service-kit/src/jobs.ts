@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { serviceUnavailable } from './errors';
 import type { ServiceMetrics } from './metrics';
 import { createRedis } from './redis';
+import { bullmqTelemetry } from './tracing/context';
 
 /** Retries with exponential backoff; completed jobs kept a day, failed ones a week so they stay visible. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
@@ -40,7 +41,12 @@ function closingItsConnection<T extends { close(...args: never[]): Promise<void>
 export function createQueue<T = unknown>(name: string, redisUrl: string, prefix = 'bull'): Queue<T> {
   const { Queue } = bullmq();
   const connection = createRedis(redisUrl, 'producer');
-  const queue = new Queue<T>(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  const queue = new Queue<T>(name, {
+    connection,
+    prefix,
+    defaultJobOptions: DEFAULT_JOB_OPTIONS,
+    telemetry: bullmqTelemetry(),
+  });
   return closingItsConnection(queue as Queue<T>, connection);
 }
 
@@ -83,6 +89,7 @@ export function createWorker<T = unknown, R = unknown>(
       connection,
       concurrency: 4,
       prefix: opts.prefix ?? 'bull',
+      telemetry: bullmqTelemetry(),
       ...opts,
     }),
     connection,

@@ -20,8 +20,22 @@ export const eventEnvelopeSchema = z.object({
   dataschema: z.string().min(1),
   datacontenttype: z.literal('application/json'),
   correlationId: z.string().optional(),
+  /**
+   * CloudEvents' distributed-tracing extension: the W3C trace context of the span that wrote the event,
+   * so a consumer's work joins the trace of the request that caused it. Absent when tracing is off.
+   */
+  traceparent: z
+    .string()
+    .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+    .optional(),
+  tracestate: z.string().optional(),
   data: z.unknown(),
 });
+
+/** The trace an event belongs to: the trace id of its `traceparent`, or null when it carries none. */
+export function traceIdOf(envelope: { traceparent?: string }): string | null {
+  return envelope.traceparent?.split('-')[1] ?? null;
+}
 
 export type EventEnvelope<T = unknown> = Omit<z.infer<typeof eventEnvelopeSchema>, 'data'> & { data: T };
 

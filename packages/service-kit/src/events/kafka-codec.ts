@@ -32,6 +32,8 @@ export function envelopeToKafkaRecord(envelope: EventEnvelope): KafkaRecord {
     'content-type': envelope.datacontenttype,
   };
   if (envelope.correlationId !== undefined) headers.correlationId = envelope.correlationId;
+  if (envelope.traceparent !== undefined) headers.ce_traceparent = envelope.traceparent;
+  if (envelope.tracestate !== undefined) headers.ce_tracestate = envelope.tracestate;
   return { key: envelope.subject, value: JSON.stringify(envelope.data ?? null), headers };
 }
 
@@ -53,6 +55,8 @@ export function kafkaRecordToEnvelope(record: IncomingKafkaRecord): EventEnvelop
     dataschema: headerText(h.ce_dataschema),
     datacontenttype: headerText(h['content-type']),
     correlationId: headerText(h.correlationId),
+    traceparent: headerText(h.ce_traceparent),
+    tracestate: headerText(h.ce_tracestate),
     data: record.value === null ? null : JSON.parse(record.value.toString()),
   };
   return eventEnvelopeSchema.parse(candidate) as EventEnvelope;

@@ -1,6 +1,7 @@
 import { type EventEnvelope, eventEnvelopeSchema } from '@lsp/contracts';
 import { type ClientSession, type Connection, Types } from 'mongoose';
 import { randomUUID } from 'node:crypto';
+import { activeTraceContext } from '../tracing/context';
 import { isDuplicateKey } from './mongo-errors';
 import { errorMessage } from './retry';
 import type { EventBus, EventLogger } from './types';
@@ -115,7 +116,10 @@ export class Outbox {
   async add(events: EventEnvelope[], session?: ClientSession): Promise<void> {
     if (events.length === 0) return;
     const createdAt = new Date();
-    const entries: OutboxEntry[] = events.map((event) => {
+    // Each event carries the trace context of the span that wrote it (none when tracing is off).
+    const traceContext = activeTraceContext();
+    const entries: OutboxEntry[] = events.map((written) => {
+      const event = { ...traceContext, ...written };
       const envelope = eventEnvelopeSchema.parse(event);
       return {
         _id: new Types.ObjectId(),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type EventEnvelope, dataschemaVersion } from '@lsp/contracts';
 import type { Logger } from 'pino';
+import { inEventSpan } from '../tracing/context';
 
 /** Where a dead-lettered event came from and why it gave up; present only on `<type>.dlq` deliveries. */
 export interface DeadLetterInfo {
@@ -64,7 +65,7 @@ export function instanceSubscription(
   instance: string,
   subscribedAt = Date.now(),
 ): Subscription {
-  const subscription = readingItsVersion(declared);
+  const subscription = readingItsVersion(inItsEventSpan(declared));
   if (!subscription.everyInstance) return subscription;
   const from = subscribedAt - EVERY_INSTANCE_LOOKBACK_MS;
   return {
@@ -73,6 +74,15 @@ export function instanceSubscription(
     handler: async (envelope, context) => {
       if (Date.parse(envelope.time) >= from) await subscription.handler(envelope, context);
     },
+  };
+}
+
+/** The subscription with each event handled in a span that joins the trace the event carries. */
+function inItsEventSpan(subscription: Subscription): Subscription {
+  return {
+    ...subscription,
+    handler: (envelope, context) =>
+      inEventSpan(envelope, subscription.consumerGroup, () => subscription.handler(envelope, context)),
   };
 }
 
