@@ -118,6 +118,16 @@ export function renderApiDocsPage(document: Json): string {
       byTag.set(tag, [...(byTag.get(tag) ?? []), operationSection(path, method, operation)]);
     }
   }
+  // The OpenAPI 3.1 `webhooks`: what this platform POSTs to a user's endpoint, one entry per event.
+  const webhooks = (document.webhooks ?? {}) as Record<string, Record<string, Json>>;
+  for (const [event, operations] of Object.entries(webhooks)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      byTag.set('webhooks', [
+        ...(byTag.get('webhooks') ?? []),
+        operationSection(`your endpoint: ${event}`, method, operation),
+      ]);
+    }
+  }
   const tagText = new Map(
     ((document.tags ?? []) as Array<{ name: string; description?: string }>).map((tag) => [
       tag.name,

@@ -2,6 +2,8 @@ import {
   DOCS_ROUTES,
   DOMAIN_RELEASES,
   PUBLIC_API_ROUTES,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT_TYPE,
   isCreatingRoute,
   openApiPathOf,
 } from '@lsp/contracts';
@@ -114,6 +116,27 @@ describe('the public API documentation at the gateway', () => {
     const page = await (await fetch(`${gateway.url}/api/docs`)).text();
     expect(page).toContain('`Authorization: Bearer &lt;key&gt;` with the `dips:write` scope');
     expect(page).toContain('Send `Idempotency-Key` to make retries safe');
+  });
+
+  it("declares each webhook event's signed POST in the OpenAPI 3.1 webhooks section, and shows it", async () => {
+    const document = (await (await fetch(`${gateway.url}/api/docs/openapi.json`)).json()) as {
+      webhooks: Record<string, { post: { parameters: Array<{ name: string }>; requestBody: object } }>;
+    };
+    expect(Object.keys(document.webhooks).sort()).toEqual(
+      [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE].sort(),
+    );
+    for (const event of Object.values(document.webhooks)) {
+      expect(event.post.parameters.map((p) => p.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
+    }
+    const page = await (await fetch(`${gateway.url}/api/docs`)).text();
+    expect(page).toContain('<h2 id="webhooks">webhooks</h2>');
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      expect(page).toContain(`POST</span> <code>your endpoint: ${type}</code>`);
+    }
   });
 
   it('answers its own per-address limit with a 429, not a 500', async () => {
