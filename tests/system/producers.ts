@@ -187,7 +187,9 @@ export async function produceEveryEvent(stack: Stack, owner: SignedInUser): Prom
       {
         referralEmail: `deal-${randomUUID()}@example.com`,
         referrerId: owner.userId,
-        loanData: JSON.stringify({ LenderName: 'Harbour Bridging' }),
+        // The run's own offer is shared: the request names the run and the offer's lender and product.
+        loanData: JSON.stringify(run.json().data.Results[0]),
+        searchRunId: run.json().data.SearchRunId,
         loanType: 'bridging',
       },
       { headers },

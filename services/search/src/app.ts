@@ -1,6 +1,7 @@
 import {
   DIP_INTERNAL_PATHS,
   SEARCH_INTERNAL_PATHS,
+  runOfferQuerySchema,
   searchesWithApplicationsResponseSchema,
 } from '@lsp/contracts';
 import {
@@ -8,6 +9,7 @@ import {
   InternalReader,
   type ServiceRuntime,
   createServiceApp,
+  badRequest,
   registerInternalRead,
 } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
@@ -22,6 +24,7 @@ import { registerPanelOpsRoutes } from './http/panel-ops';
 import { registerSavedSearchRoutes } from './http/saved-searches';
 import { registerSearchRoutes } from './http/searches';
 import { PanelImpactRunner } from './searching/panel-impact';
+import { offerOfRun } from './searching/recorded-run';
 import { savedSearchState } from './searching/saved-search-state';
 
 export type SearchDeps = Pick<
@@ -102,6 +105,18 @@ export function buildApp(deps: SearchDeps) {
     async (request) => {
       const search = await deps.savedSearches.find(request.params.searchId);
       return search ? savedSearchState(deps.runs, search) : null;
+    },
+  );
+  // sharing asks for the offer a user shares as a deal: only ever the run's own record of it.
+  registerInternalRead<never, unknown>(
+    app,
+    deps.config.INTERNAL_SECRET,
+    { method: 'POST', path: SEARCH_INTERNAL_PATHS.runOffer },
+    async (request) => {
+      const query = runOfferQuerySchema.safeParse(request.body);
+      if (!query.success)
+        throw badRequest('loanType, searchRunId, lenderId, productId and userId are required');
+      return offerOfRun(deps, query.data);
     },
   );
   return app;

@@ -1,4 +1,12 @@
-import { DIP_INTERNAL_PATHS, type DipState, dipStateSchema } from '@lsp/contracts';
+import {
+  DIP_INTERNAL_PATHS,
+  type DipState,
+  type RunOfferAnswer,
+  type RunOfferQuery,
+  SEARCH_INTERNAL_PATHS,
+  dipStateSchema,
+  runOfferAnswerSchema,
+} from '@lsp/contracts';
 import {
   type EventOutbox,
   InternalReader,
@@ -27,6 +35,8 @@ export type SharingDeps = Pick<
   clock?: Clock;
   /** The dip service, asked for a DIP as it is now; by default over HTTP at DIP_URL. */
   askDip?: (dipId: string) => Promise<DipState | null>;
+  /** The search service, asked for a run's offer; by default over HTTP at SEARCH_URL. */
+  askSearch?: (query: RunOfferQuery) => Promise<RunOfferAnswer>;
 };
 
 /** Asks the dip service (DIP_URL) for a DIP's current state. */
@@ -38,6 +48,19 @@ export function dipReader(config: Pick<SharingConfig, 'DIP_URL' | 'INTERNAL_SECR
   });
   return (dipId: string) =>
     dip.get(DIP_INTERNAL_PATHS.dipState.replace(':dipId', encodeURIComponent(dipId)), dipStateSchema);
+}
+
+/** Asks the search service (SEARCH_URL) for one offer of a run, as its record has it. */
+export function runOfferReader(config: Pick<SharingConfig, 'SEARCH_URL' | 'INTERNAL_SECRET'>) {
+  const search = new InternalReader({
+    baseUrl: config.SEARCH_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    owner: 'search',
+  });
+  return async (query: RunOfferQuery): Promise<RunOfferAnswer> =>
+    (await search.post(SEARCH_INTERNAL_PATHS.runOffer, query, runOfferAnswerSchema)) ?? {
+      outcome: 'run-not-found',
+    };
 }
 
 export function buildApp(deps: SharingDeps) {
@@ -58,7 +81,11 @@ export function buildApp(deps: SharingDeps) {
     signer: new ShareLinkSigner(deps.config),
     askDip: deps.askDip ?? dipReader(deps.config),
   });
-  registerDealRoutes(app, { ...common, allowances });
+  registerDealRoutes(app, {
+    ...common,
+    allowances,
+    askSearch: deps.askSearch ?? runOfferReader(deps.config),
+  });
   registerInternalReads(app, { ...common, internalSecret: deps.config.INTERNAL_SECRET });
   return app;
 }

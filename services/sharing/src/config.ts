@@ -21,6 +21,8 @@ export const sharingConfigSchema = baseConfigSchema.extend({
   TELEMETRY_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** The dip service: every decision about a DIP's link is made on its answer. */
   DIP_URL: z.string().url().default(defaultUrlOf('dip')),
+  /** The search service: a deal shared is its record of the run's offer. */
+  SEARCH_URL: z.string().url().default(defaultUrlOf('search')),
 });
 
 export type SharingConfig = z.infer<typeof sharingConfigSchema>;

@@ -1,15 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import { IDENTITY_EVENT_TYPES, SHARING_MESSAGES, createEnvelope } from '@lsp/contracts';
 import { ProcessedEvents } from '@lsp/service-kit';
 import { sharingRepositories } from '../src/data/repositories';
 import { handleUserRegistered } from '../src/events/consumed';
-import { type SharingHarness, startSharingHarness } from './sharing-harness';
+import { type SearchedOffer, type SharingHarness, startSharingHarness } from './sharing-harness';
 
 jest.setTimeout(60_000);
 
-const OFFER = { LenderName: 'Harbour Bridging', GrossLoan: 372000, NetLoan: 350000, InterestRate: 0.102 };
+const FORGED = /Forged|Guaranteed|invented/;
+
+/** An offer with every field changed: names, ids, figures, terms and reasons. */
+function forgedOffer(offer: Record<string, unknown>): Record<string, unknown> {
+  const edited: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(offer)) {
+    if (typeof value === 'number')
+      edited[field] = field === 'LoanTerm' ? 60 : field.includes('Fee') ? 0 : value + 1;
+    else if (Array.isArray(value)) edited[field] = ['Guaranteed approval'];
+    else if (field === 'LoanType' || field === 'InterestTreatment') edited[field] = value;
+    else edited[field] = field === 'ProductName' ? 'Guaranteed Approval Bridge' : 'Forged Bank PLC';
+  }
+  return edited;
+}
 
 describe('shared deals, referrals and share-funnel telemetry', () => {
   let h: SharingHarness;
+  /** Each referrer's own search run, run once: the offer a deal share names. */
+  const searched = new Map<string, SearchedOffer>();
 
   beforeAll(async () => {
     h = await startSharingHarness();
@@ -18,12 +34,21 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
     await h?.close();
   });
 
-  async function shareDeal(client: Awaited<ReturnType<SharingHarness['signedIn']>>, extra: object = {}) {
-    return client.client.post('/api/referrals/deal-share', {
+  type Referrer = Awaited<ReturnType<SharingHarness['signedIn']>>;
+
+  async function offerOf(referrer: Referrer): Promise<SearchedOffer> {
+    const known = searched.get(referrer.user.userId);
+    if (known) return known;
+    const offer = await h.searchOffer(referrer.client);
+    searched.set(referrer.user.userId, offer);
+    return offer;
+  }
+
+  async function shareDeal(referrer: Referrer, extra: object = {}) {
+    return referrer.client.post('/api/referrals/deal-share', {
       referralEmail: 'Friend@Example.co.uk',
-      referrerId: client.user.userId,
-      loanData: JSON.stringify(OFFER),
-      loanType: 'bridging',
+      referrerId: referrer.user.userId,
+      ...(await offerOf(referrer)).deal,
       note: 'Have a look',
       ...extra,
     });
@@ -37,12 +62,13 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
       const { success, signupToken } = res.json();
       expect(success).toBe(true);
       expect(signupToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const { offer } = await offerOf(referrer);
       const shared = (await h.outboxEvents('deal.shared')).at(-1)!;
       expect(shared.data).toMatchObject({
         referrerId: referrer.user.userId,
         referrerName: 'Rob Referrer',
         referralEmail: 'friend@example.co.uk',
-        lenderName: 'Harbour Bridging',
+        lenderName: offer.LenderName,
         note: 'Have a look',
         dealUrl: `http://localhost:8080/shared-deal/${signupToken}`,
       });
@@ -55,7 +81,7 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
         note: 'Have a look',
         loan_type: 'bridging',
       });
-      expect(JSON.parse(page.json().loan_data)).toEqual(OFFER);
+      expect(JSON.parse(page.json().loan_data)).toEqual(offer);
       for (let i = 0; i < 2; i += 1)
         expect((await anonymous.post(`/api/shared-deal/${signupToken}/viewed`)).status).toBe(200);
       const viewed = (await h.outboxEvents('deal.viewed')).filter(
@@ -89,6 +115,83 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
       expect(await h.collections.sharedDeals.countDocuments()).toBe(before);
     });
 
+    it('shares only the run’s own offer: none of the posted offer’s edits reach the share, its event or its page', async () => {
+      const referrer = await h.signedIn({ name: 'Rob Referrer' });
+      const { offer, deal } = await offerOf(referrer);
+      const forged = forgedOffer(offer);
+      // Every field of the posted offer edited, its ids included: the request's own ids name the offer.
+      const res = await shareDeal(referrer, { loanData: JSON.stringify(forged), note: undefined });
+      expect(res.status).toBe(201);
+      expect(res.text).not.toMatch(FORGED);
+      const { signupToken } = res.json();
+      const stored = await h.collections.sharedDeals.findOne({ signupToken });
+      expect(JSON.parse(stored!.loanData)).toEqual(offer);
+      const shared = (await h.outboxEvents('deal.shared')).at(-1)!;
+      expect(shared.data.lenderName).toBe(offer.LenderName);
+      const page = await h.client().get(`/api/shared-deal/${signupToken}`);
+      expect(page.status).toBe(200);
+      expect(JSON.parse(page.json().loan_data)).toEqual(offer);
+      for (const seen of [JSON.stringify(stored), JSON.stringify(shared), page.text])
+        expect(seen).not.toMatch(FORGED);
+      // The posted offer as an object, naming the offer by its own LenderId and ProductId: the same.
+      const byPostedIds = await shareDeal(referrer, {
+        lenderId: undefined,
+        productId: undefined,
+        loanData: { ...forged, LenderId: deal.lenderId, ProductId: deal.productId },
+      });
+      expect(byPostedIds.status).toBe(201);
+      const second = await h.client().get(`/api/shared-deal/${byPostedIds.json().signupToken}`);
+      expect(JSON.parse(second.json().loan_data)).toEqual(offer);
+    });
+
+    it('refuses what the server did not produce with a clear 4xx, and sends nothing', async () => {
+      const owner = await h.signedIn();
+      const stranger = await h.signedIn();
+      const { deal } = await offerOf(owner);
+      const dealsBefore = await h.collections.sharedDeals.countDocuments();
+      const sharedBefore = (await h.outboxEvents('deal.shared')).length;
+      const refused = async (referrer: Referrer, fields: object, status: number, error: string) => {
+        const res = await referrer.client.post('/api/referrals/deal-share', {
+          referralEmail: 'friend@example.co.uk',
+          referrerId: referrer.user.userId,
+          ...deal,
+          ...fields,
+        });
+        expect([res.status, res.json().error]).toEqual([status, error]);
+      };
+      // Another user's run, even with its real ids and offer.
+      await refused(stranger, {}, 403, SHARING_MESSAGES.dealRunOfOtherUser);
+      await refused(owner, { searchRunId: undefined }, 400, SHARING_MESSAGES.dealWithoutRun);
+      await refused(
+        owner,
+        { lenderId: undefined, productId: undefined, loanData: '{"LenderName":"Forged Bank PLC"}' },
+        400,
+        SHARING_MESSAGES.dealWithoutOffer,
+      );
+      await refused(owner, { searchRunId: randomUUID() }, 404, SHARING_MESSAGES.dealRunNotFound);
+      // The run is a bridging run: as a development run it is unknown.
+      await refused(owner, { loanType: 'development' }, 404, SHARING_MESSAGES.dealRunNotFound);
+      await refused(owner, { productId: 'invented-product' }, 404, SHARING_MESSAGES.dealOfferNotInRun);
+      await refused(owner, { lenderId: 'forged-bank' }, 404, SHARING_MESSAGES.dealOfferNotInRun);
+      expect(await h.collections.sharedDeals.countDocuments()).toBe(dealsBefore);
+      expect(await h.outboxEvents('deal.shared')).toHaveLength(sharedBefore);
+      // None of the refusals spent the owner's allowance (5 an hour here): five shares still go.
+      for (let i = 0; i < 5; i += 1) expect((await shareDeal(owner)).status).toBe(201);
+    });
+
+    it('shares a run made before signing in (whoever holds its id), as a save does', async () => {
+      const anonymousRun = await h.searchOffer(h.client());
+      const referrer = await h.signedIn();
+      const res = await referrer.client.post('/api/referrals/deal-share', {
+        referralEmail: 'friend@example.co.uk',
+        referrerId: referrer.user.userId,
+        ...anonymousRun.deal,
+      });
+      expect(res.status).toBe(201);
+      const page = await h.client().get(`/api/shared-deal/${res.json().signupToken}`);
+      expect(JSON.parse(page.json().loan_data)).toEqual(anonymousRun.offer);
+    });
+
     it.each(['whatsapp', 'facebook', 'linkedin'])(
       'makes a %s share a deal link with the offer, the sharer and the note, and sends no email',
       async (channel) => {
@@ -101,7 +204,7 @@ describe('shared deals, referrals and share-funnel telemetry', () => {
         const page = await h.client().get(`/api/shared-deal/${signupToken}`);
         expect(page.status).toBe(200);
         expect(page.json()).toMatchObject({ referrer_name: 'Sofia Social', note: 'For the group' });
-        expect(JSON.parse(page.json().loan_data)).toEqual(OFFER);
+        expect(JSON.parse(page.json().loan_data)).toEqual((await offerOf(referrer)).offer);
         expect(await h.collections.sharedDeals.findOne({ signupToken })).toMatchObject({
           referralEmail: null,
           channel,

@@ -101,18 +101,32 @@ describe('sharing emails over SMTP', () => {
   it('emails a shared deal its page link and a referral its invitation', async () => {
     const { client, user } = await h.signedIn({ name: 'Rob Referrer' });
     const dealEmail = `deal.${Date.now()}@example.co.uk`;
+    const { offer, deal: named } = await h.searchOffer(client);
+    // Every word and figure of the posted offer edited: the email names the run's own lender.
     const deal = await client.post('/api/referrals/deal-share', {
       referralEmail: dealEmail,
       referrerId: user.userId,
-      loanType: 'bridging',
-      loanData: { LenderName: 'Harbour Bridging', GrossLoan: 372000 },
+      ...named,
+      loanData: Object.fromEntries(
+        Object.entries(offer).map(([field, value]) => [
+          field,
+          field === 'LenderId' || field === 'ProductId'
+            ? value
+            : typeof value === 'number'
+              ? 0
+              : typeof value === 'string'
+                ? 'Forged Bank PLC'
+                : value,
+        ]),
+      ),
       note: 'Worth a look',
     });
     expect(deal.status).toBe(201);
     const dealMail = await smtp.waitForMessage((m) => m.to.includes(dealEmail));
     expect(dealMail.subject).toBe('Rob Referrer sent you a loan deal');
     expect(dealMail.text).toContain('Worth a look');
-    expect(dealMail.text).toContain('Harbour Bridging');
+    expect(dealMail.text).toContain(String(offer.LenderName));
+    expect(`${dealMail.subject}${dealMail.text}${dealMail.html ?? ''}`).not.toContain('Forged');
     expect(dealMail.text).toContain(`http://localhost:8080/shared-deal/${deal.json().signupToken}`);
 
     const friend = `friend.${Date.now()}@example.co.uk`;

@@ -17,7 +17,7 @@ import {
   sendCase,
   unsafeStoredKeys,
 } from '@lsp/testing';
-import { SNAPSHOT, type SharingHarness, startSharingHarness } from './sharing-harness';
+import { SNAPSHOT, type SearchedOffer, type SharingHarness, startSharingHarness } from './sharing-harness';
 
 /**
  * Bad inputs derived from each route's zod schema (see
@@ -33,6 +33,8 @@ interface Context {
   shareSlug: string;
   dealToken: string;
   openExpiresAt: string;
+  /** An offer of the user's own search run, as a deal share names it. */
+  deal: SearchedOffer['deal'];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -52,8 +54,6 @@ const telemetryRefused = (status: number) => status === 204 || (status >= 400 &&
 
 let harness: SharingHarness | undefined;
 let gatewayHeaders: Record<string, string> = {};
-
-const OFFER = { LenderName: 'Harbour Bridging', ProductName: 'Harbour 12-month bridge', GrossLoan: 372000 };
 
 describeFuzz<Context>({
   service: 'sharing',
@@ -97,15 +97,14 @@ describeFuzz<Context>({
             {
               referralEmail: 'friend@example.co.uk',
               referrerId: ctx.user.userId,
-              loanData: JSON.stringify(OFFER),
-              loanType: 'bridging',
+              ...ctx.deal,
               note: 'Have a look',
             },
             {
               referralEmail: 'pal@example.co.uk',
               referrerId: ctx.user.userId,
-              loanData: OFFER,
-              loanType: 'development',
+              ...ctx.deal,
+              loanData: JSON.parse(ctx.deal.loanData) as unknown,
             },
           ],
           schema: dealShareBodySchema,
@@ -185,11 +184,11 @@ describeFuzz<Context>({
     harness = h;
     const { user, client } = await h.signedIn({ name: 'Fuzz Tester' });
     const dip = await h.createDip(user, { snapshot: SNAPSHOT });
+    const searched = await h.searchOffer(client);
     const deal = await client.post('/api/referrals/deal-share', {
       referralEmail: 'friend@example.co.uk',
       referrerId: user.userId,
-      loanData: JSON.stringify(OFFER),
-      loanType: 'bridging',
+      ...searched.deal,
     });
     expect(deal.status).toBe(201);
     gatewayHeaders = {
@@ -203,6 +202,7 @@ describeFuzz<Context>({
         dipId: dip.dipId,
         shareSlug: dip.shareSlug,
         dealToken: deal.json().signupToken,
+        deal: searched.deal,
         openExpiresAt: new Date(h.clock.now.getTime() + 24 * 3600_000).toISOString(),
       },
       serviceUrl: h.gateway.config.SHARING_URL,

@@ -176,7 +176,7 @@ describe('invitation emails cannot be relayed', () => {
         };
       };
       app = buildApp({
-        config: sharingConfigSchema.parse({ ...TEST_SECRETS, SHARE_LINK_SECRET }),
+        config: sharingConfigSchema.parse({ ...TEST_SECRETS, SHARE_LINK_SECRET, SEARCH_URL: h.searchUrl }),
         logger: silentLogger(),
         metrics: new ServiceMetrics('sharing'),
         healthChecks: [],
@@ -231,8 +231,7 @@ describe('invitation emails cannot be relayed', () => {
       const deal = await post(owner.user, '/api/referrals/deal-share', {
         referralEmail: 'friend@example.co.uk',
         referrerId: owner.user.userId,
-        loanData: JSON.stringify({ LenderName: 'Harbour Bridging', GrossLoan: 100000 }),
-        loanType: 'bridging',
+        ...(await h.searchOffer(owner.client)).deal,
       });
       expect(deal.statusCode).toBe(503);
       expect(await h.collections.referrals.countDocuments({ referrerUserId: owner.user.userId })).toBe(0);

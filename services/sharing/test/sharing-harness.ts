@@ -20,6 +20,7 @@ import {
 } from '@lsp/service-kit';
 import {
   CookieClient,
+  DOWN_URL,
   TEST_SECRETS,
   listen,
   outboxEnvelopes,
@@ -29,6 +30,15 @@ import {
 } from '@lsp/testing';
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Connection } from 'mongoose';
+import {
+  buildApp as buildSearchApp,
+  createRepositories as createSearchRepositories,
+  ensureIndexes as ensureSearchIndexes,
+} from '../../search/src/app';
+import { searchConfigSchema } from '../../search/src/config';
+import { PanelStore } from '../../search/src/data/panel-store';
+import { loadDefaultPanel } from '../../search/src/panel';
+import { BRIDGING_PAYLOAD } from '../../search/test/search-harness';
 import { buildApp } from '../src/app';
 import { sharingConfigSchema } from '../src/config';
 import { type SharingCollections, ensureSharingIndexes, sharingCollections } from '../src/data/collections';
@@ -48,6 +58,8 @@ export interface SharingHarness {
   collections: SharingCollections;
   gateway: TestGateway;
   redisUrl: string;
+  /** The search service sharing asks for a run's offer (its SEARCH_URL). */
+  searchUrl: string;
   clock: { now: Date };
   client(): CookieClient;
   signedIn(user?: Partial<CallerIdentity>): Promise<{ client: CookieClient; user: CallerIdentity }>;
@@ -62,9 +74,27 @@ export interface SharingHarness {
   /** A DIP owned by the user, known to sharing through dip.created. */
   createDip(owner: CallerIdentity, overrides?: Partial<DipCreatedEvent>): Promise<DipCreatedEvent>;
   outboxEvents(type?: string): Promise<Array<{ id: string; type: string; data: Record<string, unknown> }>>;
+  /**
+   * Runs a bridging search as `client` (through the gateway, to the real search service sharing asks)
+   * and answers its first offer with the fields a deal share names it by.
+   */
+  searchOffer(client: CookieClient): Promise<SearchedOffer>;
   /** What sharing answers dip on `POST /internal/access` (which live shares a person holds). */
   internalAccess(query: AccessQuery): Promise<AccessAnswer>;
   close(): Promise<void>;
+}
+
+/** One offer of a search run: the offer as the search answered it, and how a deal share names it. */
+export interface SearchedOffer {
+  offer: Record<string, unknown>;
+  /** The deal-share body's offer fields: the run, the lender and product, the loan type and loanData. */
+  deal: {
+    searchRunId: string;
+    lenderId: string;
+    productId: string;
+    loanType: 'bridging';
+    loanData: string;
+  };
 }
 
 export function dipEvent(type: string, data: { dipId: string } & Record<string, unknown>) {
@@ -148,8 +178,27 @@ export function startSharingHarness(
     const collections = sharingCollections(mongo);
     await ensureSharingIndexes(collections);
     const repositories = sharingRepositories(mongo);
+    // The search service, as deal shares ask it for a run's offer (its answer is what is shared).
+    const searchDb = await testMongo.database('search');
+    const searchOutbox = await Outbox.open(searchDb);
+    const panels = new PanelStore(searchDb, silentLogger());
+    await panels.load(loadDefaultPanel);
+    const searchRepositories = createSearchRepositories(searchDb, searchOutbox);
+    await ensureSearchIndexes(searchRepositories);
+    const searchServer = await listen(
+      buildSearchApp({
+        config: searchConfigSchema.parse({ ...env, DIP_URL: DOWN_URL }),
+        logger: silentLogger(),
+        metrics: new ServiceMetrics('search'),
+        healthChecks: [],
+        panels,
+        ...searchRepositories,
+      }),
+    );
+    onClose(() => searchServer.close());
     const config = sharingConfigSchema.parse({
       ...env,
+      SEARCH_URL: searchServer.url,
       SHARE_LINK_SECRET,
       INVITATIONS_PER_HOUR: '5',
       TELEMETRY_PER_MINUTE: '20',
@@ -187,7 +236,7 @@ export function startSharingHarness(
     onClose(() => server.close());
     const gateway = await startTestGateway({
       redisUrl: redis.url,
-      upstreams: { sharing: server.url },
+      upstreams: { sharing: server.url, search: searchServer.url },
       env: gatewayEnv,
     });
     onClose(() => gateway.close());
@@ -198,6 +247,7 @@ export function startSharingHarness(
       collections,
       gateway,
       redisUrl: redis.url,
+      searchUrl: searchServer.url,
       clock,
       ownerStates,
       client: () => new CookieClient(gateway.url),
@@ -232,6 +282,25 @@ export function startSharingHarness(
         return data;
       },
       outboxEvents: (type) => outboxEnvelopes(outbox, type),
+      async searchOffer(client) {
+        const run = await client.post('/api/bridging', BRIDGING_PAYLOAD);
+        if (run.status !== 200) throw new Error(`search failed: ${run.status} ${run.text}`);
+        const answer = run.json() as {
+          data: { SearchRunId: string; Results: Array<Record<string, unknown>> };
+        };
+        const offer = answer.data.Results[0];
+        if (!offer) throw new Error('the search found no offer');
+        return {
+          offer,
+          deal: {
+            searchRunId: answer.data.SearchRunId,
+            lenderId: String(offer.LenderId),
+            productId: String(offer.ProductId),
+            loanType: 'bridging',
+            loanData: JSON.stringify(offer),
+          },
+        };
+      },
       async internalAccess(query) {
         const reader = new InternalReader({
           baseUrl: server.url,

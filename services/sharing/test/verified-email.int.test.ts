@@ -150,8 +150,7 @@ describe('sharing needs a verified email address', () => {
     const deal = {
       referralEmail: 'friend@example.co.uk',
       referrerId: w.owner.userId,
-      loanData: JSON.stringify({ LenderName: 'Harbour Bridging', NetLoan: 350000 }),
-      loanType: 'bridging',
+      ...(await h.searchOffer(w.owner.client)).deal,
       note: 'Have a look',
     };
     await expectUnverifiedRefused(() => w.ownerUnverified.post('/api/referrals/deal-share', deal));

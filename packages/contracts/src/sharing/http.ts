@@ -149,6 +149,15 @@ export const dealShareBodySchema = z
     ),
     loanType: z.enum(LOAN_TYPES, { error: 'loanType must be bridging, commercial or development' }),
     note: optionalText(1000),
+    /**
+     * The search run the offer comes from (`data.SearchRunId` of the search answer). The deal shared is
+     * the server's own record of that run's offer; `loanData` only names it when `lenderId` and
+     * `productId` are absent (by its `LenderId` and `ProductId`), and its figures are never read.
+     */
+    searchRunId: z.string({ error: 'searchRunId must be text' }).min(1).max(100).optional(),
+    /** The offer's lender and product in that run (`LenderId`, `ProductId` of the offer). */
+    lenderId: z.string({ error: 'lenderId must be text' }).min(1).max(100).optional(),
+    productId: z.string({ error: 'productId must be text' }).min(1).max(200).optional(),
   })
   .superRefine((body, ctx) => {
     // Only an email share names a recipient, and it must.

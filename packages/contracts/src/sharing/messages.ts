@@ -24,6 +24,12 @@ export const SHARING_MESSAGES = {
   invitationsUnavailable: 'Invitations cannot be sent right now. Please try again in a few minutes.',
   alreadyEmailedToday:
     'Already emailed about this DIP in the last 24 hours: shared again without sending another email',
+  dealWithoutRun:
+    'searchRunId is required: a deal is shared from a search run (the SearchRunId of the search answer)',
+  dealWithoutOffer: 'lenderId and productId are required: they name the offer of the search run to share',
+  dealRunNotFound: 'That search run was not found. Please run the search again.',
+  dealRunOfOtherUser: 'That search was run by another user',
+  dealOfferNotInRun: 'That offer is not one of the search run’s results. Please run the search again.',
   referrerNameControlCharacters:
     'Invalid Name: Please remove control or text-direction characters from your name',
 } as const;

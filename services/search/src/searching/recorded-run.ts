@@ -1,6 +1,8 @@
 import {
   type LoanOffer,
   type LoanType,
+  type RunOfferAnswer,
+  type RunOfferQuery,
   type SearchRunResponse,
   LOAN_TYPES,
   searchPayloadSchemas,
@@ -104,6 +106,20 @@ export async function replayRunOfAnyType(deps: RecordedRunDeps, runId: string): 
 /** Whether a user may keep this run: an anonymous run (the visitor who became the user) or their own. */
 export const runMayBeSavedBy = (run: SearchRunDocument, userId: string) =>
   run.userId === null || run.userId === undefined || run.userId === userId;
+
+/**
+ * One offer of a run, for someone to share: sized again from the run's record like a save, so it is
+ * only ever what the panel offered. Refused as a save is: an unknown run, or one another user made.
+ */
+export async function offerOfRun(deps: RecordedRunDeps, query: RunOfferQuery): Promise<RunOfferAnswer> {
+  const replayed = await replayRecordedRun(deps, query.loanType, query.searchRunId);
+  if (!replayed) return { outcome: 'run-not-found' };
+  if (!runMayBeSavedBy(replayed.run, query.userId)) return { outcome: 'run-of-other-user' };
+  const offer = replayed.offers.find(
+    (candidate) => candidate.LenderId === query.lenderId && candidate.ProductId === query.productId,
+  );
+  return offer ? { outcome: 'offered', loanType: query.loanType, offer } : { outcome: 'offer-not-in-run' };
+}
 
 /** A saved search built from the server's record of the run alone. */
 export function savedSearchOfRun(

@@ -1,5 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { MAX_DEAL_LOAN_DATA_BYTES, SHARING_MESSAGES } from '@lsp/contracts';
+import {
+  MAX_DEAL_LOAN_DATA_BYTES,
+  type RunOfferAnswer,
+  type RunOfferQuery,
+  SHARING_MESSAGES,
+} from '@lsp/contracts';
 import {
   type Logger,
   badRequest,
@@ -29,9 +34,15 @@ export interface DealRouteDeps {
   repositories: Pick<SharingRepositories, 'deals' | 'referrals' | 'funnel'>;
   outbox: EventOutbox;
   clock: Clock;
+  /** The search service's record of one offer of a run (what a deal share sends). */
+  askSearch: (query: RunOfferQuery) => Promise<RunOfferAnswer>;
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
+
+/** A lender or product id as an offer carries it; null when it is not one. */
+const idIn = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : null;
 
 export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
   const { deals, referrals, funnel } = deps.repositories;
@@ -60,17 +71,39 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
     async (request, reply) => {
       const { caller, body: input } = request;
       if (input.referrerId !== caller.userId) throw forbidden(SHARING_MESSAGES.referrerMismatch);
-      const loanData = typeof input.loanData === 'string' ? input.loanData : JSON.stringify(input.loanData);
-      if (Buffer.byteLength(loanData) > MAX_DEAL_LOAN_DATA_BYTES)
+      const posted = typeof input.loanData === 'string' ? input.loanData : JSON.stringify(input.loanData);
+      if (Buffer.byteLength(posted) > MAX_DEAL_LOAN_DATA_BYTES)
         throw badRequest(`loanData must be at most ${MAX_DEAL_LOAN_DATA_BYTES} bytes`);
-      let offer: Record<string, unknown>;
+      let postedOffer: Record<string, unknown>;
       try {
-        offer = JSON.parse(loanData) as Record<string, unknown>;
+        postedOffer = JSON.parse(posted) as Record<string, unknown>;
       } catch {
         throw badRequest('loanData must be a loan result (JSON)');
       }
-      if (!offer || typeof offer !== 'object' || Array.isArray(offer))
+      if (!postedOffer || typeof postedOffer !== 'object' || Array.isArray(postedOffer))
         throw badRequest('loanData must be a loan result (JSON)');
+      // The deal is the server's own record of the run's offer: the posted offer only names it (by its
+      // lender and product when the request does not), and none of its figures or words are kept.
+      if (!input.searchRunId) throw badRequest(SHARING_MESSAGES.dealWithoutRun);
+      const lenderId = input.lenderId ?? idIn(postedOffer.LenderId);
+      const productId = input.productId ?? idIn(postedOffer.ProductId);
+      if (!lenderId || !productId) throw badRequest(SHARING_MESSAGES.dealWithoutOffer);
+      const answer = await deps.askSearch({
+        loanType: input.loanType,
+        searchRunId: input.searchRunId,
+        lenderId,
+        productId,
+        userId: caller.userId,
+      });
+      if (answer.outcome !== 'offered')
+        throw answer.outcome === 'run-of-other-user'
+          ? forbidden(SHARING_MESSAGES.dealRunOfOtherUser)
+          : notFound(
+              answer.outcome === 'run-not-found'
+                ? SHARING_MESSAGES.dealRunNotFound
+                : SHARING_MESSAGES.dealOfferNotInRun,
+            );
+      const { offer } = answer;
       await spendInvitation(caller.userId, reply);
       const now = deps.clock.now();
       const channel = input.channel ?? 'email';
@@ -81,8 +114,8 @@ export function registerDealRoutes(app: FastifyInstance, deps: DealRouteDeps) {
         channel,
         referrerId: caller.userId,
         referrerName: caller.name,
-        loanType: input.loanType,
-        loanData,
+        loanType: answer.loanType,
+        loanData: JSON.stringify(offer),
         // 256 random bits: the token is the only key to the deal page.
         signupToken: randomBytes(32).toString('base64url'),
         note: input.note,
