@@ -15,6 +15,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { registerApiDocs } from './api-docs';
+import { compressAnswer } from './compression';
 import { countedPerKey, createApiKeyAuthenticator, usesApiKey } from './api-keys';
 import type { GatewayConfig } from './config';
 import { crossSiteRefusal } from './cross-site';
@@ -289,5 +290,8 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
       forward(upstream, base, request, reply, { label });
   app.get('/mf/search/*', proxyStatic('search-mf', config.SEARCH_REMOTE_URL, 'The search pages'));
   app.get('/mf/dashboard/*', proxyStatic('dashboard-mf', config.DASHBOARD_REMOTE_URL, 'The dashboard pages'));
+
+  // Last of the onSend steps, so the answers kept for Idempotency-Key are the plain bytes (src/compression.ts).
+  app.addHook('onSend', async (request, reply, payload) => compressAnswer(request, reply, payload));
   return app;
 }
