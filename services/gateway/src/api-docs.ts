@@ -6,7 +6,7 @@ import {
   buildOpenApiDocument,
   openApiPathOf,
 } from '@lsp/contracts';
-import { PLATFORM_VERSION, declareRoute } from '@lsp/service-kit';
+import { PLATFORM_VERSION, declareRoute, escapeHtml } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -33,12 +33,6 @@ export const API_DOCS_INFO = {
 export function apiDocument(): Json {
   return buildOpenApiDocument(PUBLIC_API_ROUTES, API_DOCS_INFO, DOMAIN_RELEASES);
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /** A JSON Schema as indented text: exact, and readable enough for an integrator. */
 const schemaBlock = (schema: unknown) => `<pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre>`;

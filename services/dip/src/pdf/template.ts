@@ -7,6 +7,7 @@ import {
   formatRatePm,
   formatUkDate,
 } from '@lsp/contracts';
+import { escapeHtml } from '@lsp/service-kit';
 
 /** What the PDF is drawn from: the DIP's frozen snapshot and its dates. */
 export interface PdfDip {
@@ -29,16 +30,6 @@ export const DIP_DISCLAIMER =
 /** Dates in UK time through the one en-GB helper the pages use too. */
 export const formatDate = (iso: string) => formatUkDate(iso, 'long');
 export const formatDateTime = (iso: string) => formatUkDate(iso, 'long-time');
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-/** Every value that reaches the page goes through here: a project name is text, never markup. */
-export const escapeHtml = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 type Row = [label: string, value: string];
 

@@ -1,5 +1,5 @@
 import type { CaughtMail } from '../data/caught-mail';
-import { escapeHtml } from '../email/templates';
+import { escapeHtml } from '@lsp/service-kit';
 
 /** /dev/mail: newest first, links clickable, each message's HTML in a sandboxed frame. */
 export function renderMailPage(messages: CaughtMail[]): string {

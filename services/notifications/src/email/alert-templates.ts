@@ -4,7 +4,8 @@ import {
   formatCurrency,
   formatInterestAnnual,
 } from '@lsp/contracts';
-import { type RenderedEmail, escapeHtml } from './templates';
+import { escapeHtml } from '@lsp/service-kit';
+import type { RenderedEmail } from './templates';
 
 /** What an alert email says; every alert shares one layout so they read alike in the inbox. */
 interface AlertEmailContent {

@@ -1,5 +1,6 @@
 import { DASH, NAME_FORBIDDEN_CHARACTERS, formatUkDate } from '@lsp/contracts';
-import { type RenderedEmail, escapeHtml } from './templates';
+import { escapeHtml } from '@lsp/service-kit';
+import type { RenderedEmail } from './templates';
 
 /** The emails a person receives because someone shared with or invited them. */
 export type SharingEmailTemplate = 'dip-shared' | 'deal-shared' | 'referral-invitation';

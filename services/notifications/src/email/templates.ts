@@ -1,19 +1,11 @@
 import { formatUkDate } from '@lsp/contracts';
+import { escapeHtml } from '@lsp/service-kit';
 
 export interface RenderedEmail {
   subject: string;
   html: string;
   text: string;
 }
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] || 'there';
 

@@ -1,4 +1,5 @@
-import { type RenderedEmail, escapeHtml } from './templates';
+import { escapeHtml } from '@lsp/service-kit';
+import type { RenderedEmail } from './templates';
 
 /** The email to an endpoint's owner when a delivery failed on every try and the endpoint was disabled. */
 export interface WebhookDisabledInput {

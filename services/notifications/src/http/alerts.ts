@@ -1,9 +1,8 @@
 import { ALERT_MESSAGES } from '@lsp/contracts';
-import { badRequest, declareRoute } from '@lsp/service-kit';
+import { badRequest, declareRoute, escapeHtml } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { verifyUnsubscribeToken } from '../alerts/unsubscribe-token';
 import type { AlertStore } from '../data/alerts';
-import { escapeHtml } from '../email/templates';
 
 function page(title: string, body: string): string {
   return `<!doctype html>
