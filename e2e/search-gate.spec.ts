@@ -13,6 +13,7 @@ async function holdResults(page: Page, extra: Record<string, string> = {}) {
     userData: { name: SIGNED_IN_USER.name, email: SIGNED_IN_USER.email, phone: '07700 900456' },
     loanType: 'development',
     timestamp: Date.now(),
+    searchRunId: 'run-e2e-1',
   };
   await page.addInitScript(
     ([entry, user, more]) => {
@@ -115,11 +116,15 @@ test.describe('results gate and loan results', () => {
       const popup = await opened;
       await popup.waitForURL(url);
       await popup.close();
+      // The share names the run and the offer: the server shares its own record of it.
       expect(dealShares.at(-1)).toMatchObject({
         channel,
         referrerId: SIGNED_IN_USER.id,
         loanType: 'development',
         note: 'Our bridging option',
+        searchRunId: 'run-e2e-1',
+        lenderId: 'castlegate-finance',
+        productId: 'castlegate-finance-dev-1',
       });
       expect(dealShares.at(-1)).not.toHaveProperty('referralEmail');
       expect(JSON.parse(String(dealShares.at(-1)!.loanData))).toMatchObject({

@@ -2,32 +2,40 @@
 // an account from it (/register?ref_deal_id={token}, remembered as signupReferralToken), verifies the
 // emailed link and signs in, and lands on /shared-deal/{token}; the registration carried the deal, so
 // sharing links it to the new account. Axe, screenshots and no overflow at 1280 and 375 px.
-import { expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { SEARCH_PAYLOADS } from '../scripts/lib/journeys';
 import { linkInMailTo, newUser } from './support/mail-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'sign-up from a shared deal needs the real services');
 
+/** Runs a bridging search as the signed-in sender: its first offer, and how a deal share names it. */
+async function searchedOffer(request: APIRequestContext) {
+  const run = await request.post('/api/bridging', { data: SEARCH_PAYLOADS.bridging });
+  expect(run.status()).toBe(200);
+  const { data } = (await run.json()) as {
+    data: { SearchRunId: string; Results: Array<Record<string, unknown> & { LenderName: string }> };
+  };
+  const offer = data.Results[0]!;
+  return {
+    offer,
+    deal: {
+      loanType: 'bridging',
+      searchRunId: data.SearchRunId,
+      lenderId: offer.LenderId,
+      productId: offer.ProductId,
+      loanData: JSON.stringify(offer),
+    },
+  };
+}
+
 test('a sign-up from a shared deal is verified, signed in and lands on the deal', async ({ browser }) => {
   test.setTimeout(120_000);
   const sender = await newUser(browser, 'Sadie Sender');
   const friend = `dealfriend-${Date.now()}@example.com`;
+  const { deal } = await searchedOffer(sender.page.request);
   const shared = await sender.page.request.post('/api/referrals/deal-share', {
-    data: {
-      referralEmail: friend,
-      referrerId: sender.id,
-      loanType: 'bridging',
-      note: 'Worth a look',
-      loanData: JSON.stringify({
-        LenderName: 'Harbour Bridging',
-        GrossLoan: 500000,
-        NetLoan: 470000,
-        InterestRate: 0.0085,
-        DepositRequired: 120000,
-        ArrangementFee: 10000,
-        MonthlyPayment: 4250,
-      }),
-    },
+    data: { referralEmail: friend, referrerId: sender.id, note: 'Worth a look', ...deal },
   });
   expect(shared.status()).toBe(201);
   const { signupToken } = (await shared.json()) as { signupToken: string };
@@ -89,13 +97,15 @@ test('a sign-up from a shared deal is verified, signed in and lands on the deal'
 test('a deal link made for WhatsApp opens the offer, the sharer and the note', async ({ browser }) => {
   test.setTimeout(90_000);
   const sender = await newUser(browser, 'Wanda Whatsapp');
+  const { offer, deal } = await searchedOffer(sender.page.request);
   const made = await sender.page.request.post('/api/referrals/deal-share', {
     data: {
       referrerId: sender.id,
       channel: 'whatsapp',
-      loanType: 'development',
       note: 'For the group chat',
-      loanData: JSON.stringify({ LenderName: 'Quayside Capital', GrossLoan: 610000, NetLoan: 560000 }),
+      ...deal,
+      // What the browser posts is only a reference: the deal page shows the run's own offer.
+      loanData: JSON.stringify({ ...offer, LenderName: 'Forged Bank PLC', GrossLoan: 1 }),
     },
   });
   expect(made.status()).toBe(201);
@@ -106,7 +116,8 @@ test('a deal link made for WhatsApp opens the offer, the sharer and the note', a
   await expect(page.getByRole('heading', { name: 'A deal shared with you' })).toBeVisible();
   await expect(page.getByRole('main').getByText('Wanda Whatsapp')).toBeVisible();
   await expect(page.getByText('For the group chat')).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Quayside Capital' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: offer.LenderName })).toBeVisible();
+  await expect(page.getByText('Forged Bank PLC')).toHaveCount(0);
   await expectNoAxeViolations(page);
   await expectNoOverflowAt375(page);
   await context.close();

@@ -1,5 +1,10 @@
 import { derivedBuildCosts } from '../src/lib/development-costs';
-import { readSavedSearch, resultsFromApiResponse, searchSummary } from '../src/lib/saved-search';
+import {
+  readSavedSearch,
+  resultsFromApiResponse,
+  searchRunIdOf,
+  searchSummary,
+} from '../src/lib/saved-search';
 
 describe('development derived costs', () => {
   it('adds the contingency to the build cost and assumes professional fees at 10%', () => {
@@ -35,7 +40,7 @@ describe('saved search reading', () => {
         id: 7,
         loan_type: 'bridging',
         form_data: { propertyLocation: 'London', loanTerm: 12, purchasePrice: 200000 },
-        api_response: { success: true, data: { Results: [{ LenderName: 'A' }] } },
+        api_response: { success: true, data: { Results: [{ LenderName: 'A' }], SearchRunId: 'run-7' } },
         created_at: '2026-11-20T10:00:00Z',
       },
       '7',
@@ -45,8 +50,15 @@ describe('saved search reading', () => {
       loanType: 'bridging',
       formData: { propertyLocation: 'London', loanTerm: 12, purchasePrice: 200000 },
       results: [{ LenderName: 'A' }],
+      searchRunId: 'run-7',
       createdAt: '2026-11-20T10:00:00Z',
     });
+  });
+
+  it('names no run for a stored answer without one (a deal cannot be shared from it)', () => {
+    expect(readSavedSearch({ id: 8, api_response: [{ LenderName: 'A' }] }, '8').searchRunId).toBeNull();
+    expect(searchRunIdOf({ data: { SearchRunId: '' } })).toBeNull();
+    expect(searchRunIdOf({ data: { SearchRunId: 'run-9' } })).toBe('run-9');
   });
 
   it('accepts the results as a bare list or under Results', () => {

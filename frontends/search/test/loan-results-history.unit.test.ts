@@ -16,6 +16,11 @@ describe('the results /loan-results keeps in its history entry', () => {
     expect(loanResultsFromHistory(state)).toEqual(shown);
   });
 
+  it('keeps the search run the results came from, so Send Deal and Share still name it after Back', () => {
+    const withRun = { ...shown, searchRunId: 'run-1' };
+    expect(loanResultsFromHistory(structuredClone(loanResultsHistoryState(withRun)))).toEqual(withRun);
+  });
+
   it('finds nothing in an entry without results or with a damaged copy', () => {
     for (const state of [
       null,

@@ -31,5 +31,6 @@ export function loanResultsFromHistory(state: unknown): PendingResults | null {
     userData: entry.userData ?? null,
     timestamp: typeof entry.timestamp === 'number' ? entry.timestamp : 0,
     loanType: entry.loanType,
+    ...(typeof entry.searchRunId === 'string' && entry.searchRunId ? { searchRunId: entry.searchRunId } : {}),
   };
 }

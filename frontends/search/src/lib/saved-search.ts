@@ -6,6 +6,8 @@ export interface SavedSearchView {
   loanType: LoanType | null;
   formData: Record<string, unknown>;
   results: OfferLike[];
+  /** The search run the offers came from (a deal is shared from its record); null when none is named. */
+  searchRunId: string | null;
   createdAt: string | null;
 }
 
@@ -25,6 +27,12 @@ export function resultsFromApiResponse(apiResponse: unknown): OfferLike[] {
   return [];
 }
 
+/** The run a search answer (or a saved search's stored answer) names: its `data.SearchRunId`. */
+export function searchRunIdOf(apiResponse: unknown): string | null {
+  const id = asRecord(asRecord(apiResponse).data).SearchRunId;
+  return typeof id === 'string' && id ? id : null;
+}
+
 /**
  * GET /api/search-result/{id} as the page needs it. The stored record uses snake_case columns
  * (form_data, api_response, loan_type, created_at); camelCase is accepted too, and a `search` wrapper.
@@ -40,6 +48,7 @@ export function readSavedSearch(body: unknown, id: string): SavedSearchView {
     loanType: isLoanType(loanType) ? loanType : isLoanType(formData.loanType) ? formData.loanType : null,
     formData,
     results: resultsFromApiResponse(record.api_response ?? record.apiResponse ?? record.results),
+    searchRunId: searchRunIdOf(record.api_response ?? record.apiResponse),
     createdAt: typeof created === 'string' || typeof created === 'number' ? String(created) : null,
   };
 }

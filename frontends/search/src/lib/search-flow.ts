@@ -47,6 +47,8 @@ export type SearchOutcome =
       results: OfferLike[];
       formData: Record<string, unknown>;
       searchId: string;
+      /** The run the offers came from (the answer's SearchRunId), when the answer names one. */
+      searchRunId?: string;
       userId: string;
       toast: ToastMessage;
       lendabilityScore: PendingLendabilityScore | null;
@@ -214,6 +216,7 @@ export async function runSearchFlow(
         results,
         formData: formValues,
         searchId: saved.id,
+        ...(typeof response.data?.SearchRunId === 'string' ? { searchRunId: response.data.SearchRunId } : {}),
         userId: saved.userId,
         toast,
         lendabilityScore: score,

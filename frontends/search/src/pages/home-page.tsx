@@ -46,6 +46,8 @@ interface ShownResults {
   searchId?: string;
   /** The Lendability Score the lead was given (anonymous searches only), shown above the offers. */
   lendabilityScore?: PendingLendabilityScore | null;
+  /** The search run the offers came from (Send Deal shares the server's record of an offer). */
+  searchRunId?: string;
   loanType: LoanType;
   formData: Record<string, unknown>;
   results: PendingResults['results'];
@@ -94,6 +96,7 @@ export function HomePage() {
         loanType: entry.loanType,
         formData: entry.formData,
         results: entry.results,
+        searchRunId: entry.searchRunId,
         lendabilityScore: entry.lendabilityScore ?? null,
       });
       setPending(null);
@@ -192,6 +195,7 @@ export function HomePage() {
     if (outcome.kind === 'shown') {
       setResults({
         searchId: outcome.searchId,
+        searchRunId: outcome.searchRunId,
         loanType: type,
         formData: outcome.formData,
         results: outcome.results,
@@ -325,6 +329,7 @@ export function HomePage() {
                 loanType={results.loanType}
                 formData={results.formData}
                 searchId={results.searchId}
+                searchRunId={results.searchRunId}
               />
             </SavedSearchIdContext.Provider>
           )}

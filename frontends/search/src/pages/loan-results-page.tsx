@@ -9,7 +9,7 @@ import { storePendingApplication } from '../lib/pending-application';
 import { clearPendingResults, readPendingResults } from '../lib/pending-results';
 import { searchSummary } from '../lib/saved-search';
 import { browserStorage } from '../lib/storage-keys';
-import { SendDealButton } from '../results/offer-actions';
+import { DEAL_WITHOUT_RUN, SendDealButton } from '../results/offer-actions';
 import { ShareOfferDialog } from '../results/share-offer-dialog';
 import { lenderTitle } from '../results/offer-format';
 import { ResultsPanel } from '../results/results-panel';
@@ -89,7 +89,11 @@ function LoanResults() {
         size="sm"
         variant="secondary"
         aria-label={`Share ${lenderTitle(offer)}`}
-        onClick={() => setSharing(offer)}
+        onClick={() =>
+          pending.searchRunId
+            ? setSharing(offer)
+            : toast({ title: 'Error', description: DEAL_WITHOUT_RUN, variant: 'error' })
+        }
       >
         Share
       </Button>
@@ -98,6 +102,7 @@ function LoanResults() {
         lender={lenderTitle(offer)}
         loanType={pending.loanType}
         loanIndex={offers.indexOf(offer)}
+        searchRunId={pending.searchRunId}
       />
     </>
   );
@@ -126,13 +131,14 @@ function LoanResults() {
         }}
         title="Lender Offers"
       />
-      {sharing && (
+      {sharing && pending.searchRunId && (
         <ShareOfferDialog
           open
           onClose={() => setSharing(null)}
           offer={sharing}
           lender={lenderTitle(sharing)}
           loanType={pending.loanType}
+          searchRunId={pending.searchRunId}
         />
       )}
       <Card

@@ -10,6 +10,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { runLoanSearch, saveSearch } from '../api/search-api';
 import { readLoanOffers } from '../lib/loan-offer';
+import { searchRunIdOf } from '../lib/saved-search';
 import type { LoanType } from '../lib/loan-type';
 import {
   type OffersView,
@@ -187,6 +188,7 @@ function TodaysOffers({
             lender={lenderTitle(offer)}
             loanType={loanType}
             loanIndex={offers.indexOf(offer)}
+            searchRunId={searchRunIdOf(answer) ?? undefined}
           />
         )}
       />

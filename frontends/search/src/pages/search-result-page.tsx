@@ -100,6 +100,7 @@ function SearchResult({ id }: { id: string }) {
           loanType={loanType}
           formData={view.formData}
           searchId={view.id}
+          searchRunId={view.searchRunId ?? undefined}
           title="Result options"
         />
       </SavedSearchIdContext.Provider>

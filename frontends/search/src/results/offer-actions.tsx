@@ -49,6 +49,9 @@ function useDownloadedDialog<C>(code: ReturnType<typeof dialogCode<C>>, what: st
   return { Dialog: open ? Dialog : null, show, close: () => setOpen(false) };
 }
 
+/** Offers with no search run behind them (an old saved search) cannot be shared: the server shares its record. */
+export const DEAL_WITHOUT_RUN = 'This offer cannot be shared from here. Run the search again to share it.';
+
 export interface OfferActionContext {
   offer: LoanOffer;
   lender: string;
@@ -57,6 +60,8 @@ export interface OfferActionContext {
   searchId?: string;
   /** The offer's position in the search's own list of offers. */
   loanIndex: number;
+  /** The search run the offer came from (Send Deal shares the server's record of it). */
+  searchRunId?: string;
 }
 
 export function GetDipButton({ size = 'sm', ...context }: OfferActionContext & { size?: 'sm' | 'md' }) {
@@ -108,6 +113,10 @@ export function SendDealButton({ size = 'sm', ...context }: OfferActionContext &
       });
       return;
     }
+    if (!context.searchRunId) {
+      toast({ title: 'Error', description: DEAL_WITHOUT_RUN, variant: 'error' });
+      return;
+    }
     void dialog.show();
   };
   return (
@@ -115,7 +124,9 @@ export function SendDealButton({ size = 'sm', ...context }: OfferActionContext &
       <Button size={size} variant="secondary" aria-label={`Send deal from ${context.lender}`} onClick={start}>
         Send Deal
       </Button>
-      {dialog.Dialog && <dialog.Dialog {...context} open onClose={dialog.close} />}
+      {dialog.Dialog && context.searchRunId && (
+        <dialog.Dialog {...context} searchRunId={context.searchRunId} open onClose={dialog.close} />
+      )}
     </>
   );
 }

@@ -39,6 +39,8 @@ interface ResultsPanelProps {
   renderActions?: (offer: LoanOffer) => ReactNode;
   /** The saved search these offers came from (Get DIP needs it). */
   searchId?: string;
+  /** The search run these offers came from (Send Deal needs it). */
+  searchRunId?: string;
   /** What Details does; the breakdown modal unless a page says otherwise. */
   onDetails?: (offer: LoanOffer) => void;
   title?: string;
@@ -54,7 +56,7 @@ const directionWords: Record<'asc' | 'desc' | 'none', string> = {
 /** Get DIP and Send Deal, the card actions unless a page says otherwise. */
 export function defaultOfferActions(
   offer: LoanOffer,
-  context: { loanType: LoanType; searchId?: string; loanIndex: number },
+  context: { loanType: LoanType; searchId?: string; searchRunId?: string; loanIndex: number },
 ) {
   const lender = lenderTitle(offer);
   return (
@@ -73,10 +75,12 @@ function ContinueToApply({
   offers,
   loanType,
   formData,
+  searchRunId,
 }: {
   offers: LoanOffer[];
   loanType: LoanType;
   formData: Record<string, unknown>;
+  searchRunId?: string;
 }) {
   const navigate = useNavigate();
   const { status } = useSession();
@@ -89,6 +93,7 @@ function ContinueToApply({
         userData: null,
         timestamp: Date.now(),
         loanType,
+        ...(searchRunId ? { searchRunId } : {}),
       }),
     });
   return (
@@ -112,6 +117,7 @@ export function ResultsPanel({
   formData,
   renderActions,
   searchId,
+  searchRunId,
   onDetails,
   title = 'Search Results',
 }: ResultsPanelProps) {
@@ -275,7 +281,12 @@ export function ResultsPanel({
                 actions={
                   renderActions
                     ? renderActions(offer)
-                    : defaultOfferActions(offer, { loanType, searchId, loanIndex: offers.indexOf(offer) })
+                    : defaultOfferActions(offer, {
+                        loanType,
+                        searchId,
+                        searchRunId,
+                        loanIndex: offers.indexOf(offer),
+                      })
                 }
               />
             </li>
@@ -283,7 +294,9 @@ export function ResultsPanel({
         </ul>
       )}
 
-      {!renderActions && <ContinueToApply offers={offers} loanType={loanType} formData={formData} />}
+      {!renderActions && (
+        <ContinueToApply offers={offers} loanType={loanType} formData={formData} searchRunId={searchRunId} />
+      )}
 
       {selected.length > 0 && (
         <div className="sr-compare-float">

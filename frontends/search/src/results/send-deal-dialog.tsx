@@ -16,7 +16,14 @@ import { RecipientEmailsField, invalidEmails, splitEmails } from './recipient-em
 
 export const SEND_DEAL_CLOSE_MS = 3000;
 
-export function SendDealDialog({ open, onClose, offer, lender, loanType }: DealShareDialogProps) {
+export function SendDealDialog({
+  open,
+  onClose,
+  offer,
+  lender,
+  loanType,
+  searchRunId,
+}: DealShareDialogProps) {
   const { user } = useSession();
   const { toast } = useToast();
   const [emails, setEmails] = useState('');
@@ -40,7 +47,7 @@ export function SendDealDialog({ open, onClose, offer, lender, loanType }: DealS
     for (const email of list) {
       const answer = await createDealShare(
         { referralEmail: email },
-        { referrerId: user?.id ?? '', offer, loanType, note },
+        { referrerId: user?.id ?? '', offer, loanType, searchRunId, note },
       ).catch(() => ({ ok: false, data: null }));
       // Not verified yet: no recipient will succeed, and the toast should say why.
       if (!answer.ok && isVerificationRequired(answer.data)) {

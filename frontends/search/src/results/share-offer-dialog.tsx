@@ -40,7 +40,14 @@ export function socialShareUrl(network: Network, dealUrl: string, offer: LoanOff
   }
 }
 
-export function ShareOfferDialog({ open, onClose, offer, lender, loanType }: DealShareDialogProps) {
+export function ShareOfferDialog({
+  open,
+  onClose,
+  offer,
+  lender,
+  loanType,
+  searchRunId,
+}: DealShareDialogProps) {
   const { user } = useSession();
   const { toast } = useToast();
   const [note, setNote] = useState('');
@@ -54,9 +61,10 @@ export function ShareOfferDialog({ open, onClose, offer, lender, loanType }: Dea
     setBusy(network);
     setReady(null);
     const answer = user?.id
-      ? await createDealShare({ channel: network }, { referrerId: user.id, offer, loanType, note }).catch(
-          () => null,
-        )
+      ? await createDealShare(
+          { channel: network },
+          { referrerId: user.id, offer, loanType, searchRunId, note },
+        ).catch(() => null)
       : null;
     setBusy(null);
     if (!answer?.ok) {
