@@ -123,7 +123,7 @@ describe('range predicates on an index', () => {
     const { winningPlan, examined } = await plan({ n: { $gte: 200, $lt: 210 } });
     expect(winningPlan).toEqual({
       stage: 'FETCH',
-      inputStage: { stage: 'IXSCAN', keyPattern: { n: 1 }, indexName: 'n_1' },
+      inputStage: { stage: 'IXSCAN', keyPattern: { n: 1 }, indexName: 'n_1', direction: 'forward' },
     });
     expect(examined).toBeLessThanOrEqual(10);
   });
@@ -161,12 +161,22 @@ describe('range predicates on an index', () => {
     const explain = async (find: string, filter: Document, sort: Document, limit?: number) =>
       (await t.db.command({ explain: { find, filter, sort, ...(limit ? { limit } : {}) } })) as Document;
 
-    const newest = await explain('saved_searches', { user_id: 'u1' }, { created_at: -1 });
-    expect(newest.queryPlanner.winningPlan).toMatchObject({
-      stage: 'SORT',
-      inputStage: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'user_id_1_created_at_-1' } },
+    // The index's own order: no SORT stage, and a page of 3 reads 3 documents.
+    const newest = await explain('saved_searches', { user_id: 'u1' }, { created_at: -1 }, 3);
+    expect(newest.queryPlanner.winningPlan).toEqual({
+      stage: 'LIMIT',
+      limitAmount: 3,
+      inputStage: {
+        stage: 'FETCH',
+        inputStage: {
+          stage: 'IXSCAN',
+          keyPattern: { user_id: 1, created_at: -1 },
+          indexName: 'user_id_1_created_at_-1',
+          direction: 'forward',
+        },
+      },
     });
-    expect(newest.executionStats).toMatchObject({ nReturned: 10, totalDocsExamined: 10 });
+    expect(newest.executionStats).toMatchObject({ nReturned: 3, totalDocsExamined: 3 });
 
     // The re-pricing window (search's savedSince): a created_at range, paged by _id.
     const window = await explain(

@@ -119,17 +119,45 @@ const insert: Handler = (ctx) => {
   return writeErrors.length > 0 ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
 };
 
-function sortAndPage(matched: Matched[], cmd: Doc): Matched[] {
+function sortAndPage(matched: Matched[], cmd: Doc, sorted = false): Matched[] {
   let out = matched;
-  const skip = toInt(cmd.skip, 0)!;
-  if (skip < 0) throw errors.badValue('skip value must be non-negative');
-  const limit = Math.abs(toInt(cmd.limit, 0)!);
-  if (isPlainObject(cmd.sort) && Object.keys(cmd.sort).length > 0) {
-    out = sortBy(out, cmd.sort, (m) => m.doc, limit > 0 ? skip + limit : undefined);
-  }
+  const { skip, limit, sort } = paging(cmd);
+  if (sort && !sorted) out = sortBy(out, sort, (m) => m.doc, limit > 0 ? skip + limit : undefined);
   if (skip > 0) out = out.slice(skip);
   if (limit > 0) out = out.slice(0, limit);
   return out;
+}
+
+function paging(cmd: Doc): { skip: number; limit: number; sort?: Doc } {
+  const skip = toInt(cmd.skip, 0)!;
+  if (skip < 0) throw errors.badValue('skip value must be non-negative');
+  const limit = Math.abs(toInt(cmd.limit, 0)!);
+  const sort = isPlainObject(cmd.sort) && Object.keys(cmd.sort).length > 0 ? cmd.sort : undefined;
+  return { skip, limit, sort };
+}
+
+/**
+ * A find's documents, sorted and paged: an index walked in the sort's order needs no sort and
+ * stops after skip + limit matches.
+ */
+function findMatches(
+  ctx: CommandContext,
+  coll: Collection | undefined,
+  filter: Doc,
+  cmd: Doc,
+  stats?: ScanStats,
+): Matched[] {
+  if (!coll || coll.isView) return sortAndPage(matchingDocs(ctx, coll, filter), cmd);
+  const { skip, limit, sort } = paging(cmd);
+  const order = sort ? { sort, want: limit > 0 ? skip + limit : undefined } : undefined;
+  const { matched, sorted } = ctx.state.engine.matchingInOrder(
+    coll,
+    filter,
+    ctx.txn ?? ctx.snapshot,
+    order,
+    stats,
+  );
+  return sortAndPage(matched, cmd, sorted);
 }
 
 const find: Handler = (ctx) => {
@@ -138,7 +166,7 @@ const find: Handler = (ctx) => {
   const name = collectionName(ctx, 'find');
   const filter = compileFilter(ctx.cmd.filter);
   const coll = existing(ctx, name);
-  const matched = sortAndPage(matchingDocs(ctx, coll, filter), ctx.cmd);
+  const matched = findMatches(ctx, coll, filter, ctx.cmd);
   const projection = isPlainObject(ctx.cmd.projection) ? ctx.cmd.projection : undefined;
   const docs = matched.map((m) => projectDocument(m.doc, projection, m.position));
   const limit = toInt(ctx.cmd.limit, 0)!;
@@ -514,28 +542,34 @@ const explain: Handler = (ctx) => {
   const filter = compileFilter(inner.filter);
   const coll = existing(ctx, inner.find);
   if (coll?.isView) throw errors.notSupported('explain of a find on a view');
-  const stats: ScanStats = { examined: 0 };
-  const matched = coll ? ctx.state.engine.matching(coll, filter, ctx.txn, stats) : [];
-  const returned = sortAndPage(matched, inner);
+  const stats: ScanStats = { examined: 0, keysExamined: 0 };
+  const returned = coll ? findMatches(ctx, coll, filter, inner, stats) : [];
+  const { limit } = paging(inner);
   return {
     queryPlanner: {
       namespace: `${ctx.db}.${inner.find}`,
       parsedQuery: filter,
-      winningPlan: withSortStage(stats.plan ?? { stage: 'EOF' }, inner.sort),
+      winningPlan: withSortStage(stats.plan ?? { stage: 'EOF' }, inner.sort, limit, stats.sorted === true),
       rejectedPlans: [],
     },
-    executionStats: { executionSuccess: true, nReturned: returned.length, totalDocsExamined: stats.examined },
+    executionStats: {
+      executionSuccess: true,
+      nReturned: returned.length,
+      totalKeysExamined: stats.keysExamined,
+      totalDocsExamined: stats.examined,
+    },
     ok: 1,
   };
 };
 
 /**
- * A sort no index order provides is a SORT stage over the access path, as in MongoDB's plans:
- * indexes here answer equality and ranges, never the order.
+ * A sort the access path does not give is a SORT stage over it, as in MongoDB's plans; an index
+ * walked in the sort's order is not, and a limit over it is a LIMIT stage (the walk stops there).
  */
-function withSortStage(plan: Doc, sort: unknown): Doc {
-  if (!isPlainObject(sort) || Object.keys(sort).length === 0) return plan;
-  return { stage: 'SORT', sortPattern: sort, inputStage: plan };
+function withSortStage(plan: Doc, sort: unknown, limit: number, walked: boolean): Doc {
+  if (walked || !isPlainObject(sort) || Object.keys(sort).length === 0)
+    return limit > 0 ? { stage: 'LIMIT', limitAmount: limit, inputStage: plan } : plan;
+  return { stage: 'SORT', sortPattern: sort, ...(limit > 0 ? { limitAmount: limit } : {}), inputStage: plan };
 }
 
 export const crudCommands: Record<string, Handler> = {

@@ -2,9 +2,10 @@
 // All unique checks happen before anything changes, so a failed write leaves no trace.
 import { duplicateKey, errors } from '../errors';
 import { activeCollator, parseCollation } from '../query/collation';
-import { Doc, getField, isPlainObject, valueKey } from '../query/values';
+import { Doc, compareValues, getField, isPlainObject, valueKey } from '../query/values';
 import type { Transaction } from './engine';
 import { IndexSpec, RangeBounds, SecondaryIndex } from './index-def';
+import { IndexEntry } from './ordered';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -150,6 +151,7 @@ export class Collection {
       this.idIndex.add(id, this.idIndex.keysFor(doc));
     }
     this.docs.set(id, doc);
+    const rid = this.recordIds.get(id)!;
     for (let i = 0; i < this.indexes.length; i++) {
       const index = this.indexes[i];
       const next = keys?.[i] ?? index.keysFor(doc);
@@ -157,16 +159,17 @@ export class Collection {
         const previous = index.keysFor(old);
         // Most updates leave an index's fields alone: its entries stay as they are.
         if (sameKeys(previous, next)) continue;
-        index.remove(id, previous);
+        index.remove(id, previous, old, rid);
       }
-      index.add(id, next);
+      index.add(id, next, doc, rid);
     }
   }
 
   remove(id: string): Doc | undefined {
     const old = this.docs.get(id);
     if (!old) return undefined;
-    for (const index of this.indexes) index.remove(id, index.keysFor(old));
+    const rid = this.recordIds.get(id);
+    for (const index of this.indexes) index.remove(id, index.keysFor(old), old, rid);
     this.idIndex?.remove(id, this.idIndex.keysFor(old));
     this.docs.delete(id);
     this.recordIds.delete(id);
@@ -200,10 +203,13 @@ export class Collection {
 
   /**
    * Documents that may match `filter`, using the _id map or an index when the filter pins a key
-   * by equality; otherwise every document. Callers still apply the full matcher. `plan` names the
-   * access path the way explain() does.
+   * by equality or bounds a range; otherwise every document. Callers still apply the full matcher.
+   * `plan` names the access path the way explain() does. With `sort`, an index whose key order is
+   * that order may be walked in it (`sorted`): the documents then come in the sort's order, equal
+   * sort keys by RecordId as a stable sort leaves them, so a limit can stop the walk early.
+   * `counter` counts the index keys examined.
    */
-  candidates(filter: Doc): { plan: Doc; docs: Iterable<Doc> } {
+  candidates(filter: Doc, sort?: Doc, counter?: { keysExamined: number }): Candidates {
     // An index answers a query only under its own collation (binary indexes: no collation).
     const collator = activeCollator();
     const id = equalityValue(filter, '_id');
@@ -213,17 +219,52 @@ export class Collection {
         const doc = this.docs.get(valueKey(v));
         if (doc) out.push(doc);
       }
-      return { plan: { stage: 'IDHACK' }, docs: out };
+      return { plan: { stage: 'IDHACK' }, docs: out, sorted: false };
     }
     if (id.found && this.idIndex && this.idIndex.collator === collator) {
       const ids = new Set<string>();
       for (const v of id.values) for (const i of this.idIndex.lookup([v]) ?? []) ids.add(i);
-      return { plan: { stage: 'IDHACK' }, docs: this.resolveIds(ids) };
+      return { plan: { stage: 'IDHACK' }, docs: this.resolveIds(ids), sorted: false };
     }
+    const lookup = this.lookupPlan(filter, collator);
+    const walks = collator ? [] : this.walkPlans(filter, sort);
+    const sortedWalk = best(walks.filter((w) => w.direction !== undefined));
+    const rangeWalk = best(walks);
+    const lookupScore = lookup?.score ?? 0;
+    if (sortedWalk && sortedWalk.score >= Math.max(lookupScore, rangeWalk!.score))
+      return { plan: walkPlan(sortedWalk), docs: this.walk(sortedWalk, counter), sorted: true };
+    if (rangeWalk && rangeWalk.score > lookupScore) {
+      // No order wanted: the slice's documents in RecordId order, as the other index paths give them.
+      const ids = new Set<string>();
+      for (const e of this.slice(rangeWalk, false)) {
+        if (counter) counter.keysExamined++;
+        ids.add(e.id);
+      }
+      return { plan: walkPlan(rangeWalk), docs: this.resolveIds(ids), sorted: false };
+    }
+    if (lookup) {
+      const docs = lookup.run();
+      if (counter) counter.keysExamined += docs.length;
+      return { plan: indexPlan(lookup.index.spec), docs, sorted: false };
+    }
+    return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values(), sorted: false };
+  }
+
+  /**
+   * The best path through the hash maps: every field pinned by equality, `{ field: null }` on a
+   * single-field index, the first field of a compound index pinned, or a range on a first field
+   * (any index without a collation, multikey ones included). Scored as walks are: 2 per pinned
+   * field, 1 for a range.
+   */
+  private lookupPlan(
+    filter: Doc,
+    collator: Intl.Collator | undefined,
+  ): { index: SecondaryIndex; score: number; run: () => Doc[] } | undefined {
     for (const index of this.indexes) {
       if (!index.usableForLookup || index.collator !== collator) continue;
       const values = pinnedValues(filter, index.fields);
-      if (values) return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookup(values)) };
+      if (values)
+        return { index, score: 2 * values.length, run: () => this.resolveIds(index.lookup(values)) };
     }
     for (const index of this.indexes) {
       // `{ field: null }` matches null and missing alike; a full (not sparse, not partial) index
@@ -236,14 +277,15 @@ export class Collection {
         !isNullEquality(filter, index.fields[0])
       )
         continue;
-      const ids = new Set([...(index.lookup([null]) ?? []), ...(index.lookup([undefined]) ?? [])]);
-      return { plan: indexPlan(index.spec), docs: this.resolveIds(ids) };
+      const run = () =>
+        this.resolveIds(new Set([...(index.lookup([null]) ?? []), ...(index.lookup([undefined]) ?? [])]));
+      return { index, score: 2, run };
     }
     for (const index of this.indexes) {
       if (!index.usableForLookup || index.collator !== collator || index.fields.length < 2) continue;
       const first = equalityValue(filter, index.fields[0]);
       if (first.found && first.values.length === 1)
-        return { plan: indexPlan(index.spec), docs: this.resolveIds(index.lookupPrefix(first.values[0])) };
+        return { index, score: 2, run: () => this.resolveIds(index.lookupPrefix(first.values[0])) };
     }
     // A range on an index's first field ($gt, $gte, $lt, $lte) walks that field's keys in order.
     if (!collator) {
@@ -251,11 +293,84 @@ export class Collection {
         if (!index.usableForLookup || index.collator) continue;
         const bounds = rangeBounds(filter, index.fields[0], index.multikey);
         if (!bounds) continue;
-        const { ids } = index.rangeLookup(bounds, (id) => this.docs.get(id)!);
-        return { plan: indexPlan(index.spec), docs: this.resolveIds(ids) };
+        const run = () => this.resolveIds(index.rangeLookup(bounds, (id) => this.docs.get(id)!).ids);
+        return { index, score: 1, run };
       }
     }
-    return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values() };
+    return undefined;
+  }
+
+  /**
+   * For each walkable index: the leading fields the filter pins to one value, a range on the next
+   * field, and whether the key order (forward or backward) gives `sort` once the pinned fields are
+   * set aside.
+   */
+  private walkPlans(filter: Doc, sort: Doc | undefined): WalkPlan[] {
+    const out: WalkPlan[] = [];
+    for (const index of this.indexes) {
+      if (!index.walkable) continue;
+      const eq: unknown[] = [];
+      for (const field of index.fields) {
+        const pinned = equalityValue(filter, field);
+        if (!pinned.found || pinned.values.length !== 1) break;
+        eq.push(pinned.values[0]);
+      }
+      const p = eq.length;
+      const bounds = p < index.fields.length ? rangeBounds(filter, index.fields[p], false) : undefined;
+      const order = sort ? sortOrder(index, sort, p) : undefined;
+      out.push({
+        index,
+        eq,
+        bounds,
+        direction: order?.direction,
+        sortFields: order?.fields ?? 0,
+        score: 2 * p + (bounds ? 1 : 0),
+      });
+    }
+    return out;
+  }
+
+  /** The entries of a walk's slice: the pinned prefix, within the range on the next field. */
+  private slice(w: WalkPlan, backward: boolean): Iterable<IndexEntry> {
+    const ordered = w.index.ordered(() => this.allEntries());
+    const { before, after } = sliceTests(w);
+    return ordered.between(
+      ordered.seek(before),
+      ordered.seek((e) => !after(e)),
+      backward,
+    );
+  }
+
+  /**
+   * The documents of a walk's slice in key order; entries whose sorted fields are equal come out
+   * by RecordId, whichever way the walk goes, as a stable sort of a scan would give them.
+   */
+  private *walk(w: WalkPlan, counter?: { keysExamined: number }): Generator<Doc> {
+    const from = w.eq.length;
+    const to = from + w.sortFields;
+    const sameSortKey = (a: IndexEntry, b: IndexEntry) => {
+      for (let i = from; i < to; i++) if (compareValues(a.vals[i], b.vals[i]) !== 0) return false;
+      return true;
+    };
+    let group: IndexEntry[] = [];
+    for (const e of this.slice(w, w.direction === -1)) {
+      if (counter) counter.keysExamined++;
+      if (group.length > 0 && !sameSortKey(group[0], e)) {
+        yield* this.byRecordId(group);
+        group = [];
+      }
+      group.push(e);
+    }
+    yield* this.byRecordId(group);
+  }
+
+  private *byRecordId(group: IndexEntry[]): Generator<Doc> {
+    if (group.length > 1) group.sort((a, b) => a.rid - b.rid);
+    for (const e of group) yield this.docs.get(e.id)!;
+  }
+
+  private *allEntries(): Generator<{ id: string; doc: Doc; rid: number }> {
+    for (const [id, doc] of this.docs) yield { id, doc, rid: this.recordIds.get(id)! };
   }
 
   private resolveIds(ids: Set<string> | undefined): Doc[] {
@@ -277,8 +392,107 @@ function sameKeys(a: string[], b: string[]): boolean {
   return true;
 }
 
-function indexPlan(spec: IndexSpec): Doc {
-  return { stage: 'FETCH', inputStage: { stage: 'IXSCAN', keyPattern: spec.key, indexName: spec.name } };
+export interface Candidates {
+  plan: Doc;
+  docs: Iterable<Doc>;
+  /** Whether `docs` come in the requested sort's order (an index walked in it). */
+  sorted: boolean;
+}
+
+/** A walk of an index in key order: its pinned prefix, a range on the next field, the sort it gives. */
+interface WalkPlan {
+  index: SecondaryIndex;
+  /** Values of the leading fields pinned by equality. */
+  eq: unknown[];
+  /** Bounds on the field after them. */
+  bounds?: RangeBounds;
+  /** 1: the key order is the sort's, -1: its reverse; absent: it gives no requested sort. */
+  direction?: 1 | -1;
+  /** How many fields after the pinned ones the sort names. */
+  sortFields: number;
+  score: number;
+}
+
+function best(plans: WalkPlan[]): WalkPlan | undefined {
+  let top: WalkPlan | undefined;
+  for (const p of plans) if (!top || p.score > top.score) top = p;
+  return top;
+}
+
+/**
+ * The direction in which `index`'s key order gives `sort`, with `pinned` leading fields fixed by
+ * equality: the sort's other fields must be the next fields of the index in order, all in the
+ * index's directions or all reversed.
+ */
+function sortOrder(
+  index: SecondaryIndex,
+  sort: Doc,
+  pinned: number,
+): { direction: 1 | -1; fields: number } | undefined {
+  const fixed = new Set(index.fields.slice(0, pinned));
+  const rest = Object.entries(sort).filter(([field]) => !fixed.has(field));
+  if (rest.length === 0 || pinned + rest.length > index.fields.length) return undefined;
+  let direction: 1 | -1 | undefined;
+  for (let j = 0; j < rest.length; j++) {
+    const [field, dir] = rest[j];
+    if (field !== index.fields[pinned + j] || isPlainObject(dir)) return undefined;
+    const d = (Number(dir) < 0 ? -1 : 1) * index.directions[pinned + j];
+    if (direction !== undefined && d !== direction) return undefined;
+    direction = d as 1 | -1;
+  }
+  return { direction: direction!, fields: rest.length };
+}
+
+/**
+ * Where a walk's slice starts and ends in key order: `before` holds for the entries ahead of it,
+ * `after` for those past it (the pinned prefix compared first, then the range on the next field
+ * in that field's direction).
+ */
+function sliceTests(w: WalkPlan): { before: (e: IndexEntry) => boolean; after: (e: IndexEntry) => boolean } {
+  const { eq, bounds } = w;
+  const dirs = w.index.directions;
+  const p = eq.length;
+  const prefix = (e: IndexEntry) => {
+    for (let i = 0; i < p; i++) {
+      const c = compareValues(e.vals[i], eq[i]);
+      if (c !== 0) return c * dirs[i];
+    }
+    return 0;
+  };
+  const belowLower = (v: unknown) => {
+    if (bounds?.lower === undefined) return false;
+    const c = compareValues(v, bounds.lower);
+    return c < 0 || (c === 0 && bounds.lowerExclusive === true);
+  };
+  const aboveUpper = (v: unknown) => {
+    if (bounds?.upper === undefined) return false;
+    const c = compareValues(v, bounds.upper);
+    return c > 0 || (c === 0 && bounds.upperExclusive === true);
+  };
+  const ascending = dirs[p] !== -1;
+  return {
+    before: (e) => {
+      const c = prefix(e);
+      if (c !== 0) return c < 0;
+      return ascending ? belowLower(e.vals[p]) : aboveUpper(e.vals[p]);
+    },
+    after: (e) => {
+      const c = prefix(e);
+      if (c !== 0) return c > 0;
+      return ascending ? aboveUpper(e.vals[p]) : belowLower(e.vals[p]);
+    },
+  };
+}
+
+function indexPlan(spec: IndexSpec, direction = 'forward'): Doc {
+  return {
+    stage: 'FETCH',
+    inputStage: { stage: 'IXSCAN', keyPattern: spec.key, indexName: spec.name, direction },
+  };
+}
+
+function walkPlan(w: WalkPlan): Doc {
+  return indexPlan(w.index.spec, w.direction === -1 ? 'backward' : 'forward');
 }
 
 /** Equality values a filter imposes on a top-level path (plain value, $eq or $in of scalars). */

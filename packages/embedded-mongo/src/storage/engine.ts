@@ -69,10 +69,13 @@ export class Transaction {
   }
 }
 
-/** What explain() reports: the access path and how many documents the matcher looked at. */
+/** What explain() reports: the access path, index keys read and documents the matcher looked at. */
 export interface ScanStats {
   plan?: Doc;
   examined: number;
+  keysExamined: number;
+  /** Whether the access path gave the requested sort's order (no SORT stage). */
+  sorted?: boolean;
 }
 
 export interface Matched {
@@ -507,12 +510,33 @@ export class Engine {
    * not a generator: every caller wants them all, and a point query pays for no iterator protocol.
    */
   matching(coll: Collection, filter: Doc, txn?: Transaction, stats?: ScanStats): Matched[] {
+    return this.matchingInOrder(coll, filter, txn, undefined, stats).matched;
+  }
+
+  /**
+   * Matching documents, in `order.sort`'s order when an index walk gives it (`sorted`), and then
+   * only the first `order.want` of them: the walk stops there. A transaction or snapshot read that
+   * must see its own writes or older versions of this collection's documents gets them in natural
+   * order (`sorted` false), and the caller sorts them.
+   */
+  matchingInOrder(
+    coll: Collection,
+    filter: Doc,
+    txn: Transaction | undefined,
+    order: { sort: Doc; want?: number } | undefined,
+    stats?: ScanStats,
+  ): { matched: Matched[]; sorted: boolean } {
     const out: Matched[] = [];
     const overlay = txn?.writes.get(coll);
     // Documents written since the transaction began are read at their version from its start.
     const history = txn && coll.history.size > 0 ? coll.history : undefined;
-    const { plan, docs } = coll.candidates(filter);
-    if (stats) stats.plan = plan;
+    const sort = order && !overlay && !history ? order.sort : undefined;
+    const { plan, docs, sorted } = coll.candidates(filter, sort, stats);
+    if (stats) {
+      stats.plan = plan;
+      stats.sorted = sorted;
+    }
+    const want = sorted ? order?.want : undefined;
     for (const doc of docs) {
       // The canonical _id (a hex string for an ObjectId) is only needed to consult a transaction's
       // overlay or history; a plain read has neither.
@@ -522,7 +546,9 @@ export class Engine {
       }
       if (stats) stats.examined++;
       const state: MatchState = {};
-      if (matchDocument(doc, filter, state)) out.push({ doc, position: state.position });
+      if (!matchDocument(doc, filter, state)) continue;
+      out.push({ doc, position: state.position });
+      if (want !== undefined && out.length >= want) break;
     }
     if (history) {
       for (const id of history.keys()) {
@@ -540,7 +566,7 @@ export class Engine {
         if (matchDocument(doc, filter, state)) out.push({ doc, position: state.position });
       }
     }
-    return out;
+    return { matched: out, sorted };
   }
 
   // ---- writes ----

@@ -4,6 +4,7 @@ import { MongoServerError, duplicateKey, errors } from '../errors';
 import { CollationClasses, parseCollation, withCollation } from '../query/collation';
 import { matchDocument } from '../query/match';
 import { Doc, compareValues, getField, isPlainObject, valueKey } from '../query/values';
+import { IndexEntry, OrderedEntries } from './ordered';
 
 export interface IndexSpec {
   v: number;
@@ -73,6 +74,14 @@ export class SecondaryIndex {
    * writes pay nothing for it.
    */
   private orderedFirstKeys: { keys: string[]; values: unknown[] } | undefined;
+  /**
+   * Every document's entry in key order (the key pattern's directions, then RecordId), for walks
+   * that answer a sort or a range after an equality prefix. Built on the first such query, then
+   * kept up to date by every write; never on a multikey index or one with a collation.
+   */
+  private orderedEntries: OrderedEntries | undefined;
+  /** Each field's direction in the key pattern: 1 ascending, -1 descending. */
+  readonly directions: number[];
 
   /**
    * A field path with a numeric component (`a.0`): the matcher reads it as an array position and as
@@ -88,6 +97,7 @@ export class SecondaryIndex {
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
+    this.directions = this.fields.map((f) => (Number(spec.key[f]) < 0 ? -1 : 1));
     this.positionalPath = this.fields.some((f) => /(^|\.)\d+(\.|$)/.test(f));
     const collation = parseCollation(spec.collation);
     if (collation) {
@@ -149,21 +159,67 @@ export class SecondaryIndex {
     return duplicateKey(ns, this.spec.name, this.spec.key, this.keyValueFor(doc, key), this.spec.collation);
   }
 
-  add(id: string, keys: string[]): void {
-    if (keys.length > 1) this.multikey = true;
+  /** Adds a document's keys; `doc` and `rid` (its RecordId) keep the ordered entries, once built. */
+  add(id: string, keys: string[], doc?: Doc, rid?: number): void {
+    if (keys.length > 1) {
+      this.multikey = true;
+      this.orderedEntries = undefined;
+    }
     for (const k of keys) {
       let newFirstKey = addTo(this.entries, k, id);
       if (this.fields.length > 1) newFirstKey = addTo(this.prefixEntries, prefixOf(k), id);
       if (newFirstKey) this.orderedFirstKeys = undefined;
     }
+    const ordered = this.orderedEntries;
+    if (!ordered || keys.length === 0) return;
+    if (!doc || rid === undefined) this.orderedEntries = undefined;
+    else withCollation(undefined, () => ordered.insert(this.entryOf(doc, id, rid)));
   }
 
-  remove(id: string, keys: string[]): void {
+  remove(id: string, keys: string[], doc?: Doc, rid?: number): void {
     for (const k of keys) {
       let goneFirstKey = removeFrom(this.entries, k, id);
       if (this.fields.length > 1) goneFirstKey = removeFrom(this.prefixEntries, prefixOf(k), id);
       if (goneFirstKey) this.orderedFirstKeys = undefined;
     }
+    const ordered = this.orderedEntries;
+    if (!ordered || keys.length === 0) return;
+    if (
+      !doc ||
+      rid === undefined ||
+      !withCollation(undefined, () => ordered.delete(this.entryOf(doc, id, rid)))
+    )
+      this.orderedEntries = undefined;
+  }
+
+  /** Whether walking the index in key order can answer sorts and ranges on any of its fields. */
+  get walkable(): boolean {
+    return this.usableForLookup && !this.multikey && !this.collator;
+  }
+
+  /**
+   * The entries in key order; `all` lists every document with its RecordId, read when they are
+   * first needed. Only for a walkable index.
+   */
+  ordered(all: () => Iterable<{ id: string; doc: Doc; rid: number }>): OrderedEntries {
+    if (this.orderedEntries) return this.orderedEntries;
+    const entries: IndexEntry[] = [];
+    for (const { id, doc, rid } of all()) entries.push(this.entryOf(doc, id, rid));
+    this.orderedEntries = withCollation(undefined, () => OrderedEntries.build(entries, this.compareEntries));
+    return this.orderedEntries;
+  }
+
+  /** Key order: each field by BSON order in its direction, then RecordId (as MongoDB's index keys). */
+  readonly compareEntries = (a: IndexEntry, b: IndexEntry): number => {
+    for (let i = 0; i < this.directions.length; i++) {
+      const c = compareValues(a.vals[i], b.vals[i]);
+      if (c !== 0) return c * this.directions[i];
+    }
+    return a.rid - b.rid;
+  };
+
+  private entryOf(doc: Doc, id: string, rid: number): IndexEntry {
+    return { vals: this.fields.map((f) => fieldValues(doc, f)[0]), rid, id };
   }
 
   /**
