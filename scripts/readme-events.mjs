@@ -149,7 +149,11 @@ export const CONTRACT_FOLDERS = {
     holds:
       "the released contracts: a domain's events and routes as JSON Schema (`snapshot.ts`), the compatibility rules (`compare.ts`), example payloads (`examples.ts`)",
   },
-  dip: { owner: 'dip', holds: 'DIP and application bodies, routes, internal reads and the DIP events' },
+  dip: {
+    owner: 'dip',
+    holds:
+      'the DIP snapshot and every view of a DIP declared from it (`views.ts`), DIP and application bodies, routes, internal reads and the DIP events',
+  },
   display: {
     owner: 'search',
     holds:

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DIP_MESSAGES, SHARING_EVENT_TYPES, createEnvelope } from '@lsp/contracts';
 import type { CookieClient } from '@lsp/testing';
-import { QUOTE_CODE_PATTERN } from '../src/domain/codes';
+import { QUOTE_CODE_PATTERN, newQuoteCode, newShareSlug } from '../src/domain/codes';
+import { buildSnapshot } from '../src/domain/snapshot';
 import { HOUR, type DipHarness, startDipHarness } from './dip-harness';
-import { DIP_APPLICATION } from './fixtures';
+import { DIP_APPLICATION, OFFER, versionOneDocument } from './fixtures';
 
 describe('dip service through the gateway', () => {
   let h: DipHarness;
@@ -161,6 +162,51 @@ describe('dip service through the gateway', () => {
       } finally {
         h.clock.advance(-2 * HOUR);
       }
+    });
+
+    it('reads a DIP stored before documents had a version, in every view', async () => {
+      const now = h.clock.now();
+      const stored = versionOneDocument({
+        id: randomUUID(),
+        userId: owner.user.userId,
+        searchId,
+        loanIndex: 0,
+        quoteCode: newQuoteCode(),
+        shareSlug: newShareSlug(),
+        linkStatus: 'active',
+        validityHours: 48,
+        snapshot: buildSnapshot(
+          'development',
+          OFFER,
+          { propertyAddress: '3 Old Road', propertyLocation: 'SouthEast' },
+          { name: 'Alex Investor', email: owner.user.email },
+          false,
+        ),
+        expiresAt: new Date(now.getTime() + 48 * HOUR),
+        createdAt: now,
+        version: 1,
+        firstSharedAt: null,
+        linkRevokedAt: null,
+        productChange: null,
+        pricedUnder: null,
+        productCheckedAt: null,
+      });
+      await h.dipDb.collection('online_dips').insertOne(stored as never);
+      const view = await owner.client.get(`/api/online-dip/${String(stored._id)}`);
+      expect(view.status).toBe(200);
+      expect(view.json().dip).toMatchObject({
+        status: 'active',
+        productChange: null,
+        loan: { netLoanAmount: OFFER.NetLoan, ratePercent: 11.25, lenderName: OFFER.LenderName },
+        financial: { depositRequired: OFFER.DepositRequired, gdv: null },
+        property: { addressLine1: '3 Old Road' },
+      });
+      const listed = (await owner.client.get(`/api/online-dip/user/${owner.user.userId}`))
+        .json()
+        .dips.find((d: { id: string }) => d.id === stored._id);
+      expect(listed.snapshot).toMatchObject({ netLoan: OFFER.NetLoan, interestRate: OFFER.InterestRate });
+      const online = await owner.client.get(`/api/online-dip/${String(stored.shareSlug)}`);
+      expect(online.json()).toMatchObject({ loan: { netLoan: OFFER.NetLoan, interestRatePct: 11.25 } });
     });
 
     it('lists the owner’s DIPs newest first and refuses anyone else’s list', async () => {

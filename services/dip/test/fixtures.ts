@@ -1,4 +1,6 @@
 import type { LoanOffer } from '@lsp/contracts';
+import { Decimal128 } from 'mongodb';
+import type { Dip } from '../src/domain/views';
 import { buildSnapshot } from '../src/domain/snapshot';
 import type { PdfDip } from '../src/pdf';
 
@@ -71,3 +73,35 @@ export const DIP_APPLICATION = {
   creditScore: 'good',
   additionalInfo: 'First phase of two.',
 };
+
+/**
+ * An online_dips document as the code before document versions wrote it (version 1): no
+ * `schemaVersion`, none of the fields added since, and these money fields as Decimal128.
+ */
+export function versionOneDocument(dip: Dip): Record<string, unknown> {
+  const { id, snapshot: s, linkRevokedAt, productChange, pricedUnder, productCheckedAt, ...rest } = dip;
+  void [linkRevokedAt, productChange, pricedUnder, productCheckedAt];
+  const money = (n: number) => Decimal128.fromString(n.toFixed(2));
+  return {
+    _id: id,
+    ...rest,
+    snapshot: {
+      ...s,
+      loan: {
+        ...s.loan,
+        netLoan: money(s.loan.netLoan),
+        grossLoan: money(s.loan.grossLoan),
+        fees: money(s.loan.fees),
+        monthlyPayment: money(s.loan.monthlyPayment),
+      },
+      property: { ...s.property, currentValue: money(s.property.currentValue) },
+      financial: {
+        depositRequired: money(s.financial.depositRequired),
+        purchasePrice: money(s.financial.purchasePrice),
+        projectCost: money(s.financial.projectCost),
+        buildCost: money(s.financial.buildCost),
+        gdv: s.financial.gdv === null ? null : money(s.financial.gdv),
+      },
+    },
+  };
+}

@@ -14,8 +14,9 @@ import {
   useToast,
   trackShareFunnel,
   Fact,
+  type ApiResult,
 } from '@lsp/ui';
-import type { DipProductChange } from '@lsp/contracts';
+import type { DipDetail, DipOwnerView, DipSharedView } from '@lsp/contracts';
 import { formatRatePerAnnum } from '@lsp/contracts/src/display/format';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatDate, formatGbp } from '../format';
@@ -30,38 +31,6 @@ import { ProductChangeNotice } from './product-change-notice';
 
 type Context = 'owner' | 'shared';
 
-export interface DipDetail {
-  id?: string;
-  status?: string;
-  reference?: string;
-  quoteCode?: string;
-  quote_code?: string;
-  expires_at?: string;
-  borrower?: { name?: string; entity?: string };
-  loan?: {
-    lenderName?: string;
-    productType?: string;
-    netLoanAmount?: number;
-    grossLoan?: number;
-    fees?: number;
-    ratePercent?: number;
-    termMonths?: number;
-    ltvPercent?: number;
-  };
-  property?: {
-    addressLine1?: string;
-    addressLine2?: string | null;
-    city?: string | null;
-    county?: string | null;
-    postcode?: string | null;
-    propertyType?: string;
-    currentValue?: number;
-  };
-  financial?: { depositRequired?: number; purchasePrice?: number; projectCost?: number; buildCost?: number };
-  /** The owner's view only: set once a panel change withdrew or repriced the DIP's product. */
-  productChange?: DipProductChange | null;
-}
-
 const MESSAGES: Record<number, { title: string; text: string }> = {
   401: { title: 'Login Required', text: 'Please log in to view this DIP.' },
   403: {
@@ -72,50 +41,11 @@ const MESSAGES: Record<number, { title: string; text: string }> = {
   410: { title: 'DIP Expired', text: 'This DIP has expired and is no longer available' },
 };
 
-interface SnapshotCarrier {
-  snapshot?: {
-    lenderName?: string;
-    borrower?: { name?: string; entity?: string };
-    property?: DipDetail['property'];
-    loan?: {
-      productType?: string;
-      netLoan?: number;
-      grossLoan?: number;
-      fees?: number;
-      interestRate?: number;
-      termMonths?: number;
-      ltvPercent?: number;
-    };
-    financial?: DipDetail['financial'];
-  };
-}
-
-/**
- * The owner view carries the sections already; the shared views carry the DIP's snapshot, read into
- * the same sections (the snapshot's rate is a fraction).
- */
-export function unwrapDip(body: unknown): DipDetail | null {
-  if (!body || typeof body !== 'object') return null;
-  const b = body as { dip?: DipDetail & SnapshotCarrier };
-  const dip = (b.dip && typeof b.dip === 'object' ? b.dip : body) as DipDetail & SnapshotCarrier;
-  const snap = dip.snapshot;
-  if (dip.loan || !snap) return dip;
-  return {
-    ...dip,
-    borrower: snap.borrower,
-    property: snap.property,
-    financial: snap.financial,
-    loan: {
-      lenderName: snap.lenderName,
-      productType: snap.loan?.productType,
-      netLoanAmount: snap.loan?.netLoan,
-      grossLoan: snap.loan?.grossLoan,
-      fees: snap.loan?.fees,
-      ratePercent: snap.loan?.interestRate != null ? snap.loan.interestRate * 100 : undefined,
-      termMonths: snap.loan?.termMonths,
-      ltvPercent: snap.loan?.ltvPercent,
-    },
-  };
+/** The DIP of a detail answer (the owner's view, or the shared view); null until it arrives. */
+export function dipOf(
+  body: ApiResult<'getDip'> | ApiResult<'getSharedDip'> | ApiResult<'openSharedDip'> | undefined,
+): DipOwnerView | DipSharedView | null {
+  return body && 'dip' in body ? body.dip : null;
 }
 
 export function DipModal({
@@ -142,7 +72,7 @@ export function DipModal({
   // A new short id for each new failure: errorUpdatedAt is the signal, not an input.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const correlationId = useMemo(() => shortCorrelationId(), [query.errorUpdatedAt]);
-  const dip = unwrapDip(query.data);
+  const dip = dipOf(query.data);
   const openedAt = useRef(0);
   useEffect(() => {
     if (open) openedAt.current = performance.now();
@@ -160,7 +90,7 @@ export function DipModal({
   useEffect(() => {
     if (open && unauthenticated) sendToLogin();
   }, [open, unauthenticated]);
-  const quoteCode = dip?.quoteCode ?? dip?.quote_code ?? dip?.reference;
+  const quoteCode = dip?.quoteCode;
 
   const download = async () => {
     if (!quoteCode) {
@@ -221,7 +151,9 @@ export function DipModal({
   } else if (dip) {
     body = (
       <>
-        {context !== 'shared' && <ProductChangeNotice productChange={dip.productChange} />}
+        {context !== 'shared' && (
+          <ProductChangeNotice productChange={'productChange' in dip ? dip.productChange : null} />
+        )}
         <DipDetailSections dip={dip} />
         {context !== 'shared' && dipId && !isDipExpired(dip) && (
           <DipSharesPanel dipId={dipId} quoteCode={quoteCode} />
@@ -256,13 +188,12 @@ export function isDipExpired(dip: Pick<DipDetail, 'status' | 'expires_at'>, now 
 
 /** The five sections of a DIP: Borrower, Property, Loan Details, Financial Summary, Important Notice. */
 export function DipDetailSections({ dip }: { dip: DipDetail }) {
-  const quoteCode = dip.quoteCode ?? dip.quote_code ?? dip.reference;
   const address = [
-    dip.property?.addressLine1,
-    dip.property?.addressLine2,
-    dip.property?.city,
-    dip.property?.county,
-    dip.property?.postcode,
+    dip.property.addressLine1,
+    dip.property.addressLine2,
+    dip.property.city,
+    dip.property.county,
+    dip.property.postcode,
   ]
     .filter(Boolean)
     .join(', ');
@@ -275,57 +206,44 @@ export function DipDetailSections({ dip }: { dip: DipDetail }) {
           <Badge variant="success">Active</Badge>
         )}
         <span>
-          Quote code {quoteCode} · valid until {formatDate(dip.expires_at)}
+          Quote code {dip.quoteCode} · valid until {formatDate(dip.expires_at)}
         </span>
       </p>
       <section>
         <h3>Borrower</h3>
         <dl className="dash-facts">
-          <Fact label="Name" value={dip.borrower?.name} />
-          <Fact label="Borrowing entity" value={dip.borrower?.entity} />
+          <Fact label="Name" value={dip.borrower.name} />
+          <Fact label="Borrowing entity" value={dip.borrower.entity} />
         </dl>
       </section>
       <section>
         <h3>Property</h3>
         <dl className="dash-facts">
           <Fact label="Address" value={address} />
-          <Fact label="Property type" value={dip.property?.propertyType} />
-          <Fact label="Current value" value={formatGbp(dip.property?.currentValue)} />
+          <Fact label="Property type" value={dip.property.propertyType} />
+          <Fact label="Current value" value={formatGbp(dip.property.currentValue)} />
         </dl>
       </section>
       <section>
         <h3>Loan Details</h3>
         <dl className="dash-facts">
-          <Fact label="Lender" value={dip.loan?.lenderName} />
-          <Fact label="Product" value={dip.loan?.productType} />
-          <Fact label="Net loan" value={formatGbp(dip.loan?.netLoanAmount)} />
-          <Fact label="Gross loan" value={formatGbp(dip.loan?.grossLoan)} />
-          <Fact label="Fees" value={formatGbp(dip.loan?.fees)} />
-          <Fact
-            label="Interest rate"
-            value={
-              dip.loan?.ratePercent != null
-                ? formatRatePerAnnum(percentToFraction(dip.loan.ratePercent))
-                : undefined
-            }
-          />
-          <Fact
-            label="Term"
-            value={dip.loan?.termMonths != null ? `${dip.loan.termMonths} months` : undefined}
-          />
-          <Fact
-            label="LTV"
-            value={dip.loan?.ltvPercent != null ? `${dip.loan.ltvPercent.toFixed(1)}%` : undefined}
-          />
+          <Fact label="Lender" value={dip.loan.lenderName} />
+          <Fact label="Product" value={dip.loan.productType} />
+          <Fact label="Net loan" value={formatGbp(dip.loan.netLoanAmount)} />
+          <Fact label="Gross loan" value={formatGbp(dip.loan.grossLoan)} />
+          <Fact label="Fees" value={formatGbp(dip.loan.fees)} />
+          <Fact label="Interest rate" value={formatRatePerAnnum(percentToFraction(dip.loan.ratePercent))} />
+          <Fact label="Term" value={`${dip.loan.termMonths} months`} />
+          <Fact label="LTV" value={`${dip.loan.ltvPercent.toFixed(1)}%`} />
         </dl>
       </section>
       <section>
         <h3>Financial Summary</h3>
         <dl className="dash-facts">
-          <Fact label="Purchase price" value={formatGbp(dip.financial?.purchasePrice)} />
-          <Fact label="Deposit required" value={formatGbp(dip.financial?.depositRequired)} />
-          <Fact label="Project cost" value={formatGbp(dip.financial?.projectCost)} />
-          <Fact label="Build cost" value={formatGbp(dip.financial?.buildCost)} />
+          <Fact label="Purchase price" value={formatGbp(dip.financial.purchasePrice)} />
+          <Fact label="Deposit required" value={formatGbp(dip.financial.depositRequired)} />
+          <Fact label="Project cost" value={formatGbp(dip.financial.projectCost)} />
+          <Fact label="Build cost" value={formatGbp(dip.financial.buildCost)} />
         </dl>
       </section>
       <section>

@@ -5,7 +5,7 @@
 import { Alert, ApiError, Spinner, VerifyEmailNotice, buttonClass, isVerificationRequired } from '@lsp/ui';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
+import { DipDetailSections, dipOf } from '../dashboard/dip-modal';
 import { useDipDetail } from '../dashboard/dip-query';
 import { dipErrorMessage } from './dip-errors';
 import { sendToLogin } from './auth-redirect';
@@ -54,7 +54,7 @@ export function DipDeepLinkPage() {
       </div>
     );
   }
-  const dip = unwrapDip(query.data);
+  const dip = dipOf(query.data);
   if (query.isSuccess && !inModal && dip) {
     return (
       <div className="ui-container dash-page dash-narrow">

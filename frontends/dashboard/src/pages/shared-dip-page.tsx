@@ -21,7 +21,7 @@ import {
 } from '@lsp/ui';
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { DipDetailSections, unwrapDip } from '../dashboard/dip-modal';
+import { DipDetailSections, dipOf } from '../dashboard/dip-modal';
 import { useDipDetail } from '../dashboard/dip-query';
 import { downloadDipPdf } from '../dashboard/pdf';
 import { pdfDownloadToast } from '../dashboard/pdf-toast';
@@ -183,9 +183,9 @@ export function SharedDipPage() {
       </Panel>
     );
   }
-  const dip = unwrapDip(query.data);
+  const dip = dipOf(query.data);
   const info = query.data?.shareInfo;
-  const quoteCode = dip?.quoteCode ?? dip?.quote_code ?? dip?.reference;
+  const quoteCode = dip?.quoteCode;
   const mayDownload = query.data?.permissions?.downloadPdf !== false && Boolean(quoteCode);
   const download = async () => {
     if (!quoteCode) return;

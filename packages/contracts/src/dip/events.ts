@@ -12,12 +12,64 @@ export const DIP_EVENT_TYPES = {
   productChanged: 'dip.product.changed',
 } as const;
 
-const money = z.number().finite().nonnegative();
+/**
+ * A sum of money in a DIP: whole pounds, or pence kept where the field says so. The dip service stores
+ * every field declared with this very schema as Decimal128 (`mapDipMoney` finds them by walking the
+ * snapshot's schema), so a money field added to the snapshot is stored as money with no other change.
+ */
+export const dipMoneySchema = z.number().finite().nonnegative();
+const money = dipMoneySchema;
 const text = z.string().max(500);
 
+export const dipBorrowerSchema = z.object({
+  name: text,
+  email: text,
+  salutation: text.nullable(),
+  /** Who borrows: 'Individual', 'Company' or the company name. */
+  entity: text,
+});
+
+export const dipPropertySchema = z.object({
+  addressLine1: text,
+  addressLine2: text.nullable(),
+  city: text.nullable(),
+  county: text.nullable(),
+  postcode: text.nullable(),
+  /** The region the search was run for (the spec's propertyLocation). */
+  location: text,
+  propertyType: text,
+  currentValue: money,
+  ownerOccupied: z.boolean().nullable(),
+});
+
+export const dipLoanSchema = z.object({
+  productType: text,
+  regulated: z.boolean(),
+  netLoan: money,
+  grossLoan: money,
+  /** Every lender cost: arrangement, exit and other fees, interest excluded. */
+  fees: money,
+  /** An annual fraction (0.0875); the views that show it as a percent say so in its name. */
+  interestRate: z.number().finite().nonnegative(),
+  termMonths: z.number().int().positive(),
+  ltvPercent: z.number().finite().nonnegative(),
+  monthlyPayment: money,
+  arrangementFeePercent: z.number().finite().nonnegative(),
+  mortgageTermYears: z.number().int().positive().nullable(),
+});
+
+export const dipFinancialSchema = z.object({
+  depositRequired: money,
+  purchasePrice: money,
+  projectCost: money,
+  buildCost: money,
+  gdv: money.nullable(),
+});
+
 /**
- * What a DIP says, frozen when it is issued: the PDF and every view (owner, online, shared) are drawn
- * from this alone, so a later change to the lender panel or the saved search never alters an issued DIP.
+ * What a DIP says, frozen when it is issued: the PDF and every view (owner, online, shared, list) are
+ * drawn from this alone, so a later change to the lender panel or the saved search never alters an
+ * issued DIP. It is the base every view of a DIP is declared from (`dip/views.ts`).
  * Money is whole pounds except `monthlyPayment` (pence kept); `interestRate` is an annual fraction.
  */
 export const dipSnapshotSchema = z.object({
@@ -29,46 +81,10 @@ export const dipSnapshotSchema = z.object({
   projectName: text.nullable(),
   /** Single-line address as the lists show it: the property address, else the project name, else the location. */
   propertyAddress: text,
-  borrower: z.object({
-    name: text,
-    email: text,
-    salutation: text.nullable(),
-    /** Who borrows: 'Individual', 'Company' or the company name. */
-    entity: text,
-  }),
-  property: z.object({
-    addressLine1: text,
-    addressLine2: text.nullable(),
-    city: text.nullable(),
-    county: text.nullable(),
-    postcode: text.nullable(),
-    /** The region the search was run for (the spec's propertyLocation). */
-    location: text,
-    propertyType: text,
-    currentValue: money,
-    ownerOccupied: z.boolean().nullable(),
-  }),
-  loan: z.object({
-    productType: text,
-    regulated: z.boolean(),
-    netLoan: money,
-    grossLoan: money,
-    /** Every lender cost: arrangement, exit and other fees, interest excluded. */
-    fees: money,
-    interestRate: z.number().finite().nonnegative(),
-    termMonths: z.number().int().positive(),
-    ltvPercent: z.number().finite().nonnegative(),
-    monthlyPayment: money,
-    arrangementFeePercent: z.number().finite().nonnegative(),
-    mortgageTermYears: z.number().int().positive().nullable(),
-  }),
-  financial: z.object({
-    depositRequired: money,
-    purchasePrice: money,
-    projectCost: money,
-    buildCost: money,
-    gdv: money.nullable(),
-  }),
+  borrower: dipBorrowerSchema,
+  property: dipPropertySchema,
+  loan: dipLoanSchema,
+  financial: dipFinancialSchema,
   promoEligibleZeroBrokerFee: z.boolean(),
   /** The saved search's form data as it was when the DIP was issued. */
   searchData: z.record(z.string(), z.unknown()),

@@ -3,7 +3,6 @@ import { LOAN_TYPES } from '../common/enums';
 import { jsonObject } from '../common/json';
 import { EMAIL_MAX_LENGTH, EMAIL_TEXT_PATTERN, isoDateTimeText } from '../common/text';
 import { coerceNumericText } from '../search/fields';
-import type { DipProductChange } from './events';
 
 /** The spec's wording for every answer of the DIP calls. */
 export const DIP_MESSAGES = {
@@ -76,102 +75,6 @@ export const dipExpiryBodySchema = z
     expiresAt: isoDateTimeText('expiresAt must be a date and time').optional(),
   })
   .strip();
-
-/** The DIP as its owner sees it ('DIP (owner view)'), plus what the modal and PDF show. */
-export interface DipOwnerView {
-  id: string;
-  reference: string;
-  quoteCode: string;
-  status: 'active' | 'expired' | 'revoked';
-  expires_at: string;
-  created_at: string;
-  shareSlug: string | null;
-  shareUrl: string | null;
-  validityHours: number;
-  shared: { sharedOn: string | null };
-  borrower: { name: string; entity: string };
-  loan: {
-    lenderName: string;
-    productName: string;
-    productType: string;
-    netLoanAmount: number;
-    grossLoan: number;
-    fees: number;
-    ratePercent: number;
-    termMonths: number;
-    ltvPercent: number;
-    monthlyPayment: number;
-  };
-  property: {
-    addressLine1: string;
-    addressLine2: string | null;
-    city: string | null;
-    county: string | null;
-    postcode: string | null;
-    propertyType: string;
-    currentValue: number;
-  };
-  financial: { depositRequired: number; purchasePrice: number; projectCost: number; buildCost: number };
-  /** Set once a panel change withdrew or repriced the DIP's product (its terms stay as issued). */
-  productChange: DipProductChange | null;
-}
-
-/** The online DIP page ('Online DIP view'). */
-export interface OnlineDipView {
-  quoteCode: string;
-  generatedOn: string;
-  expiresAt: string;
-  productType: string;
-  regulated: boolean;
-  borrowerSalutation: string | null;
-  borrowerName: string;
-  projectCity: string;
-  validityHours: number;
-  promoEligibleZeroBrokerFee: boolean;
-  lenderName: string;
-  loan: {
-    netLoan: number;
-    monthlyPayment: number;
-    interestRatePct: number;
-    arrangementFeePct: number;
-    depositRequired: number;
-    ltvPct: number;
-    mortgageTermYears: number | null;
-  };
-  project: {
-    location: string;
-    propertyType: string;
-    propertyValue: number;
-    ownerOccupied: boolean | null;
-    borrowingEntity: string;
-    mortgageTermYears: number | null;
-  };
-  /** As the owner's view has it, for the owner only: null for anyone the DIP was shared with. */
-  productChange: DipProductChange | null;
-}
-
-/** One DIP of the dashboard's list ('DIP (dashboard list item)'). */
-export interface DipListItem {
-  id: string;
-  quoteCode: string;
-  isExpired: boolean;
-  status: 'active' | 'expired' | 'revoked';
-  createdAt: string;
-  expiresAt: string;
-  shareUrl: string | null;
-  snapshot: {
-    propertyAddress: string;
-    projectName: string | null;
-    searchData: Record<string, unknown>;
-    netLoan: number;
-    grossLoan: number;
-    interestRate: number;
-    lenderName: string;
-    loanType: (typeof LOAN_TYPES)[number];
-  };
-  /** As the owner's view has it (the list is the owner's). */
-  productChange: DipProductChange | null;
-}
 
 // ---------------------------------------------------------------- applications
 
@@ -319,12 +222,13 @@ export const loanApplicationBodySchema = z
 export type LoanApplicationBody = z.infer<typeof loanApplicationBodySchema>;
 
 /** One application on the dashboard ('Application (dashboard)'). */
-export interface ApplicationListItem {
-  id: string;
-  kind: 'dip-application' | 'loan-application';
-  property_address: string;
-  loan_amount: number | null;
-  loan_type: (typeof LOAN_TYPES)[number] | null;
-  status: string;
-  created_at: string;
-}
+export const applicationListItemSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['dip-application', 'loan-application']),
+  property_address: z.string(),
+  loan_amount: z.number().nullable(),
+  loan_type: z.enum(LOAN_TYPES).nullable(),
+  status: z.string(),
+  created_at: z.string(),
+});
+export type ApplicationListItem = z.infer<typeof applicationListItemSchema>;

@@ -1,4 +1,5 @@
 export * from './events';
 export * from './http';
 export * from './routes';
+export * from './views';
 export * from './internal';

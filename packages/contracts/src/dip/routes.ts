@@ -8,12 +8,8 @@ import {
   errorAnswer,
   errorResponseSchema,
 } from '../api/route';
-import { LOAN_TYPES } from '../common/enums';
 import {
-  type ApplicationListItem,
-  type DipListItem,
-  type DipOwnerView,
-  type OnlineDipView,
+  applicationListItemSchema,
   createDipBodySchema,
   createDipParamsSchema,
   createDipResponseSchema,
@@ -21,120 +17,9 @@ import {
   dipExpiryBodySchema,
   loanApplicationBodySchema,
 } from './http';
-import { dipProductChangeSchema } from './events';
+import { dipListItemSchema, dipOwnerViewSchema, onlineDipViewSchema } from './views';
 
 /** The dip service's public routes: online DIPs, their PDFs, DIP and loan applications. */
-
-const DIP_STATUSES = ['active', 'expired', 'revoked'] as const;
-
-/** The DIP as its owner sees it: {@link DipOwnerView}, which it must keep matching. */
-export const dipOwnerViewSchema = z.object({
-  id: z.string(),
-  reference: z.string(),
-  quoteCode: z.string(),
-  status: z.enum(DIP_STATUSES),
-  expires_at: z.string(),
-  created_at: z.string(),
-  shareSlug: z.string().nullable(),
-  shareUrl: z.string().nullable(),
-  validityHours: z.number(),
-  shared: z.object({ sharedOn: z.string().nullable() }),
-  borrower: z.object({ name: z.string(), entity: z.string() }),
-  loan: z.object({
-    lenderName: z.string(),
-    productName: z.string(),
-    productType: z.string(),
-    netLoanAmount: z.number(),
-    grossLoan: z.number(),
-    fees: z.number(),
-    ratePercent: z.number(),
-    termMonths: z.number(),
-    ltvPercent: z.number(),
-    monthlyPayment: z.number(),
-  }),
-  property: z.object({
-    addressLine1: z.string(),
-    addressLine2: z.string().nullable(),
-    city: z.string().nullable(),
-    county: z.string().nullable(),
-    postcode: z.string().nullable(),
-    propertyType: z.string(),
-    currentValue: z.number(),
-  }),
-  financial: z.object({
-    depositRequired: z.number(),
-    purchasePrice: z.number(),
-    projectCost: z.number(),
-    buildCost: z.number(),
-  }),
-  productChange: dipProductChangeSchema.nullable(),
-}) satisfies z.ZodType<DipOwnerView>;
-
-/** The online DIP page: {@link OnlineDipView}. */
-export const onlineDipViewSchema = z.object({
-  quoteCode: z.string(),
-  generatedOn: z.string(),
-  expiresAt: z.string(),
-  productType: z.string(),
-  regulated: z.boolean(),
-  borrowerSalutation: z.string().nullable(),
-  borrowerName: z.string(),
-  projectCity: z.string(),
-  validityHours: z.number(),
-  promoEligibleZeroBrokerFee: z.boolean(),
-  lenderName: z.string(),
-  loan: z.object({
-    netLoan: z.number(),
-    monthlyPayment: z.number(),
-    interestRatePct: z.number(),
-    arrangementFeePct: z.number(),
-    depositRequired: z.number(),
-    ltvPct: z.number(),
-    mortgageTermYears: z.number().nullable(),
-  }),
-  project: z.object({
-    location: z.string(),
-    propertyType: z.string(),
-    propertyValue: z.number(),
-    ownerOccupied: z.boolean().nullable(),
-    borrowingEntity: z.string(),
-    mortgageTermYears: z.number().nullable(),
-  }),
-  productChange: dipProductChangeSchema.nullable(),
-}) satisfies z.ZodType<OnlineDipView>;
-
-/** One DIP of the dashboard's list: {@link DipListItem}. */
-export const dipListItemSchema = z.object({
-  id: z.string(),
-  quoteCode: z.string(),
-  isExpired: z.boolean(),
-  status: z.enum(DIP_STATUSES),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-  shareUrl: z.string().nullable(),
-  snapshot: z.object({
-    propertyAddress: z.string(),
-    projectName: z.string().nullable(),
-    searchData: z.record(z.string(), z.unknown()),
-    netLoan: z.number(),
-    grossLoan: z.number(),
-    interestRate: z.number(),
-    lenderName: z.string(),
-    loanType: z.enum(LOAN_TYPES),
-  }),
-  productChange: dipProductChangeSchema.nullable(),
-}) satisfies z.ZodType<DipListItem>;
-
-/** One application on the dashboard: {@link ApplicationListItem}. */
-export const applicationListItemSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['dip-application', 'loan-application']),
-  property_address: z.string(),
-  loan_amount: z.number().nullable(),
-  loan_type: z.enum(LOAN_TYPES).nullable(),
-  status: z.string(),
-  created_at: z.string(),
-}) satisfies z.ZodType<ApplicationListItem>;
 
 const dipIdParams = z.object({ dipId: z.string() });
 const DIP_NOT_FOUND = errorAnswer('No such DIP');

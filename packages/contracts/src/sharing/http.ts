@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LOAN_TYPES } from '../common/enums';
 import { jsonObject } from '../common/json';
 import { EMAIL_TEXT_PATTERN, emailText, isoDateTimeText, nameText } from '../common/text';
+import { dipSharedViewSchema, dipSummarySchema } from '../dip/views';
 import { SHARING_MESSAGES } from './messages';
 
 export { SHARING_MESSAGES };
@@ -69,16 +70,12 @@ export const shareFallbackResponseSchema = z.object({
   error: z.string(),
 });
 
-/** The lean snapshot list items carry ('DIP (dashboard list item)'). */
-export const sharedSnapshotSummarySchema = z.object({
-  propertyAddress: z.string(),
-  searchData: z.record(z.string(), z.unknown()),
-  netLoan: z.number(),
-  grossLoan: z.number(),
-  interestRate: z.number(),
-  lenderName: z.string(),
-  loanType: z.enum(LOAN_TYPES),
-});
+/**
+ * The DIP's summary a 'Shared with me' entry carries: the owner's list's, copied into the entry when the
+ * DIP is shared, without the project name (entries made before it was copied have none).
+ */
+export const sharedSnapshotSummarySchema = dipSummarySchema.omit({ projectName: true });
+export type SharedSnapshotSummary = z.infer<typeof sharedSnapshotSummarySchema>;
 
 /** GET /api/shared: one DIP shared with the caller ('Shared item'). */
 export const sharedItemSchema = z.object({
@@ -112,7 +109,7 @@ export const ACCESS_METHODS = ['signed-link', 'open-link', 'recipient'] as const
 /** GET /api/online-dip/shared/{slug} and GET /api/shared/dips/{id}. */
 export const sharedDipResponseSchema = z.object({
   success: z.literal(true),
-  dip: z.record(z.string(), z.unknown()),
+  dip: dipSharedViewSchema,
   shareInfo: z.object({
     shareId: z.string(),
     shared_by: z.string(),

@@ -1,83 +1,77 @@
-import type { DipSnapshot, EventEnvelope } from '@lsp/contracts';
+import { type DipSnapshot, type EventEnvelope, dipSnapshotSchema } from '@lsp/contracts';
 import type { EventOutbox } from '@lsp/service-kit';
-import type { Decimal128 } from 'mongodb';
 import type { ClientSession, Connection } from 'mongoose';
-import type { Dip, StoredProductChange } from '../domain/views';
-import { fromMoney, fromMoneyOrNull, toMoney, toMoneyOrNull } from './money';
+import { z } from 'zod';
+import { type Dip, type StoredProductChange, dipSchema } from '../domain/views';
+import { fromMoney, mapMoney, toMoney } from './money';
 
-type StoredMoney = Decimal128;
+/**
+ * The version of the `online_dips` documents this code writes. Version 1 is every document written
+ * before documents carried `schemaVersion`: the fields added to a DIP since (`linkRevokedAt`,
+ * `productChange`, `pricedUnder`, `productCheckedAt`) may be absent. A document is brought up to this
+ * version when it is read (`migrate`), never rewritten in place, so a release a version behind still
+ * reads what this one writes (it ignores `schemaVersion`); a new version only ever adds fields.
+ */
+export const DIP_DOCUMENT_VERSION = 2;
 
-/** The spec's online_dips, with the snapshot's money fields as Decimal128. */
-interface DipDocument extends Omit<Dip, 'id' | 'snapshot'> {
+/**
+ * The spec's online_dips: the DIP with `_id` for its id, its document version, and the snapshot's
+ * money (every field declared with `dipMoneySchema`) as Decimal128. Only the snapshot fields queries
+ * read are typed; the rest is the snapshot's, read through {@link fromDocument}.
+ */
+export interface DipDocument extends Omit<Dip, 'id' | 'snapshot'> {
   _id: string;
-  snapshot: Omit<DipSnapshot, 'loan' | 'property' | 'financial'> & {
-    loan: Omit<DipSnapshot['loan'], 'netLoan' | 'grossLoan' | 'fees' | 'monthlyPayment'> & {
-      netLoan: StoredMoney;
-      grossLoan: StoredMoney;
-      fees: StoredMoney;
-      monthlyPayment: StoredMoney;
-    };
-    property: Omit<DipSnapshot['property'], 'currentValue'> & { currentValue: StoredMoney };
-    financial: {
-      depositRequired: StoredMoney;
-      purchasePrice: StoredMoney;
-      projectCost: StoredMoney;
-      buildCost: StoredMoney;
-      gdv: StoredMoney | null;
-    };
-  };
+  schemaVersion: number;
+  snapshot: Pick<DipSnapshot, 'lenderId' | 'productId' | 'lenderName' | 'productName'> &
+    Record<string, unknown>;
 }
 
-function toDocument(dip: Dip): DipDocument {
-  const { id, snapshot: s, ...rest } = dip;
+/** The stored document, once migrated and its money read back: the DIP and its document version. */
+const dipDocumentSchema = dipSchema
+  .omit({ id: true })
+  .extend({ _id: z.string(), schemaVersion: z.literal(DIP_DOCUMENT_VERSION) });
+
+export function toDocument(dip: Dip): DipDocument {
+  const { id, snapshot, ...rest } = dip;
   return {
     _id: id,
+    schemaVersion: DIP_DOCUMENT_VERSION,
     ...rest,
-    snapshot: {
-      ...s,
-      loan: {
-        ...s.loan,
-        netLoan: toMoney(s.loan.netLoan),
-        grossLoan: toMoney(s.loan.grossLoan),
-        fees: toMoney(s.loan.fees),
-        monthlyPayment: toMoney(s.loan.monthlyPayment),
-      },
-      property: { ...s.property, currentValue: toMoney(s.property.currentValue) },
-      financial: {
-        depositRequired: toMoney(s.financial.depositRequired),
-        purchasePrice: toMoney(s.financial.purchasePrice),
-        projectCost: toMoney(s.financial.projectCost),
-        buildCost: toMoney(s.financial.buildCost),
-        gdv: toMoneyOrNull(s.financial.gdv),
-      },
-    },
+    snapshot: mapMoney(dipSnapshotSchema, snapshot, toMoney) as DipDocument['snapshot'],
   };
 }
 
-function fromDocument(doc: DipDocument): Dip {
-  const { _id, snapshot: s, ...rest } = doc;
-  return {
-    id: _id,
-    ...rest,
-    snapshot: {
-      ...s,
-      loan: {
-        ...s.loan,
-        netLoan: fromMoney(s.loan.netLoan),
-        grossLoan: fromMoney(s.loan.grossLoan),
-        fees: fromMoney(s.loan.fees),
-        monthlyPayment: fromMoney(s.loan.monthlyPayment),
-      },
-      property: { ...s.property, currentValue: fromMoney(s.property.currentValue) },
-      financial: {
-        depositRequired: fromMoney(s.financial.depositRequired),
-        purchasePrice: fromMoney(s.financial.purchasePrice),
-        projectCost: fromMoney(s.financial.projectCost),
-        buildCost: fromMoney(s.financial.buildCost),
-        gdv: fromMoneyOrNull(s.financial.gdv),
-      },
-    },
-  };
+/** A document of any earlier version as this version has it (the fields added since as none). */
+export function migrate(doc: Record<string, unknown>): Record<string, unknown> {
+  const version = doc.schemaVersion ?? 1;
+  if (version === 1)
+    return {
+      ...doc,
+      schemaVersion: 2,
+      linkRevokedAt: doc.linkRevokedAt ?? null,
+      productChange: doc.productChange ?? null,
+      pricedUnder: doc.pricedUnder ?? null,
+      productCheckedAt: doc.productCheckedAt ?? null,
+    };
+  return doc;
+}
+
+/**
+ * A stored DIP, migrated to this version, its money read back as numbers and parsed: a document
+ * that does not hold a DIP is an error naming it, never a view with fields missing.
+ */
+export function fromDocument(stored: DipDocument | Record<string, unknown>): Dip {
+  const doc = migrate(stored as Record<string, unknown>);
+  const parsed = dipDocumentSchema.safeParse({
+    ...doc,
+    snapshot: mapMoney(dipSnapshotSchema, doc.snapshot, fromMoney),
+  });
+  if (!parsed.success)
+    throw new Error(
+      `online_dips ${String(doc._id)} (schemaVersion ${String(doc.schemaVersion)}) does not hold a DIP: ${z.prettifyError(parsed.error)}`,
+    );
+  const { _id, schemaVersion: _version, ...dip } = parsed.data;
+  return { id: _id, ...dip };
 }
 
 /** One product a lender panel change added, withdrew or repriced, as a DIP issued from it sees it. */

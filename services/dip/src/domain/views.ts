@@ -1,48 +1,63 @@
-import type { DipListItem, DipOwnerView, DipProductChange, DipSnapshot, OnlineDipView } from '@lsp/contracts';
+import {
+  DIP_PRODUCT_CHANGES,
+  type DipListItem,
+  type DipOwnerView,
+  type DipProductChange,
+  type DipStatus,
+  type OnlineDipView,
+  dipSnapshotSchema,
+  dipSummaryOf,
+  dipTermsOf,
+  ratePercentOf,
+} from '@lsp/contracts';
+import { z } from 'zod';
 
-/** A DIP as the dip service holds it, with money back as numbers. */
-export interface Dip {
-  id: string;
-  userId: string;
-  searchId: string;
-  loanIndex: number;
-  quoteCode: string;
+/** When a lender panel change withdrew or repriced the product a DIP was issued from. */
+export const storedProductChangeSchema = z.object({
+  panelVersion: z.string().min(1),
+  change: z.enum(DIP_PRODUCT_CHANGES),
+  /** When the panel version was activated. */
+  at: z.date(),
+});
+export type StoredProductChange = z.infer<typeof storedProductChangeSchema>;
+
+/** A DIP as the dip service holds it, with money back as numbers (`data/dips.ts` stores and reads it). */
+export const dipSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  searchId: z.string(),
+  loanIndex: z.number().int().nonnegative(),
+  quoteCode: z.string(),
   /** null while the owner has revoked the link. */
-  shareSlug: string | null;
-  linkStatus: 'active' | 'revoked';
-  validityHours: number;
-  snapshot: DipSnapshot;
-  expiresAt: Date;
-  createdAt: Date;
+  shareSlug: z.string().nullable(),
+  linkStatus: z.enum(['active', 'revoked']),
+  validityHours: z.number().int().positive(),
+  snapshot: dipSnapshotSchema,
+  expiresAt: z.date(),
+  createdAt: z.date(),
   /** Grows by one with each change; a PDF is rendered per version. */
-  version: number;
+  version: z.number().int().positive(),
   /** When the DIP was first shared, from sharing's events. */
-  firstSharedAt: Date | null;
-  /** When the owner last revoked the link (absent or null: never); regenerating keeps it. */
-  linkRevokedAt?: Date | null;
+  firstSharedAt: z.date().nullable(),
+  /** When the owner last revoked the link (null: never); regenerating keeps it. */
+  linkRevokedAt: z.date().nullable(),
   /**
    * The latest lender panel change that withdrew or repriced the product the DIP was issued from
-   * (absent or null: none while it was live). The DIP's terms never change with it.
+   * (null: none while it was live). The DIP's terms never change with it.
    */
-  productChange?: StoredProductChange | null;
+  productChange: storedProductChangeSchema.nullable(),
   /**
-   * The lender panel version the DIP's offer was priced under (absent or null: not known, for a DIP
-   * made before it was recorded): a panel change back to that product's terms ends its notice.
+   * The lender panel version the DIP's offer was priced under (null: not known, for a DIP made before
+   * it was recorded): a panel change back to that product's terms ends its notice.
    */
-  pricedUnder?: string | null;
+  pricedUnder: z.string().nullable(),
   /**
    * When the panel activation that last decided the notice (marked or ended it) was made: an older
    * activation handled late never undoes a newer one.
    */
-  productCheckedAt?: Date | null;
-}
-
-export interface StoredProductChange {
-  panelVersion: string;
-  change: DipProductChange['change'];
-  /** When the panel version was activated. */
-  at: Date;
-}
+  productCheckedAt: z.date().nullable(),
+});
+export type Dip = z.infer<typeof dipSchema>;
 
 const productChangeView = (dip: Dip): DipProductChange | null =>
   dip.productChange
@@ -52,8 +67,6 @@ const productChangeView = (dip: Dip): DipProductChange | null =>
         at: dip.productChange.at.toISOString(),
       }
     : null;
-
-export type DipStatus = 'active' | 'expired' | 'revoked';
 
 export const isExpired = (dip: Pick<Dip, 'expiresAt'>, now: Date) => dip.expiresAt.getTime() <= now.getTime();
 
@@ -69,10 +82,7 @@ export function shareUrlOf(publicUrl: string, slug: string | null): string | nul
   return slug ? new URL(`/dip/${slug}`, publicUrl).toString() : null;
 }
 
-const pct2 = (fraction: number) => Math.round(fraction * 10000) / 100;
-
 export function ownerView(dip: Dip, now: Date, publicUrl: string): DipOwnerView {
-  const s = dip.snapshot;
   return {
     id: dip.id,
     reference: dip.quoteCode,
@@ -84,34 +94,7 @@ export function ownerView(dip: Dip, now: Date, publicUrl: string): DipOwnerView 
     shareUrl: shareUrlOf(publicUrl, dip.shareSlug),
     validityHours: dip.validityHours,
     shared: { sharedOn: dip.firstSharedAt?.toISOString() ?? null },
-    borrower: { name: s.borrower.name, entity: s.borrower.entity },
-    loan: {
-      lenderName: s.lenderName,
-      productName: s.productName,
-      productType: s.loan.productType,
-      netLoanAmount: s.loan.netLoan,
-      grossLoan: s.loan.grossLoan,
-      fees: s.loan.fees,
-      ratePercent: pct2(s.loan.interestRate),
-      termMonths: s.loan.termMonths,
-      ltvPercent: s.loan.ltvPercent,
-      monthlyPayment: s.loan.monthlyPayment,
-    },
-    property: {
-      addressLine1: s.property.addressLine1,
-      addressLine2: s.property.addressLine2,
-      city: s.property.city,
-      county: s.property.county,
-      postcode: s.property.postcode,
-      propertyType: s.property.propertyType,
-      currentValue: s.property.currentValue,
-    },
-    financial: {
-      depositRequired: s.financial.depositRequired,
-      purchasePrice: s.financial.purchasePrice,
-      projectCost: s.financial.projectCost,
-      buildCost: s.financial.buildCost,
-    },
+    ...dipTermsOf(dip.snapshot),
     productChange: productChangeView(dip),
   };
 }
@@ -145,7 +128,7 @@ export function onlineView(dip: Dip, now: Date, asOwner: boolean): OnlineDipView
     loan: {
       netLoan: s.loan.netLoan,
       monthlyPayment: s.loan.monthlyPayment,
-      interestRatePct: pct2(s.loan.interestRate),
+      interestRatePct: ratePercentOf(s.loan.interestRate),
       arrangementFeePct: Math.round(s.loan.arrangementFeePercent * 10) / 10,
       depositRequired: s.financial.depositRequired,
       ltvPct: Math.round(s.loan.ltvPercent * 10) / 10,
@@ -164,7 +147,6 @@ export function onlineView(dip: Dip, now: Date, asOwner: boolean): OnlineDipView
 }
 
 export function listItem(dip: Dip, now: Date, publicUrl: string): DipListItem {
-  const s = dip.snapshot;
   return {
     id: dip.id,
     quoteCode: dip.quoteCode,
@@ -173,16 +155,7 @@ export function listItem(dip: Dip, now: Date, publicUrl: string): DipListItem {
     createdAt: dip.createdAt.toISOString(),
     expiresAt: dip.expiresAt.toISOString(),
     shareUrl: shareUrlOf(publicUrl, dip.shareSlug),
-    snapshot: {
-      propertyAddress: s.propertyAddress,
-      projectName: s.projectName,
-      searchData: s.searchData,
-      netLoan: s.loan.netLoan,
-      grossLoan: s.loan.grossLoan,
-      interestRate: s.loan.interestRate,
-      lenderName: s.lenderName,
-      loanType: s.loanType,
-    },
+    snapshot: dipSummaryOf(dip.snapshot),
     productChange: productChangeView(dip),
   };
 }

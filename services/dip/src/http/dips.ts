@@ -126,7 +126,10 @@ export function registerDipRoutes(app: FastifyInstance, deps: DipRouteDeps) {
           createdAt: now,
           version: 1,
           firstSharedAt: null,
+          linkRevokedAt: null,
+          productChange: null,
           pricedUnder: search.panelVersion ?? null,
+          productCheckedAt: null,
         };
         try {
           await dips.insert(dip, (d) => [

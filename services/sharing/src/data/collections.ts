@@ -4,6 +4,7 @@ import type {
   InviteType,
   LoanType,
   SharePermissions,
+  SharedSnapshotSummary,
   ShareStatus,
 } from '@lsp/contracts';
 import type { Connection } from 'mongoose';
@@ -84,15 +85,7 @@ export interface RecipientShare {
   quoteCode: string;
   dipExpiresAt: Date;
   permissions: SharePermissions;
-  summary: {
-    propertyAddress: string;
-    searchData: Record<string, unknown>;
-    netLoan: number;
-    grossLoan: number;
-    interestRate: number;
-    lenderName: string;
-    loanType: LoanType;
-  };
+  summary: SharedSnapshotSummary;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_SHARE_PERMISSIONS, type InviteType } from '@lsp/contracts';
+import { DEFAULT_SHARE_PERMISSIONS, type InviteType, dipSummaryOf } from '@lsp/contracts';
 import type { ClientSession, Collection } from 'mongoose';
 import type { DipProjection, RecipientShare } from './collections';
 
@@ -14,16 +14,8 @@ export interface RecipientEntry {
 
 /** The DIP's summary as the recipients' list shows it, copied so the list is one indexed read. */
 function summaryOf(dip: DipProjection): RecipientShare['summary'] {
-  const s = dip.snapshot;
-  return {
-    propertyAddress: s.propertyAddress,
-    searchData: s.searchData,
-    netLoan: s.loan.netLoan,
-    grossLoan: s.loan.grossLoan,
-    interestRate: s.loan.interestRate,
-    lenderName: s.lenderName,
-    loanType: s.loanType,
-  };
+  const { projectName: _listsOnly, ...summary } = dipSummaryOf(dip.snapshot);
+  return summary;
 }
 
 /** The recipients' 'Shared with me' entries (`online_dip_shares`): one per DIP and email. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_SHARE_PERMISSIONS,
+  type DipSharedView,
   type DipState,
   SHARING_MESSAGES,
   SIMPLE_EMAIL_PATTERN,
+  dipTermsOf,
 } from '@lsp/contracts';
 import {
   type CallerIdentity,
@@ -66,8 +68,8 @@ function recipientOf(caller: CallerIdentity): CallerIdentity {
   return { ...caller, email: caller.email.trim().toLowerCase() };
 }
 
-/** The DIP as a recipient reads it: the snapshot and its reference, never the owner's link. */
-function dipForRecipient(dip: DipProjection, now: Date) {
+/** The DIP as a recipient reads it: its detail and the snapshot, never the owner's link state. */
+function dipForRecipient(dip: DipProjection, now: Date): DipSharedView {
   const expiresAt = dip.expiresAt.toISOString();
   return {
     id: dip._id,
@@ -80,6 +82,7 @@ function dipForRecipient(dip: DipProjection, now: Date) {
     createdAt: dip.createdAt.toISOString(),
     shareSlug: dip.shareSlug,
     share_slug: dip.shareSlug,
+    ...dipTermsOf(dip.snapshot),
     snapshot: dip.snapshot,
   };
 }
