@@ -1,9 +1,18 @@
 // A broker's system with only an API key: search, save, create a DIP (once, with an Idempotency-Key),
-// its PDF, share it; then revoked. Every service in-process behind one real gateway, events on Redis
+// its PDF, share it, and receive the signed dip.created webhook at its own receiver; then revoked. Every service in-process behind one real gateway, events on Redis
 // Streams. Another user's key reaches nothing of the owner's; bad input changes nothing.
-import { createServer } from 'node:http';
+import { createHmac } from 'node:crypto';
+import { type IncomingHttpHeaders, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { API_KEY_MESSAGES, type ApiKeyRecord, apiKeyLookupKey } from '@lsp/contracts';
-import { OutboxRelay, Outbox, ProcessedEvents, RedisStreamsEventBus, ServiceMetrics } from '@lsp/service-kit';
+import {
+  OutboxRelay,
+  Outbox,
+  ProcessedEvents,
+  RedisStreamsEventBus,
+  ServiceMetrics,
+  createQueue,
+} from '@lsp/service-kit';
 import {
   CookieClient,
   type Listening,
@@ -15,6 +24,7 @@ import {
   signedInClient,
   silentLogger,
   startTestMongo,
+  waitFor,
 } from '@lsp/testing';
 import type { Redis } from 'ioredis';
 import { type DipHarness, startDipHarness } from '../../dip/test/dip-harness';
@@ -24,6 +34,16 @@ import {
   signedInBrowser,
   startIdentityStack,
 } from '../../identity/test/harness';
+import { buildApp as buildNotificationsApp } from '../../notifications/src/app';
+import { notificationsConfigSchema } from '../../notifications/src/config';
+import { AlertStore } from '../../notifications/src/data/alerts';
+import { subscribeToWebhookEvents } from '../../notifications/src/events/webhooks';
+import {
+  WEBHOOK_QUEUE,
+  type WebhookJob,
+  startWebhookWorker,
+} from '../../notifications/src/webhooks/delivery';
+import { WebhookStore } from '../../notifications/src/webhooks/store';
 import { DEVELOPMENT_PAYLOAD } from '../../search/test/search-harness';
 import { buildApp as buildSharingApp } from '../../sharing/src/app';
 import { sharingConfigSchema } from '../../sharing/src/config';
@@ -116,6 +136,45 @@ describe('a broker system with an API key, through the gateway', () => {
       }),
       sharingPort,
     );
+    // Notifications' webhooks: the routes, the consumer of dip.created and the delivery worker.
+    const notificationsDb = await mongo.database('notifications');
+    const webhookStore = new WebhookStore(notificationsDb);
+    const webhookQueue = createQueue<WebhookJob>(WEBHOOK_QUEUE, redisUrl);
+    const emailQueue = createQueue('email', redisUrl);
+    subscribeToWebhookEvents(bus, { store: webhookStore, queue: webhookQueue });
+    const webhookWorker = startWebhookWorker({
+      store: webhookStore,
+      alerts: new AlertStore(notificationsDb),
+      emailQueue: emailQueue as never,
+      logger: silentLogger(),
+      redisUrl,
+      prefix: 'bull',
+      concurrency: 2,
+      // The broker's receiver is on this machine's loopback.
+      allowPrivateTargets: true,
+      publicUrl: 'http://localhost:8080',
+    });
+    const notificationsServer = await listen(
+      buildNotificationsApp({
+        config: notificationsConfigSchema.parse({
+          INTERNAL_SECRET: TEST_SECRETS.INTERNAL_SECRET,
+          MONGO_URL: mongo.url,
+          REDIS_URL: redisUrl,
+          WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+        }),
+        logger: silentLogger(),
+        metrics: new ServiceMetrics('notifications'),
+        healthChecks: [],
+        mongo: notificationsDb,
+        webhookQueue,
+      }),
+    );
+    afterCleanup.push(async () => {
+      await notificationsServer.close();
+      await webhookWorker.close();
+      await webhookQueue.close();
+      await emailQueue.close();
+    });
     outbox.publishAtCommit({ bus: dip.bus });
     relay = new OutboxRelay({ outbox, bus: dip.bus, pollIntervalMs: 3600_000 });
     relay.start();
@@ -125,6 +184,7 @@ describe('a broker system with an API key, through the gateway', () => {
       search: dip.gateway.config.SEARCH_URL,
       dip: dip.gateway.config.DIP_URL,
       sharing: sharingServer.url,
+      notifications: notificationsServer.url,
     };
     gateway = await startTestGateway({
       redisUrl,
@@ -151,7 +211,7 @@ describe('a broker system with an API key, through the gateway', () => {
     await dip?.close();
   });
 
-  it('searches, saves, creates one DIP for two tries with one Idempotency-Key, downloads its PDF, shares it; revoked, it stops', async () => {
+  it('searches, saves, creates one DIP for two tries with one Idempotency-Key, gets its signed dip.created webhook, downloads its PDF, shares it; revoked, it stops', async () => {
     const owner = await account('Brenda Broker');
     const { key, id } = await keyFor(owner.browser);
     const crm = keyClient(gateway.url, key);
@@ -162,6 +222,24 @@ describe('a broker system with an API key, through the gateway', () => {
     expect(run.status).toBe(200);
     expect(run.headers.get('ratelimit-policy')).toBe('"api-key";q=600;w=60');
     expect(run.headers.get('ratelimit')).toMatch(/^"api-key";r=599;t=\d+$/);
+
+    // The broker's own receiver, and an endpoint for its DIPs made with the key.
+    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    afterCleanup.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/crm/hooks`;
+    const hook = await crm.post('/api/webhooks', { url: receiverUrl, events: ['dip.created'] });
+    expect(hook.status).toBe(201);
+    const { secret } = hook.json() as { secret: string };
+
     const saved = await crm.post('/api/search', {
       userId: owner.userId,
       loanType: 'development',
@@ -206,6 +284,17 @@ describe('a broker system with an API key, through the gateway', () => {
     expect(await dip.dipDb.collection('online_dips').countDocuments({ userId: owner.userId })).toBe(1);
 
     const { dipId, quoteCode } = first.json();
+    // dip.created reaches the broker's receiver, signed per Standard Webhooks, checked here by hand.
+    const delivery = await waitFor(
+      () => received.find((r) => JSON.parse(r.body).data?.dipId === dipId),
+      'the dip.created webhook',
+    );
+    const signed = `${delivery.headers['webhook-id']}.${delivery.headers['webhook-timestamp']}.${delivery.body}`;
+    const mac = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+      .update(signed)
+      .digest('base64');
+    expect(delivery.headers['webhook-signature']).toBe(`v1,${mac}`);
+    expect(JSON.parse(delivery.body)).toMatchObject({ type: 'dip.created', data: { dipId, quoteCode } });
     const pdf = await crm.get(`/api/online-dip/pdf/${quoteCode}`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toContain('application/pdf');
@@ -221,6 +310,9 @@ describe('a broker system with an API key, through the gateway', () => {
     // The owner's list shows when the key was last used.
     const listed = (await owner.browser.get('/api/api-keys')).json().apiKeys;
     expect(listed[0].lastUsedAt).toEqual(expect.any(String));
+
+    // One DIP, one event: the replayed creation sent nothing more.
+    expect(received.filter((r) => JSON.parse(r.body).type === 'dip.created')).toHaveLength(1);
 
     expect((await owner.browser.request('DELETE', `/api/api-keys/${id}`)).status).toBe(200);
     const refused = await crm.get(`/api/online-dip/user/${owner.userId}`);
