@@ -572,6 +572,13 @@ describe('DIP shares through the gateway', () => {
       expect(detail.json()).toMatchObject({
         accessMethod: 'recipient',
         shareInfo: { shareId: first.shareId },
+        // The detail the owner reads, drawn from the snapshot as dip draws it: the rate as a percent.
+        dip: {
+          quoteCode: first.dip.quoteCode,
+          status: 'active',
+          loan: { lenderName: 'Harbour Bridging', netLoanAmount: 350000, ratePercent: 10.2 },
+          snapshot: { loan: { interestRate: 0.102 } },
+        },
       });
     });
 
