@@ -2,18 +2,21 @@
 // changed since their last build. Inputs are the app's own files, the shared webpack set-up, the
 // workspace packages the browser bundles (@lsp/ui, @lsp/contracts) and the lock file; their content
 // hash is kept in dist/.build-stamp. `--force` rebuilds everything; `--mode development` for dev builds.
+// A production build fails when a file is over its size budget (packages/frontend-kit/budgets.json).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtFiles, describeOverBudget, overBudget, readBudgets } from './lib/bundle-budgets.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const APPS = ['shell', 'search', 'dashboard'];
 const SHARED_INPUTS = [
   'packages/frontend-kit/webpack',
+  'packages/frontend-kit/budgets.json',
   'packages/ui/src',
   'packages/ui/package.json',
   'packages/contracts/src',
@@ -46,8 +49,12 @@ export function inputHash(app) {
   return hash.digest('hex');
 }
 
+function distOf(app) {
+  return path.join(ROOT, 'frontends', app, 'dist');
+}
+
 function stampFile(app) {
-  return path.join(ROOT, 'frontends', app, 'dist', STAMP);
+  return path.join(distOf(app), STAMP);
 }
 
 function isFresh(app, hash, mode) {
@@ -110,8 +117,16 @@ export async function buildFrontends({ force = false, mode = 'production', only 
   );
   const results = await compile(configs);
   let ok = true;
+  const { build: budgets } = readBudgets();
   stale.forEach(({ app, hash }, i) => {
-    if (results[i]) {
+    const over = results[i] && mode === 'production' ? overBudget(builtFiles(distOf(app)), budgets) : [];
+    if (over.length) {
+      ok = false;
+      for (const line of describeOverBudget(over)) console.error(`frontend ${app}: ${line}`);
+      console.error(
+        `frontend ${app}: build FAILED (over the size budgets in packages/frontend-kit/budgets.json)`,
+      );
+    } else if (results[i]) {
       if (mode === 'production') precompress(app);
       writeFileSync(stampFile(app), JSON.stringify({ hash, mode, builtAt: new Date().toISOString() }));
       console.log(`frontend ${app}: built`);
