@@ -3,7 +3,7 @@
 // request in publish order, what every consumer did with it and the jobs it led to).
 import { Alert, Badge, Dialog, Spinner } from '@lsp/ui';
 import type { BadgeVariant } from '@lsp/ui';
-import type { ConsumerOutcomeStatus, EventEnvelope } from '@lsp/contracts';
+import { type ConsumerOutcomeStatus, type EventEnvelope, traceIdOf } from '@lsp/contracts';
 import { clockTime, dateTime, errorText, pretty } from './format';
 import { useCorrelationChain } from './ops-api';
 
@@ -24,6 +24,22 @@ function Headers({ envelope }: { envelope: EventEnvelope }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** The trace the event belongs to (its `traceparent`), where the spans of its request and its consumers are. */
+function TraceOf({ envelope }: { envelope: EventEnvelope }) {
+  const traceId = traceIdOf(envelope);
+  return (
+    <p className="ops-chain__trace ui-muted">
+      {traceId ? (
+        <>
+          trace <span className="ops-mono">{traceId}</span>
+        </>
+      ) : (
+        'no trace (tracing was off when it was written)'
+      )}
+    </p>
   );
 }
 
@@ -54,6 +70,7 @@ function CorrelationChain({ correlationId, current }: { correlationId: string; c
             </span>
             {envelope.id === current && <Badge variant="brand">this event</Badge>}
           </p>
+          <TraceOf envelope={envelope} />
           {consumers.length === 0 && jobs.length === 0 ? (
             <p className="ops-chain__none ui-muted">No consumer has handled it yet.</p>
           ) : (
