@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // CLI: embedded-mongo --port 27017 --dbpath .data/mongo [--replset rs0] [--fsync interval] [--maxConns 1000]
+//      [--compactBytes 67108864]
 //      [--setParameter enableTestCommands=1]   (tests only: configureFailPoint)
 import { startEmbeddedMongo } from '../src';
 import { FsyncPolicy } from '../src/storage/journal';
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
     fsync,
     // mongod's flag name; the server's default (1,000) applies when it is omitted.
     maxConnections: args.maxconns === undefined ? undefined : Number(args.maxconns),
+    // Journal size that triggers compaction into a snapshot (default 64 MiB).
+    compactBytes: args.compactbytes === undefined ? undefined : Number(args.compactbytes),
     // mongod's switch for test-only commands (configureFailPoint); `npm start` never passes it.
     enableTestCommands:
       /^(1|true)$/i.test(args.enabletestcommands ?? '') ||
