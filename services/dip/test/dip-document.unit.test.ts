@@ -70,6 +70,11 @@ describe('online_dips documents', () => {
     });
   });
 
+  it('reads a later version by the fields it knows', () => {
+    const later = { ...toDocument(DIP), schemaVersion: DIP_DOCUMENT_VERSION + 1, brokerNote: 'new' };
+    expect(fromDocument(later)).toEqual(DIP);
+  });
+
   it('refuses a document that does not hold a DIP, naming it, rather than answer a view with holes', () => {
     const stored = versionOneDocument(DIP) as { snapshot: { loan: Record<string, unknown> } };
     delete stored.snapshot.loan.termMonths;

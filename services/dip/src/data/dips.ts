@@ -26,10 +26,13 @@ export interface DipDocument extends Omit<Dip, 'id' | 'snapshot'> {
     Record<string, unknown>;
 }
 
-/** The stored document, once migrated and its money read back: the DIP and its document version. */
+/**
+ * The stored document, once migrated and its money read back: the DIP and its document version. A
+ * later version (a newer release's, which only adds fields) is read by the fields this one knows.
+ */
 const dipDocumentSchema = dipSchema
   .omit({ id: true })
-  .extend({ _id: z.string(), schemaVersion: z.literal(DIP_DOCUMENT_VERSION) });
+  .extend({ _id: z.string(), schemaVersion: z.number().int().min(DIP_DOCUMENT_VERSION) });
 
 export function toDocument(dip: Dip): DipDocument {
   const { id, snapshot, ...rest } = dip;
