@@ -14,9 +14,14 @@ import {
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
+import { ApiKeysSection } from '../account/api-keys-section';
+import { WebhooksSection } from '../account/webhooks-section';
 import { AuthAlerts, NewPasswordFields, useAuthFailure } from './auth-form';
 
-/** The signed-in user's account: change the password, or sign out on every device. */
+/**
+ * The signed-in user's account: change the password, sign out on every device, and what a broker's
+ * own systems use: the API keys they call the API with and the webhooks they are told events by.
+ */
 export function AccountPage() {
   return (
     <RequireSession>
@@ -32,13 +37,19 @@ function AccountSettings() {
       <Card as="div" raised className="shell-auth-card">
         <h1 style={{ fontSize: 'var(--text-2xl)' }}>Your account</h1>
         {user && (
-          <p className="ui-muted">
+          <p className="ui-muted shell-account__who">
             Signed in as <strong>{user.name || user.email}</strong>
             {user.name ? ` (${user.email})` : ''}
           </p>
         )}
         <ChangePasswordSection />
         <SignOutEverywhereSection />
+      </Card>
+      <Card as="div" raised className="shell-auth-card shell-account__card">
+        <ApiKeysSection />
+      </Card>
+      <Card as="div" raised className="shell-auth-card shell-account__card">
+        <WebhooksSection />
       </Card>
     </div>
   );
