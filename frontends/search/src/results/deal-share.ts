@@ -1,9 +1,8 @@
 // A deal share: a link to one loan offer (`/shared-deal/{token}`) that shows whoever opens it the
 // offer, the sharer's name and note. Send Deal emails one to each recipient; Share makes one for a
-// social network. The request names the search run and the offer's lender and product: the server
-// shares its own record of that offer, never the figures the browser holds.
-import type { DealShareChannel } from '@lsp/contracts';
+// social network. The request names the search run and the offer (`dealShareBody`).
 import { callApi } from '@lsp/ui';
+import { type DealShareTarget, dealShareBody } from '../lib/deal-share-body';
 import type { LoanOffer } from '../lib/loan-offer';
 import type { LoanType } from '../lib/loan-type';
 
@@ -19,27 +18,6 @@ export interface DealShareDialogProps {
 }
 
 /** POST /api/referrals/deal-share for `offer`, to one recipient's email or for one network. */
-export function createDealShare(
-  target: { referralEmail: string } | { channel: Exclude<DealShareChannel, 'email'> },
-  {
-    referrerId,
-    offer,
-    loanType,
-    searchRunId,
-    note,
-  }: { referrerId: string; offer: LoanOffer; loanType: LoanType; searchRunId: string; note: string },
-) {
-  const { LenderId, ProductId } = offer.raw;
-  return callApi('shareDeal', {
-    body: {
-      ...target,
-      referrerId,
-      loanData: JSON.stringify(offer.raw),
-      searchRunId,
-      ...(typeof LenderId === 'string' ? { lenderId: LenderId } : {}),
-      ...(typeof ProductId === 'string' ? { productId: ProductId } : {}),
-      loanType,
-      note: note.trim() || undefined,
-    },
-  });
+export function createDealShare(target: DealShareTarget, share: Parameters<typeof dealShareBody>[1]) {
+  return callApi('shareDeal', { body: dealShareBody(target, share) });
 }
