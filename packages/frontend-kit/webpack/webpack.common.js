@@ -2,11 +2,13 @@
 // Pins and rules that matter (see the toolchain notes): webpack ~5.111 with
 // @module-federation/enhanced 2.9; react/react-dom singletons, never eager; an
 // `import('./bootstrap')` boundary in every entry; terser with the swc minifier (esbuild's minifier
-// wraps remoteEntry.js in an IIFE and breaks loading).
+// wraps remoteEntry.js in an IIFE and breaks loading); CSS in .css files, never <style> elements
+// injected at runtime, so the Content-Security-Policy needs no 'unsafe-inline' for styles.
 const fs = require('node:fs');
 const path = require('node:path');
 const webpack = require('webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const TerserPlugin = require('terser-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 
@@ -106,7 +108,10 @@ function createConfig({ name, dir, host, title }) {
               },
             },
           },
-          { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+          // Every stylesheet becomes a .css file the page (or, for a lazily loaded chunk, webpack's
+          // runtime) links with <link rel="stylesheet">, in development too, so pages run under the
+          // same Content-Security-Policy in every mode.
+          { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
         ],
       },
       plugins: [
@@ -119,6 +124,10 @@ function createConfig({ name, dir, host, title }) {
           shared: SHARED,
           manifest: true,
           dts: false,
+        }),
+        new MiniCssExtractPlugin({
+          filename: production ? '[name].[contenthash:10].css' : '[name].css',
+          chunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
         }),
         ...(host ? [] : [new PublishRoutesPlugin(path.join(dir, 'routes.json'))]),
         new HtmlWebpackPlugin({

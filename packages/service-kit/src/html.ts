@@ -15,3 +15,14 @@ export function escapeHtml(value: string | number | null | undefined): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
+/**
+ * The header the gateway sends each request's style nonce in. Its Content-Security-Policy allows
+ * stylesheets from the site and <style> elements carrying that answer's nonce, nothing else inline.
+ */
+export const STYLE_NONCE_HEADER = 'x-style-nonce';
+
+/** A <style> element a page served through the gateway may carry: with the request's nonce, if it came with one. */
+export function styleElement(css: string, nonce: unknown): string {
+  const attribute = typeof nonce === 'string' && nonce !== '' ? ` nonce="${escapeHtml(nonce)}"` : '';
+  return `<style${attribute}>${css}</style>`;
+}

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../src/html';
+import { escapeHtml, styleElement } from '../src/html';
 
 describe('escapeHtml', () => {
   it('turns each of the five markup characters into its entity', () => {
@@ -33,5 +33,14 @@ describe('escapeHtml', () => {
     expect(escapeHtml(1250000)).toBe('1250000');
     expect(escapeHtml(null)).toBe('');
     expect(escapeHtml(undefined)).toBe('');
+  });
+});
+
+describe('styleElement', () => {
+  it('carries the nonce the gateway sent, escaped, and none when there was none', () => {
+    expect(styleElement('p{color:red}', 'abc123')).toBe('<style nonce="abc123">p{color:red}</style>');
+    expect(styleElement('p{}', '"><script>')).toBe('<style nonce="&quot;&gt;&lt;script&gt;">p{}</style>');
+    expect(styleElement('p{}', undefined)).toBe('<style>p{}</style>');
+    expect(styleElement('p{}', ['a', 'b'])).toBe('<style>p{}</style>');
   });
 });

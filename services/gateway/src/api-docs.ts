@@ -6,7 +6,7 @@ import {
   buildOpenApiDocument,
   openApiPathOf,
 } from '@lsp/contracts';
-import { PLATFORM_VERSION, declareRoute, escapeHtml } from '@lsp/service-kit';
+import { PLATFORM_VERSION, declareRoute, escapeHtml, styleElement } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -97,7 +97,7 @@ function releasesLine(releases: Record<string, DomainReleaseInfo> | undefined): 
 }
 
 /** The whole document as one page: a section per service, an entry per operation. */
-export function renderApiDocsPage(document: Json): string {
+export function renderApiDocsPage(document: Json, styleNonce?: string): string {
   const info = document.info as {
     title: string;
     version: string;
@@ -140,7 +140,7 @@ export function renderApiDocsPage(document: Json): string {
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(info.title)}</title><style>${STYLE}</style></head>
+<title>${escapeHtml(info.title)}</title>${styleElement(STYLE, styleNonce)}</head>
 <body><h1>${escapeHtml(info.title)}</h1>
 <p class="muted">Version ${escapeHtml(info.version)}. The machine-readable form: <a href="${escapeHtml(openApiPathOf(DOCS_ROUTES[0].path))}">OpenAPI 3.1 document</a>.</p>
 <p>${escapeHtml(info.description ?? '')}</p>
@@ -150,17 +150,24 @@ ${sections}
 </body></html>`;
 }
 
+/** Where the answer's nonce goes in the page built once (not a character a nonce or the page has). */
+const NONCE_SLOT = '\u0000style-nonce\u0000';
+
 export function registerApiDocs(app: FastifyInstance): void {
   // Built once, at the first request: the declared routes do not change while the process runs.
   let document: Json | null = null;
-  let page: string | null = null;
+  // The page is built once; only its style nonce, the answer's own, differs between answers.
+  let page: [beforeNonce: string, afterNonce: string] | null = null;
   const current = () => (document ??= apiDocument());
   declareRoute(app, 'getOpenApiDocument', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return current();
   });
-  declareRoute(app, 'getApiDocsPage', async (_request, reply) => {
+  declareRoute(app, 'getApiDocsPage', async (request, reply) => {
     reply.header('cache-control', 'public, max-age=300').type('text/html; charset=utf-8');
-    return (page ??= renderApiDocsPage(current()));
+    const [beforeNonce, afterNonce] = (page ??= renderApiDocsPage(current(), NONCE_SLOT).split(
+      NONCE_SLOT,
+    ) as [string, string]);
+    return `${beforeNonce}${escapeHtml(request.styleNonce)}${afterNonce}`;
   });
 }

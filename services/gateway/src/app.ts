@@ -6,6 +6,7 @@ import {
   IDENTITY_HEADERS,
   type Logger,
   REQUEST_ID_HEADER,
+  STYLE_NONCE_HEADER,
   type ServiceMetrics,
   createServiceApp,
   identityHeaders,
@@ -25,7 +26,13 @@ import { createRateLimiter } from './rate-limit';
 import { MALFORMED_PATH_MESSAGE, unsafePathReason } from './path-guard';
 import { type UpstreamName, upstreamFor } from './routes-table';
 import { drainRefusedBody } from './refused-body';
-import { apiCacheControl, securityHeaders } from './security-headers';
+import {
+  apiCacheControl,
+  contentSecurityPolicy,
+  inlineStylesAllowed,
+  newStyleNonce,
+  securityHeaders,
+} from './security-headers';
 import { callerOrUnavailable } from './session';
 import { startUpstreamProbes } from './upstream-health';
 
@@ -46,6 +53,8 @@ declare module 'fastify' {
     gatewayCaller: CallerIdentity | null;
     /** The API key the caller authenticated with (`Authorization: Bearer`), or null for a session. */
     gatewayApiKeyId: string | null;
+    /** This answer's style nonce: its CSP allows <style> elements that carry it (STYLE_NONCE_HEADER). */
+    styleNonce: string;
   }
 }
 
@@ -145,6 +154,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
   });
   app.decorateRequest('gatewayCaller', null);
   app.decorateRequest('gatewayApiKeyId', null);
+  app.decorateRequest('styleNonce', '');
   // Every body, JSON included, is passed on as the bytes the client sent, within the size limit. The
   // gateway never parses JSON: parsing and re-serialising it changed what services saw (±1e309 became
   // null, a value the service would refuse) and overflowed the stack on deeply nested input (500).
@@ -158,6 +168,10 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
   const headers = securityHeaders(https);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(headers);
+    reply.header(
+      'content-security-policy',
+      contentSecurityPolicy(https, { nonce: request.styleNonce, inline: inlineStylesAllowed(request.url) }),
+    );
     const cacheControl = apiCacheControl(request.url, reply.getHeader('cache-control'));
     if (cacheControl) reply.header('cache-control', cacheControl);
     if (reply.statusCode === 413) await drainRefusedBody(request.raw);
@@ -166,6 +180,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
 
   // First of the gateway's own checks: every later one (routing, rate limits, forwarding) sees the path as forwarded.
   app.addHook('onRequest', async (request, reply) => {
+    request.styleNonce = newStyleNonce();
     const reason = unsafePathReason(request.url);
     if (reason) {
       request.log.warn({ reason }, 'malformed request path refused');
@@ -220,6 +235,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
       ...clean,
       ...identityHeaders(request.gatewayCaller, config.INTERNAL_SECRET),
       [REQUEST_ID_HEADER]: request.id,
+      [STYLE_NONCE_HEADER]: request.styleNonce,
       // The address as the gateway judged it (see TRUST_PROXY_HOPS), replacing whatever the client claimed.
       'x-forwarded-for': request.ip,
       'x-forwarded-proto': publicUrl.protocol.replace(':', ''),

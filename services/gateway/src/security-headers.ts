@@ -1,14 +1,24 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * The Content-Security-Policy the frontends run under. Scripts only from this origin (the shell
- * and the module-federation remotes are all served through the gateway); styles from this origin
- * plus inline, because style-loader injects <style> elements at runtime; data: images and fonts for
- * inlined icons; fetches only to this origin; no plugins, no framing, no foreign form targets.
+ * and the module-federation remotes are all served through the gateway); stylesheets only from this
+ * origin (the frontends' CSS is built into .css files) and, for a page the server renders with a
+ * <style> element (the API documentation, the unsubscribe page), that answer's nonce; no inline
+ * script or style otherwise. data: images and fonts for inlined icons; fetches only to this origin;
+ * no plugins, no framing, no foreign form targets.
  */
-export function contentSecurityPolicy(https: boolean): string {
+export function contentSecurityPolicy(
+  https: boolean,
+  styles: { nonce?: string; inline?: boolean } = {},
+): string {
+  const styleSources = ["'self'"];
+  if (styles.nonce) styleSources.push(`'nonce-${styles.nonce}'`);
+  if (styles.inline) styleSources.push("'unsafe-inline'");
   const directives = [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
+    `style-src ${styleSources.join(' ')}`,
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
@@ -21,6 +31,20 @@ export function contentSecurityPolicy(https: boolean): string {
   ];
   if (https) directives.push('upgrade-insecure-requests');
   return directives.join('; ');
+}
+
+/**
+ * Whether an answer's styles may be inline: only the development mail catcher's (`/dev/mail`), whose
+ * page shows each caught email's HTML in a frame that inherits the page's policy, and emails are
+ * styled inline. It exists only when MAIL_CATCHER_ENABLED, never in production.
+ */
+export function inlineStylesAllowed(path: string): boolean {
+  return path === '/dev/mail' || path.startsWith('/dev/mail/') || path.startsWith('/dev/mail?');
+}
+
+/** A fresh nonce for one answer's <style> elements: 128 random bits. */
+export function newStyleNonce(): string {
+  return randomBytes(16).toString('base64');
 }
 
 /** Headers every gateway answer carries, whichever upstream produced the body. */

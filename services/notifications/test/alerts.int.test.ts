@@ -153,6 +153,13 @@ describe('re-pricing alerts', () => {
       });
       expect(answer.status).toBe(200);
       expect(await rig.deps.alerts.repricingAlertsOn(userId)).toBe(false);
+      // The page is styled by one <style> element with the nonce the gateway's CSP allows, no style attributes.
+      const csp = answer.headers.get('content-security-policy') ?? '';
+      expect(csp).not.toContain('unsafe-inline');
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+      const page = await answer.text();
+      expect(page).toContain(`<style nonce="${nonce}">`);
+      expect(page).not.toMatch(/ style="/);
     } finally {
       await gateway.close();
       await redis.release();

@@ -1,18 +1,24 @@
 import { ALERT_MESSAGES } from '@lsp/contracts';
-import { badRequest, declareRoute, escapeHtml } from '@lsp/service-kit';
+import { STYLE_NONCE_HEADER, badRequest, declareRoute, escapeHtml, styleElement } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { verifyUnsubscribeToken } from '../alerts/unsubscribe-token';
 import type { AlertStore } from '../data/alerts';
 
-function page(title: string, body: string): string {
+// One <style> element, no style attributes: through the gateway, the page's CSP allows only the
+// element carrying the request's nonce (STYLE_NONCE_HEADER).
+const STYLE = `body{margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54}
+main{max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px}
+h1{font-size:22px;margin:0 0 16px}p{font-size:16px;line-height:1.5}p.small{font-size:14px}a{color:#1d4ed8}
+button{background:#1d4ed8;color:#ffffff;border:0;padding:12px 24px;border-radius:6px;font-size:16px;font-weight:bold;cursor:pointer}`;
+
+function page(title: string, body: string, styleNonce: unknown): string {
   return `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} | LoanSearch UK</title></head>
-<body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<main style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(title)}</h1>
+<title>${escapeHtml(title)} | LoanSearch UK</title>${styleElement(STYLE, styleNonce)}</head>
+<body><main>
+<h1>${escapeHtml(title)}</h1>
 ${body}
-<p style="font-size:14px"><a href="/dashboard" style="color:#1d4ed8">Go to your dashboard</a></p>
+<p class="small"><a href="/dashboard">Go to your dashboard</a></p>
 </main></body></html>`;
 }
 
@@ -56,8 +62,9 @@ export function registerAlertRoutes(
         .send(
           page(
             'Stop emails about better offers?',
-            `<p style="font-size:16px;line-height:1.5">You will no longer get an email when a change of lender terms improves the best offer for one of your saved searches. You can turn them on again from your dashboard.</p>
-<form method="post" action="${escapeHtml(action)}"><button type="submit" style="background:#1d4ed8;color:#ffffff;border:0;padding:12px 24px;border-radius:6px;font-size:16px;font-weight:bold;cursor:pointer">Stop these emails</button></form>`,
+            `<p>You will no longer get an email when a change of lender terms improves the best offer for one of your saved searches. You can turn them on again from your dashboard.</p>
+<form method="post" action="${escapeHtml(action)}"><button type="submit">Stop these emails</button></form>`,
+            request.headers[STYLE_NONCE_HEADER],
           ),
         );
     });
@@ -70,7 +77,8 @@ export function registerAlertRoutes(
         .send(
           page(
             'You will not get these emails any more',
-            '<p style="font-size:16px;line-height:1.5">Emails about better offers for your saved searches are turned off. You can turn them on again from your dashboard.</p>',
+            '<p>Emails about better offers for your saved searches are turned off. You can turn them on again from your dashboard.</p>',
+            request.headers[STYLE_NONCE_HEADER],
           ),
         );
     });
