@@ -36,7 +36,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-e2e-'));
   // The tests read verification emails from the built-in mail catcher (/dev/mail); the operations
-  // console's test signs in as the one address OPS_EMAILS lists.
+  // console's test signs in as the one address OPS_EMAILS lists; the webhooks' test delivers to a
+  // loopback receiver, which only WEBHOOKS_ALLOW_PRIVATE_TARGETS admits.
   // A Redis database of its own (leased like the integration tests', emptied first) keeps sessions,
   // queues and event streams apart from a running `npm start` (database 0) and from other runs.
   const redis = await leaseRedisDb();
@@ -46,7 +47,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       dataDir,
       portOffset: await stackPortOffset(),
       logs: 'file',
-      env: { MAIL_CATCHER_ENABLED: 'true', REDIS_URL: redis.url, OPS_EMAILS: 'oncall@ops.example' },
+      env: {
+        MAIL_CATCHER_ENABLED: 'true',
+        REDIS_URL: redis.url,
+        OPS_EMAILS: 'oncall@ops.example',
+        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      },
     });
   } catch (err) {
     await redis.release();
