@@ -36,6 +36,9 @@ import {
 import { callerOrUnavailable } from './session';
 import { startUpstreamProbes } from './upstream-health';
 
+/** W3C trace context headers, set on each upstream call by the tracing instrumentation. */
+const TRACE_HEADERS = new Set(['traceparent', 'tracestate']);
+
 /** How often the upstream gauges (gateway_upstream_up) are refreshed. */
 const UPSTREAM_PROBE_INTERVAL_MS = 10_000;
 
@@ -220,11 +223,16 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
     }
   });
 
-  /** Forwards the caller's identity; whatever identity headers the client sent are dropped first. */
+  /**
+   * Forwards the caller's identity; whatever identity headers the client sent are dropped first. So is
+   * the client's trace context: with tracing on, the call carries the gateway's own span (a child of
+   * the client's), which a second `traceparent` beside it would make unreadable.
+   */
   const forwardHeaders = (request: FastifyRequest, headers: Record<string, unknown>) => {
     const clean: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(headers)) {
-      if (!name.startsWith('x-user-') && name !== IDENTITY_HEADERS.secret) clean[name] = value;
+      if (!name.startsWith('x-user-') && name !== IDENTITY_HEADERS.secret && !TRACE_HEADERS.has(name))
+        clean[name] = value;
     }
     // The key itself stays at the gateway; the service learns only which key the call came with.
     if (request.gatewayApiKeyId) {

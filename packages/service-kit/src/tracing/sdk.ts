@@ -1,8 +1,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -28,7 +26,12 @@ const isProbe = (url: string | undefined) => PROBE_PATHS.has((url ?? '').split('
 export function startTracingSdk(config: TracingConfig): StartedTracing {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  const exporter = config.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
+  // Only the configured protocol's exporter is loaded.
+  const { OTLPTraceExporter } =
+    config.protocol === 'http/json'
+      ? (require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http'))
+      : (require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto'));
+  const exporter = new OTLPTraceExporter();
   // OTEL_RESOURCE_ATTRIBUTES may add attributes; the process's name is the one configured.
   const resource = detectResources({ detectors: [envDetector] }).merge(
     resourceFromAttributes({ 'service.name': config.serviceName }),
