@@ -103,14 +103,20 @@ const listens = (port: number) => () =>
 export interface MixedStack extends Stack {
   /** Where each process ran from: this tree, or the worktree of the previous release. */
   rootOf: Record<string, string>;
+  /** The domain each worker process belongs to (its registry entry's partOf). */
+  partOf: Record<string, string | undefined>;
   logFile: string;
 }
 
 /**
  * Starts every API process and worker of the registry through tsx; those of `previous.domain` (the
- * service and the workers that are part of it) from `previous.root`.
+ * service and the workers that are part of it) from `previous.root`. `busEnv` chooses the event bus
+ * (Redis Streams when empty).
  */
-export async function startMixedSystem(previous: { domain: string; root: string }): Promise<MixedStack> {
+export async function startMixedSystem(
+  previous: { domain: string; root: string },
+  busEnv: Record<string, string> = {},
+): Promise<MixedStack> {
   const redis: TestRedis = await leaseRedisDb();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lsp-mixed-'));
   const logFile = path.join(dataDir, 'stack.log');
@@ -136,6 +142,7 @@ export async function startMixedSystem(previous: { domain: string; root: string 
     OUTBOX_POLL_MS: String(SAFETY_NET_POLL_MS),
     RATE_LIMIT_MAX: '100000',
     RATE_LIMIT_AUTH_MAX: '100000',
+    ...busEnv,
     ...Object.fromEntries(
       REGISTRY.filter((p) => p.urlVariable && p.kind !== 'database').map((p) => [
         p.urlVariable!,
@@ -144,12 +151,14 @@ export async function startMixedSystem(previous: { domain: string; root: string 
     ),
   };
   const rootOf: Record<string, string> = {};
+  const partOf: Record<string, string | undefined> = {};
   const children = new Map<string, ChildProcess>();
   const exited = new Map<string, number | null>();
+  const ofPrevious = (p: RegisteredProcess) => p.name === previous.domain || p.partOf === previous.domain;
   const start = (registered: RegisteredProcess, args: string[]) => {
-    const ofPrevious = registered.name === previous.domain || registered.partOf === previous.domain;
-    const root = ofPrevious ? previous.root : ROOT;
+    const root = ofPrevious(registered) ? previous.root : ROOT;
     rootOf[registered.name] = root;
+    partOf[registered.name] = registered.partOf;
     const child = spawn(process.execPath, ['--import', 'tsx', registered.entry, ...args], {
       cwd: root,
       env: { ...env, SERVICE_NAME: registered.name, PORT: String(port(registered)) },
@@ -182,15 +191,19 @@ export async function startMixedSystem(previous: { domain: string; root: string 
     start(mongo, ['--port', String(mongoPort), '--dbpath', path.join(dataDir, 'mongo'), '--replset', 'rs0']);
     await waitUntil(listens(mongoPort), 'MongoDB started', 60_000, crashed);
     const apis = REGISTRY.filter((p) => p.kind === 'service' || p.kind === 'worker');
-    for (const registered of apis) start(registered, []);
-    for (const registered of apis) {
-      const health = registered.name === 'gateway' ? '/health' : '/alive';
-      await waitUntil(
-        answers(`http://127.0.0.1:${port(registered)}${health}`),
-        `${registered.name} answered`,
-        180_000,
-        crashed,
-      );
+    // The previous release joins a running system, as a team's deploy does: the others first (they
+    // create the topics and streams), then the released domain's processes.
+    for (const group of [apis.filter((p) => !ofPrevious(p)), apis.filter(ofPrevious)]) {
+      for (const registered of group) start(registered, []);
+      for (const registered of group) {
+        const health = registered.name === 'gateway' ? '/health' : '/alive';
+        await waitUntil(
+          answers(`http://127.0.0.1:${port(registered)}${health}`),
+          `${registered.name} answered`,
+          180_000,
+          crashed,
+        );
+      }
     }
   } catch (err) {
     await stopAll();
@@ -201,6 +214,7 @@ export async function startMixedSystem(previous: { domain: string; root: string 
     url,
     portOffset,
     rootOf,
+    partOf,
     logFile,
     async stop() {
       await stopAll();

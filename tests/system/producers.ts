@@ -217,6 +217,19 @@ export async function produceEveryEvent(stack: Stack, owner: SignedInUser): Prom
     'live DIP',
     owner.client.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 }, { headers }),
   );
+  await activateCheaperPanel(stack);
+}
+
+/**
+ * An operator uploads and activates a lender panel cheaper than the stack's active one, so every
+ * saved search and live DIP on it is re-priced. Returns the new panel's version.
+ */
+export async function activateCheaperPanel(stack: Stack): Promise<string> {
+  const headers = sameOrigin(stack.url);
+  const expectOk = async (what: string, answer: Promise<{ status: number; text: string }>) => {
+    const res = await answer;
+    if (res.status >= 300) throw new Error(`${what}: ${res.status} ${res.text.slice(0, 200)}`);
+  };
   const operator = await operatorOf(stack);
   const version = `system-${randomUUID().slice(0, 8)}`;
   // Each activation on a stack cheaper than the one before, so every one moves the saved searches
@@ -236,6 +249,7 @@ export async function produceEveryEvent(stack: Stack, owner: SignedInUser): Prom
     'activate panel',
     operator.client.post(`/api/ops/panel/versions/${encodeURIComponent(version)}/activate`, {}, { headers }),
   );
+  return version;
 }
 
 /** Lender panels produceEveryEvent has activated, per stack. */
