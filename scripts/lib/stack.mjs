@@ -73,6 +73,8 @@ function formatLine(name, colour, line) {
       if (name === ALL_IN_ONE.name && typeof entry.service === 'string') shownName = entry.service;
       const extras = [];
       if (entry.reqId) extras.push(`req=${entry.reqId}`);
+      // With tracing on, the trace the line was written in (pino's mixin adds trace_id).
+      if (entry.trace_id) extras.push(`trace=${entry.trace_id}`);
       if (entry.req?.method) extras.push(`${entry.req.method} ${entry.req.url}`);
       if (entry.res?.statusCode)
         extras.push(`→ ${entry.res.statusCode} ${Math.round(entry.responseTime ?? 0)}ms`);
