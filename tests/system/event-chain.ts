@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultPortOf } from '@lsp/contracts';
+import { PLATFORM_PROCESSES, defaultPortOf } from '@lsp/contracts';
 import { type TestRedis, freeStackPortOffset, leaseRedisDb } from '@lsp/testing';
 import { SEARCH_PAYLOADS, type SignedInUser, sameOrigin, signUpVerified } from '../../scripts/lib/journeys';
 
@@ -63,6 +63,25 @@ export async function startSystem(env: Record<string, string>): Promise<Stack> {
       ...env,
     },
   });
+  // startStack waits for the API services only; these tests read the workers' /metrics too, so each
+  // worker must answer its health path before the stack is handed over.
+  try {
+    await Promise.all(
+      PLATFORM_PROCESSES.filter((p) => p.kind === 'worker' && p.health).map((p) =>
+        eventually(
+          async () =>
+            (await fetch(`http://127.0.0.1:${p.port + portOffset}${p.health}`).catch(() => null))?.ok ===
+            true,
+          `${p.name} to be ready`,
+          120_000,
+        ),
+      ),
+    );
+  } catch (err) {
+    await stack.stop();
+    await redis.release();
+    throw err;
+  }
   return {
     url: stack.url,
     portOffset,
