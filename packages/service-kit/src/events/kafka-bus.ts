@@ -101,6 +101,9 @@ export class KafkaEventBus implements EventBus {
             'event bus: could not create topics; relying on the broker',
           ),
         );
+      // Another process starting at the same moment may have created them a moment ago: their
+      // partitions have no leader yet, and subscribing to them now fails the start.
+      await this.untilTopicsLed([...topics]);
     }
     for (const subscription of this.subscriptions) {
       const consumer = this.kafka.consumer({
@@ -199,6 +202,26 @@ export class KafkaEventBus implements EventBus {
       throw err;
     });
     await this.producerConnected;
+  }
+
+  /**
+   * Waits until each topic exists with a leader on every partition, for as long as a start may take;
+   * past that the subscription is left to fail with the broker's own error.
+   */
+  private async untilTopicsLed(topics: string[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const led = await this.admin
+        .fetchTopicMetadata({ topics })
+        .then(
+          ({ topics: found }) =>
+            found.length === topics.length &&
+            found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0)),
+        )
+        .catch(() => false);
+      if (led || Date.now() > deadline) return;
+      await sleep(200);
+    }
   }
 
   private async connectAdmin(): Promise<void> {
