@@ -221,7 +221,7 @@ describe('declareRoute', () => {
     }
   });
 
-  it('needs a verified email on every owner- or recipient-scoped route (DIPs, applications, shares, deals, referrals, API keys)', () => {
+  it('needs a verified email on every owner- or recipient-scoped route (DIPs, applications, shares, deals, referrals, API keys, webhooks)', () => {
     const verified = PUBLIC_API_ROUTES.filter((route) => route.verifiedEmail)
       .map((route) => route.operationId)
       .sort();
@@ -249,6 +249,11 @@ describe('declareRoute', () => {
         'createApiKey',
         'listApiKeys',
         'revokeApiKey',
+        'createWebhook',
+        'listWebhooks',
+        'deleteWebhook',
+        'testWebhook',
+        'listWebhookDeliveries',
       ].sort(),
     );
     // Only signed-in routes can ask for it (a targeted link's recipient is checked by sharing itself).
