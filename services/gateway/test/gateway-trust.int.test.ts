@@ -264,7 +264,7 @@ describe('what the gateway owes callers: caching, one-click unsubscribe, body li
         // Without a session cookie nothing waits on Redis: an anonymous search goes through.
         const anonymous = await new CookieClient(g.url).post('/api/bridging', {});
         expect(anonymous.status).toBe(200);
-        expect(anonymous.json()).toEqual({ upstream: 'identity', user: null });
+        expect(anonymous.json()).toMatchObject({ upstream: 'identity', user: null });
       } finally {
         // Its Redis is gone for good: stop the client reconnecting to it.
         g.redis.disconnect();
