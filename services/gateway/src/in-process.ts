@@ -32,7 +32,8 @@ export class UpstreamTimeoutError extends Error {
 /**
  * Forwards a request to a service in the same process, as the HTTP forwarding does: the same
  * headers (the caller's identity and the internal secret set by `rewriteHeaders`), the body as the
- * client sent it, the answer's status, headers and bytes passed back. An answer that takes longer
+ * client sent it, the answer's status and headers passed back and its bytes streamed as they are
+ * written, so an event stream reaches the caller event by event. An answer whose headers take longer
  * than `timeoutMs` rejects with a 504 error, as a slow upstream does over HTTP.
  */
 export async function forwardInProcess(
@@ -61,6 +62,7 @@ export async function forwardInProcess(
         url: request.url,
         headers: headers as Record<string, string>,
         ...(opts.body ? { payload: opts.body } : {}),
+        payloadAsStream: true,
       }),
       timeout,
     ]);
@@ -68,7 +70,11 @@ export async function forwardInProcess(
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined && !HOP_BY_HOP.has(name)) reply.header(name, value);
     }
-    return reply.send(answer.rawPayload);
+    const body = answer.stream();
+    // A caller that goes away before the end closes the upstream's response, as a closed socket
+    // would: an event stream's handler then lets its viewer go.
+    body.once('close', () => answer.raw.res.destroy());
+    return reply.send(body);
   } finally {
     clearTimeout(timer);
   }

@@ -2,6 +2,9 @@
 // apps: the same identity checks, headers, body and answers as over HTTP, and the same clear errors.
 import { createLogger, ServiceMetrics } from '@lsp/service-kit';
 import { leaseRedisDb, type TestRedis } from '@lsp/testing';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildGateway } from '../src/app';
 import { gatewayConfigSchema } from '../src/config';
@@ -10,9 +13,22 @@ const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 /** Nothing listens on port 9 of loopback: were a call to go over a socket, it would fail. */
 const NO_SOCKET = 'http://127.0.0.1:9';
 
-/** An in-process upstream that echoes what it was handed, and one route that never answers in time. */
+/** The event stream the upstream holds open: the test writes to it and learns when it closes. */
+const eventStream: { response?: http.ServerResponse; closed?: Promise<unknown> } = {};
+
+/**
+ * An in-process upstream that echoes what it was handed, one route that never answers in time and
+ * one event stream that stays open.
+ */
 function echoUpstream(): FastifyInstance {
   const app = Fastify();
+  app.get('/api/auth/events', (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    reply.raw.write('data: first\n\n');
+    eventStream.response = reply.raw;
+    eventStream.closed = once(reply.raw, 'close');
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),
@@ -114,6 +130,27 @@ describe('gateway with in-process upstreams', () => {
       success: false,
       error: 'The account service took too long to answer. Please try again.',
     });
+  });
+
+  it('streams an event stream event by event past UPSTREAM_TIMEOUT_MS, and lets it go when the caller does', async () => {
+    await gateway.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = gateway.server.address() as AddressInfo;
+    const request = http.get({ host: '127.0.0.1', port, path: '/api/auth/events' });
+    const [response] = (await once(request, 'response')) as [http.IncomingMessage];
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/event-stream');
+    const chunks = response[Symbol.asyncIterator]();
+    expect(String((await chunks.next()).value)).toBe('data: first\n\n');
+
+    // Longer than the gateway's upstream timeout (500 ms): an open stream is not a slow answer.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    eventStream.response!.write('data: second\n\n');
+    expect(String((await chunks.next()).value)).toBe('data: second\n\n');
+    expect(eventStream.response!.destroyed).toBe(false);
+
+    request.destroy();
+    await eventStream.closed;
+    expect(eventStream.response!.destroyed).toBe(true);
   });
 
   it('still reaches an upstream left out of the process over HTTP (here: down, a JSON 502)', async () => {
