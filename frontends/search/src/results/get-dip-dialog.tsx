@@ -17,12 +17,11 @@ import {
   TextAreaField,
   refusalToast,
 } from '@lsp/ui';
-import { formatCurrency, formatUkDate } from '@lsp/contracts';
+import { DIP_DEFAULT_VALID_HOURS, formatCurrency, formatUkDate } from '@lsp/contracts';
 import { useEffect, useRef, useState } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
 import { RecipientEmailsField, invalidEmails, splitEmails } from './recipient-emails';
 
-export const DIP_VALID_HOURS = 48;
 export const COPIED_STATE_MS = 3000;
 
 type Created = ApiResult<'createDip'>;
@@ -84,7 +83,7 @@ export function GetDipDialog({
     try {
       const answer = await callApi('createDip', {
         params: { searchId, loanIndex: String(loanIndex) },
-        body: { validHours: DIP_VALID_HOURS },
+        body: { validHours: DIP_DEFAULT_VALID_HOURS },
       });
       if (!answer.ok) {
         toast(refusalToast('Error', answer.data, 'Failed to create DIP. Please try again.'));
@@ -227,8 +226,8 @@ export function GetDipDialog({
             />
           </dl>
           <p className="ui-muted">
-            Your Decision in Principle is valid for {DIP_VALID_HOURS} hours. You can share it with estate
-            agents to show you can proceed.
+            Your Decision in Principle is valid for {DIP_DEFAULT_VALID_HOURS} hours. You can share it with
+            estate agents to show you can proceed.
           </p>
           <Button onClick={() => void create()} loading={creating} loadingText="Creating DIP...">
             Create DIP

@@ -20,7 +20,7 @@ export const DIP_MESSAGES = {
   applicationFailed: 'Failed to submit your application. Please try again.',
 } as const;
 
-/** How long a DIP is valid when the request does not say: the spec's request asks for 48 hours. */
+/** How long a DIP is valid when the request does not say; the Get DIP dialog asks for this too. */
 export const DIP_DEFAULT_VALID_HOURS = 48;
 /** The longest validity a DIP can be created with (a week); longer is the owner's Set Expiry. */
 export const DIP_MAX_VALID_HOURS = 168;
