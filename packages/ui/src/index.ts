@@ -97,12 +97,10 @@ export type { SessionState, SessionStatus, SessionUser } from './app/session';
 export { RequireSession } from './app/require-session';
 export { AppProviders } from './app/app-providers';
 export {
-  STORAGE_KEYS,
   PENDING_RESULTS_EVENT,
   clearLegacySessionKeys,
   notifySessionChanged,
   readStoredJson,
-  searchHistoryKey,
 } from './app/storage-keys';
 export { LendabilityScoreCard } from './components/lendability-score';
 export type { LendabilityScoreCardProps } from './components/lendability-score';

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { DASHBOARD_QUERY_KEYS, applicationSubmitted } from '../src/app/dashboard-queries';
-import { STORAGE_KEYS } from '../src/app/storage-keys';
+import { STORAGE_KEYS } from '@lsp/contracts';
 
 describe('after an application is submitted', () => {
   const realWindow = (global as { window?: unknown }).window;

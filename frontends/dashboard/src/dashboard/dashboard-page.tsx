@@ -3,10 +3,10 @@
 // selects a tab; a pending DIP slug (left by a shared link opened before signing in) moves to the
 // shared tab. View DIP opens the owner or shared modal through the URL (dipId, modal=1, context=owner
 // or shared=1), so back/forward re-open and close it.
+import { STORAGE_KEYS } from '@lsp/contracts';
 import {
   Badge,
   Button,
-  STORAGE_KEYS,
   Spinner,
   Tabs,
   VerifyEmailNotice,

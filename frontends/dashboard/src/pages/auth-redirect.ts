@@ -1,6 +1,6 @@
 // Auth errors in DIP views: the current path is kept as the post-auth redirect and the
 // browser goes to /login; for /dip/ paths the login's next is the dashboard's shared tab.
-import { STORAGE_KEYS } from '@lsp/ui';
+import { STORAGE_KEYS } from '@lsp/contracts';
 
 export function sendToLogin(): void {
   const here = window.location.pathname + window.location.search;

@@ -3,12 +3,11 @@
 // freely (no validation on Next); Submit checks every field with the validation messages, lists them and
 // marks each field; it posts to /api/dip-applications ('Submitting...'), and on success toasts and
 // goes to /dashboard. Any failure is the failure toast; the server's own text is never shown.
-import { formatCurrency, formatInterestAnnual, formatInterestPm } from '@lsp/contracts';
+import { STORAGE_KEYS, formatCurrency, formatInterestAnnual, formatInterestPm } from '@lsp/contracts';
 import {
   Alert,
   Button,
   Card,
-  STORAGE_KEYS,
   Select,
   TextField,
   callApi,

@@ -7,7 +7,6 @@ import {
   Badge,
   Button,
   Card,
-  STORAGE_KEYS,
   VerifyEmailNotice,
   buttonClass,
   isVerificationRequired,
@@ -15,7 +14,7 @@ import {
   useToast,
   Fact,
 } from '@lsp/ui';
-import { formatCurrency2dp, formatRatePerAnnum } from '@lsp/contracts';
+import { STORAGE_KEYS, formatCurrency2dp, formatRatePerAnnum } from '@lsp/contracts';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { copyText } from '../dashboard/clipboard';

@@ -9,7 +9,6 @@ import {
   ApiError,
   type ApiResult,
   Card,
-  STORAGE_KEYS,
   Spinner,
   buttonClass,
   callApi,
@@ -17,7 +16,7 @@ import {
   useSession,
   Fact,
 } from '@lsp/ui';
-import { formatCurrency2dp, formatRatePerAnnum } from '@lsp/contracts';
+import { STORAGE_KEYS, formatCurrency2dp, formatRatePerAnnum } from '@lsp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';

@@ -1,12 +1,5 @@
-// Browser storage keys exactly as the product spec lists them (section 3) live in the contracts, so the
-// shell, this remote and the dashboard read the same names.
-export {
-  STORAGE_KEYS,
-  SEARCH_HISTORY_KEY_PREFIX,
-  searchHistoryKey,
-  USER_SESSION_CHANGED_EVENT,
-} from '@lsp/contracts';
-
+// The storage key names themselves (STORAGE_KEYS, searchHistoryKey) come from @lsp/contracts, so the
+// shell, this remote and the dashboard read the same names; this module is only the storage access.
 /** The subset of the Web Storage API the storage helpers need, so tests can pass an in-memory one. */
 export interface KeyValueStorage {
   getItem(key: string): string | null;

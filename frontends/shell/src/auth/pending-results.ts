@@ -1,5 +1,5 @@
-import { PENDING_RESULTS_VALIDITY_MS } from '@lsp/contracts';
-import { PENDING_RESULTS_EVENT, STORAGE_KEYS, readStoredJson } from '@lsp/ui';
+import { PENDING_RESULTS_VALIDITY_MS, STORAGE_KEYS } from '@lsp/contracts';
+import { PENDING_RESULTS_EVENT, readStoredJson } from '@lsp/ui';
 
 export { pendingSearchRunId } from './pending-search-run';
 

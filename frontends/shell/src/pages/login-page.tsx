@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PASSWORD_MESSAGES, loginBodySchema } from '@lsp/contracts';
+import { PASSWORD_MESSAGES, STORAGE_KEYS, loginBodySchema } from '@lsp/contracts';
 import type { LoginBody } from '@lsp/contracts';
 import {
   Alert,
   Button,
   PasswordField,
-  STORAGE_KEYS,
   endJourney,
   notifySessionChanged,
   useSession,

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { registerFormSchema } from '@lsp/contracts';
+import { STORAGE_KEYS, registerFormSchema } from '@lsp/contracts';
 import type { RegisterBody, RegisterForm } from '@lsp/contracts';
-import { Alert, MailIcon, STORAGE_KEYS, buttonClass, useSession, useToast } from '@lsp/ui';
+import { Alert, MailIcon, buttonClass, useSession, useToast } from '@lsp/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';

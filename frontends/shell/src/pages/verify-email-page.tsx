@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { IDENTITY_MESSAGES, resendVerificationBodySchema } from '@lsp/contracts';
+import { IDENTITY_MESSAGES, STORAGE_KEYS, resendVerificationBodySchema } from '@lsp/contracts';
 import type { ResendVerificationBody } from '@lsp/contracts';
 import {
   AlertIcon,
   Button,
   CheckIcon,
   PageLoading,
-  STORAGE_KEYS,
   TextField,
   callApi,
   endJourney,

@@ -2,7 +2,7 @@
 // and submits applications, and the dashboard must ask for its lists again afterwards. Both remotes
 // use the shell's one QueryClient, so a key written twice would be a coupling that breaks silently.
 import type { QueryClient } from '@tanstack/react-query';
-import { STORAGE_KEYS } from './storage-keys';
+import { STORAGE_KEYS } from '@lsp/contracts/src/common/constants';
 
 export const DASHBOARD_QUERY_KEYS = {
   /** Every user's saved searches (a prefix of `searches(userId)`). */

@@ -4,7 +4,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { callApi } from './api';
-import { STORAGE_KEYS, USER_SESSION_CHANGED_EVENT } from './storage-keys';
+import { STORAGE_KEYS, USER_SESSION_CHANGED_EVENT } from '@lsp/contracts/src/common/constants';
 
 export interface SessionUser {
   id: string;

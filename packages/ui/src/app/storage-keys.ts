@@ -1,18 +1,12 @@
-// The keys, the history key and the session event are the contracts', imported from the
-// constants module alone so the shell's bundle does not pull in the zod schemas.
-import {
-  LEGACY_STORAGE_KEYS,
-  STORAGE_KEYS,
-  USER_SESSION_CHANGED_EVENT,
-  searchHistoryKey,
-} from '@lsp/contracts/src/common/constants';
-
-/** USER_SESSION_CHANGED_EVENT: dispatched on window after login, logout or anything else that changes who is signed in. */
-export { STORAGE_KEYS, USER_SESSION_CHANGED_EVENT, searchHistoryKey };
+// The key names and the session event live in @lsp/contracts alone (STORAGE_KEYS is imported from
+// there, not from here); the constants module is imported by itself so this package does not pull in
+// the zod schemas.
+import { LEGACY_STORAGE_KEYS, USER_SESSION_CHANGED_EVENT } from '@lsp/contracts/src/common/constants';
 
 /** Dispatched on window one second after login when pending loan results are waiting in storage. */
 export const PENDING_RESULTS_EVENT = 'pendingLoanResultsReady';
 
+/** Dispatches USER_SESSION_CHANGED_EVENT on window: after login, logout or anything else that changes who is signed in. */
 export function notifySessionChanged(): void {
   window.dispatchEvent(new Event(USER_SESSION_CHANGED_EVENT));
 }
