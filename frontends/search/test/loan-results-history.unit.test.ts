@@ -1,7 +1,7 @@
 import { loanResultsFromHistory, loanResultsHistoryState } from '../src/lib/loan-results-history';
-import type { PendingResults } from '../src/lib/pending-results';
+import type { PendingLoanResults } from '@lsp/contracts';
 
-const shown: PendingResults = {
+const shown: PendingLoanResults = {
   results: [{ LenderName: 'Castlegate Finance', GrossLoan: 450000, NetLoan: 430000 }],
   formData: { projectName: 'Mill Lane Homes' },
   userData: null,

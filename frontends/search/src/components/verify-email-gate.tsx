@@ -1,5 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { IDENTITY_MESSAGES, resendVerificationBodySchema, type ResendVerificationBody } from '@lsp/contracts';
+import {
+  IDENTITY_MESSAGES,
+  type PendingLendabilityScore,
+  resendVerificationBodySchema,
+  type ResendVerificationBody,
+} from '@lsp/contracts';
 import {
   Button,
   CheckIcon,
@@ -10,7 +15,6 @@ import {
 } from '@lsp/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { PendingLendabilityScore } from '../lib/pending-results';
 
 interface VerifyEmailGateProps {
   count: number;

@@ -1,41 +1,11 @@
-import { type OfferLike, PENDING_RESULTS_VALIDITY_MS, STORAGE_KEYS } from '@lsp/contracts';
+import { type PendingLoanResults, PENDING_RESULTS_VALIDITY_MS, STORAGE_KEYS } from '@lsp/contracts';
 import type { KeyValueStorage } from './storage-keys';
-import type { LoanType } from './loan-type';
 import { isLoanType } from './loan-type';
 
 /** Results held back until the visitor verifies an email address stay valid for one hour. */
 export { PENDING_RESULTS_VALIDITY_MS };
 
-export interface PendingLeadData {
-  name?: string;
-  email?: string;
-  phone?: string;
-  propertiesOwned?: string;
-  contactPreference?: string;
-  consent?: boolean;
-}
-
-/** The Lendability Score the server gave the lead (spec section 9): shown after the lead. */
-export interface PendingLendabilityScore {
-  score: number;
-  tips: string[];
-}
-
-export interface PendingResults {
-  results: OfferLike[];
-  formData: Record<string, unknown>;
-  userData: PendingLeadData | null;
-  timestamp: number;
-  loanType: LoanType;
-  lendabilityScore?: PendingLendabilityScore;
-  /**
-   * The run these results came from (the search answer's SearchRunId): the server saves its own record
-   * of that run, for this browser after verification and for the account being created.
-   */
-  searchRunId?: string;
-}
-
-function isPendingResults(value: unknown): value is PendingResults {
+function isPendingResults(value: unknown): value is PendingLoanResults {
   if (!value || typeof value !== 'object') return false;
   const entry = value as Record<string, unknown>;
   return Array.isArray(entry.results) && typeof entry.timestamp === 'number' && isLoanType(entry.loanType);
@@ -43,16 +13,16 @@ function isPendingResults(value: unknown): value is PendingResults {
 
 export function storePendingResults(
   storage: KeyValueStorage,
-  entry: Omit<PendingResults, 'timestamp'>,
+  entry: Omit<PendingLoanResults, 'timestamp'>,
   now: number,
-): PendingResults {
-  const stored: PendingResults = { ...entry, timestamp: now };
+): PendingLoanResults {
+  const stored: PendingLoanResults = { ...entry, timestamp: now };
   storage.setItem(STORAGE_KEYS.pendingLoanResults, JSON.stringify(stored));
   return stored;
 }
 
 /** Reads the entry whatever its age; malformed entries are removed. */
-export function readPendingResults(storage: KeyValueStorage): PendingResults | null {
+export function readPendingResults(storage: KeyValueStorage): PendingLoanResults | null {
   const raw = storage.getItem(STORAGE_KEYS.pendingLoanResults);
   if (raw === null) return null;
   try {
@@ -66,7 +36,7 @@ export function readPendingResults(storage: KeyValueStorage): PendingResults | n
   return null;
 }
 
-export function isPendingResultsFresh(entry: PendingResults, now: number): boolean {
+export function isPendingResultsFresh(entry: PendingLoanResults, now: number): boolean {
   return now - entry.timestamp < PENDING_RESULTS_VALIDITY_MS;
 }
 
@@ -74,7 +44,7 @@ export function isPendingResultsFresh(entry: PendingResults, now: number): boole
  * The home page's view of pending results: an entry under one hour old is returned (and shows the
  * verify-your-email gate); an older one is deleted.
  */
-export function readFreshPendingResults(storage: KeyValueStorage, now: number): PendingResults | null {
+export function readFreshPendingResults(storage: KeyValueStorage, now: number): PendingLoanResults | null {
   const entry = readPendingResults(storage);
   if (!entry) return null;
   if (isPendingResultsFresh(entry, now)) return entry;

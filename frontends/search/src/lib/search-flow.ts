@@ -1,4 +1,10 @@
-import { type LeadForm, type OfferLike, STORAGE_KEYS } from '@lsp/contracts';
+import {
+  type LeadForm,
+  type OfferLike,
+  type PendingLeadData,
+  type PendingLendabilityScore,
+  STORAGE_KEYS,
+} from '@lsp/contracts';
 import type {
   LeadPayload,
   LendabilityScoreAnswer,
@@ -7,12 +13,7 @@ import type {
   SessionUser,
 } from '../api/search-api';
 import { LOAN_TYPE_INFO, type LoanType } from './loan-type';
-import {
-  clearPendingResults,
-  storePendingResults,
-  type PendingLeadData,
-  type PendingLendabilityScore,
-} from './pending-results';
+import { clearPendingResults, storePendingResults } from './pending-results';
 import { addToHistory } from './search-history';
 import type { KeyValueStorage } from './storage-keys';
 

@@ -1,4 +1,4 @@
-import type { LeadForm } from '@lsp/contracts';
+import type { LeadForm, PendingLendabilityScore, PendingLoanResults } from '@lsp/contracts';
 import {
   DASHBOARD_QUERY_KEYS,
   LendabilityScoreCard,
@@ -24,12 +24,7 @@ import type { SearchFormProps } from '../forms/search-form-frame';
 import { useSearchHistory } from '../hooks/use-search-history';
 import { LOAN_TYPES, LOAN_TYPE_INFO, type LoanType } from '../lib/loan-type';
 import { readLoanOffers } from '../lib/loan-offer';
-import {
-  clearPendingResults,
-  readFreshPendingResults,
-  type PendingLendabilityScore,
-  type PendingResults,
-} from '../lib/pending-results';
+import { clearPendingResults, readFreshPendingResults } from '../lib/pending-results';
 import { runSearchFlow, type SearchFlowDeps } from '../lib/search-flow';
 import { browserStorage } from '../lib/storage-keys';
 import { SavedSearchIdContext } from '../lib/saved-search-context';
@@ -50,7 +45,7 @@ interface ShownResults {
   searchRunId?: string;
   loanType: LoanType;
   formData: Record<string, unknown>;
-  results: PendingResults['results'];
+  results: PendingLoanResults['results'];
 }
 
 function HomeSearching() {
@@ -78,7 +73,7 @@ export function HomePage() {
     values: null,
   });
   const [results, setResults] = useState<ShownResults | null>(null);
-  const [pending, setPending] = useState<PendingResults | null>(null);
+  const [pending, setPending] = useState<PendingLoanResults | null>(null);
   const [running, setRunning] = useState(false);
   const [leadOpen, setLeadOpen] = useState(false);
   // The form values waiting for the lead dialog; cleared once the search has run.
@@ -89,7 +84,7 @@ export function HomePage() {
   // Unlocking held results: show them, drop the stored entry, and file the search under the account
   // when someone is signed in (an anonymous search was never saved).
   const unlockPending = useCallback(
-    async (entry: PendingResults, user: SessionUser | null) => {
+    async (entry: PendingLoanResults, user: SessionUser | null) => {
       setLoanType(entry.loanType);
       setFormSeed((seed) => ({ key: seed.key + 1, values: entry.formData }));
       setResults({

@@ -1,10 +1,10 @@
-import { PROPERTIES_OWNED_GATE, STORAGE_KEYS } from '@lsp/contracts';
+import { PROPERTIES_OWNED_GATE, type PendingLoanResults, STORAGE_KEYS } from '@lsp/contracts';
 import { Button, Card, RadioCards, RequireSession, TextField, useToast } from '@lsp/ui';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { saveLeadInfo } from '../api/search-api';
 import { loanResultsFromHistory } from '../lib/loan-results-history';
-import { readFreshPendingResults, storePendingResults, type PendingResults } from '../lib/pending-results';
+import { readFreshPendingResults, storePendingResults } from '../lib/pending-results';
 import { browserStorage, readJson } from '../lib/storage-keys';
 
 interface StoredUser {
@@ -83,7 +83,7 @@ function ResultsGate() {
     navigate('/', { replace: true });
   }, [missing, navigate, toast]);
   if (missing) return null;
-  const pending = context.pending as PendingResults;
+  const pending = context.pending as PendingLoanResults;
   // The session record carries no phone; the lead given with the search may.
   const user: StoredUser = {
     ...(context.user as StoredUser),

@@ -1,31 +1,22 @@
-import { PENDING_RESULTS_VALIDITY_MS, STORAGE_KEYS } from '@lsp/contracts';
+import {
+  PENDING_RESULTS_VALIDITY_MS,
+  type PendingLendabilityScore,
+  type PendingLoanResults,
+  STORAGE_KEYS,
+} from '@lsp/contracts';
 import { PENDING_RESULTS_EVENT, readStoredJson } from '@lsp/ui';
 
 export { pendingSearchRunId } from './pending-search-run';
 
-/** Search results held back until the visitor has an account ("Pending results"). */
-export interface PendingLoanResults {
-  results?: unknown;
-  formData?: Record<string, unknown>;
-  userData?: { name?: string; fullName?: string; email?: string; phone?: string };
-  timestamp?: number;
-  loanType?: string;
-  /** The Lendability Score the search service gave the lead (written by the search remote). */
-  lendabilityScore?: { score?: unknown; tips?: unknown };
-  /** The run the results came from (the search answer's SearchRunId; written by the search remote). */
-  searchRunId?: unknown;
-}
-
 /** The held lead's score, when it is well formed. */
-export function pendingLendabilityScore(
-  pending: PendingLoanResults | null,
-): { score: number; tips: string[] } | null {
+export function pendingLendabilityScore(pending: PendingLoanResults | null): PendingLendabilityScore | null {
   const held = pending?.lendabilityScore;
   if (!held || typeof held.score !== 'number' || !Number.isFinite(held.score)) return null;
   const tips = Array.isArray(held.tips) ? held.tips.filter((t): t is string => typeof t === 'string') : [];
   return { score: held.score, tips };
 }
 
+/** The held results as stored; storage can hold anything, so each reader checks the fields it uses. */
 export function readPendingResults(): PendingLoanResults | null {
   const pending = readStoredJson<PendingLoanResults>(STORAGE_KEYS.pendingLoanResults);
   return pending && typeof pending === 'object' ? pending : null;
