@@ -17,6 +17,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { startTestGateway } from '@lsp/gateway/testing';
 import { connectedRedis, leaseRedisDb, signedInClient } from '@lsp/testing';
+import { systemClock } from '@lsp/service-kit';
 import { ApiKeyStore } from '../../services/identity/src/data/api-keys';
 
 const CALLS = Number(process.env.API_KEY_CPU_CALLS ?? 2000);
@@ -40,7 +41,7 @@ async function main() {
     name: 'Bench',
   });
   const storeRedis = await connectedRedis(redis.url);
-  const made = await new ApiKeyStore(storeRedis).create({
+  const made = await new ApiKeyStore(storeRedis, systemClock).create({
     userId: user.userId,
     email: user.email,
     ownerName: user.name,

@@ -1,4 +1,5 @@
 export * from './wait';
+export * from './clock';
 export * from './mongo';
 export * from './redis';
 export * from './http-client';

@@ -1,6 +1,12 @@
 import { parseOpsEmails } from '@lsp/contracts';
 import cookie from '@fastify/cookie';
-import { type EventOutbox, type ServiceRuntime, createServiceApp } from '@lsp/service-kit';
+import {
+  type Clock,
+  type EventOutbox,
+  type ServiceRuntime,
+  createServiceApp,
+  systemClock,
+} from '@lsp/service-kit';
 import type { IdentityConfig } from './config';
 import { Accounts } from './data/accounts';
 import { ApiKeyStore } from './data/api-keys';
@@ -18,10 +24,15 @@ import { registerVerificationRoutes } from './http/verification';
 export type IdentityDeps = Pick<
   ServiceRuntime<IdentityConfig>,
   'config' | 'logger' | 'metrics' | 'healthChecks' | 'mongo' | 'redis'
-> & { outbox: EventOutbox };
+> & {
+  outbox: EventOutbox;
+  /** The clock every expiry is judged by (tests move it). */
+  clock?: Clock;
+};
 
 export function buildApp(deps: IdentityDeps) {
   const { config, redis } = deps;
+  const clock = deps.clock ?? systemClock;
   const app = createServiceApp({
     name: 'identity',
     logger: deps.logger,
@@ -32,10 +43,17 @@ export function buildApp(deps: IdentityDeps) {
   });
   app.register(cookie, { secret: config.COOKIE_SECRET });
 
-  const sessions = new SessionStore(redis, undefined, config.SESSION_ABSOLUTE_LIFETIME_SECONDS);
+  const sessions = new SessionStore(redis, clock, undefined, config.SESSION_ABSOLUTE_LIFETIME_SECONDS);
   sessions.opsEmails = parseOpsEmails(config.OPS_EMAILS);
   const throttle = new LoginThrottle(redis, config);
-  const accounts = new Accounts(deps.mongo, deps.outbox, sessions, new ResendLimiter(redis, config), config);
+  const accounts = new Accounts(
+    deps.mongo,
+    deps.outbox,
+    sessions,
+    new ResendLimiter(redis, config),
+    config,
+    clock,
+  );
   const users = accounts.users;
   const passwordResets = new PasswordResets(
     deps.mongo,
@@ -44,10 +62,11 @@ export function buildApp(deps: IdentityDeps) {
     new ResetLimiter(redis, config),
     config,
     deps.logger,
+    clock,
   );
   const sessionCookies = sessionCookie(config, sessions);
 
-  const devices = deviceCookies(config);
+  const devices = deviceCookies(config, clock);
 
   registerSessionRoutes(app, { config, sessions, throttle, users, cookie: sessionCookies, devices });
   registerPasswordRoutes(app, {
@@ -60,6 +79,6 @@ export function buildApp(deps: IdentityDeps) {
   });
   registerAccountRoutes(app, { accounts, users });
   registerVerificationRoutes(app, { accounts });
-  registerApiKeyRoutes(app, { apiKeys: new ApiKeyStore(redis) });
+  registerApiKeyRoutes(app, { apiKeys: new ApiKeyStore(redis, clock) });
   return app;
 }

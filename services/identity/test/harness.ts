@@ -6,6 +6,7 @@ import {
   type TestMongo,
   type TestRedis,
   TEST_SECRETS,
+  TestClock,
   connectedRedis,
   listen,
   outboxEnvelopes,
@@ -28,6 +29,8 @@ export interface IdentityStack {
   identityUrl: string;
   gateway: TestGateway;
   users: ReturnType<typeof userModel>;
+  /** The clock identity judges every expiry by; a test that moves it puts it back with reset(). */
+  clock: TestClock;
   browser(): CookieClient;
   /** Events identity wrote to its outbox, oldest first. */
   events(type?: string): Promise<EventEnvelope<any>[]>;
@@ -62,6 +65,7 @@ export function startIdentityStack(
       const serviceRedis = await connectedRedis(redis.url);
       onClose(() => serviceRedis.quit());
       const outbox = await Outbox.open(db);
+      const clock = new TestClock();
       const app = buildApp({
         config,
         logger: silentLogger(),
@@ -70,6 +74,7 @@ export function startIdentityStack(
         mongo: db,
         redis: serviceRedis,
         outbox,
+        clock,
       });
       const identity = await listen(app);
       onClose(() => identity.close());
@@ -99,6 +104,7 @@ export function startIdentityStack(
         identityUrl: identity.url,
         gateway,
         users: userModel(db),
+        clock,
         browser: () => new CookieClient(gateway.url),
         events: (type?: string) => outboxEnvelopes(outbox, type),
       };

@@ -202,6 +202,23 @@ describe('password reset through the gateway', () => {
       await signedIn(email, PASSWORD);
     });
 
+    it('refuses a link once the clock passes its lifetime, and the clock alone decides', async () => {
+      const email = await account();
+      const token = await resetLink(email);
+      const lifetimeMs = stack.config.PASSWORD_RESET_TTL_MINUTES * 60_000;
+      try {
+        stack.clock.advance(lifetimeMs + 1000);
+        const late = await resetToNewPassword(token);
+        expect(late.status).toBe(400);
+        expect(late.json().error).toBe(PASSWORD_MESSAGES.resetInvalid);
+      } finally {
+        stack.clock.reset();
+      }
+      // Refused for its age alone: with the clock back within the lifetime, the same link still works.
+      expect((await resetToNewPassword(token)).status).toBe(200);
+      await signedIn(email, NEW_PASSWORD);
+    });
+
     it('refuses a link a newer request replaced, and an unknown token, with the same answer', async () => {
       const email = await account();
       const first = await resetLink(email);

@@ -1,5 +1,5 @@
 import type { UserRegisteredEvent, UserVerifiedEvent, VerificationRequestedEvent } from '@lsp/contracts';
-import { type EventOutbox, HttpError, conflict } from '@lsp/service-kit';
+import { type Clock, type EventOutbox, HttpError, conflict } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { IdentityConfig } from '../config';
 import { hashPassword } from '../domain/passwords';
@@ -45,6 +45,8 @@ export class Accounts {
       IdentityConfig,
       'PUBLIC_URL' | 'PASSWORD_HASH_COST' | 'VERIFICATION_TTL_HOURS'
     >,
+    /** Decides when a verification link was sent, when it expires and when an email was verified. */
+    private readonly clock: Clock,
   ) {
     this.users = userModel(mongo);
   }
@@ -54,7 +56,7 @@ export class Accounts {
     const url = new URL('/verify-email', this.config.PUBLIC_URL);
     url.searchParams.set('token', token);
     url.searchParams.set('email', email);
-    const sentAt = new Date();
+    const sentAt = this.clock.now();
     return {
       token,
       url: url.toString(),
@@ -146,13 +148,13 @@ export class Accounts {
       if (used) throw this.alreadyVerified(used);
       throw new HttpError(400, MESSAGES.invalidToken, { canResend: true });
     }
-    if (!user.verificationExpiresAt || user.verificationExpiresAt.getTime() <= Date.now()) {
+    if (!user.verificationExpiresAt || user.verificationExpiresAt.getTime() <= this.clock.now().getTime()) {
       throw new HttpError(410, MESSAGES.expiredToken, {
         canResend: true,
         user: { name: user.name, email: user.email },
       });
     }
-    const verifiedAt = new Date();
+    const verifiedAt = this.clock.now();
     let updated: UserDocument | null = null;
     await this.mongo.transaction(async (session) => {
       // Conditional on the token still being outstanding: of two clicks at once, one wins.

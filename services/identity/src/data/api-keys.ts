@@ -10,6 +10,7 @@ import {
   apiKeyLookupKey,
 } from '@lsp/contracts';
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
 import { hashToken } from '../domain/tokens';
 
@@ -36,10 +37,14 @@ export type CreatedApiKey = StoredKey & { key: string };
  * once and never stored.
  */
 export class ApiKeyStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    /** Decides when a key was made, when it expires and which keys have expired. */
+    private readonly clock: Clock,
+  ) {}
 
   /** Makes a key, or returns null when the user already holds API_KEYS_PER_USER_MAX live keys. */
-  async create(input: NewApiKey, now = Date.now()): Promise<CreatedApiKey | null> {
+  async create(input: NewApiKey, now = this.clock.now().getTime()): Promise<CreatedApiKey | null> {
     const live = await this.list(input.userId, now);
     if (live.length >= API_KEYS_PER_USER_MAX) return null;
     const id = randomBytes(12).toString('hex');
@@ -80,7 +85,7 @@ export class ApiKeyStore {
   }
 
   /** The user's live keys, newest first, with when each was last used; expired ones are forgotten. */
-  async list(userId: string, now = Date.now()): Promise<ApiKeySummary[]> {
+  async list(userId: string, now = this.clock.now().getTime()): Promise<ApiKeySummary[]> {
     const all = Object.values(await this.redis.hgetall(userApiKeysKey(userId))).map(
       (text) => JSON.parse(text) as StoredKey,
     );

@@ -3,7 +3,7 @@ import {
   type PasswordChangedEvent,
   type PasswordResetRequestedEvent,
 } from '@lsp/contracts';
-import { type EventOutbox, HttpError, type Logger } from '@lsp/service-kit';
+import { type Clock, type EventOutbox, HttpError, type Logger } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import { hashPassword } from '../domain/passwords';
 import type { ResetConfig } from '../domain/throttles';
@@ -31,6 +31,8 @@ export class PasswordResets {
     private readonly limiter: ResetLimiter,
     private readonly config: ResetConfig,
     private readonly logger: Logger,
+    /** Decides when a reset link expires and when a password was changed. */
+    private readonly clock: Clock,
   ) {
     this.users = userModel(mongo);
   }
@@ -61,7 +63,7 @@ export class PasswordResets {
     const token = randomToken();
     const url = new URL('/reset-password', this.config.PUBLIC_URL);
     url.searchParams.set('token', token);
-    const expiresAt = new Date(Date.now() + this.config.PASSWORD_RESET_TTL_MINUTES * 60_000);
+    const expiresAt = new Date(this.clock.now().getTime() + this.config.PASSWORD_RESET_TTL_MINUTES * 60_000);
     const data: PasswordResetRequestedEvent = {
       userId: user.id as string,
       email: user.email,
@@ -87,7 +89,7 @@ export class PasswordResets {
     const tokenHash = hashToken(token);
     const user = await this.users.findOne({
       passwordResetToken: tokenHash,
-      passwordResetExpiresAt: { $gt: new Date() },
+      passwordResetExpiresAt: { $gt: this.clock.now() },
     });
     if (!user) throw new HttpError(400, PASSWORD_MESSAGES.resetInvalid);
     const passwordHash = await hashPassword(password, this.config.PASSWORD_HASH_COST);
@@ -95,7 +97,7 @@ export class PasswordResets {
     const updated = await this.storePassword(
       user,
       passwordHash,
-      { passwordResetToken: tokenHash, passwordResetExpiresAt: { $gt: new Date() } },
+      { passwordResetToken: tokenHash, passwordResetExpiresAt: { $gt: this.clock.now() } },
       'reset',
       correlationId,
     );
@@ -126,7 +128,7 @@ export class PasswordResets {
     how: PasswordChangedEvent['how'],
     correlationId?: string,
   ): Promise<UserDocument | null> {
-    const changedAt = new Date();
+    const changedAt = this.clock.now();
     let updated: UserDocument | null = null;
     await this.mongo.transaction(async (session) => {
       updated = await this.users.findOneAndUpdate(

@@ -6,6 +6,7 @@ import {
   sessionKey,
   sessionTtlSeconds,
 } from '@lsp/contracts';
+import type { Clock } from '@lsp/service-kit';
 import type { Redis } from 'ioredis';
 import { randomToken } from '../domain/tokens';
 
@@ -21,6 +22,8 @@ export class SessionStore {
 
   constructor(
     private readonly redis: Redis,
+    /** Decides when a session was created and when it ends. */
+    private readonly clock: Clock,
     readonly ttlSeconds = SESSION_TTL_SECONDS,
     /** However often it is used, a session ends this long after sign-in. */
     readonly absoluteSeconds = SESSION_ABSOLUTE_TTL_SECONDS,
@@ -32,7 +35,7 @@ export class SessionStore {
    */
   async create(user: Omit<SessionRecord, 'createdAt' | 'expiresAt'>): Promise<string> {
     const id = randomToken();
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     const record: SessionRecord = {
       ...user,
       roles: rolesFor(user, this.opsEmails),
@@ -51,7 +54,10 @@ export class SessionStore {
   }
 
   /** Seconds the session may still live: the idle TTL capped by its absolute end; 0 once ended. */
-  remainingSeconds(record: Pick<SessionRecord, 'createdAt' | 'expiresAt'>, now = Date.now()): number {
+  remainingSeconds(
+    record: Pick<SessionRecord, 'createdAt' | 'expiresAt'>,
+    now = this.clock.now().getTime(),
+  ): number {
     return sessionTtlSeconds(record, this.ttlSeconds, now);
   }
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '@lsp/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityConfig } from '../config';
 
@@ -18,7 +19,11 @@ export const accountKeyOf = (email: string) => createHash('sha256').update(email
 
 const VALUE_PATTERN = /^([0-9a-f]{32})\.([A-Za-z0-9_-]{22})\.(\d{1,12})$/;
 
-export function deviceCookies(config: Pick<IdentityConfig, 'PUBLIC_URL' | 'DEVICE_COOKIE_LIFETIME_DAYS'>) {
+/** `clock` decides when a cookie was issued and whether it is still within its lifetime. */
+export function deviceCookies(
+  config: Pick<IdentityConfig, 'PUBLIC_URL' | 'DEVICE_COOKIE_LIFETIME_DAYS'>,
+  clock: Clock,
+) {
   const lifetimeSeconds = config.DEVICE_COOKIE_LIFETIME_DAYS * 24 * 3600;
   const options = {
     path: DEVICE_COOKIE_PATH,
@@ -33,7 +38,7 @@ export function deviceCookies(config: Pick<IdentityConfig, 'PUBLIC_URL' | 'DEVIC
    * The device the request comes from, when it carries a valid device cookie for this email: signed
    * by us, naming this account, and issued within its lifetime. Null for an untrusted client.
    */
-  function trustedDevice(request: FastifyRequest, email: string, now = Date.now()): string | null {
+  function trustedDevice(request: FastifyRequest, email: string, now = clock.now().getTime()): string | null {
     const raw = request.cookies[DEVICE_COOKIE];
     if (!raw) return null;
     const unsigned = request.unsignCookie(raw);
@@ -48,7 +53,7 @@ export function deviceCookies(config: Pick<IdentityConfig, 'PUBLIC_URL' | 'DEVIC
   }
 
   /** A new device cookie for the account just signed in to (a fresh nonce each time). */
-  function issue(reply: FastifyReply, email: string, now = Date.now()): void {
+  function issue(reply: FastifyReply, email: string, now = clock.now().getTime()): void {
     const nonce = randomBytes(16).toString('base64url');
     const value = `${accountKeyOf(email)}.${nonce}.${Math.floor(now / 1000)}`;
     reply.setCookie(DEVICE_COOKIE, value, options);
