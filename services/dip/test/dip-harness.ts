@@ -7,12 +7,12 @@ import {
   ProcessedEvents,
   RedisStreamsEventBus,
   ServiceMetrics,
-  type Clock,
 } from '@lsp/service-kit';
 import {
   CookieClient,
   DOWN_URL,
   type TestRedis,
+  TestClock,
   freePort,
   listen,
   signedInClient,
@@ -36,17 +36,6 @@ import { buildApp, createRepositories, ensureIndexes } from '../src/app';
 import { dipConfigSchema } from '../src/config';
 import { subscribeToProjections } from '../src/events/consumed';
 import type { DipPdfs } from '../src/pdf';
-
-/** A clock the tests move: expiry is tested without waiting. */
-export class TestClock implements Clock {
-  private offsetMs = 0;
-  now() {
-    return new Date(Date.now() + this.offsetMs);
-  }
-  advance(ms: number) {
-    this.offsetMs += ms;
-  }
-}
 
 export interface DipHarness {
   clock: TestClock;
