@@ -32,7 +32,7 @@ interface SignUpInput {
   signupSearchRunId?: string;
 }
 
-/** Account rules: sign-up, verification and its emails. Sign-in and sessions live in the routes. */
+/** Account rules: sign-up, verification and its emails. Sign-in and sessions live in accounts/sign-in.ts. */
 export class Accounts {
   readonly users: UserModel;
 

@@ -1,47 +1,26 @@
-import { API_KEY_ID_HEADER, API_KEY_MESSAGES } from '@lsp/contracts';
-import { HttpError, declareRoute, forbidden } from '@lsp/service-kit';
+import { API_KEY_ID_HEADER } from '@lsp/contracts';
+import { type CallerIdentity, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiKeyStore } from '../data/api-keys';
+import { type ApiKeyDeps, createApiKey, listApiKeys, revokeApiKey } from '../accounts/api-keys';
+import { contextOf } from './request-context';
 
-/** A call the gateway authenticated with an API key: it may not make, list or revoke keys. */
-function refuseApiKeyCaller(request: FastifyRequest) {
-  if (request.caller && request.headers[API_KEY_ID_HEADER] !== undefined) {
-    throw forbidden(API_KEY_MESSAGES.sessionOnly);
-  }
-}
+/** The caller, and whether the gateway authenticated the call with an API key (it names the key). */
+const keyHolderOf = (request: { caller: CallerIdentity; headers: FastifyRequest['headers'] }) => ({
+  caller: request.caller,
+  viaApiKey: request.headers[API_KEY_ID_HEADER] !== undefined,
+});
 
 /** The signed-in user's API keys: make (shown once), list (never the key), revoke. */
-export function registerApiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiKeyStore }) {
-  const { apiKeys } = deps;
-
+export function registerApiKeyRoutes(app: FastifyInstance, deps: ApiKeyDeps) {
   declareRoute(app, 'createApiKey', async (request, reply) => {
-    refuseApiKeyCaller(request);
-    const { caller, body } = request;
-    const created = await apiKeys.create({
-      userId: caller.userId,
-      email: caller.email,
-      ownerName: caller.name,
-      verified: caller.verified,
-      keyName: body.name,
-      scopes: body.scopes,
-      expiresInDays: body.expiresInDays,
-    });
-    if (!created) throw new HttpError(409, API_KEY_MESSAGES.tooMany);
-    request.log.info({ userId: caller.userId, apiKeyId: created.id, scopes: created.scopes }, 'api key made');
+    const created = await createApiKey(deps, keyHolderOf(request), request.body, contextOf(request));
     reply.status(201);
     return created;
   });
 
-  declareRoute(app, 'listApiKeys', async (request) => {
-    refuseApiKeyCaller(request);
-    return { apiKeys: await apiKeys.list(request.caller.userId) };
-  });
+  declareRoute(app, 'listApiKeys', async (request) => listApiKeys(deps, keyHolderOf(request)));
 
-  declareRoute(app, 'revokeApiKey', async (request) => {
-    refuseApiKeyCaller(request);
-    const revoked = await apiKeys.revoke(request.caller.userId, request.params.keyId);
-    if (!revoked) throw new HttpError(404, API_KEY_MESSAGES.notFound);
-    request.log.info({ userId: request.caller.userId, apiKeyId: request.params.keyId }, 'api key revoked');
-    return { success: true };
-  });
+  declareRoute(app, 'revokeApiKey', async (request) =>
+    revokeApiKey(deps, keyHolderOf(request), request.params.keyId, contextOf(request)),
+  );
 }

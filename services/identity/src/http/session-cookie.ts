@@ -27,8 +27,11 @@ export function sessionCookie(config: Pick<IdentityConfig, 'PUBLIC_URL'>, sessio
       ...options,
       maxAge: Math.min(sessions.ttlSeconds, sessions.absoluteSeconds),
     });
+  /** The cookie of a session still open, made to last as long as the session has left. */
+  const renew = (reply: FastifyReply, sessionId: string, secondsLeft: number) =>
+    reply.setCookie(SESSION_COOKIE, sessionId, { ...options, maxAge: secondsLeft });
   const clear = (reply: FastifyReply) => reply.clearCookie(SESSION_COOKIE, clearOptions);
-  return { options, sessionIdOf, setNew, clear };
+  return { options, sessionIdOf, setNew, renew, clear };
 }
 
 export type SessionCookie = ReturnType<typeof sessionCookie>;
