@@ -5,9 +5,10 @@
 //   `%% events:end`): who produces and who consumes each event;
 // - the folder table of packages/contracts/README.md (between `<!-- folders:begin -->` and
 //   `<!-- folders:end -->`): one row per folder of packages/contracts/src, from CONTRACT_FOLDERS below.
-// Events are read from the contracts (each domain's `*_EVENT_TYPES` in
-// packages/contracts/src/<domain>/events.ts) and from each service's src/events/published.ts (produced)
-// and every other file of its src/events/ (consumed).
+// Events are read from the contracts: each domain's `*_EVENT_TYPES` in
+// packages/contracts/src/<domain>/events.ts names the types, and its `*_EVENTS` definitions say which
+// service produces each (`producer`). A service consumes the types its src/events/ files name
+// (`X_EVENT_TYPES.key`, or `X_EVENTS.key` other than to build an envelope).
 // `node scripts/readme-events.mjs` rewrites the blocks; `--check` only says which are stale (exit 1).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,13 @@ export function contractEventTypes(root) {
         types[`${name}.${key}`] = { type, domain };
       }
     }
+    // The domain's `*_EVENTS` definitions, built by one helper that names the producing service.
+    const producer = /producer: '([\w-]+)'/.exec(source)?.[1];
+    const definitions = /export const \w+_EVENTS = \{([\s\S]*?)\n\} as const;/.exec(source)?.[1] ?? '';
+    for (const [ref] of definitions.matchAll(/\b\w+_EVENT_TYPES\.\w+/g)) {
+      if (!types[ref]) throw new Error(`${file}: ${ref} is defined but not declared in its *_EVENT_TYPES`);
+      types[ref].producer = producer;
+    }
   }
   return types;
 }
@@ -36,7 +44,14 @@ function typesUsedIn(file, catalogue) {
   if (!existsSync(file)) return [];
   const source = readFileSync(file, 'utf8');
   const found = new Map();
-  for (const [ref] of source.matchAll(/\b\w+_EVENT_TYPES\.\w+/g)) {
+  const refs = [
+    ...[...source.matchAll(/\b\w+_EVENT_TYPES\.\w+/g)].map(([ref]) => ref),
+    // `DIP_EVENTS.created.read(...)` names dip.created; `.envelope(...)` writes an event, it reads none.
+    ...[...source.matchAll(/\b(\w+)_EVENTS\.(\w+)\b(?!\.envelope)/g)].map(
+      ([, domain, key]) => `${domain}_EVENT_TYPES.${key}`,
+    ),
+  ];
+  for (const ref of refs) {
     const entry = catalogue[ref];
     if (!entry) throw new Error(`${file}: ${ref} is not declared in packages/contracts`);
     found.set(entry.type, entry);
@@ -44,7 +59,7 @@ function typesUsedIn(file, catalogue) {
   return [...found.values()].sort((a, b) => a.type.localeCompare(b.type));
 }
 
-/** The event types a service consumes (`{ type, domain }`): those its src/events/ files other than published.ts name. */
+/** The event types a service consumes (`{ type, domain }`): those its src/events/ files name. */
 export function consumedEventTypes(root, service, catalogue = contractEventTypes(root)) {
   const eventsDir = path.join(root, 'services', service, 'src/events');
   const consumerFiles = existsSync(eventsDir)
@@ -59,9 +74,12 @@ export function consumedEventTypes(root, service, catalogue = contractEventTypes
   ].sort((a, b) => a.type.localeCompare(b.type));
 }
 
-/** The event types a service produces (`{ type, domain }`): those its src/events/published.ts names. */
+/** The event types a service produces (`{ type, domain }`): those whose definition names it as `producer`. */
 export function producedEventTypes(root, service, catalogue = contractEventTypes(root)) {
-  return typesUsedIn(path.join(root, 'services', service, 'src/events/published.ts'), catalogue);
+  return Object.values(catalogue)
+    .filter((entry) => entry.producer === service)
+    .map(({ type, domain }) => ({ type, domain }))
+    .sort((a, b) => a.type.localeCompare(b.type));
 }
 
 /** The Markdown between the markers for one service (`services/<name>`). */

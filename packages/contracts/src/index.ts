@@ -1,5 +1,6 @@
 export * from './events/envelope';
 export * from './events/schemas';
+export * from './events/define';
 export * from './session';
 export * from './identity';
 export * from './common';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineEvent } from '../events/define';
 import { LOAN_TYPES } from '../common/enums';
 import { loanOfferSchema } from '../search/result';
 
@@ -210,3 +211,33 @@ export const dipProductChangedEventSchema = z.object({
     .min(1),
 });
 export type DipProductChangedEvent = z.infer<typeof dipProductChangedEventSchema>;
+
+/**
+ * A DIP's events are about the DIP (its id is the subject, so they stay in order on one partition); an
+ * application's about the application; a product change about its owner, one event per owner per panel
+ * activation.
+ */
+const dipEvent = <S extends z.ZodType>(type: string, schema: S, subject: (data: z.output<S>) => string) =>
+  defineEvent({ type, producer: 'dip', schema, subject });
+
+export const DIP_EVENTS = {
+  created: dipEvent(DIP_EVENT_TYPES.created, dipCreatedEventSchema, (data) => data.dipId),
+  linkRegenerated: dipEvent(
+    DIP_EVENT_TYPES.linkRegenerated,
+    dipLinkRegeneratedEventSchema,
+    (data) => data.dipId,
+  ),
+  expiryChanged: dipEvent(DIP_EVENT_TYPES.expiryChanged, dipExpiryChangedEventSchema, (data) => data.dipId),
+  revoked: dipEvent(DIP_EVENT_TYPES.revoked, dipRevokedEventSchema, (data) => data.dipId),
+  pdfRendered: dipEvent(DIP_EVENT_TYPES.pdfRendered, dipPdfRenderedEventSchema, (data) => data.dipId),
+  applicationSubmitted: dipEvent(
+    DIP_EVENT_TYPES.applicationSubmitted,
+    applicationSubmittedEventSchema,
+    (data) => data.applicationId,
+  ),
+  productChanged: dipEvent(
+    DIP_EVENT_TYPES.productChanged,
+    dipProductChangedEventSchema,
+    (data) => data.userId,
+  ),
+} as const;

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { DIP_EVENT_TYPES } from '../dip/events';
-import { IDENTITY_EVENT_TYPES } from '../identity/events';
-import { SEARCH_EVENT_TYPES } from '../search/events';
-import { SHARING_EVENT_TYPES } from '../sharing/events';
 
 /**
  * The CloudEvents-style envelope every integration event travels in, whatever the broker.
@@ -66,18 +62,3 @@ export function createEnvelope<T>(
     data: event.data,
   };
 }
-
-/**
- * The event catalogue (topic name = event type): every type a domain declares in its own
- * `events.ts`, so a new event is in the catalogue the moment it is declared. The operations console
- * watches these topics and their dead letters; a type missing here never shows its dead letters.
- */
-export const EVENT_TYPES = [
-  ...Object.values(IDENTITY_EVENT_TYPES),
-  ...Object.values(SEARCH_EVENT_TYPES),
-  ...Object.values(DIP_EVENT_TYPES),
-  ...Object.values(SHARING_EVENT_TYPES),
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const deadLetterTopic = (type: string) => `${type}.dlq`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineEvent } from '../events/define';
 
 export const IDENTITY_EVENT_TYPES = {
   registered: 'identity.user.registered',
@@ -72,3 +73,21 @@ export const passwordChangedEventSchema = z.object({
   forgotPasswordUrl: z.string().url(),
 });
 export type PasswordChangedEvent = z.infer<typeof passwordChangedEventSchema>;
+
+/** Every identity event is about one user: the user's id is its subject. */
+const identityEvent = <S extends z.ZodType<{ userId: string }>>(type: string, schema: S) =>
+  defineEvent({ type, producer: 'identity', schema, subject: (data) => data.userId });
+
+export const IDENTITY_EVENTS = {
+  registered: identityEvent(IDENTITY_EVENT_TYPES.registered, userRegisteredEventSchema),
+  verificationRequested: identityEvent(
+    IDENTITY_EVENT_TYPES.verificationRequested,
+    verificationRequestedEventSchema,
+  ),
+  verified: identityEvent(IDENTITY_EVENT_TYPES.verified, userVerifiedEventSchema),
+  passwordResetRequested: identityEvent(
+    IDENTITY_EVENT_TYPES.passwordResetRequested,
+    passwordResetRequestedEventSchema,
+  ),
+  passwordChanged: identityEvent(IDENTITY_EVENT_TYPES.passwordChanged, passwordChangedEventSchema),
+} as const;

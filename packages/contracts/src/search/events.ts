@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineEvent } from '../events/define';
 import { CONTACT_PREFERENCES, LOAN_TYPES, PROPERTIES_OWNED } from '../common/enums';
 import { PANEL_CHANGES } from './panel-ops';
 import { loanOfferSchema } from './result';
@@ -123,3 +124,22 @@ export const searchRepricedEventSchema = searchRepricingSchema.extend({
   projectName: z.string().nullable(),
 });
 export type SearchRepricedEvent = z.infer<typeof searchRepricedEventSchema>;
+
+const searchEvent = <S extends z.ZodType>(type: string, schema: S, subject: (data: z.output<S>) => string) =>
+  defineEvent({ type, producer: 'search', schema, subject });
+
+export const SEARCH_EVENTS = {
+  completed: searchEvent(
+    SEARCH_EVENT_TYPES.completed,
+    searchCompletedEventSchema,
+    (data) => data.searchRunId,
+  ),
+  saved: searchEvent(SEARCH_EVENT_TYPES.saved, searchSavedEventSchema, (data) => data.searchId),
+  leadCaptured: searchEvent(SEARCH_EVENT_TYPES.leadCaptured, leadCapturedEventSchema, (data) => data.leadId),
+  panelActivated: searchEvent(
+    SEARCH_EVENT_TYPES.panelActivated,
+    panelActivatedEventSchema,
+    (data) => data.version,
+  ),
+  repriced: searchEvent(SEARCH_EVENT_TYPES.repriced, searchRepricedEventSchema, (data) => data.searchId),
+} as const;

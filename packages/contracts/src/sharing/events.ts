@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineEvent } from '../events/define';
 import { LOAN_TYPES } from '../common/enums';
 
 export const SHARING_EVENT_TYPES = {
@@ -113,3 +114,20 @@ export const referralCreatedEventSchema = z.object({
   createdAt: z.string().datetime(),
 });
 export type ReferralCreatedEvent = z.infer<typeof referralCreatedEventSchema>;
+
+/** Share events are about one DIP (its id is the subject), deal and referral events about their own id. */
+const sharingEvent = <S extends z.ZodType>(type: string, schema: S, subject: (data: z.output<S>) => string) =>
+  defineEvent({ type, producer: 'sharing', schema, subject });
+
+export const SHARING_EVENTS = {
+  shareCreated: sharingEvent(SHARING_EVENT_TYPES.shareCreated, shareCreatedEventSchema, (data) => data.dipId),
+  shareViewed: sharingEvent(SHARING_EVENT_TYPES.shareViewed, shareViewedEventSchema, (data) => data.dipId),
+  shareRevoked: sharingEvent(SHARING_EVENT_TYPES.shareRevoked, shareRevokedEventSchema, (data) => data.dipId),
+  dealShared: sharingEvent(SHARING_EVENT_TYPES.dealShared, dealSharedEventSchema, (data) => data.dealId),
+  dealViewed: sharingEvent(SHARING_EVENT_TYPES.dealViewed, dealViewedEventSchema, (data) => data.dealId),
+  referralCreated: sharingEvent(
+    SHARING_EVENT_TYPES.referralCreated,
+    referralCreatedEventSchema,
+    (data) => data.referralId,
+  ),
+} as const;

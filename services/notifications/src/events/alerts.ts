@@ -3,9 +3,9 @@ import {
   IDENTITY_EVENT_TYPES,
   SEARCH_EVENT_TYPES,
   type EventEnvelope,
-  dipProductChangedEventSchema,
-  searchRepricedEventSchema,
-  userRegisteredEventSchema,
+  IDENTITY_EVENTS,
+  SEARCH_EVENTS,
+  DIP_EVENTS,
 } from '@lsp/contracts';
 import { type EventBus, type ProcessedEvents, enqueue } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
@@ -53,7 +53,7 @@ export function alertIsOwed(envelope: EventEnvelope, user: AlertRecipientState):
  * event or a second improved search sends nothing more.
  */
 export async function handleSearchRepriced(envelope: EventEnvelope, deps: AlertDeps): Promise<boolean> {
-  const data = searchRepricedEventSchema.parse(envelope.data);
+  const data = SEARCH_EVENTS.repriced.read(envelope);
   // Read by alertIsOwed too; checked here for the email's content.
   if (!data.bestAfter) return false;
   const bestAfter = data.bestAfter;
@@ -95,7 +95,7 @@ const unsubscribeUrlFor = (userId: string, deps: AlertDeps) =>
  * notice on the DIP and the re-priced searches), and says so.
  */
 export async function handleDipProductChanged(envelope: EventEnvelope, deps: AlertDeps): Promise<boolean> {
-  const data = dipProductChangedEventSchema.parse(envelope.data);
+  const data = DIP_EVENTS.productChanged.read(envelope);
   return sendAlertOnce(
     envelope,
     deps,
@@ -145,7 +145,7 @@ async function sendAlertOnce(
 
 /** Whom alerts are written to: identity's registrations, kept as they arrive (idempotent). */
 export async function handleUserRegistered(envelope: EventEnvelope, alerts: AlertStore): Promise<void> {
-  const data = userRegisteredEventSchema.parse(envelope.data);
+  const data = IDENTITY_EVENTS.registered.read(envelope);
   await alerts.saveRecipient(data.userId, data.email, data.name);
 }
 

@@ -2,12 +2,8 @@ import {
   IDENTITY_EVENT_TYPES,
   SHARING_EVENT_TYPES,
   type EventEnvelope,
-  dealSharedEventSchema,
-  passwordChangedEventSchema,
-  passwordResetRequestedEventSchema,
-  referralCreatedEventSchema,
-  shareCreatedEventSchema,
-  verificationRequestedEventSchema,
+  IDENTITY_EVENTS,
+  SHARING_EVENTS,
 } from '@lsp/contracts';
 import { type EventBus, type ProcessedEvents, enqueue } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
@@ -31,7 +27,7 @@ export async function handleVerificationRequested(
   processed: ProcessedEvents,
   queue: Queue<EmailJob>,
 ): Promise<boolean> {
-  const data = verificationRequestedEventSchema.parse(envelope.data);
+  const data = IDENTITY_EVENTS.verificationRequested.read(envelope);
   return processed.handleOnce(`${CONSUMER}:email`, envelope, async () => {
     await enqueue<EmailJob>(
       queue,
@@ -55,7 +51,7 @@ export async function handlePasswordResetRequested(
   processed: ProcessedEvents,
   queue: Queue<EmailJob>,
 ): Promise<boolean> {
-  const data = passwordResetRequestedEventSchema.parse(envelope.data);
+  const data = IDENTITY_EVENTS.passwordResetRequested.read(envelope);
   return processed.handleOnce(`${CONSUMER}:email`, envelope, async () => {
     const job: PasswordResetEmailJob = {
       eventId: envelope.id,
@@ -75,7 +71,7 @@ export async function handlePasswordChanged(
   processed: ProcessedEvents,
   queue: Queue<EmailJob>,
 ): Promise<boolean> {
-  const data = passwordChangedEventSchema.parse(envelope.data);
+  const data = IDENTITY_EVENTS.passwordChanged.read(envelope);
   return processed.handleOnce(`${CONSUMER}:email`, envelope, async () => {
     const job: PasswordChangedEmailJob = {
       eventId: envelope.id,
@@ -112,7 +108,7 @@ export function subscribeToIdentityEvents(bus: EventBus, processed: ProcessedEve
 export function sharingEmailJobFor(envelope: EventEnvelope): SharingEmailJob | null {
   switch (envelope.type) {
     case SHARING_EVENT_TYPES.shareCreated: {
-      const d = shareCreatedEventSchema.parse(envelope.data);
+      const d = SHARING_EVENTS.shareCreated.read(envelope);
       if (d.inviteType !== 'targeted' || !d.recipientEmail) return null;
       // Shared again within a day of the last email about this DIP: recorded, not emailed again.
       if (d.emailRecipient === false) return null;
@@ -128,7 +124,7 @@ export function sharingEmailJobFor(envelope: EventEnvelope): SharingEmailJob | n
       };
     }
     case SHARING_EVENT_TYPES.dealShared: {
-      const d = dealSharedEventSchema.parse(envelope.data);
+      const d = SHARING_EVENTS.dealShared.read(envelope);
       return {
         eventId: envelope.id,
         template: 'deal-shared',
@@ -140,7 +136,7 @@ export function sharingEmailJobFor(envelope: EventEnvelope): SharingEmailJob | n
       };
     }
     case SHARING_EVENT_TYPES.referralCreated: {
-      const d = referralCreatedEventSchema.parse(envelope.data);
+      const d = SHARING_EVENTS.referralCreated.read(envelope);
       return {
         eventId: envelope.id,
         template: 'referral-invitation',

@@ -4,10 +4,9 @@ import {
   SHARING_EVENT_TYPES,
   type EventEnvelope,
   type WebhookPayload,
-  dipCreatedEventSchema,
-  dipProductChangedEventSchema,
-  searchRepricedEventSchema,
-  shareViewedEventSchema,
+  SEARCH_EVENTS,
+  DIP_EVENTS,
+  SHARING_EVENTS,
 } from '@lsp/contracts';
 import type { EventBus } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
@@ -26,7 +25,7 @@ export function webhookPayloadFor(
   const timestamp = envelope.time;
   switch (envelope.type) {
     case DIP_EVENT_TYPES.created: {
-      const d = dipCreatedEventSchema.parse(envelope.data);
+      const d = DIP_EVENTS.created.read(envelope);
       const { snapshot } = d;
       return {
         userId: d.ownerUserId,
@@ -53,15 +52,15 @@ export function webhookPayloadFor(
       };
     }
     case SEARCH_EVENT_TYPES.repriced: {
-      const { userId, ...data } = searchRepricedEventSchema.parse(envelope.data);
+      const { userId, ...data } = SEARCH_EVENTS.repriced.read(envelope);
       return { userId, payload: { type: envelope.type, timestamp, data } };
     }
     case DIP_EVENT_TYPES.productChanged: {
-      const { userId, ...data } = dipProductChangedEventSchema.parse(envelope.data);
+      const { userId, ...data } = DIP_EVENTS.productChanged.read(envelope);
       return { userId, payload: { type: envelope.type, timestamp, data } };
     }
     case SHARING_EVENT_TYPES.shareViewed: {
-      const d = shareViewedEventSchema.parse(envelope.data);
+      const d = SHARING_EVENTS.shareViewed.read(envelope);
       // The owner typed the address of a share they sent; whoever opened the open link is not theirs to know.
       const via = d.linkId === undefined ? null : d.linkId === d.shareId ? 'invitation' : 'link';
       return {

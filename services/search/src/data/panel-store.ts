@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { PanelActivation, PanelAuditEntry, PanelOverview, PanelVersionSummary } from '@lsp/contracts';
+import {
+  type PanelActivation,
+  type PanelAuditEntry,
+  type PanelOverview,
+  type PanelVersionSummary,
+  SEARCH_EVENTS,
+} from '@lsp/contracts';
 import { type EventOutbox, serviceUnavailable } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { Logger } from 'pino';
-import { panelActivatedEvent } from '../events/published';
 import { diffPanels, withSameTerms } from '../panel/diff';
 import { type PanelVersionDocument, panelModels } from './models/panel-versions';
 import { type Panel, panelSchema } from '../panel/schema';
@@ -192,7 +197,7 @@ export class PanelStore {
       };
       await outbox.add(
         [
-          panelActivatedEvent({
+          SEARCH_EVENTS.panelActivated.envelope({
             ...activation,
             changedProducts: withSameTerms(
               changes.map(({ lenderId, productId, change }) => ({ lenderId, productId, change })),

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DIP_EVENTS,
   DIP_EVENT_TYPES,
+  IDENTITY_EVENTS,
   IDENTITY_EVENT_TYPES,
+  SEARCH_EVENTS,
   SEARCH_EVENT_TYPES,
-  applicationSubmittedEventSchema,
-  panelActivatedEventSchema,
-  userVerifiedEventSchema,
 } from '@lsp/contracts';
 import type { EventBus, Logger, ProcessedEvents } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
@@ -36,7 +36,7 @@ export function subscribeToApplications(
     consumerGroup: CONSUMER,
     types: [DIP_EVENT_TYPES.applicationSubmitted],
     handler: async (envelope) => {
-      const data = applicationSubmittedEventSchema.parse(envelope.data);
+      const data = DIP_EVENTS.applicationSubmitted.read(envelope);
       const { searchId } = data;
       if (!searchId) return;
       await processed.handleOnce(`${CONSUMER}:applications`, envelope, (session) =>
@@ -64,7 +64,7 @@ export function subscribeToVerifiedAccounts(
     consumerGroup: `${CONSUMER}-accounts`,
     types: [IDENTITY_EVENT_TYPES.verified],
     handler: async (envelope) => {
-      const { userId, searchRunId } = userVerifiedEventSchema.parse(envelope.data);
+      const { userId, searchRunId } = IDENTITY_EVENTS.verified.read(envelope);
       if (!searchRunId) return;
       const replayed = await replayRunOfAnyType(deps, searchRunId);
       if (!replayed || !runMayBeSavedBy(replayed.run, userId)) {
@@ -91,7 +91,7 @@ export function subscribeToPanelActivations(bus: EventBus, queue: Queue<Repricin
     consumerGroup: `${CONSUMER}-repricing`,
     types: [SEARCH_EVENT_TYPES.panelActivated],
     handler: async (envelope) => {
-      const { version, previousVersion, activatedAt } = panelActivatedEventSchema.parse(envelope.data);
+      const { version, previousVersion, activatedAt } = SEARCH_EVENTS.panelActivated.read(envelope);
       if (!previousVersion) return;
       await queueRepricing(queue, { version, previousVersion, activatedAt });
     },

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { LeadForm, LoanType, SearchPayloadByType } from '@lsp/contracts';
+import { type LeadForm, type LoanType, SEARCH_EVENTS, type SearchPayloadByType } from '@lsp/contracts';
 import { type LendabilityScore, computeLendabilityScore, lendabilityDealFor, searchPanel } from '../engine';
-import { leadCapturedEvent } from '../events/published';
 import type { LeadRepository } from '../data/leads';
 import type { LeadDocument } from '../data/models/leads';
 import type { PanelStore } from '../data/panel-store';
@@ -39,7 +38,7 @@ export function newLeadDocument(
 }
 
 export function leadCapturedEventFor(lead: LeadDocument, correlationId: string) {
-  return leadCapturedEvent(
+  return SEARCH_EVENTS.leadCaptured.envelope(
     {
       leadId: lead._id,
       name: lead.name,
@@ -50,7 +49,7 @@ export function leadCapturedEventFor(lead: LeadDocument, correlationId: string) 
       searchType: lead.searchType,
       lendabilityScore: lead.lendabilityScore.score,
     },
-    correlationId,
+    { correlationId },
   );
 }
 

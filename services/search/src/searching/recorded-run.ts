@@ -6,10 +6,10 @@ import {
   type SearchRunResponse,
   LOAN_TYPES,
   searchPayloadSchemas,
+  SEARCH_EVENTS,
 } from '@lsp/contracts';
 import type { ClientSession } from 'mongoose';
 import { searchPanel } from '../engine';
-import { searchSavedEvent } from '../events/published';
 import type { SavedSearchDocument } from '../data/models/saved-searches';
 import type { SearchRunDocument } from '../data/models/search-runs';
 import type { PanelStore } from '../data/panel-store';
@@ -152,7 +152,7 @@ export async function saveRecordedRun(
   correlationId: string | undefined,
   session?: ClientSession,
 ): Promise<SavedSearchDocument> {
-  const event = searchSavedEvent(await savedSearchState(deps.runs, search), correlationId);
+  const event = SEARCH_EVENTS.saved.envelope(await savedSearchState(deps.runs, search), { correlationId });
   await deps.savedSearches.insert(search, [event], session);
   return search;
 }

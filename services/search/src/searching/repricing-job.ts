@@ -1,10 +1,9 @@
-import { PANEL_REPRICING_WINDOW_DAYS, type PanelActivatedEvent } from '@lsp/contracts';
+import { PANEL_REPRICING_WINDOW_DAYS, type PanelActivatedEvent, SEARCH_EVENTS } from '@lsp/contracts';
 import { type Logger, createWorker, enqueue } from '@lsp/service-kit';
 import type { Queue, Worker } from 'bullmq';
 import type { PanelStore } from '../data/panel-store';
 import type { RepricedSearch, RepricingRepository } from '../data/repricings';
 import type { SavedSearchRepository } from '../data/saved-searches';
-import { searchRepricedEvent } from '../events/published';
 import { repriceSavedSearch, repricingChanged, repricingOf } from './repricing';
 import { forEachSavedSearchBatch } from './saved-search-batches';
 
@@ -68,7 +67,7 @@ export async function repriceSavedSearches(job: RepricingJob, deps: RepricingDep
         searchId: search._id,
         userId: search.user_id,
         repricing,
-        event: searchRepricedEvent({
+        event: SEARCH_EVENTS.repriced.envelope({
           ...repricing,
           searchId: search._id,
           userId: search.user_id,

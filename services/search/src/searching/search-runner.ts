@@ -8,6 +8,7 @@ import {
   type SearchPayloadByType,
   type SearchRunResponse,
   type SearchSummary,
+  SEARCH_EVENTS,
 } from '@lsp/contracts';
 import { type CallerIdentity, forbidden } from '@lsp/service-kit';
 import {
@@ -19,7 +20,6 @@ import {
   lendabilityDealFor,
   searchPanel,
 } from '../engine';
-import { searchCompletedEvent } from '../events/published';
 import type { LeadDocument } from '../data/models/leads';
 import type { SearchRunDocument } from '../data/models/search-runs';
 import type { PanelStore } from '../data/panel-store';
@@ -176,7 +176,7 @@ export async function runSearch<T extends LoanType>(
     createdAt: now,
   };
   const events: EventEnvelope[] = [
-    searchCompletedEvent(
+    SEARCH_EVENTS.completed.envelope(
       {
         searchRunId,
         loanType,
@@ -187,7 +187,7 @@ export async function runSearch<T extends LoanType>(
         panelVersion: result.panelVersion,
         ...(userId ? { userId } : {}),
       },
-      request.requestId,
+      { correlationId: request.requestId },
     ),
   ];
   let leadDocument: LeadDocument | undefined;
