@@ -180,7 +180,7 @@ export const CONTRACT_FOLDERS = {
   events: {
     owner: 'platform',
     holds:
-      'the CloudEvents-style envelope and the event catalogue (`envelope.ts`), the payload schema of every version of every event type (`schemas.ts`)',
+      'the CloudEvents-style envelope (`envelope.ts`), `defineEvent` that each domain declares its events with (`define.ts`), the event catalogue and the payload schema of every version of every event type (`schemas.ts`)',
   },
   identity: {
     owner: 'identity',

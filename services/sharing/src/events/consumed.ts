@@ -4,15 +4,12 @@ import {
   type EventEnvelope,
   IDENTITY_EVENT_TYPES,
   type ShareRevokedEvent,
-  dipCreatedEventSchema,
-  dipExpiryChangedEventSchema,
-  dipLinkRegeneratedEventSchema,
-  dipRevokedEventSchema,
-  userRegisteredEventSchema,
+  SHARING_EVENTS,
+  DIP_EVENTS,
+  IDENTITY_EVENTS,
 } from '@lsp/contracts';
 import type { EventBus, ProcessedEvents, EventOutbox } from '@lsp/service-kit';
 import type { ClientSession, Connection } from 'mongoose';
-import { shareRevokedEvent } from './published';
 import type { DipProjection } from '../data/collections';
 import type { SharingRepositories } from '../data/repositories';
 
@@ -42,7 +39,7 @@ async function revokeSharesOf(
   await r.recipients.revokeAllOf(dipId, inviteType, session);
   await outbox.add(
     entries.map((entry) =>
-      shareRevokedEvent({
+      SHARING_EVENTS.shareRevoked.envelope({
         shareId: entry._id,
         dipId,
         recipientEmail: entry.email,
@@ -69,7 +66,7 @@ export function handleDipEvent(r: ConsumerRepositories, outbox: EventOutbox) {
   return async (envelope: EventEnvelope, session: ClientSession): Promise<void> => {
     switch (envelope.type) {
       case DIP_EVENT_TYPES.created: {
-        const d = dipCreatedEventSchema.parse(envelope.data);
+        const d = DIP_EVENTS.created.read(envelope);
         const doc = {
           ownerUserId: d.ownerUserId,
           ownerName: d.ownerName,
@@ -88,7 +85,7 @@ export function handleDipEvent(r: ConsumerRepositories, outbox: EventOutbox) {
         return;
       }
       case DIP_EVENT_TYPES.linkRegenerated: {
-        const d = dipLinkRegeneratedEventSchema.parse(envelope.data);
+        const d = DIP_EVENTS.linkRegenerated.read(envelope);
         const known = await r.dips.find(d.dipId, session);
         const missed = missedRevocation(known, d.linkRevokedAt);
         const changed = await r.dips.applyNewer(
@@ -114,14 +111,14 @@ export function handleDipEvent(r: ConsumerRepositories, outbox: EventOutbox) {
         return;
       }
       case DIP_EVENT_TYPES.expiryChanged: {
-        const d = dipExpiryChangedEventSchema.parse(envelope.data);
+        const d = DIP_EVENTS.expiryChanged.read(envelope);
         const expiresAt = new Date(d.expiresAt);
         if (await r.dips.applyNewer(d.dipId, d.version, { expiresAt }, session))
           await r.recipients.setDipExpiry(d.dipId, expiresAt, session);
         return;
       }
       case DIP_EVENT_TYPES.revoked: {
-        const d = dipRevokedEventSchema.parse(envelope.data);
+        const d = DIP_EVENTS.revoked.read(envelope);
         const changed = await r.dips.applyNewer(
           d.dipId,
           d.version,
@@ -198,7 +195,7 @@ export async function catchUpWithOwner(
 /** A person who registered from a shared deal (refDealId: the deal's token or id) is linked to it. */
 export function handleUserRegistered(deals: SharingRepositories['deals']) {
   return async (envelope: EventEnvelope, session: ClientSession): Promise<void> => {
-    const d = userRegisteredEventSchema.parse(envelope.data);
+    const d = IDENTITY_EVENTS.registered.read(envelope);
     if (!d.refDealId) return;
     await deals.linkRegisteredUser(d.refDealId, d.userId, session);
   };

@@ -5,6 +5,7 @@ import {
   type RunOfferAnswer,
   type RunOfferQuery,
   SHARING_MESSAGES,
+  SHARING_EVENTS,
 } from '@lsp/contracts';
 import {
   type CallerIdentity,
@@ -18,7 +19,6 @@ import type { Connection } from 'mongoose';
 import type { SharingConfig } from '../config';
 import type { SharedDeal } from '../data/collections';
 import type { SharingRepositories } from '../data/repositories';
-import { dealSharedEvent, dealViewedEvent } from '../events/published';
 import { type InvitationAllowanceDeps, spendInvitation } from './invitation-allowance';
 
 export interface DealShareDeps extends InvitationAllowanceDeps {
@@ -119,7 +119,7 @@ export async function shareDeal(deps: DealShareDeps, caller: CallerIdentity, inp
     if (referralEmail === null) return;
     await deps.outbox.add(
       [
-        dealSharedEvent({
+        SHARING_EVENTS.dealShared.envelope({
           dealId: deal._id,
           referrerId: deal.referrerId,
           referrerName: deal.referrerName,
@@ -169,7 +169,7 @@ export async function markSharedDealViewed(
     if (!(await deps.repositories.deals.markViewed(deal._id, now, session))) return;
     await deps.outbox.add(
       [
-        dealViewedEvent({
+        SHARING_EVENTS.dealViewed.envelope({
           dealId: deal._id,
           referrerId: deal.referrerId,
           viewerUserId: viewer?.userId ?? null,

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_SHARE_PERMISSIONS, SHARING_MESSAGES } from '@lsp/contracts';
+import { DEFAULT_SHARE_PERMISSIONS, SHARING_MESSAGES, SHARING_EVENTS } from '@lsp/contracts';
 import { type Clock, type Logger, badRequest, notFound } from '@lsp/service-kit';
 import type { DipProjection } from '../data/collections';
 import { isExpired, openLinkExpiry } from '../domain/expiry';
 import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, newLinkNonce } from '../domain/signed-links';
-import { shareCreatedEvent, shareRevokedEvent } from '../events/published';
 import { type CurrentDipDeps, ownedDip, shareableDip } from './current-dip';
 import { SHARED_LIST_LIMIT } from './shared-views';
 
@@ -33,7 +32,7 @@ export function shareCreatedFor(
     emailRecipient?: boolean;
   },
 ) {
-  return shareCreatedEvent({
+  return SHARING_EVENTS.shareCreated.envelope({
     shareId: link.shareId,
     dipId: dip._id,
     ownerUserId: dip.ownerUserId,
@@ -203,7 +202,7 @@ export async function revokeShare(
     // hold grants under it), so one share.revoked per link ends them all.
     await deps.outbox.add(
       [
-        shareRevokedEvent({
+        SHARING_EVENTS.shareRevoked.envelope({
           shareId: link._id,
           dipId: dip._id,
           recipientEmail: link.inviteType === 'targeted' ? link.recipientEmail : null,

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ReferralBody } from '@lsp/contracts';
+import { type ReferralBody, SHARING_EVENTS } from '@lsp/contracts';
 import type { CallerIdentity, Clock, EventOutbox } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { SharingConfig } from '../config';
 import type { Referral } from '../data/collections';
 import type { SharingRepositories } from '../data/repositories';
-import { referralCreatedEvent } from '../events/published';
 import { type InvitationAllowanceDeps, spendInvitation } from './invitation-allowance';
 
 export interface ReferralDeps extends InvitationAllowanceDeps {
@@ -32,7 +31,7 @@ export async function refer(deps: ReferralDeps, caller: CallerIdentity, input: R
     await deps.repositories.referrals.insert(referral, session);
     await deps.outbox.add(
       [
-        referralCreatedEvent({
+        SHARING_EVENTS.referralCreated.envelope({
           referralId: referral._id,
           referrerUserId: referral.referrerUserId,
           referrerName: referral.referrerName,

@@ -1,4 +1,4 @@
-import { SHARING_MESSAGES } from '@lsp/contracts';
+import { SHARING_MESSAGES, SHARING_EVENTS } from '@lsp/contracts';
 import {
   type CallerIdentity,
   type Clock,
@@ -14,7 +14,6 @@ import type { DipProjection, DipShare, RecipientShare } from '../data/collection
 import { withSharingAddress } from '../domain/addresses';
 import { isExpired } from '../domain/expiry';
 import { OPEN_LINK_RECIPIENT, type ShareLinkSigner, decodeRecipient } from '../domain/signed-links';
-import { shareViewedEvent } from '../events/published';
 import { type CurrentDipDeps, currentDip } from './current-dip';
 import { SHARED_LIST_LIMIT, sharedDipAnswer, sharedItemOf } from './shared-views';
 
@@ -80,7 +79,7 @@ async function markViewed(deps: SharedWithMeDeps, entry: RecipientShare, recipie
     await links.markClaimed(entry.linkId, recipientUserId, session);
     await deps.outbox.add(
       [
-        shareViewedEvent({
+        SHARING_EVENTS.shareViewed.envelope({
           shareId: entry._id,
           dipId: entry.dipId,
           ownerUserId: entry.ownerUserId,
