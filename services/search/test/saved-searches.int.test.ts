@@ -1,6 +1,10 @@
 import { searchPayloadSchemas } from '@lsp/contracts';
 import { savedSearchModel } from '../src/data/models/saved-searches';
-import { SAVE_WITHOUT_RUN, SEARCH_RUN_NOT_FOUND, SEARCH_RUN_OF_OTHER_USER } from '../src/http/saved-searches';
+import {
+  SAVE_WITHOUT_RUN,
+  SEARCH_RUN_NOT_FOUND,
+  SEARCH_RUN_OF_OTHER_USER,
+} from '../src/searching/saved-searches';
 import {
   BRIDGING_PAYLOAD,
   COMMERCIAL_PAYLOAD,

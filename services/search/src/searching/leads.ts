@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type LeadForm, type LoanType, SEARCH_EVENTS, type SearchPayloadByType } from '@lsp/contracts';
+import {
+  type LeadBody,
+  type LeadForm,
+  SEARCH_EVENTS,
+  type LoanType,
+  type SearchPayloadByType,
+  searchPayloadSchemas,
+} from '@lsp/contracts';
+import { HttpError, badRequest, parseInput } from '@lsp/service-kit';
 import { type LendabilityScore, computeLendabilityScore, lendabilityDealFor, searchPanel } from '../engine';
 import type { LeadRepository } from '../data/leads';
 import type { LeadDocument } from '../data/models/leads';
@@ -53,12 +61,42 @@ export function leadCapturedEventFor(lead: LeadDocument, correlationId: string) 
   );
 }
 
+/** Problems inside the search payload name their field as `searchPayload.<field>`. */
+function parseSearchPayload<S extends Parameters<typeof parseInput>[0]>(schema: S, payload: unknown) {
+  try {
+    return parseInput(schema, payload);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    const fields = Object.fromEntries(
+      Object.entries((err.details?.fields ?? {}) as Record<string, string>).map(([key, message]) => [
+        `searchPayload.${key}`,
+        message,
+      ]),
+    );
+    throw badRequest(`Search payload: ${err.message}`, { fields });
+  }
+}
+
+/**
+ * POST /api/leads: the lead dialog's answers with the search they came with, the search payload
+ * checked against its loan type's schema.
+ */
+export async function captureLead(
+  deps: LeadCaptureDeps,
+  body: LeadBody,
+  request: { userId: string | null; requestId: string },
+) {
+  const payload = parseSearchPayload(searchPayloadSchemas[body.searchType], body.searchPayload);
+  const { leadId, score } = await storeScoredLead(deps, body, body.searchType, payload, request);
+  return { success: true as const, lead: { id: leadId }, lendabilityScore: score };
+}
+
 /**
  * The lead dialog's answers with the search they came with (bridging and commercial post it on its
  * own): the deal is sized against the panel so the Lendability Score uses the loan to value lenders
  * would actually offer, and the lead is stored with its lead.captured.
  */
-export async function captureLead<T extends LoanType>(
+async function storeScoredLead<T extends LoanType>(
   deps: LeadCaptureDeps,
   lead: LeadForm,
   searchType: T,
