@@ -3,6 +3,7 @@ import {
   type DipListItem,
   type DipOwnerView,
   type DipProductChange,
+  type DipState,
   type DipStatus,
   type OnlineDipView,
   dipSnapshotSchema,
@@ -157,5 +158,24 @@ export function listItem(dip: Dip, now: Date, publicUrl: string): DipListItem {
     shareUrl: shareUrlOf(publicUrl, dip.shareSlug),
     snapshot: dipSummaryOf(dip.snapshot),
     productChange: productChangeView(dip),
+  };
+}
+
+/** The DIP's link state as sharing keeps it (the owner's name and address are the snapshot's borrower). */
+export function dipStateOf(dip: Dip, publicUrl: string): DipState {
+  return {
+    dipId: dip.id,
+    ownerUserId: dip.userId,
+    version: dip.version,
+    ownerName: dip.snapshot.borrower.name,
+    ownerEmail: dip.snapshot.borrower.email,
+    quoteCode: dip.quoteCode,
+    shareSlug: dip.shareSlug,
+    shareUrl: shareUrlOf(publicUrl, dip.shareSlug),
+    status: dip.linkStatus,
+    linkRevokedAt: dip.linkRevokedAt?.toISOString() ?? null,
+    expiresAt: dip.expiresAt.toISOString(),
+    createdAt: dip.createdAt.toISOString(),
+    snapshot: dip.snapshot,
   };
 }
