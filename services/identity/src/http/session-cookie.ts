@@ -2,10 +2,15 @@ import { SESSION_COOKIE } from '@lsp/contracts';
 import { HttpError } from '@lsp/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityConfig } from '../config';
-import type { SessionStore } from '../data/sessions';
+
+/** How long sessions last: idle (sliding forward with use) and at most from sign-in. */
+export interface SessionLifetimes {
+  ttlSeconds: number;
+  absoluteSeconds: number;
+}
 
 /** The signed `sid` cookie: how it is set, read back and cleared. */
-export function sessionCookie(config: Pick<IdentityConfig, 'PUBLIC_URL'>, sessions: SessionStore) {
+export function sessionCookie(config: Pick<IdentityConfig, 'PUBLIC_URL'>, sessions: SessionLifetimes) {
   const options = {
     path: '/',
     httpOnly: true,
