@@ -1,7 +1,7 @@
 // The DIP application wizard's rules (the 'DIP application wizard'): the five steps,
 // each loan type's title/description/tip, the choices, the values it starts from (the offer chosen on
-// the results, held under `pendingApplication`), and the check at submit, which is the dip service's
-// own schema, so the browser shows the server's validation messages word for word.
+// the results, held under `pendingApplication`), the check at submit, which is the dip service's own
+// schema, so the browser shows the server's validation messages word for word, and the review.
 import {
   APPLICATION_PROPERTY_TYPES,
   CREDIT_SCORE_LABELS,
@@ -10,7 +10,10 @@ import {
   EXIT_STRATEGY_LABELS,
   LOAN_PURPOSES,
   dipApplicationBodySchema,
+  formatCurrency,
 } from '@lsp/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldErrors, Resolver } from 'react-hook-form';
 
 export const WIZARD_STEPS = [
   'Loan Details',
@@ -210,32 +213,76 @@ export function initialValues(
   };
 }
 
-/** The POST /api/dip-applications body: the form plus who, which search, the type and the offer. */
+/** The wizard's form: the answers as typed, and the loan type of the address (checked, not edited). */
+export type ApplicationForm = WizardValues & { loanType: string };
+export type ApplicationField = keyof ApplicationForm;
+
+/** The fields the wizard checks, in the order the steps show them. */
+export const APPLICATION_FIELDS = Object.keys(FIELD_STEP) as ApplicationField[];
+
+/**
+ * The check at submit: the dip service's own schema for each field the wizard holds. Who applies,
+ * which search and which offer are not the applicant's to correct, so they are left to the service.
+ */
+export const applicationFormSchema = dipApplicationBodySchema.pick(
+  Object.fromEntries(APPLICATION_FIELDS.map((field) => [field, true])) as Record<ApplicationField, true>,
+);
+
+/**
+ * The form's resolver: the first message of each field, and, once every field passes, the answers
+ * exactly as typed (raw), since the service parses the body itself. The schema takes any value for
+ * most fields; the form only ever holds text, which is why the resolver is typed by the form.
+ */
+export const applicationFormResolver = zodResolver(applicationFormSchema, undefined, {
+  raw: true,
+}) as Resolver<ApplicationForm>;
+
+/** The problems listed on the review step: each field's message, in the order the steps show them. */
+export function errorSummary(errors: FieldErrors<ApplicationForm>): Array<[ApplicationField, string]> {
+  return APPLICATION_FIELDS.flatMap((field): Array<[ApplicationField, string]> => {
+    const message = errors[field]?.message;
+    return message ? [[field, message]] : [];
+  });
+}
+
+/** The POST /api/dip-applications body: the answers plus who, which search, the type and the offer. */
 export function applicationPayload(
-  values: WizardValues,
-  context: { userId: string; loanType: string; pending: PendingApplication | null },
+  form: ApplicationForm,
+  context: { userId: string; pending: PendingApplication | null },
 ): Record<string, unknown> {
+  const { loanType, ...answers } = form;
   return {
-    ...values,
+    ...answers,
     userId: context.userId,
     searchId: context.pending?.searchId,
-    loanType: context.loanType,
+    loanType,
     loanData: context.pending?.selectedLoan,
   };
 }
 
-export type WizardErrors = Partial<Record<WizardField | 'loanType', string>>;
+const labelOf = (options: ReadonlyArray<{ value: string; label: string }>, value: string) =>
+  options.find((option) => option.value === value)?.label ?? '—';
+const money = (value: string) => (value.trim() === '' ? '—' : formatCurrency(value));
 
-/** The check at submit: the first message of each field, in the order the steps show them. */
-export function validateApplication(payload: Record<string, unknown>): WizardErrors {
-  const parsed = dipApplicationBodySchema.safeParse(payload);
-  if (parsed.success) return {};
-  const errors: WizardErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0];
-    if (typeof field === 'string' && field in FIELD_STEP && !errors[field as keyof WizardErrors])
-      errors[field as keyof WizardErrors] = issue.message;
-  }
-  const order = Object.keys(FIELD_STEP) as Array<keyof WizardErrors>;
-  return Object.fromEntries(order.filter((f) => errors[f]).map((f) => [f, errors[f]])) as WizardErrors;
+/** The review step's rows: the loan type and each answer as read back, a dash for one not given. */
+export function reviewRows(values: ApplicationForm): Array<[string, string]> {
+  return [
+    ['Loan type', values.loanType ? capitalise(values.loanType) : '—'],
+    ['Loan amount', money(values.loanAmount)],
+    ['Loan term', values.loanTerm ? `${values.loanTerm} months` : '—'],
+    ['Loan purpose', labelOf(LOAN_PURPOSE_OPTIONS, values.loanPurpose)],
+    ['Exit strategy', labelOf(EXIT_STRATEGY_OPTIONS, values.exitStrategy)],
+    ['Full name', values.fullName || '—'],
+    ['Email', values.email || '—'],
+    ['Phone', values.phone || '—'],
+    ['Company name', values.companyName || '—'],
+    ['Company number', values.companyNumber || '—'],
+    ['Property address', values.propertyAddress || '—'],
+    ['Property type', labelOf(PROPERTY_TYPE_OPTIONS, values.propertyType)],
+    ['Property value', money(values.propertyValue)],
+    ['Annual income', money(values.annualIncome)],
+    ['Existing debt', money(values.existingDebt)],
+    ['Credit score', labelOf(CREDIT_SCORE_OPTIONS, values.creditScore)],
+    ['Additional information', values.additionalInfo || '—'],
+  ];
 }

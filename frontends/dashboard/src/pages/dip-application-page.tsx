@@ -19,7 +19,9 @@ import {
   useApplicationSubmit,
 } from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent } from 'react';
+import { useController, useForm, useWatch } from 'react-hook-form';
+import type { Control } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
   CREDIT_SCORE_OPTIONS,
@@ -30,21 +32,19 @@ import {
   PROPERTY_TYPE_OPTIONS,
   WHAT_HAPPENS_NEXT,
   WIZARD_STEPS,
+  applicationFormResolver,
   applicationPayload,
   copyFor,
+  errorSummary,
   initialValues,
   readPendingApplication,
+  reviewRows,
   selectedLoanSummary,
-  validateApplication,
 } from './dip-application-form';
-import type { PendingApplication, WizardErrors, WizardField, WizardValues } from './dip-application-form';
+import type { ApplicationForm, PendingApplication, WizardField } from './dip-application-form';
 import './dip-application.css';
 
 const fieldId = (field: string) => `dip-app-${field}`;
-
-function labelOf(options: ReadonlyArray<{ value: string; label: string }>, value: string) {
-  return options.find((o) => o.value === value)?.label ?? '—';
-}
 
 function SelectedLoanBanner({ pending }: { pending: PendingApplication | null }) {
   if (!pending) {
@@ -108,33 +108,51 @@ function ProgressBar({ step }: { step: number }) {
   );
 }
 
-function Review({ values, loanTypeLabel }: { values: WizardValues; loanTypeLabel: string }) {
-  const money = (v: string) => (v.trim() === '' ? '—' : formatCurrency(v));
-  const rows: Array<[string, ReactNode]> = [
-    ['Loan type', loanTypeLabel],
-    ['Loan amount', money(values.loanAmount)],
-    ['Loan term', values.loanTerm ? `${values.loanTerm} months` : '—'],
-    ['Loan purpose', labelOf(LOAN_PURPOSE_OPTIONS, values.loanPurpose)],
-    ['Exit strategy', labelOf(EXIT_STRATEGY_OPTIONS, values.exitStrategy)],
-    ['Full name', values.fullName || '—'],
-    ['Email', values.email || '—'],
-    ['Phone', values.phone || '—'],
-    ['Company name', values.companyName || '—'],
-    ['Company number', values.companyNumber || '—'],
-    ['Property address', values.propertyAddress || '—'],
-    ['Property type', labelOf(PROPERTY_TYPE_OPTIONS, values.propertyType)],
-    ['Property value', money(values.propertyValue)],
-    ['Annual income', money(values.annualIncome)],
-    ['Existing debt', money(values.existingDebt)],
-    ['Credit score', labelOf(CREDIT_SCORE_OPTIONS, values.creditScore)],
-    ['Additional information', values.additionalInfo || '—'],
-  ];
+function Review({ control }: { control: Control<ApplicationForm> }) {
+  const rows = useWatch({ control, compute: reviewRows });
   return (
     <dl className="dip-app__review">
       {rows.map(([label, value]) => (
         <Fact key={label} label={label} value={value} />
       ))}
     </dl>
+  );
+}
+
+/**
+ * A whole number (an amount, a term) typed as digits only: commas, a pasted £ or spaces are dropped
+ * as they are typed. Changing it drops its message, as every field's change does.
+ */
+function WholeNumberField({
+  name,
+  control,
+  onEdit,
+  ...field
+}: {
+  name: WizardField;
+  control: Control<ApplicationForm>;
+  onEdit: (name: WizardField) => void;
+  label: string;
+  prefix?: string;
+  required?: boolean;
+}) {
+  const { field: input, fieldState } = useController({ name, control });
+  return (
+    <TextField
+      {...field}
+      id={fieldId(name)}
+      name={name}
+      inputMode="numeric"
+      autoComplete="off"
+      ref={input.ref}
+      value={input.value}
+      error={fieldState.error?.message}
+      onBlur={input.onBlur}
+      onChange={(event) => {
+        input.onChange(sanitiseNumberInput(event.target.value, false).replace(/,/g, ''));
+        onEdit(name);
+      }}
+    />
   );
 }
 
@@ -148,16 +166,26 @@ export function DipApplicationPage() {
     // An offer chosen for another loan type does not belong to this application.
     return stored && stored.loanType === loanType ? stored : null;
   });
-  const [values, setValues] = useState<WizardValues>(() => initialValues(user, pending));
+  const {
+    control,
+    register,
+    handleSubmit,
+    clearErrors,
+    formState: { errors, submitCount },
+  } = useForm<ApplicationForm>({
+    resolver: applicationFormResolver,
+    defaultValues: { ...initialValues(user, pending), loanType },
+    // Only the current step's fields are on the page: the summary of problems takes the focus instead.
+    shouldFocusError: false,
+    // A field's message stays until the field is changed, which drops it; the next check is at submit.
+    reValidateMode: 'onSubmit',
+  });
   const [step, setStep] = useState(0);
-  const [errors, setErrors] = useState<WizardErrors>({});
-  const [failedChecks, setFailedChecks] = useState(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
   const focusAfterMove = useRef<string | null>(null);
   const moved = useRef(false);
   const copy = copyFor(loanType);
-  const loanTypeLabel = loanType ? loanType[0].toUpperCase() + loanType.slice(1) : '—';
 
   // After a step change, focus the new step's heading (or the field an error link pointed at).
   useEffect(() => {
@@ -168,9 +196,11 @@ export function DipApplicationPage() {
     else headingRef.current?.focus();
   }, [step]);
 
+  // After each check at submit the summary of problems takes the focus; it is there only when there are
+  // problems. The count of checks and their errors reach the page in the same render.
   useEffect(() => {
-    if (failedChecks > 0) summaryRef.current?.focus();
-  }, [failedChecks]);
+    if (submitCount > 0) summaryRef.current?.focus();
+  }, [submitCount]);
 
   const goTo = (next: number, focusField?: string) => {
     moved.current = true;
@@ -179,60 +209,34 @@ export function DipApplicationPage() {
     setStep(Math.max(0, Math.min(LAST_STEP, next)));
   };
 
-  const set = (field: WizardField) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => {
-      if (!current[field]) return current;
-      const rest = { ...current };
-      delete rest[field];
-      return rest;
-    });
-  };
-
-  const field = (name: WizardField) => ({
-    id: fieldId(name),
-    name,
-    value: values[name],
-    error: errors[name],
-  });
+  // Changing a field drops its message.
   const textProps = (name: WizardField) => ({
-    ...field(name),
-    onChange: (event: { target: { value: string } }) => set(name)(event.target.value),
+    id: fieldId(name),
+    error: errors[name]?.message,
+    ...register(name, { onChange: () => clearErrors(name) }),
   });
-  const numberProps = (name: WizardField, allowDecimal = false) => ({
-    ...field(name),
-    inputMode: 'numeric' as const,
-    autoComplete: 'off',
-    onChange: (event: { target: { value: string } }) =>
-      set(name)(sanitiseNumberInput(event.target.value, allowDecimal).replace(/,/g, '')),
-  });
+  const numberProps = (name: WizardField) => ({ name, control, onEdit: clearErrors });
 
-  const submit = async () => {
-    if (!user) return;
-    const payload = applicationPayload(values, { userId: user.id, loanType, pending });
-    const found = validateApplication(payload);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      // The list of problems sits on the review step; the effect below takes the reader there.
-      setFailedChecks((n) => n + 1);
-      return;
-    }
-    // validateApplication checked the payload against the schema the service validates with.
-    const body = payload as ApiInput<'submitDipApplication'>['body'];
-    await sendApplication(() => callApi('submitDipApplication', { body }), user.id, {
-      description: 'Your DIP application has been submitted. We will contact you within 24 hours.',
-      then: () => navigate('/dashboard'),
-    });
-  };
+  // Problems are listed on the review step, where submit is; the effect above focuses the list.
+  const submit = (userId: string) =>
+    handleSubmit(async (form) => {
+      const payload = applicationPayload(form, { userId, pending });
+      // The resolver checked the form against the schema the service validates with.
+      const body = payload as ApiInput<'submitDipApplication'>['body'];
+      await sendApplication(() => callApi('submitDipApplication', { body }), userId, {
+        description: 'Your DIP application has been submitted. We will contact you within 24 hours.',
+        then: () => navigate('/dashboard'),
+      });
+    })();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (submitting) return;
     if (step < LAST_STEP) goTo(step + 1);
-    else void submit();
+    else if (user) void submit(user.id);
   };
 
-  const errorList = Object.entries(errors) as Array<[WizardField | 'loanType', string]>;
+  const errorList = errorSummary(errors);
 
   return (
     <div className="ui-container dash-page dip-app">
@@ -249,8 +253,8 @@ export function DipApplicationPage() {
           </h2>
           {step === 0 && (
             <div className="dip-app__grid">
-              <TextField label="Loan amount" prefix="£" required {...numberProps('loanAmount')} />
-              <TextField label="Loan term (months)" required {...numberProps('loanTerm')} />
+              <WholeNumberField label="Loan amount" prefix="£" required {...numberProps('loanAmount')} />
+              <WholeNumberField label="Loan term (months)" required {...numberProps('loanTerm')} />
               <Select
                 label="Loan purpose"
                 placeholder="Select a purpose"
@@ -293,13 +297,13 @@ export function DipApplicationPage() {
                 options={PROPERTY_TYPE_OPTIONS}
                 {...textProps('propertyType')}
               />
-              <TextField label="Property value" prefix="£" {...numberProps('propertyValue')} />
+              <WholeNumberField label="Property value" prefix="£" {...numberProps('propertyValue')} />
             </div>
           )}
           {step === 3 && (
             <div className="dip-app__grid">
-              <TextField label="Annual income" prefix="£" {...numberProps('annualIncome')} />
-              <TextField label="Existing debt" prefix="£" {...numberProps('existingDebt')} />
+              <WholeNumberField label="Annual income" prefix="£" {...numberProps('annualIncome')} />
+              <WholeNumberField label="Existing debt" prefix="£" {...numberProps('existingDebt')} />
               <Select
                 label="Credit score range"
                 placeholder="Select a range"
@@ -308,13 +312,11 @@ export function DipApplicationPage() {
               />
               <TextAreaField
                 label="Additional information"
-                id={fieldId('additionalInfo')}
                 fieldClassName="dip-app__wide"
-                name="additionalInfo"
                 className="dip-app__textarea"
                 rows={4}
-                value={values.additionalInfo}
-                onChange={(event) => set('additionalInfo')(event.target.value)}
+                id={fieldId('additionalInfo')}
+                {...register('additionalInfo', { onChange: () => clearErrors('additionalInfo') })}
               />
             </div>
           )}
@@ -348,7 +350,7 @@ export function DipApplicationPage() {
                   </ul>
                 </div>
               )}
-              <Review values={values} loanTypeLabel={loanTypeLabel} />
+              <Review control={control} />
               <section className="dip-app__next" aria-labelledby="dip-app-next-title">
                 <h3 id="dip-app-next-title">What happens next</h3>
                 <ol>
