@@ -1,8 +1,8 @@
-import type { PanelProductView } from '@lsp/contracts';
+import type { PanelProductEditForm, PanelProductView } from '@lsp/contracts';
 import {
   IMPACT_POLL_MS,
   describeChange,
-  editChanges,
+  editProblems,
   fieldLabel,
   fieldValue,
   fractionPercent,
@@ -10,7 +10,10 @@ import {
   impactProgress,
   problemText,
   problemsOf,
+  productEditDefaults,
   productEditForm,
+  productEditResolver,
+  productEditSchema,
 } from '../src/operations/panel-model';
 
 const bridging: PanelProductView = {
@@ -30,7 +33,7 @@ const bridging: PanelProductView = {
   maxTermMonths: 18,
   refusedPropertyClasses: ['Hotel'],
 };
-const regions = ['London', 'SouthEast'];
+const regions: PanelProductEditForm['terms']['regions'] = ['London', 'SouthEast'];
 
 describe('a changed term as the diff shows it', () => {
   it('names the term by its path', () => {
@@ -108,13 +111,15 @@ describe('the product edit form', () => {
   });
 
   it('sends only the terms changed, as the fractions the panel stores', () => {
-    const form = productEditForm(bridging, regions);
-    form.rateCard[1].ratePct = 0.8;
-    form.exitFeePct = 1.5;
-    form.maxTermMonths = 24;
-    form.regions = ['SouthEast', 'London', 'Wales'];
-    expect(editChanges(bridging, regions, form)).toEqual({
-      ok: true,
+    const form = productEditDefaults(bridging, regions);
+    form.version = ' 2026-12-01-rates ';
+    form.terms.rateCard[1].ratePct = 0.8;
+    form.terms.exitFeePct = 1.5;
+    form.terms.maxTermMonths = 24;
+    form.terms.regions = ['SouthEast', 'London', 'Wales'];
+    expect(productEditSchema(bridging, regions).parse(form)).toEqual({
+      version: '2026-12-01-rates',
+      description: undefined,
       changes: {
         rateCard: [
           { maxRatio: 0.6, rate: 0.0075 },
@@ -125,26 +130,57 @@ describe('the product edit form', () => {
         regions: ['SouthEast', 'London', 'Wales'],
       },
     });
+    form.description = '  Exit fee up  ';
+    expect(productEditSchema(bridging, regions).parse(form).description).toBe('Exit fee up');
   });
 
-  it('takes the same choices in another order as no change, and refuses a form that changes nothing', () => {
-    const form = productEditForm(bridging, regions);
-    form.regions = ['SouthEast', 'London'];
-    expect(editChanges(bridging, regions, form)).toEqual({
-      ok: false,
+  /** The form's check at submit, as react-hook-form runs it, and what the page then shows. */
+  async function check(form: PanelProductEditForm) {
+    const { errors } = await productEditResolver(bridging, regions)(form, undefined, {
+      fields: {},
+      shouldUseNativeValidation: false,
+    });
+    return { problems: editProblems(bridging, errors), version: errors.version?.message };
+  }
+
+  it('takes the same choices in another order as no change, and refuses a form that changes nothing', async () => {
+    const form = productEditDefaults(bridging, regions);
+    form.version = 'v2';
+    form.terms.regions = ['SouthEast', 'London'];
+    expect(await check(form)).toEqual({ problems: ['Change at least one term'], version: undefined });
+  });
+
+  it('names every field left empty in the order of the form, and the missing name beside its field', async () => {
+    const form = productEditDefaults(bridging, regions);
+    form.terms.regions = [];
+    form.terms.minLoan = null;
+    form.terms.exitFeePct = null;
+    form.terms.maxRatioBands[0].upToLoan = null;
+    form.terms.rateCard[1].maxRatioPct = null;
+    form.terms.rateCard[0].ratePct = null;
+    expect(await check(form)).toEqual({
+      problems: [
+        'Rate band 1: rate is required',
+        'Rate band 2: up to ratio is required',
+        'Size band 1: loans up to is required',
+        'Exit fee is required',
+        'Minimum loan is required',
+        'Choose at least one region',
+      ],
+      version: 'Give the new version a name',
+    });
+  });
+
+  it('says both that the name is missing and that nothing changed', async () => {
+    const form = productEditDefaults(bridging, regions);
+    form.version = '   ';
+    expect(await check(form)).toEqual({
       problems: ['Change at least one term'],
+      version: 'Give the new version a name',
     });
-  });
-
-  it('names every field left empty', () => {
-    const form = productEditForm(bridging, regions);
-    form.rateCard[0].ratePct = null;
-    form.minLoan = null;
-    form.regions = [];
-    expect(editChanges(bridging, regions, form)).toEqual({
-      ok: false,
-      problems: ['Rate band 1: rate is required', 'Minimum loan is required', 'Choose at least one region'],
-    });
+    form.version = 'v2';
+    form.terms.minTermMonths = 6;
+    expect(await check(form)).toEqual({ problems: [], version: undefined });
   });
 });
 

@@ -4,14 +4,28 @@
 // sent; the server checks the whole panel and answers each problem, an unknown product (404) or a
 // version already stored (409).
 import { Alert, Button, Checkbox, NumberField, Select, Spinner, TextAreaField, TextField } from '@lsp/ui';
-import type { PanelProductView, PanelVersionDetail, PanelVersionSummary } from '@lsp/contracts';
+import type {
+  PanelProductEditForm,
+  PanelProductView,
+  PanelVersionDetail,
+  PanelVersionSummary,
+} from '@lsp/contracts';
 import { PROPERTY_CLASSES, REGIONS, labelOf } from '@lsp/contracts';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { Control, FieldPathByValue } from 'react-hook-form';
 import { LoadError, failureText } from './ops-notices';
 import { useEditProduct, usePanelVersion } from './panel-api';
-import type { ProductEditForm } from './panel-model';
-import { editChanges, problemText, problemsOf, productEditForm } from './panel-model';
+import type { ProductEdit, ProductEditForm } from './panel-model';
+import {
+  editProblems,
+  problemText,
+  problemsOf,
+  productEditDefaults,
+  productEditForm,
+  productEditResolver,
+} from './panel-model';
 
 type Lender = PanelVersionDetail['lenders'][number];
 
@@ -31,15 +45,17 @@ function Fieldset({ legend, children, hint }: { legend: string; children: ReactN
   );
 }
 
+type EditControl = Control<PanelProductEditForm, unknown, ProductEdit>;
+
 /** Ticks for a list of codes (property classes, regions), each labelled the way the site names it. */
-function CodeChoices({
+function CodeChoices<Code extends string>({
   codes,
   chosen,
   onChange,
 }: {
-  codes: readonly string[];
-  chosen: string[];
-  onChange: (next: string[]) => void;
+  codes: readonly Code[];
+  chosen: Code[];
+  onChange: (next: Code[]) => void;
 }) {
   return (
     <>
@@ -54,6 +70,29 @@ function CodeChoices({
         />
       ))}
     </>
+  );
+}
+
+/** A term that is one number: its field, empty (null) until typed. */
+function TermField({
+  control,
+  name,
+  ...field
+}: {
+  control: EditControl;
+  name: FieldPathByValue<PanelProductEditForm, number | null>;
+  label: string;
+  allowDecimal?: true;
+  prefix?: string;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: { value, onChange } }) => (
+        <NumberField {...field} value={value} onValueChange={onChange} />
+      )}
+    />
   );
 }
 
@@ -78,24 +117,11 @@ const LOAN_AND_TERM_TERMS: NumberTermField[] = [
   { term: 'maxTermMonths', label: 'Maximum term (months)' },
 ];
 
-function NumberTerms({
-  terms,
-  form,
-  set,
-}: {
-  terms: NumberTermField[];
-  form: ProductEditForm;
-  set: (patch: Partial<ProductEditForm>) => void;
-}) {
+function NumberTerms({ terms, control }: { terms: NumberTermField[]; control: EditControl }) {
   return (
     <>
       {terms.map(({ term, ...field }) => (
-        <NumberField
-          key={term}
-          {...field}
-          value={form[term]}
-          onValueChange={(value) => set({ [term]: value })}
-        />
+        <TermField key={term} control={control} name={`terms.${term}`} {...field} />
       ))}
     </>
   );
@@ -112,34 +138,39 @@ function ProductTermsForm({
   product: PanelProductView;
   onDraft: (draft: PanelVersionSummary) => void;
 }) {
-  const [form, setForm] = useState<ProductEditForm>(() => productEditForm(product, lender.regions));
-  const [version, setVersion] = useState('');
-  const [description, setDescription] = useState('');
-  const [versionError, setVersionError] = useState<string | undefined>();
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const resolver = useMemo(() => productEditResolver(product, lender.regions), [product, lender.regions]);
+  const {
+    control,
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm<PanelProductEditForm, unknown, ProductEdit>({
+    resolver,
+    defaultValues: productEditDefaults(product, lender.regions),
+    // The problems stay as found until the next Create draft (the name's until it is changed); the
+    // focus stays where it is.
+    reValidateMode: 'onSubmit',
+    shouldFocusError: false,
+  });
+  // What the server refused the last edit with; the form's own problems are in `errors`.
+  const [refusal, setRefusal] = useState<Outcome>(null);
   const edit = useEditProduct();
-  const set = (patch: Partial<ProductEditForm>) => setForm((now) => ({ ...now, ...patch }));
   const ratio = product.loanType === 'development' ? 'LTGDV' : 'LTV';
   const per = product.ratePer === 'month' ? 'per month' : 'per year';
+  const problems = editProblems(product, errors);
+  const outcome: Outcome = problems.length ? { title: 'Nothing was sent', problems, retry: false } : refusal;
 
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    setOutcome(null);
-    const name = version.trim();
-    setVersionError(name ? undefined : 'Give the new version a name');
-    const changes = editChanges(product, lender.regions, form);
-    if (!changes.ok) {
-      setOutcome({ title: 'Nothing was sent', problems: changes.problems, retry: false });
-      return;
-    }
-    if (!name) return;
+  const send = (draft: ProductEdit) =>
     edit.mutate(
       {
-        version: name,
-        description: description.trim() || undefined,
+        version: draft.version,
+        description: draft.description,
         lenderId: lender.id,
         productId: product.id,
-        changes: changes.changes,
+        changes: draft.changes,
       },
       {
         onSuccess: (answer) => {
@@ -150,10 +181,10 @@ function ProductTermsForm({
           const said = answer.data?.error ?? `The edit failed (the server answered ${answer.status})`;
           // A taken version is the name's problem: said beside the name.
           if (answer.status === 409) {
-            setVersionError(said);
+            setError('version', { type: 'server', message: said });
             return;
           }
-          setOutcome({
+          setRefusal({
             title: said,
             problems: problemsOf(answer.data).map(problemText),
             retry: answer.status >= 500,
@@ -161,10 +192,17 @@ function ProductTermsForm({
         },
       },
     );
+
+  const submit = (event?: FormEvent) => {
+    setRefusal(null);
+    void handleSubmit(send)(event);
   };
 
-  const band = <T,>(list: T[], index: number, patch: Partial<T>) =>
-    list.map((item, i) => (i === index ? { ...item, ...patch } : item));
+  const resetTerms = () => {
+    setValue('terms', productEditForm(product, lender.regions));
+    clearErrors('terms');
+    setRefusal(null);
+  };
 
   return (
     <form className="panel-form" onSubmit={submit} noValidate aria-label={`Terms of ${product.name}`}>
@@ -172,60 +210,64 @@ function ProductTermsForm({
         legend={`Rate card (rates ${per})`}
         hint={`The first band whose ${ratio} covers the deal prices it.`}
       >
-        {form.rateCard.map((b, i) => (
+        {product.rateCard.map((_, i) => (
           <div key={i} className="panel-band">
-            <NumberField
+            <TermField
+              control={control}
+              name={`terms.rateCard.${i}.maxRatioPct`}
               label={`Band ${i + 1}: up to ${ratio} (%)`}
               allowDecimal
-              value={b.maxRatioPct}
-              onValueChange={(value) => set({ rateCard: band(form.rateCard, i, { maxRatioPct: value }) })}
             />
-            <NumberField
+            <TermField
+              control={control}
+              name={`terms.rateCard.${i}.ratePct`}
               label={`Band ${i + 1}: rate (% ${per})`}
               allowDecimal
-              value={b.ratePct}
-              onValueChange={(value) => set({ rateCard: band(form.rateCard, i, { ratePct: value }) })}
             />
           </div>
         ))}
       </Fieldset>
       <Fieldset legend={`Max ${ratio} by loan size`}>
-        {form.maxRatioBands.map((b, i) => (
+        {product.maxRatioBands.map((_, i) => (
           <div key={i} className="panel-band">
-            <NumberField
+            <TermField
+              control={control}
+              name={`terms.maxRatioBands.${i}.upToLoan`}
               label={`Band ${i + 1}: loans up to`}
               prefix="£"
-              value={b.upToLoan}
-              onValueChange={(value) =>
-                set({ maxRatioBands: band(form.maxRatioBands, i, { upToLoan: value }) })
-              }
             />
-            <NumberField
+            <TermField
+              control={control}
+              name={`terms.maxRatioBands.${i}.maxRatioPct`}
               label={`Band ${i + 1}: max ${ratio} (%)`}
               allowDecimal
-              value={b.maxRatioPct}
-              onValueChange={(value) =>
-                set({ maxRatioBands: band(form.maxRatioBands, i, { maxRatioPct: value }) })
-              }
             />
           </div>
         ))}
       </Fieldset>
       <Fieldset legend="Fees">
-        <NumberTerms terms={FEE_TERMS} form={form} set={set} />
+        <NumberTerms terms={FEE_TERMS} control={control} />
       </Fieldset>
       <Fieldset legend="Loan and term">
-        <NumberTerms terms={LOAN_AND_TERM_TERMS} form={form} set={set} />
+        <NumberTerms terms={LOAN_AND_TERM_TERMS} control={control} />
       </Fieldset>
       <Fieldset legend="Refused property classes">
-        <CodeChoices
-          codes={PROPERTY_CLASSES}
-          chosen={form.refusedPropertyClasses}
-          onChange={(next) => set({ refusedPropertyClasses: next })}
+        <Controller
+          control={control}
+          name="terms.refusedPropertyClasses"
+          render={({ field }) => (
+            <CodeChoices codes={PROPERTY_CLASSES} chosen={field.value} onChange={field.onChange} />
+          )}
         />
       </Fieldset>
       <Fieldset legend={`Regions ${lender.name} lends in`} hint="These apply to every product of the lender.">
-        <CodeChoices codes={REGIONS} chosen={form.regions} onChange={(next) => set({ regions: next })} />
+        <Controller
+          control={control}
+          name="terms.regions"
+          render={({ field }) => (
+            <CodeChoices codes={REGIONS} chosen={field.value} onChange={field.onChange} />
+          )}
+        />
       </Fieldset>
       <div className="panel-form__version">
         <TextField
@@ -233,33 +275,16 @@ function ProductTermsForm({
           hint="A name no stored version has, e.g. 2026-12-01-rates"
           required
           maxLength={100}
-          value={version}
-          error={versionError}
-          onChange={(event) => {
-            setVersion(event.target.value);
-            if (versionError) setVersionError(undefined);
-          }}
+          error={errors.version?.message}
+          {...register('version', { onChange: () => clearErrors('version') })}
         />
-        <TextAreaField
-          label="Description (optional)"
-          rows={2}
-          maxLength={500}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-        />
+        <TextAreaField label="Description (optional)" rows={2} maxLength={500} {...register('description')} />
       </div>
       <div className="panel-form__actions">
         <Button type="submit" loading={edit.isPending} loadingText="Creating the draft...">
           Create draft
         </Button>
-        <Button
-          type="button"
-          variant="ghost"
-          onClick={() => {
-            setForm(productEditForm(product, lender.regions));
-            setOutcome(null);
-          }}
-        >
+        <Button type="button" variant="ghost" onClick={resetTerms}>
           Reset terms
         </Button>
       </div>

@@ -2,8 +2,17 @@
 // of the diff reads (its label and its before and after values), the impact measurement's progress,
 // and the product edit form (terms shown as percentages and pounds, sent back as the fractions and
 // whole pounds the panel stores, only the terms that changed).
-import type { PanelImpact, PanelProductEditBody, PanelProductView } from '@lsp/contracts';
-import { formatCurrency, labelOf } from '@lsp/contracts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type {
+  PanelImpact,
+  PanelProductEditBody,
+  PanelProductEditForm,
+  PanelProductView,
+} from '@lsp/contracts';
+import { PANEL_EDIT_MESSAGES, formatCurrency, labelOf, panelProductEditFormSchema } from '@lsp/contracts';
+import { get } from 'react-hook-form';
+import type { FieldError, FieldErrors } from 'react-hook-form';
+import type { z } from 'zod';
 import { count } from './format';
 
 // ---- the diff ------------------------------------------------------------------------------------
@@ -181,28 +190,20 @@ export const IMPACT_COUNTS = [
 
 // ---- the product edit form -----------------------------------------------------------------------
 
-/** The edit form's values: ratios and fees as percentages, money in pounds, null while a field is empty. */
-export interface ProductEditForm {
-  rateCard: Array<{ maxRatioPct: number | null; ratePct: number | null }>;
-  maxRatioBands: Array<{ upToLoan: number | null; maxRatioPct: number | null }>;
-  arrangementFeePct: number | null;
-  minArrangementFee: number | null;
-  exitFeePct: number | null;
-  otherCosts: number | null;
-  minLoan: number | null;
-  maxLoan: number | null;
-  minTermMonths: number | null;
-  maxTermMonths: number | null;
-  refusedPropertyClasses: string[];
-  regions: string[];
-}
+/** The edit form's terms: ratios and fees as percentages, money in pounds, null while a field is empty. */
+export type ProductEditForm = PanelProductEditForm['terms'];
+/** The terms once every field is filled in. */
+type FilledTerms = z.output<typeof panelProductEditFormSchema>['terms'];
 
 /** A fraction as the percentage the form shows, without float noise (0.0085 → 0.85). */
 const toPct = (fraction: number) => Math.round(fraction * 100 * 1e6) / 1e6;
 /** A percentage typed in the form as the fraction the panel stores (0.85 → 0.0085). */
 const toFraction = (pct: number) => Math.round((pct / 100) * 1e9) / 1e9;
 
-export function productEditForm(product: PanelProductView, regions: readonly string[]): ProductEditForm {
+export function productEditForm(
+  product: PanelProductView,
+  regions: ProductEditForm['regions'],
+): ProductEditForm {
   return {
     rateCard: product.rateCard.map((band) => ({
       maxRatioPct: toPct(band.maxRatio),
@@ -225,51 +226,45 @@ export function productEditForm(product: PanelProductView, regions: readonly str
   };
 }
 
-export type EditChanges = PanelProductEditBody['changes'];
+/** The whole form as it opens: the product's terms, no version name or description yet. */
+export const productEditDefaults = (
+  product: PanelProductView,
+  regions: ProductEditForm['regions'],
+): PanelProductEditForm => ({ version: '', description: '', terms: productEditForm(product, regions) });
 
-export type EditOutcome = { ok: true; changes: EditChanges } | { ok: false; problems: string[] };
+export type EditChanges = PanelProductEditBody['changes'];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const sameSet = (a: readonly string[], b: readonly string[]) => same([...a].sort(), [...b].sort());
 
-/**
- * The terms the form changes against the product as it is, in the units the panel stores; a field
- * left empty, or a form that changes nothing, is a problem (the server validates the rest).
- */
-export function editChanges(
+/** The terms the form changes against the product as it is, in the units the panel stores. */
+export function termChanges(
   product: PanelProductView,
-  regions: readonly string[],
-  form: ProductEditForm,
-): EditOutcome {
-  const problems: string[] = [];
-  const need = (value: number | null, label: string): number => {
-    if (value === null || Number.isNaN(value)) problems.push(`${label} is required`);
-    return value ?? 0;
-  };
-  const rateCard = form.rateCard.map((band, i) => ({
-    maxRatio: toFraction(need(band.maxRatioPct, `Rate band ${i + 1}: up to ratio`)),
-    rate: toFraction(need(band.ratePct, `Rate band ${i + 1}: rate`)),
+  regions: ProductEditForm['regions'],
+  terms: FilledTerms,
+): EditChanges {
+  const rateCard = terms.rateCard.map((band) => ({
+    maxRatio: toFraction(band.maxRatioPct),
+    rate: toFraction(band.ratePct),
   }));
-  const maxRatioBands = form.maxRatioBands.map((band, i) => ({
-    upToLoan: need(band.upToLoan, `Size band ${i + 1}: loans up to`),
-    maxRatio: toFraction(need(band.maxRatioPct, `Size band ${i + 1}: max ratio`)),
+  const maxRatioBands = terms.maxRatioBands.map((band) => ({
+    upToLoan: band.upToLoan,
+    maxRatio: toFraction(band.maxRatioPct),
   }));
   const fees = {
-    arrangementFeePct: toFraction(need(form.arrangementFeePct, 'Arrangement fee')),
-    minArrangementFee: need(form.minArrangementFee, 'Minimum arrangement fee'),
-    exitFeePct: toFraction(need(form.exitFeePct, 'Exit fee')),
-    otherCosts: need(form.otherCosts, 'Other costs'),
+    arrangementFeePct: toFraction(terms.arrangementFeePct),
+    minArrangementFee: terms.minArrangementFee,
+    exitFeePct: toFraction(terms.exitFeePct),
+    otherCosts: terms.otherCosts,
   };
   const plain = {
-    minLoan: need(form.minLoan, 'Minimum loan'),
-    maxLoan: need(form.maxLoan, 'Maximum loan'),
-    minTermMonths: need(form.minTermMonths, 'Minimum term'),
-    maxTermMonths: need(form.maxTermMonths, 'Maximum term'),
+    minLoan: terms.minLoan,
+    maxLoan: terms.maxLoan,
+    minTermMonths: terms.minTermMonths,
+    maxTermMonths: terms.maxTermMonths,
   };
-  if (form.regions.length === 0) problems.push('Choose at least one region');
-  if (problems.length) return { ok: false, problems };
 
-  const changes: Record<string, unknown> = {};
+  const changes: EditChanges = {};
   if (!same(rateCard, product.rateCard)) changes.rateCard = rateCard;
   if (!same(maxRatioBands, product.maxRatioBands)) changes.maxRatioBands = maxRatioBands;
   const feeChanges = Object.fromEntries(
@@ -277,12 +272,66 @@ export function editChanges(
   );
   if (Object.keys(feeChanges).length) changes.fees = feeChanges;
   for (const [key, value] of Object.entries(plain))
-    if (product[key as keyof typeof plain] !== value) changes[key] = value;
-  if (!sameSet(form.refusedPropertyClasses, product.refusedPropertyClasses))
-    changes.refusedPropertyClasses = form.refusedPropertyClasses;
-  if (!sameSet(form.regions, regions)) changes.regions = form.regions;
-  if (Object.keys(changes).length === 0) return { ok: false, problems: ['Change at least one term'] };
-  return { ok: true, changes: changes as EditChanges };
+    if (product[key as keyof typeof plain] !== value) changes[key as keyof typeof plain] = value;
+  if (!sameSet(terms.refusedPropertyClasses, product.refusedPropertyClasses))
+    changes.refusedPropertyClasses = terms.refusedPropertyClasses;
+  if (!sameSet(terms.regions, regions)) changes.regions = terms.regions;
+  return changes;
+}
+
+/**
+ * The edit form's schema for one product: the contracts' form schema, its terms turned into the
+ * changes sent (a form that changes nothing is refused). Its output is the body but for the lender
+ * and the product, which the form's choice of them adds.
+ */
+export function productEditSchema(product: PanelProductView, regions: ProductEditForm['regions']) {
+  return panelProductEditFormSchema
+    .extend({
+      terms: panelProductEditFormSchema.shape.terms
+        .transform((terms) => termChanges(product, regions, terms))
+        .refine((changes) => Object.keys(changes).length > 0, PANEL_EDIT_MESSAGES.nothingChanged),
+    })
+    .transform(({ version, description, terms }) => ({
+      version,
+      description: description || undefined,
+      changes: terms,
+    }));
+}
+
+export type ProductEdit = z.output<ReturnType<typeof productEditSchema>>;
+
+export const productEditResolver = (product: PanelProductView, regions: ProductEditForm['regions']) =>
+  zodResolver(productEditSchema(product, regions));
+
+/** The product's terms that are a single number, in the order the form shows them. */
+const SINGLE_TERMS = [
+  'arrangementFeePct',
+  'minArrangementFee',
+  'exitFeePct',
+  'otherCosts',
+  'minLoan',
+  'maxLoan',
+  'minTermMonths',
+  'maxTermMonths',
+] as const;
+
+/**
+ * What the 'Nothing was sent' alert lists, in the order of the form: each field left empty (the
+ * bands, then the fees and the loan and term limits) and a missing region; or that nothing changed.
+ * The version's name is not among them: its message is beside its field.
+ */
+export function editProblems(product: PanelProductView, errors: FieldErrors<PanelProductEditForm>): string[] {
+  const paths = [
+    ...product.rateCard.flatMap((_, i) => [`terms.rateCard.${i}.maxRatioPct`, `terms.rateCard.${i}.ratePct`]),
+    ...product.maxRatioBands.flatMap((_, i) => [
+      `terms.maxRatioBands.${i}.upToLoan`,
+      `terms.maxRatioBands.${i}.maxRatioPct`,
+    ]),
+    ...SINGLE_TERMS.map((term) => `terms.${term}`),
+    'terms.regions',
+    'terms',
+  ];
+  return paths.flatMap((path) => get<typeof errors, FieldError | undefined>(errors, path)?.message ?? []);
 }
 
 /** A problem of a refused file or edit as one line: 'Line 4: not valid JSON', or the reason alone. */

@@ -151,6 +151,20 @@ export const panelUploadBodySchema = z.object({
     .max(500_000, 'The panel file is larger than 500 KB'),
 });
 
+/** The lists a product edit chooses from: the property classes it refuses, its lender's regions. */
+const refusedClasses = z.array(z.enum(PROPERTY_CLASSES));
+const regionList = z.array(z.enum(REGIONS));
+
+/**
+ * What the Lender panel page's edit form says of a name or a region missing, and the refusal of an
+ * edit that changes nothing (the service's word too).
+ */
+export const PANEL_EDIT_MESSAGES = {
+  nothingChanged: 'Change at least one term',
+  versionMissing: 'Give the new version a name',
+  regionsMissing: 'Choose at least one region',
+} as const;
+
 /** A draft made from the active panel with one product's terms (and its lender's regions) changed. */
 export const panelProductEditBodySchema = z.object({
   version: newPanelVersionSchema,
@@ -167,15 +181,75 @@ export const panelProductEditBodySchema = z.object({
         maxLoan: z.number().int().positive(),
         minTermMonths: z.number().int().positive(),
         maxTermMonths: z.number().int().positive(),
-        refusedPropertyClasses: z.array(z.enum(PROPERTY_CLASSES)),
-        regions: z.array(z.enum(REGIONS)).min(1),
+        refusedPropertyClasses: refusedClasses,
+        regions: regionList.min(1),
       },
-      { error: 'Change at least one term' },
+      { error: PANEL_EDIT_MESSAGES.nothingChanged },
     )
     .partial()
-    .refine((changes) => Object.keys(changes).length > 0, 'Change at least one term'),
+    .refine((changes) => Object.keys(changes).length > 0, PANEL_EDIT_MESSAGES.nothingChanged),
 });
 export type PanelProductEditBody = z.infer<typeof panelProductEditBodySchema>;
+
+/** A number field of the edit form: null while it is empty. */
+const emptyOrNumber = z.number().nullable();
+
+/** A field left empty is a problem, named by its label ('Minimum loan is required'); its value otherwise. */
+function filledIn(value: number | null, ctx: z.RefinementCtx, label: string, path: PropertyKey[] = []) {
+  if (value === null) {
+    ctx.addIssue({ code: 'custom', message: `${label} is required`, path });
+    return z.NEVER;
+  }
+  return value;
+}
+
+const requiredTerm = (label: string) => emptyOrNumber.transform((value, ctx) => filledIn(value, ctx, label));
+
+/**
+ * The Lender panel page's form for the edit: the new version's name and description as the body
+ * takes them, and the product's terms as the page shows them (ratios and fees as percentages, money
+ * in pounds), every one filled in and at least one region chosen. The page turns the terms into the
+ * body's `changes` (fractions, only the terms changed); the rest of the terms' rules are the
+ * service's, which answers each problem.
+ */
+export const panelProductEditFormSchema = z.object({
+  version: z
+    .string()
+    .max(PANEL_VERSION_MAX_LENGTH, PANEL_VERSION_RULES.tooLong)
+    .trim()
+    .min(1, PANEL_EDIT_MESSAGES.versionMissing),
+  description: panelProductEditBodySchema.shape.description.unwrap(),
+  terms: z.object({
+    rateCard: z
+      .array(z.object({ maxRatioPct: emptyOrNumber, ratePct: emptyOrNumber }))
+      .transform((bands, ctx) =>
+        bands.map((band, i) => ({
+          maxRatioPct: filledIn(band.maxRatioPct, ctx, `Rate band ${i + 1}: up to ratio`, [i, 'maxRatioPct']),
+          ratePct: filledIn(band.ratePct, ctx, `Rate band ${i + 1}: rate`, [i, 'ratePct']),
+        })),
+      ),
+    maxRatioBands: z
+      .array(z.object({ upToLoan: emptyOrNumber, maxRatioPct: emptyOrNumber }))
+      .transform((bands, ctx) =>
+        bands.map((band, i) => ({
+          upToLoan: filledIn(band.upToLoan, ctx, `Size band ${i + 1}: loans up to`, [i, 'upToLoan']),
+          maxRatioPct: filledIn(band.maxRatioPct, ctx, `Size band ${i + 1}: max ratio`, [i, 'maxRatioPct']),
+        })),
+      ),
+    arrangementFeePct: requiredTerm('Arrangement fee'),
+    minArrangementFee: requiredTerm('Minimum arrangement fee'),
+    exitFeePct: requiredTerm('Exit fee'),
+    otherCosts: requiredTerm('Other costs'),
+    minLoan: requiredTerm('Minimum loan'),
+    maxLoan: requiredTerm('Maximum loan'),
+    minTermMonths: requiredTerm('Minimum term'),
+    maxTermMonths: requiredTerm('Maximum term'),
+    refusedPropertyClasses: refusedClasses,
+    regions: regionList.min(1, PANEL_EDIT_MESSAGES.regionsMissing),
+  }),
+});
+/** The form's values as its fields hold them (an empty number field is null). */
+export type PanelProductEditForm = z.input<typeof panelProductEditFormSchema>;
 
 /** What is wrong with a panel file or an edit: the line (null for the whole panel) and the reason. */
 export const panelProblemSchema = z.object({ line: z.number().int().nullable(), reason: z.string() });
