@@ -22,66 +22,32 @@ import {
 
 import { OPS_ROLE } from '@lsp/contracts/src/common/constants';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { AlertSetting } from './alert-setting';
 import { ApplicationsTab } from './applications-tab';
+import {
+  MODAL_CLEAR_DELAY_MS,
+  dashboardReducer,
+  dipFrom,
+  firstAutoOpen,
+  greetingName,
+  initialDashboardState,
+  isDipModalOpen,
+  mayOpenDip,
+  tabFrom,
+  withDipModal,
+  withTab,
+  withoutDipModal,
+  withoutRefer,
+} from './dashboard-page-model';
+import type { DipModalContext } from './dashboard-page-model';
 import { DipModal } from './dip-modal';
 import { DipsTab } from './dips-tab';
 import { searchesKey, useApplications, useDips, useSearches, useShared, useUnreadCount } from './queries';
 import { ReferFriendDialog } from './refer-friend-dialog';
 import { SearchHistory } from './search-history';
 import { SharedTab } from './shared-tab';
-
-export const TABS = ['history', 'applications', 'dips', 'shared'] as const;
-export type DashboardTab = (typeof TABS)[number];
-/** Opening a DIP again within this window is ignored (a double click opens it once). */
-export const MODAL_OPEN_THROTTLE_MS = 500;
-/** The URL query is cleared this long after a modal closes, so its closing animation runs first. */
-export const MODAL_CLEAR_DELAY_MS = 100;
-
-/**
- * The first name: the first word, or the second when the first is a title (Mr, Mrs, Dr...). The spec
- * says 'the second word', which only holds for names written with a title (see docs/decisions/0036-dashboard-greeting-uses-the-first-name.md).
- */
-const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady', 'rev']);
-export function greetingName(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return '';
-  if (words.length > 1 && TITLES.has(words[0].toLowerCase().replace(/\.$/, ''))) return words[1];
-  return words[0];
-}
-
-/** Session storage: the DIPs whose modal a loaded URL (modal=1) has opened already in this tab. */
-export const AUTO_OPENED_DIPS_KEY = 'autoOpenedDips';
-/** Decisions made in this page load, so a re-render (or React's double render) decides the same. */
-const autoOpenDecisions = new Map<string, boolean>();
-
-/**
- * 'DIP modal URL state': each DIP auto-opens once. A page loaded with dipId and modal=1
- * opens that DIP's modal the first time in this browser tab; a reload (or the same deep link again)
- * shows the dashboard without it. View DIP and Back/Forward still open it.
- */
-export function firstAutoOpen(dipId: string, storage: Pick<Storage, 'getItem' | 'setItem'>): boolean {
-  const decided = autoOpenDecisions.get(dipId);
-  if (decided !== undefined) return decided;
-  let first = true;
-  try {
-    const seen = JSON.parse(storage.getItem(AUTO_OPENED_DIPS_KEY) ?? '[]') as unknown;
-    const list = Array.isArray(seen) ? seen.filter((id): id is string => typeof id === 'string') : [];
-    first = !list.includes(dipId);
-    if (first) storage.setItem(AUTO_OPENED_DIPS_KEY, JSON.stringify([...list, dipId].slice(-200)));
-  } catch {
-    // Storage unavailable: open it, as without the rule.
-  }
-  autoOpenDecisions.set(dipId, first);
-  return first;
-}
-
-function tabFrom(value: string | null): DashboardTab {
-  if (value === 'searches' || value === 'search-history') return 'history';
-  return (TABS as readonly string[]).includes(value ?? '') ? (value as DashboardTab) : 'history';
-}
 
 function Count({ value, loading }: { value: number | undefined; loading: boolean }) {
   return <span className="dash-count">{loading ? '…' : (value ?? 0)}</span>;
@@ -92,17 +58,9 @@ export function DashboardPage() {
   const { toast } = useToast();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const [signingOut, setSigningOut] = useState(false);
-  // /refer lands here with ?refer=1: the Refer a Friend dialog opens at once.
-  const [referOpen, setReferOpen] = useState(() => params.get('refer') === '1');
-  const [modalClosing, setModalClosing] = useState(false);
-  // The DIP a loaded URL asked to open although it has auto-opened before: not opened again.
-  const [notReopened, setNotReopened] = useState(() => {
-    const id = params.get('dipId');
-    if (!id || params.get('modal') !== '1') return null;
-    return firstAutoOpen(id, sessionStorage) ? null : id;
-  });
-  const lastOpen = useRef(0);
+  const [state, dispatch] = useReducer(dashboardReducer, params, (query) =>
+    initialDashboardState(query, (dipId) => firstAutoOpen(dipId, sessionStorage)),
+  );
   const userId = user?.id ?? '';
 
   const searches = useSearches(userId);
@@ -112,21 +70,14 @@ export function DashboardPage() {
   const unread = useUnreadCount();
 
   const tab = tabFrom(params.get('tab'));
-  const dipId = params.get('dipId');
-  const modalContext = params.get('shared') === '1' ? 'shared' : 'owner';
-  const modalOpen = Boolean(dipId) && params.get('modal') === '1' && !modalClosing && dipId !== notReopened;
+  const { dipId, context: modalContext } = dipFrom(params);
+  const modalOpen = isDipModalOpen(state, params);
 
   // The URL of a DIP that is not re-opened loses the modal's query, so the page is what it shows.
   useEffect(() => {
+    const { notReopened } = state;
     if (!notReopened) return;
-    setParams(
-      (p) => {
-        if (p.get('dipId') === notReopened)
-          for (const key of ['dipId', 'modal', 'context', 'shared']) p.delete(key);
-        return p;
-      },
-      { replace: true },
-    );
+    setParams((p) => (p.get('dipId') === notReopened ? withoutDipModal(p) : p), { replace: true });
     // Once, for the URL the page was loaded with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -136,70 +87,31 @@ export function DashboardPage() {
   useEffect(() => {
     if (!localStorage.getItem(STORAGE_KEYS.pendingDipSlug)) return;
     localStorage.removeItem(STORAGE_KEYS.pendingDipSlug);
-    if (params.get('tab') !== 'shared') {
-      setParams(
-        (p) => {
-          p.set('tab', 'shared');
-          return p;
-        },
-        { replace: true },
-      );
-    }
+    if (params.get('tab') !== 'shared') setParams((p) => withTab(p, 'shared'), { replace: true });
   }, [params, setParams]);
 
   if (!user) return null;
 
-  const selectTab = (next: string) =>
-    setParams(
-      (p) => {
-        if (next === 'history') p.delete('tab');
-        else p.set('tab', next);
-        return p;
-      },
-      { replace: true },
-    );
+  const selectTab = (next: string) => setParams((p) => withTab(p, next), { replace: true });
 
-  const openDip = (id: string, context: 'owner' | 'shared') => {
+  const openDip = (id: string, context: DipModalContext) => {
     const now = Date.now();
-    if (now - lastOpen.current < MODAL_OPEN_THROTTLE_MS) return;
-    lastOpen.current = now;
-    setModalClosing(false);
-    setNotReopened(null);
-    setParams((p) => {
-      p.set('dipId', id);
-      p.set('modal', '1');
-      if (context === 'owner') {
-        p.set('context', 'owner');
-        p.delete('shared');
-      } else {
-        p.set('shared', '1');
-        p.delete('context');
-      }
-      return p;
-    });
+    if (!mayOpenDip(state, now)) return;
+    dispatch({ kind: 'dipOpened', at: now });
+    setParams((p) => withDipModal(p, id, context));
   };
 
   const closeRefer = () => {
-    setReferOpen(false);
-    if (params.has('refer'))
-      setParams(
-        (p) => {
-          p.delete('refer');
-          return p;
-        },
-        { replace: true },
-      );
+    dispatch({ kind: 'referClosed' });
+    if (params.has('refer')) setParams(withoutRefer, { replace: true });
   };
 
   const closeDip = () => {
-    setModalClosing(true);
+    dispatch({ kind: 'dipClosing' });
     setTimeout(() => {
       // A history entry of its own, so Back re-opens the DIP and Forward closes it again.
-      setParams((p) => {
-        for (const key of ['dipId', 'modal', 'context', 'shared']) p.delete(key);
-        return p;
-      });
-      setModalClosing(false);
+      setParams(withoutDipModal);
+      dispatch({ kind: 'dipClosed' });
     }, MODAL_CLEAR_DELAY_MS);
   };
 
@@ -208,7 +120,7 @@ export function DashboardPage() {
   };
 
   const logout = async () => {
-    setSigningOut(true);
+    dispatch({ kind: 'signOutStarted' });
     try {
       const answer = await callApi('logout');
       if (!answer.ok) {
@@ -221,7 +133,7 @@ export function DashboardPage() {
     } catch {
       toast({ title: 'Logout Error', description: 'Network error', variant: 'error' });
     } finally {
-      setSigningOut(false);
+      dispatch({ kind: 'signOutEnded' });
     }
   };
 
@@ -262,7 +174,7 @@ export function DashboardPage() {
             Signed in as {user.name} ({user.email})
           </p>
         </div>
-        <Button variant="secondary" onClick={logout} loading={signingOut} loadingText="Signing out...">
+        <Button variant="secondary" onClick={logout} loading={state.signingOut} loadingText="Signing out...">
           Logout
         </Button>
       </header>
@@ -271,7 +183,7 @@ export function DashboardPage() {
         <Link to="/" className={buttonClass('primary')}>
           Start New Search
         </Link>
-        <Button variant="secondary" onClick={() => setReferOpen(true)}>
+        <Button variant="secondary" onClick={() => dispatch({ kind: 'referOpened' })}>
           Refer a Friend
         </Button>
         {hasRole(user, OPS_ROLE) && (
@@ -350,7 +262,7 @@ export function DashboardPage() {
       />
 
       <DipModal dipId={dipId} context={modalContext} open={modalOpen} onClose={closeDip} />
-      <ReferFriendDialog open={referOpen} onClose={closeRefer} userName={user.name} />
+      <ReferFriendDialog open={state.referOpen} onClose={closeRefer} userName={user.name} />
     </div>
   );
 }
