@@ -5,6 +5,7 @@ import {
   type DipApplicationBody,
   type LoanApplicationBody,
   searchesWithApplicationsResponseSchema,
+  DIP_EVENTS,
 } from '@lsp/contracts';
 import { type CallerIdentity, type Clock, forbidden } from '@lsp/service-kit';
 import {
@@ -12,7 +13,6 @@ import {
   dipApplicationDocument,
   loanApplicationDocument,
 } from '../data/applications';
-import { applicationSubmittedEvent } from '../events/published';
 import { type SavedSearchDeps, callersSavedSearch } from './access';
 import type { AnswerOf } from './answers';
 
@@ -46,7 +46,7 @@ const amountOf = (money: { toString(): string } | null) => (money === null ? nul
 
 /** application.submitted, whose subject is the application. */
 function applicationSubmitted(data: ApplicationSubmittedEvent, requestId: string) {
-  return applicationSubmittedEvent(data.applicationId, data, requestId);
+  return DIP_EVENTS.applicationSubmitted.envelope(data, { correlationId: requestId });
 }
 
 /** The DIP application wizard's answers, status 'submitted', stored with application.submitted. */

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DIP_DEFAULT_VALID_HOURS, DIP_MESSAGES, type DipSnapshot } from '@lsp/contracts';
+import { DIP_DEFAULT_VALID_HOURS, DIP_MESSAGES, type DipSnapshot, DIP_EVENTS } from '@lsp/contracts';
 import { type CallerIdentity, type Clock, isDuplicateKey, notFound } from '@lsp/service-kit';
 import type { DipRepository } from '../data/dips';
 import { newQuoteCode, newShareSlug } from '../domain/codes';
 import { expiryOfNewDip } from '../domain/expiry';
 import { buildSnapshot } from '../domain/snapshot';
 import { type Dip, shareUrlOf } from '../domain/views';
-import { dipCreatedEvent } from '../events/published';
 import { type SavedSearchDeps, callersSavedSearch } from './access';
 import type { AnswerOf } from './answers';
 
@@ -79,8 +78,7 @@ export async function createDip(
     const dip = newDip(request, { snapshot, validityHours, pricedUnder, shareSlug }, deps.clock.now());
     try {
       await deps.dips.insert(dip, (d) => [
-        dipCreatedEvent(
-          d.id,
+        DIP_EVENTS.created.envelope(
           {
             dipId: d.id,
             ownerUserId: d.userId,
@@ -97,7 +95,7 @@ export async function createDip(
             createdAt: d.createdAt.toISOString(),
             snapshot,
           },
-          request.requestId,
+          { correlationId: request.requestId },
         ),
       ]);
     } catch (err) {

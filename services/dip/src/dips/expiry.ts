@@ -1,7 +1,7 @@
+import { DIP_EVENTS } from '@lsp/contracts';
 import { badRequest } from '@lsp/service-kit';
 import type { DipRepository } from '../data/dips';
 import { expiryRefusal, requestedExpiry } from '../domain/expiry';
-import { dipExpiryChangedEvent } from '../events/published';
 import { type OwnerAction, type OwnerActionDeps, changedConcurrently, ownedLiveDip } from './access';
 import type { AnswerOf } from './answers';
 
@@ -23,8 +23,7 @@ export async function changeDipExpiry(
   const refusal = expiryRefusal(expiresAt, now);
   if (refusal) throw badRequest(refusal);
   const changed = await deps.dips.change(dip, { expiresAt }, (d) =>
-    dipExpiryChangedEvent(
-      d.id,
+    DIP_EVENTS.expiryChanged.envelope(
       {
         dipId: d.id,
         ownerUserId: d.userId,
@@ -33,7 +32,7 @@ export async function changeDipExpiry(
         previousExpiresAt: dip.expiresAt.toISOString(),
         changedAt: now.toISOString(),
       },
-      action.requestId,
+      { correlationId: action.requestId },
     ),
   );
   if (!changed) throw changedConcurrently();

@@ -1,8 +1,8 @@
+import { DIP_EVENTS } from '@lsp/contracts';
 import type { DipRepository } from '../data/dips';
 import type { AccessProjection } from '../data/projections';
 import { newShareSlug } from '../domain/codes';
 import { shareUrlOf } from '../domain/views';
-import { dipLinkRegeneratedEvent, dipRevokedEvent } from '../events/published';
 import { type OwnerAction, type OwnerActionDeps, changedConcurrently, ownedLiveDip } from './access';
 import type { AnswerOf } from './answers';
 
@@ -24,8 +24,7 @@ export async function regenerateDipLink(
   const shareSlug = newShareSlug();
   const shareUrl = shareUrlOf(deps.publicUrl, shareSlug);
   const changed = await deps.dips.change(dip, { shareSlug, linkStatus: 'active' }, (d) =>
-    dipLinkRegeneratedEvent(
-      d.id,
+    DIP_EVENTS.linkRegenerated.envelope(
       {
         dipId: d.id,
         ownerUserId: d.userId,
@@ -36,7 +35,7 @@ export async function regenerateDipLink(
         regeneratedAt: deps.clock.now().toISOString(),
         linkRevokedAt: dip.linkRevokedAt?.toISOString() ?? null,
       },
-      action.requestId,
+      { correlationId: action.requestId },
     ),
   );
   if (!changed) throw changedConcurrently();
@@ -58,8 +57,7 @@ export async function revokeDipLink(
     dip,
     { shareSlug: null, linkStatus: 'revoked', linkRevokedAt: revokedAt },
     (d) =>
-      dipRevokedEvent(
-        d.id,
+      DIP_EVENTS.revoked.envelope(
         {
           dipId: d.id,
           ownerUserId: d.userId,
@@ -67,7 +65,7 @@ export async function revokeDipLink(
           previousShareSlug: dip.shareSlug,
           revokedAt: revokedAt.toISOString(),
         },
-        action.requestId,
+        { correlationId: action.requestId },
       ),
   );
   if (!changed) throw changedConcurrently();

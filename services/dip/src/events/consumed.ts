@@ -2,16 +2,13 @@ import {
   type EventEnvelope,
   SEARCH_EVENT_TYPES,
   SHARING_EVENT_TYPES,
-  panelActivatedEventSchema,
-  searchSavedEventSchema,
-  shareCreatedEventSchema,
-  shareRevokedEventSchema,
-  shareViewedEventSchema,
+  DIP_EVENTS,
+  SEARCH_EVENTS,
+  SHARING_EVENTS,
 } from '@lsp/contracts';
 import type { Clock, EventBus, ProcessedEvents } from '@lsp/service-kit';
 import type { ChangedProduct, DipRepository, MarkedDip } from '../data/dips';
 import type { AccessProjection, SavedSearchProjection } from '../data/projections';
-import { dipProductChangedEvent } from './published';
 
 export const CONSUMER = 'dip';
 
@@ -38,7 +35,7 @@ export async function handlePanelActivated(
   envelope: EventEnvelope,
   deps: Pick<ConsumerDeps, 'processed' | 'dips' | 'clock'>,
 ): Promise<void> {
-  const data = panelActivatedEventSchema.parse(envelope.data);
+  const data = SEARCH_EVENTS.panelActivated.read(envelope);
   const products: ChangedProduct[] = data.changedProducts.map(
     ({ lenderId, productId, change, sameTermsIn }) => ({
       lenderId,
@@ -68,8 +65,7 @@ function ownersEvents(
   const byOwner = new Map<string, MarkedDip[]>();
   for (const m of marked) byOwner.set(m.userId, [...(byOwner.get(m.userId) ?? []), m]);
   return [...byOwner].map(([userId, dips]) =>
-    dipProductChangedEvent(
-      userId,
+    DIP_EVENTS.productChanged.envelope(
       {
         userId,
         panelVersion,
@@ -82,7 +78,7 @@ function ownersEvents(
           change,
         })),
       },
-      correlationId,
+      { correlationId },
     ),
   );
 }
@@ -99,7 +95,7 @@ export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
     consumerGroup: `${CONSUMER}-searches`,
     types: [SEARCH_EVENT_TYPES.saved],
     handler: async (envelope) => {
-      const data = searchSavedEventSchema.parse(envelope.data);
+      const data = SEARCH_EVENTS.saved.read(envelope);
       await processed.handleOnce(`${CONSUMER}:searches`, envelope, (session) =>
         deps.savedSearches.record(data, session),
       );
@@ -116,13 +112,13 @@ export function subscribeToProjections(bus: EventBus, deps: ConsumerDeps) {
     handler: async (envelope) => {
       await processed.handleOnce(`${CONSUMER}:access`, envelope, async (session) => {
         if (envelope.type === SHARING_EVENT_TYPES.shareCreated) {
-          const data = shareCreatedEventSchema.parse(envelope.data);
+          const data = SHARING_EVENTS.shareCreated.read(envelope);
           await deps.access.shareCreated(data, session);
           await deps.dips.markShared(data.dipId, new Date(data.createdAt), session);
         } else if (envelope.type === SHARING_EVENT_TYPES.shareViewed) {
-          await deps.access.shareViewed(shareViewedEventSchema.parse(envelope.data), session);
+          await deps.access.shareViewed(SHARING_EVENTS.shareViewed.read(envelope), session);
         } else {
-          const data = shareRevokedEventSchema.parse(envelope.data);
+          const data = SHARING_EVENTS.shareRevoked.read(envelope);
           await deps.access.shareRevoked(data.shareId, new Date(data.revokedAt), session);
         }
       });

@@ -1,4 +1,4 @@
-import { DIP_MESSAGES } from '@lsp/contracts';
+import { DIP_MESSAGES, DIP_EVENTS } from '@lsp/contracts';
 import {
   HttpError,
   type Logger,
@@ -12,7 +12,6 @@ import {
 import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
 import type { Connection } from 'mongoose';
 import type { DipConfig } from '../config';
-import { dipPdfRenderedEvent } from '../events/published';
 import type { PdfRenderer } from './renderer';
 import { PdfStore } from './store';
 import { type PdfDip, renderDipHtml } from './template';
@@ -118,7 +117,7 @@ export function startPdfWorker(deps: {
       await published.insertOne({ _id: key, publishedAt: new Date() }, { session });
       await deps.outbox.add(
         [
-          dipPdfRenderedEvent(dip.id, {
+          DIP_EVENTS.pdfRendered.envelope({
             dipId: dip.id,
             ownerUserId: dip.ownerUserId,
             version: dip.version,

@@ -1,11 +1,15 @@
-import type { UserRegisteredEvent, UserVerifiedEvent, VerificationRequestedEvent } from '@lsp/contracts';
+import {
+  type UserRegisteredEvent,
+  type UserVerifiedEvent,
+  type VerificationRequestedEvent,
+  IDENTITY_EVENTS,
+} from '@lsp/contracts';
 import { type Clock, type EventOutbox, HttpError, conflict } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import type { IdentityConfig } from '../config';
 import { hashPassword } from '../domain/passwords';
 import type { ResendLimiter } from './throttles';
 import { hashToken, randomToken } from '../domain/tokens';
-import { userRegisteredEvent, userVerifiedEvent, verificationRequestedEvent } from '../events/published';
 import type { SessionStore } from './sessions';
 import { type User, type UserDocument, type UserModel, normaliseEmail, userModel } from './users';
 
@@ -82,7 +86,7 @@ export class Accounts {
       expiresAt: verification.fields.verificationExpiresAt.toISOString(),
       reason,
     };
-    return verificationRequestedEvent(data, correlationId);
+    return IDENTITY_EVENTS.verificationRequested.envelope(data, { correlationId });
   }
 
   /** Creates an unverified account and asks for its verification email, atomically. */
@@ -124,7 +128,7 @@ export class Accounts {
         };
         await this.outbox.add(
           [
-            userRegisteredEvent(registered, correlationId),
+            IDENTITY_EVENTS.registered.envelope(registered, { correlationId }),
             this.verificationRequested(user, verification, 'registration', correlationId),
           ],
           session,
@@ -178,7 +182,7 @@ export class Accounts {
         // The search run the account was created with goes to search, which saves it to the account.
         ...(user.signupSearchRunId ? { searchRunId: user.signupSearchRunId } : {}),
       };
-      await this.outbox.add([userVerifiedEvent(data, correlationId)], session);
+      await this.outbox.add([IDENTITY_EVENTS.verified.envelope(data, { correlationId })], session);
     });
     if (!updated) throw this.alreadyVerified(user);
     await this.sessions.markVerified(user.id as string);

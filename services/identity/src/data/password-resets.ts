@@ -2,6 +2,7 @@ import {
   PASSWORD_MESSAGES,
   type PasswordChangedEvent,
   type PasswordResetRequestedEvent,
+  IDENTITY_EVENTS,
 } from '@lsp/contracts';
 import { type Clock, type EventOutbox, HttpError, type Logger } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
@@ -9,7 +10,6 @@ import { hashPassword } from '../domain/passwords';
 import type { ResetConfig } from '../domain/throttles';
 import type { ResetLimiter } from './throttles';
 import { hashToken, randomToken } from '../domain/tokens';
-import { passwordChangedEvent, passwordResetRequestedEvent } from '../events/published';
 import type { SessionStore } from './sessions';
 import { type UserDocument, normaliseEmail, userModel } from './users';
 
@@ -77,7 +77,10 @@ export class PasswordResets {
         { $set: { passwordResetToken: hashToken(token), passwordResetExpiresAt: expiresAt } },
         { session },
       );
-      await this.outbox.add([passwordResetRequestedEvent(data, correlationId)], session);
+      await this.outbox.add(
+        [IDENTITY_EVENTS.passwordResetRequested.envelope(data, { correlationId })],
+        session,
+      );
     });
   }
 
@@ -152,7 +155,7 @@ export class PasswordResets {
         how,
         forgotPasswordUrl: new URL('/forgot-password', this.config.PUBLIC_URL).toString(),
       };
-      await this.outbox.add([passwordChangedEvent(data, correlationId)], session);
+      await this.outbox.add([IDENTITY_EVENTS.passwordChanged.envelope(data, { correlationId })], session);
     });
     if (updated) await this.sessions.destroyAll(user.id as string);
     return updated;
