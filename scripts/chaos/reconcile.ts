@@ -18,7 +18,7 @@ import { Queue } from 'bullmq';
 import type { MongoClient } from 'mongodb';
 import { alertIsOwed } from '../../services/notifications/src/events/alerts';
 import { sharingEmailJobFor } from '../../services/notifications/src/events/consumed';
-import { repriceSavedSearch, repricingChanged } from '../../services/search/src/searching/repricing';
+import { repriceSavedSearch, repricingChanged } from '../../services/search/src/use-cases/repricing';
 import type { KillRecord } from './run';
 import type { PanelActivationAck, Workload } from './workload';
 
@@ -326,7 +326,7 @@ async function measureBacklog(mongo: MongoClient, queues: Queue[], runIds: strin
   return { outbox, queued, unhandled: unhandledEvents.length, unfinishedRuns, unhandledEvents };
 }
 
-/** The re-pricing run of an activation (services/search/src/searching/repricing-job.ts repricingRunId). */
+/** The re-pricing run of an activation (services/search/src/use-cases/repricing-job.ts repricingRunId). */
 const repricingRunId = (activation: PanelActivationAck) => `${activation.version}@${activation.activatedAt}`;
 
 /** Published identity.user.registered events: userId to address (whom notifications can alert). */

@@ -1,8 +1,10 @@
 // Route files stay thin in every service: a file in services/*/src/http/ registers its routes, reads
-// the request and hands off to the service's use cases, which reach the data. Such a file imports no
-// data/ folder and no database or Redis driver (not even for a type: the deps it takes are typed by
-// the use cases it calls), and stays under a length at which logic could hide in its closures.
-import { readdirSync, readFileSync } from 'node:fs';
+// the request and hands off to the service's use cases (src/use-cases/), which reach the rules, the
+// data and the events. Such a file imports, of its own service, only src/use-cases/, its config and
+// other http/ files; no data/ folder and no database or Redis driver (not even for a type: the deps it
+// takes are typed by the use cases it calls); and it stays under a length at which logic could hide in
+// its closures.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -15,6 +17,9 @@ const DRIVER = /^(mongodb|mongoose|ioredis)(\/|$)/;
 
 /** A relative import of a data/ folder or of a file in one. */
 const DATA_FOLDER = /^\.{1,2}\/(.*\/)?data(\/|$)/;
+
+/** What a route file may import of its own service outside src/http/: the use cases and the config. */
+const OWN_SERVICE_ALLOWED = /^\.\.\/(use-cases(\/|$)|config$)/;
 
 /** The module each import, export-from, dynamic import and require names. */
 function importedModules(source: string): string[] {
@@ -33,6 +38,9 @@ export function thinRouteProblems(source: string): string[] {
   for (const module of importedModules(source)) {
     if (DATA_FOLDER.test(module)) problems.push(`imports ${module}: data access belongs to the use cases`);
     if (DRIVER.test(module)) problems.push(`imports ${module}: data access belongs to the use cases`);
+    else if (module.startsWith('../') && !DATA_FOLDER.test(module) && !OWN_SERVICE_ALLOWED.test(module)) {
+      problems.push(`imports ${module}: a route hands off to src/use-cases/`);
+    }
   }
   const lines = lineCount(source);
   if (lines > MAX_ROUTE_FILE_LINES) {
@@ -66,18 +74,29 @@ describe('thin route files', () => {
     expect(files).toContain('services/identity/src/http/sessions.ts');
   });
 
-  it('every services/*/src/http file imports no data/ folder or driver and is at most 120 lines', () => {
+  it('every services/*/src/http file imports only its use cases, no data/ folder or driver, and is at most 120 lines', () => {
     const problems = routeFiles().flatMap((file) =>
       thinRouteProblems(readFileSync(path.join(ROOT, file), 'utf8')).map((problem) => `${file}: ${problem}`),
     );
     expect(problems).toEqual([]);
   });
 
+  it('every service with routes has its use cases in src/use-cases/', () => {
+    const services = [...new Set(routeFiles().map((file) => file.split('/')[1]!))];
+    expect(services.length).toBeGreaterThanOrEqual(5);
+    const without = services.filter(
+      (service) => !existsSync(path.join(ROOT, 'services', service, 'src/use-cases')),
+    );
+    expect(without).toEqual([]);
+  });
+
   describe('the check itself', () => {
     const handOff = [
       "import { declareRoute } from '@lsp/service-kit';",
       "import type { FastifyInstance } from 'fastify';",
-      "import { type DealDeps, getDeal } from '../dealing/deals';",
+      "import { type DealDeps, getDeal } from '../use-cases/deals';",
+      "import type { DealsConfig } from '../config';",
+      "import { withRetryAfter } from './retry-after';",
       '',
       'export function registerDealRoutes(app: FastifyInstance, deps: DealDeps) {',
       "  declareRoute(app, 'getDeal', async (request) => getDeal(deps, request.params.id));",
@@ -106,8 +125,18 @@ describe('thin route files', () => {
       ]);
     });
 
+    it.each([
+      ["import { quoteCodeFor } from '../domain/quote-code';", '../domain/quote-code'],
+      ["import { dealCreatedEvent } from '../events/published';", '../events/published'],
+      ["import { something } from '../../../other/src/x';", '../../../other/src/x'],
+    ])('refuses %p, naming %s, as logic that belongs to a use case', (line, module) => {
+      expect(thinRouteProblems(`${line}\n${handOff}`)).toEqual([
+        `imports ${module}: a route hands off to src/use-cases/`,
+      ]);
+    });
+
     it('does not take a folder that only ends in "data" for a data/ folder', () => {
-      expect(thinRouteProblems(`import { x } from '../metadata/x';\n${handOff}`)).toEqual([]);
+      expect(thinRouteProblems(`import { x } from '../use-cases/metadata';\n${handOff}`)).toEqual([]);
       expect(thinRouteProblems(`import { x } from '@lsp/contracts';\n${handOff}`)).toEqual([]);
     });
 

@@ -1,6 +1,6 @@
 import { IDENTITY_MESSAGES, SESSION_COOKIE } from '@lsp/contracts';
 import { MESSAGES } from '../src/data/accounts';
-import { INVALID_CREDENTIALS } from '../src/accounts/sign-in';
+import { INVALID_CREDENTIALS } from '../src/use-cases/sign-in';
 import { LOGIN_LOCKED_MESSAGE, RESEND_TOO_SOON_MESSAGE } from '../src/domain/throttles';
 import {
   type IdentityStack,

@@ -4,7 +4,7 @@
 import { IDENTITY_MESSAGES, PASSWORD_MESSAGES, SESSION_COOKIE, sessionKey } from '@lsp/contracts';
 import type { CookieClient } from '@lsp/testing';
 import { DEVICE_COOKIE } from '../src/http/device-cookie';
-import { INVALID_CREDENTIALS } from '../src/accounts/sign-in';
+import { INVALID_CREDENTIALS } from '../src/use-cases/sign-in';
 import { hashParams, hashPassword } from '../src/domain/passwords';
 import { hashToken } from '../src/domain/tokens';
 import {

@@ -11,7 +11,7 @@ import { contractOf, declaredAnswerSerializer, declaredSchemaValidator } from '@
 import { serializerCompiler as zodEncodingSerializer } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { searchPanel } from '../src/engine';
-import { searchAnswer } from '../src/searching/search-runner';
+import { searchAnswer } from '../src/use-cases/search-runner';
 import { loadDefaultPanel, type Panel } from '../src/panel';
 
 /**

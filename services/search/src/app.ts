@@ -23,9 +23,9 @@ import { registerLeadRoutes } from './http/leads';
 import { registerPanelOpsRoutes } from './http/panel-ops';
 import { registerSavedSearchRoutes } from './http/saved-searches';
 import { registerSearchRoutes } from './http/searches';
-import { PanelImpactRunner } from './searching/panel-impact';
-import { offerOfRun } from './searching/recorded-run';
-import { savedSearchState } from './searching/saved-search-state';
+import { PanelImpactRunner } from './use-cases/panel-impact';
+import { offerOfRun } from './use-cases/recorded-run';
+import { savedSearchState } from './use-cases/saved-search-state';
 
 export type SearchDeps = Pick<
   ServiceRuntime<SearchConfig>,

@@ -4,7 +4,7 @@ import { createRepositories } from './app';
 import { repricingWorkerConfigSchema } from './config';
 import { PanelStore } from './data/panel-store';
 import { RepricingRepository } from './data/repricings';
-import { startRepricingWorker } from './searching/repricing-job';
+import { startRepricingWorker } from './use-cases/repricing-job';
 
 /**
  * The re-pricing worker (deployed on its own as `repricing-worker`): after each lender panel

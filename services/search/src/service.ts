@@ -7,7 +7,7 @@ import {
   subscribeToPanelSwitches,
   subscribeToVerifiedAccounts,
 } from './events/consumed';
-import { REPRICING_QUEUE, type RepricingJob } from './searching/repricing-job';
+import { REPRICING_QUEUE, type RepricingJob } from './use-cases/repricing-job';
 import { loadDefaultPanel, loadPanelFile } from './panel';
 import { PanelStore } from './data/panel-store';
 

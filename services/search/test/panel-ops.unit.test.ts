@@ -2,7 +2,7 @@ import { searchPanel } from '../src/engine';
 import { type Panel, loadDefaultPanel } from '../src/panel';
 import { diffPanels, withSameTerms } from '../src/panel/diff';
 import { applyProductEdit, productView } from '../src/panel/product-edit';
-import { compareOffersLists, repriceSavedSearch } from '../src/searching/repricing';
+import { compareOffersLists, repriceSavedSearch } from '../src/use-cases/repricing';
 import { bridging } from './engine-fixtures';
 
 const base = loadDefaultPanel();

@@ -12,7 +12,7 @@ import {
   queueRepricing,
   repriceSavedSearches,
   startRepricingWorker,
-} from '../src/searching/repricing-job';
+} from '../src/use-cases/repricing-job';
 import {
   BRIDGING_PAYLOAD,
   type SearchHarness,

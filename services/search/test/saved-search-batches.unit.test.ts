@@ -1,5 +1,5 @@
 import type { SavedSearchRepository } from '../src/data/saved-searches';
-import { forEachSavedSearchBatch } from '../src/searching/saved-search-batches';
+import { forEachSavedSearchBatch } from '../src/use-cases/saved-search-batches';
 
 type Walked = Parameters<Parameters<typeof forEachSavedSearchBatch>[2]>[0][number];
 

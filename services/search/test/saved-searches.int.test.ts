@@ -4,7 +4,7 @@ import {
   SAVE_WITHOUT_RUN,
   SEARCH_RUN_NOT_FOUND,
   SEARCH_RUN_OF_OTHER_USER,
-} from '../src/searching/saved-searches';
+} from '../src/use-cases/saved-searches';
 import {
   BRIDGING_PAYLOAD,
   COMMERCIAL_PAYLOAD,

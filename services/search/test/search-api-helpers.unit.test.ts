@@ -1,7 +1,7 @@
 import { bridgingSearchSchema } from '@lsp/contracts';
-import { resultsIn } from '../src/searching/saved-search-state';
+import { resultsIn } from '../src/use-cases/saved-search-state';
 import { bridgingDebugInfo, countDeclinedByReason, searchMessage } from '../src/domain/search-response';
-import { searchUserId } from '../src/searching/search-runner';
+import { searchUserId } from '../src/use-cases/search-runner';
 
 const caller = { userId: 'u1', email: 'a@b.co', name: 'A', verified: true };
 

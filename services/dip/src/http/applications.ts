@@ -6,7 +6,7 @@ import {
   listUserApplications,
   submitDipApplication,
   submitLoanApplication,
-} from '../dips/applications';
+} from '../use-cases/applications';
 
 export type ApplicationRouteDeps = ApplicationDeps & ApplicationListDeps;
 

@@ -1,10 +1,10 @@
 import { DIP_MESSAGES } from '@lsp/contracts';
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type DipCreationDeps, createDip } from '../dips/creation';
-import { type DipExpiryDeps, changeDipExpiry } from '../dips/expiry';
-import { type DipReadingDeps, listUserDips, readDip } from '../dips/reading';
-import { type ShareLinkDeps, regenerateDipLink, revokeDipLink } from '../dips/share-link';
+import { type DipCreationDeps, createDip } from '../use-cases/creation';
+import { type DipExpiryDeps, changeDipExpiry } from '../use-cases/expiry';
+import { type DipReadingDeps, listUserDips, readDip } from '../use-cases/reading';
+import { type ShareLinkDeps, regenerateDipLink, revokeDipLink } from '../use-cases/share-link';
 
 export type DipRouteDeps = DipCreationDeps & DipReadingDeps & ShareLinkDeps & DipExpiryDeps;
 

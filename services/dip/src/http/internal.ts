@@ -1,8 +1,8 @@
 import { DIP_INTERNAL_PATHS, searchesWithApplicationsBodySchema } from '@lsp/contracts';
 import { badRequest, registerInternalRead } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type SearchesWithApplicationsDeps, searchesWithApplications } from '../dips/applications';
-import { type DipStateDeps, currentDipState } from '../dips/reading';
+import { type SearchesWithApplicationsDeps, searchesWithApplications } from '../use-cases/applications';
+import { type DipStateDeps, currentDipState } from '../use-cases/reading';
 
 export type InternalReadDeps = DipStateDeps & SearchesWithApplicationsDeps & { internalSecret: string };
 

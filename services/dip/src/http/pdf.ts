@@ -1,6 +1,6 @@
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type DipPdfDeps, downloadDipPdf } from '../dips/pdf';
+import { type DipPdfDeps, downloadDipPdf } from '../use-cases/pdf';
 
 export const PDF_LOGIN_REQUIRED = 'Authentication Required: Please log in to download PDFs.';
 

@@ -1,6 +1,6 @@
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type RegistrationDeps, createAccount, register, saveLeadInfo } from '../accounts/registration';
+import { type RegistrationDeps, createAccount, register, saveLeadInfo } from '../use-cases/registration';
 import { contextOf } from './request-context';
 
 /** Creating an account (register, create-account) and the lead details kept on it. */

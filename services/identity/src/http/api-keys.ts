@@ -1,7 +1,7 @@
 import { API_KEY_ID_HEADER } from '@lsp/contracts';
 import { type CallerIdentity, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ApiKeyDeps, createApiKey, listApiKeys, revokeApiKey } from '../accounts/api-keys';
+import { type ApiKeyDeps, createApiKey, listApiKeys, revokeApiKey } from '../use-cases/api-keys';
 import { contextOf } from './request-context';
 
 /** The caller, and whether the gateway authenticated the call with an API key (it names the key). */

@@ -1,6 +1,6 @@
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type PasswordDeps, changePassword, forgotPassword, resetPassword } from '../accounts/passwords';
+import { type PasswordDeps, changePassword, forgotPassword, resetPassword } from '../use-cases/passwords';
 import type { DeviceCookies } from './device-cookie';
 import { contextOf } from './request-context';
 import { type SessionCookie, withRetryAfter } from './session-cookie';

@@ -7,7 +7,7 @@ import {
   signIn,
   signOut,
   signOutEverywhere,
-} from '../accounts/sign-in';
+} from '../use-cases/sign-in';
 import type { DeviceCookies } from './device-cookie';
 import { contextOf } from './request-context';
 import { type SessionCookie, withRetryAfter } from './session-cookie';

@@ -1,6 +1,6 @@
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type RegistrationDeps, resendVerification, verifyEmail } from '../accounts/registration';
+import { type RegistrationDeps, resendVerification, verifyEmail } from '../use-cases/registration';
 import { contextOf } from './request-context';
 import { withRetryAfter } from './session-cookie';
 

@@ -6,7 +6,7 @@ import {
   showUnsubscribe,
   unsubscribe,
   updateAlertSettings,
-} from '../alerts/settings';
+} from '../use-cases/alert-settings';
 
 /** An HTML page that no cache keeps: it answers for one link's token. */
 const sendPage = (reply: FastifyReply, html: string) =>

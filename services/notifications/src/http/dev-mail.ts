@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type MailboxDeps, clearMail, listMail, mailPage, oneMail } from '../dev-mail/mailbox';
+import { type MailboxDeps, clearMail, listMail, mailPage, oneMail } from '../use-cases/dev-mailbox';
 
 /** The mail catcher's pages: /dev/mail (HTML) and /dev/mail/messages (JSON, one, clear all). */
 export function registerDevMailRoutes(app: FastifyInstance, deps: MailboxDeps) {

@@ -7,7 +7,7 @@ import {
   listWebhookDeliveries,
   listWebhooks,
   sendTestDelivery,
-} from '../webhooks/endpoints';
+} from '../use-cases/webhook-endpoints';
 
 /**
  * A user's webhook endpoints: add (the URL checked: https, public addresses), list, delete, send a

@@ -17,8 +17,8 @@ import {
   runMayBeSavedBy,
   saveRecordedRun,
   savedSearchOfRun,
-} from '../searching/recorded-run';
-import { type RepricingJob, queueRepricing } from '../searching/repricing-job';
+} from '../use-cases/recorded-run';
+import { type RepricingJob, queueRepricing } from '../use-cases/repricing-job';
 
 export const CONSUMER = 'search';
 

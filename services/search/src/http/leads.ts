@@ -1,6 +1,6 @@
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type LeadCaptureDeps, captureLead } from '../searching/leads';
+import { type LeadCaptureDeps, captureLead } from '../use-cases/leads';
 
 /** POST /api/leads: the lead dialog's answers with the search they came with. */
 export function registerLeadRoutes(app: FastifyInstance, deps: LeadCaptureDeps) {

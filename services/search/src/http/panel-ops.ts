@@ -10,7 +10,7 @@ import {
   panelVersion,
   startPanelImpact,
   uploadPanelDraft,
-} from '../searching/panel-ops';
+} from '../use-cases/panel-ops';
 
 /** The Lender panel page's routes (ops role only, checked by the declarations). */
 export function registerPanelOpsRoutes(app: FastifyInstance, deps: PanelOpsDeps): void {

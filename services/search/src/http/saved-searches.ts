@@ -6,7 +6,7 @@ import {
   listUserSearches,
   renameSearch,
   saveSearch,
-} from '../searching/saved-searches';
+} from '../use-cases/saved-searches';
 
 /**
  * POST /api/search answers errors with `message` too: that is the field its caller reads. Added as the

@@ -1,7 +1,7 @@
 import { LOAN_TYPES } from '@lsp/contracts';
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type SearchRunnerDeps, runSearch } from '../searching/search-runner';
+import { type SearchRunnerDeps, runSearch } from '../use-cases/search-runner';
 
 /** POST /api/development, /api/bridging and /api/commercial: one search run each. */
 export function registerSearchRoutes(app: FastifyInstance, deps: SearchRunnerDeps) {

@@ -1,8 +1,8 @@
 import { declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type DealShareDeps, getSharedDeal, markSharedDealViewed, shareDeal } from '../sharing/deal-shares';
-import { type ReferralDeps, refer } from '../sharing/referrals';
-import { type ShareFunnelDeps, recordShareFunnelEvent } from '../sharing/share-funnel';
+import { type DealShareDeps, getSharedDeal, markSharedDealViewed, shareDeal } from '../use-cases/deal-shares';
+import { type ReferralDeps, refer } from '../use-cases/referrals';
+import { type ShareFunnelDeps, recordShareFunnelEvent } from '../use-cases/share-funnel';
 import { withRetryAfter } from './retry-after';
 import { SIGNED_IN } from './shares';
 

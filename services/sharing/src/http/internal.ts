@@ -1,7 +1,7 @@
 import { SHARING_INTERNAL_PATHS, type AccessAnswer, accessQuerySchema } from '@lsp/contracts';
 import { badRequest, registerInternalRead } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type AccessDeps, accessGrants } from '../sharing/access';
+import { type AccessDeps, accessGrants } from '../use-cases/access';
 
 /**
  * What other services ask sharing directly (docs/decisions/0083-read-your-own-writes-across-services.md):

@@ -1,8 +1,8 @@
 import { SHARING_MESSAGES } from '@lsp/contracts';
 import { type DeclaredRouteOptions, declareRoute } from '@lsp/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { type DipInvitationDeps, inviteRecipients } from '../sharing/dip-invitations';
-import { listDipShares, revokeShare, shareOpenLink } from '../sharing/dip-shares';
+import { type DipInvitationDeps, inviteRecipients } from '../use-cases/dip-invitations';
+import { listDipShares, revokeShare, shareOpenLink } from '../use-cases/dip-shares';
 import {
   type SharedWithMeDeps,
   countUnreadShares,
@@ -10,7 +10,7 @@ import {
   listSharedWithMe,
   markShareViewed,
   openSharedDip,
-} from '../sharing/shared-with-me';
+} from '../use-cases/shared-with-me';
 import { withRetryAfter } from './retry-after';
 
 export type ShareRouteDeps = DipInvitationDeps & SharedWithMeDeps;

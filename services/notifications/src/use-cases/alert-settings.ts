@@ -1,8 +1,8 @@
 import { ALERT_MESSAGES } from '@lsp/contracts';
 import { badRequest } from '@lsp/service-kit';
 import type { AlertStore } from '../data/alerts';
-import { unsubscribeQuestionPage, unsubscribedPage } from './unsubscribe-pages';
-import { verifyUnsubscribeToken } from './unsubscribe-token';
+import { unsubscribeQuestionPage, unsubscribedPage } from '../alerts/unsubscribe-pages';
+import { verifyUnsubscribeToken } from '../alerts/unsubscribe-token';
 
 export interface AlertSettingsDeps {
   alerts: AlertStore;

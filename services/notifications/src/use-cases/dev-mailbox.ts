@@ -1,7 +1,7 @@
 import { notFound } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
 import { type CaughtMail, caughtMail } from '../data/caught-mail';
-import { renderMailPage } from './page';
+import { renderMailPage } from '../dev-mail/page';
 
 /** The pages show the newest messages only. */
 const MAIL_PAGE_SIZE = 100;

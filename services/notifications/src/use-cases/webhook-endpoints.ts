@@ -8,9 +8,9 @@ import {
 } from '@lsp/contracts';
 import { badRequest, conflict, notFound } from '@lsp/service-kit';
 import type { Queue } from 'bullmq';
-import { type WebhookJob, enqueueWebhook } from './delivery';
-import { type WebhookStore, newWebhookSecret } from './store';
-import { type Resolve, WebhookTargetError, checkTarget } from './targets';
+import { type WebhookJob, enqueueWebhook } from '../webhooks/delivery';
+import { type WebhookStore, newWebhookSecret } from '../webhooks/store';
+import { type Resolve, WebhookTargetError, checkTarget } from '../webhooks/targets';
 
 export interface WebhookEndpointDeps {
   store: WebhookStore;
