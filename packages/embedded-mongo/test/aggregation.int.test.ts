@@ -1,9 +1,8 @@
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
+const t = useTestDatabase();
 
 beforeAll(async () => {
-  t = await openTestDatabase();
   await t.db.collection('orders').insertMany([
     { _id: 1, customer: 'a', total: 10, items: ['x', 'y'], status: 'paid' },
     { _id: 2, customer: 'a', total: 30, items: ['x'], status: 'paid' },
@@ -14,10 +13,6 @@ beforeAll(async () => {
     { _id: 'a', name: 'Ann' },
     { _id: 'b', name: 'Bob' },
   ] as never[]);
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 const orders = () => t.db.collection('orders');

@@ -2,18 +2,10 @@
 // mode), so the driver sends readConcern.afterClusterTime in a causally consistent session, and the
 // server honours it: a time it has not reached yet is refused with MongoDB's 72 InvalidOptions.
 import { CommandStartedEvent, MongoClient, MongoServerError, Timestamp } from 'mongodb';
-import { TestDatabase, openTestDatabase, usingRealMongo } from './support';
+import { usingRealMongo, useTestDatabase } from './support';
 import { startEmbeddedMongo } from '../src';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 function cmp(a: Timestamp, b: Timestamp): number {
   return a.t !== b.t ? a.t - b.t : a.i - b.i;

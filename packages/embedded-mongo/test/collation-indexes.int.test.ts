@@ -7,17 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '../src';
-import { TestDatabase, failure, openTestDatabase, usingRealMongo } from './support';
+import { failure, usingRealMongo, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 const caseInsensitive = { locale: 'en', strength: 2 };
 // What MongoDB 7.0 lists for `{ locale: 'en', strength: 2 }`.

@@ -1,16 +1,8 @@
 // Collations (Intl.Collator, strengths 1-3) on find, aggregate, count,
 // distinct, update, delete and findAndModify.
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 async function seeded(name: string) {
   const c = t.db.collection(name);

@@ -1,17 +1,9 @@
 // Update pipelines keep the document's _id, $-prefixed names inside _id are refused, a
 // database-level aggregate needs a stage that makes documents, and $out / $merge refuse
 // readConcern linearizable: each as MongoDB 7.0 answers.
-import { TestDatabase, failure, openTestDatabase } from './support';
+import { failure, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 describe('update pipelines and _id', () => {
   it('a new root without an _id keeps the document’s _id', async () => {

@@ -1,15 +1,7 @@
 import { Long, MongoServerError, ObjectId } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase();
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase();
 
 describe('documents', () => {
   it('inserts, finds, updates and deletes documents', async () => {

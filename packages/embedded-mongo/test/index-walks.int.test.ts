@@ -3,22 +3,14 @@
 // field after an equality prefix walks only that slice. Every answer is checked against the same
 // query on an unindexed twin (a COLLSCAN and a SORT), over seeded random data and writes.
 import { Collection, Document } from 'mongodb';
-import { TestDatabase, openTestDatabase, usingRealMongo } from './support';
+import { usingRealMongo, useTestDatabase } from './support';
 
 interface Row {
   _id: number;
   [field: string]: unknown;
 }
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 /** A small seeded generator (mulberry32), so a failure names the seed that shows it again. */
 function random(seed: number): () => number {

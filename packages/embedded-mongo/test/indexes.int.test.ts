@@ -1,15 +1,7 @@
 import { MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase, usingRealMongo } from './support';
+import { usingRealMongo, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0', ttlIntervalMs: 100 });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0', ttlIntervalMs: 100 });
 
 describe('indexes', () => {
   it('creates, lists and drops single and compound indexes', async () => {

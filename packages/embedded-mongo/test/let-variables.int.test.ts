@@ -2,17 +2,9 @@
 // findAndModify and bulk writes, and `c` constants on an update statement; a variable nobody
 // defined is MongoDB's 17276.
 import { MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 async function seeded(name: string) {
   const c = t.db.collection(name);

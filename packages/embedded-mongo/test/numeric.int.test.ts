@@ -1,15 +1,7 @@
 import { Binary, Decimal128, Double, Int32, Long, ObjectId, UUID } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase();
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase();
 
 describe('numeric types', () => {
   beforeAll(async () => {

@@ -1,14 +1,6 @@
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase();
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase();
 
 describe('query operators', () => {
   beforeAll(async () => {

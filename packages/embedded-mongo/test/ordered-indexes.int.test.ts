@@ -7,9 +7,9 @@ interface Row {
   _id: number;
   [field: string]: unknown;
 }
-import { TestDatabase, openTestDatabase, usingRealMongo } from './support';
+import { usingRealMongo, useTestDatabase } from './support';
 
-let t: TestDatabase;
+const t = useTestDatabase({ replSet: 'rs0' });
 let indexed: Collection<Row>;
 let scanned: Collection<Row>;
 
@@ -26,7 +26,6 @@ function doc(i: number): Row {
 }
 
 beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
   indexed = t.db.collection<Row>('indexed');
   scanned = t.db.collection<Row>('scanned');
   const docs = Array.from({ length: 300 }, (_, i) => doc(i));
@@ -35,10 +34,6 @@ beforeAll(async () => {
   await indexed.createIndex({ n: 1 });
   await indexed.createIndex({ tags: 1 });
   await indexed.createIndex({ day: -1, n: 1 });
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 const FILTERS: Document[] = [

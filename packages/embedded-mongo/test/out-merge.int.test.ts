@@ -1,15 +1,7 @@
 // $out and $merge write the pipeline's results as MongoDB 7.0 does.
-import { TestDatabase, openTestDatabase, failure } from './support';
+import { failure, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 describe('$out', () => {
   it('replaces the target’s documents, keeps its indexes, and returns no documents', async () => {

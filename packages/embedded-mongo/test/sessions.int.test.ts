@@ -1,16 +1,8 @@
 // $listLocalSessions shows the server's session cache.
 import { Binary, MongoClient, MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 async function listed(): Promise<Array<{ _id: { id: Binary; uid: Binary }; lastUse: Date }>> {
   return (await t.client

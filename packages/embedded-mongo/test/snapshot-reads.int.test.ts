@@ -2,17 +2,9 @@
 // distinct read a pinned snapshot and answer its atClusterTime, so a snapshot session's later reads
 // see the same data; every other command refuses the level (72 InvalidOptions).
 import { Timestamp } from 'mongodb';
-import { TestDatabase, openTestDatabase, failure } from './support';
+import { failure, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 describe('snapshot sessions', () => {
   it('pin the first read: later find, aggregate and distinct do not see newer writes', async () => {

@@ -1,17 +1,9 @@
 // What MongoDB 7.0 refuses is refused here too. Unknown fields in a write command
 // or in one of its statements are 40415 and nothing is written; a write concern the one-member set
 // cannot satisfy is applied on the primary and answered with a writeConcernError, as MongoDB does.
-import { TestDatabase, openTestDatabase, failure } from './support';
+import { failure, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 describe('unknown fields (MongoDB 7.0 IDL: 40415)', () => {
   it('`sort` in an update statement (8.0 only) is refused and nothing changes', async () => {

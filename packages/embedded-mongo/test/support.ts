@@ -35,6 +35,21 @@ export async function openTestDatabase(
   };
 }
 
+/**
+ * Opens a test database before the file's tests and closes it after them. The handle is filled in
+ * by the first beforeAll, so read its fields only inside hooks and tests declared after this call.
+ */
+export function useTestDatabase(options?: EmbeddedMongoOptions): TestDatabase {
+  const t = {} as TestDatabase;
+  beforeAll(async () => {
+    Object.assign(t, await openTestDatabase(options));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  return t;
+}
+
 /** The server error a promise rejects with (fails the test when it resolves or rejects otherwise). */
 export async function failure(p: Promise<unknown>): Promise<MongoServerError> {
   const err = await p.then(

@@ -1,17 +1,9 @@
 import mongoose from 'mongoose';
 import { Long, MongoClient, MongoServerError } from 'mongodb';
 import { startEmbeddedMongo } from '../src';
-import { TestDatabase, openTestDatabase, usingRealMongo } from './support';
+import { usingRealMongo, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 describe('transactions (replica-set mode)', () => {
   it('hides a transaction’s writes from others until it commits', async () => {

@@ -1,22 +1,14 @@
 // Collections and indexes created inside a transaction (MongoDB 4.4+) stay private
 // to it until commit, and vanish with an abort.
 import { MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase, usingRealMongo } from './support';
+import { usingRealMongo, useTestDatabase } from './support';
 import { startEmbeddedMongo } from '../src';
 import { MongoClient } from 'mongodb';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 async function names(): Promise<string[]> {
   return (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();

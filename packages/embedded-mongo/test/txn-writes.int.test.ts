@@ -2,17 +2,9 @@
 // A write that would duplicate an `_id` or a unique key fails with 11000 (E11000), MongoDB then
 // aborts the transaction, and nothing of it is ever committed.
 import { ClientSession, Collection, MongoServerError } from 'mongodb';
-import { TestDatabase, openTestDatabase } from './support';
+import { useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 /** Runs `body` in a transaction expecting 11000, then shows the transaction is gone (aborted). */
 async function expectDuplicateInTxn(

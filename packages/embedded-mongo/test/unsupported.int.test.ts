@@ -1,17 +1,9 @@
 // What the embedded server does not implement is refused with a server
 // error (MongoDB's own where it has one, else 115 'not supported by the embedded server'), never
 // accepted and answered differently from MongoDB.
-import { TestDatabase, openTestDatabase, failure } from './support';
+import { failure, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 async function names(): Promise<string[]> {
   return (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);

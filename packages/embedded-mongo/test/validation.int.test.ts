@@ -5,17 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '../src';
-import { TestDatabase, openTestDatabase, usingRealMongo, failure } from './support';
+import { usingRealMongo, failure, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase({ replSet: 'rs0' });
 
 const validator = { qty: { $gte: 0 }, name: { $type: 'string' } };
 

@@ -3,17 +3,9 @@
 // lookup returns the wrong one), and values MongoDB calls equal (numbers of any BSON type with the
 // same value, missing and null in an index) must keep sharing one.
 import { Code, Decimal128, Double, Int32, Long, MongoServerError } from 'mongodb';
-import { TestDatabase, failure, openTestDatabase } from './support';
+import { failure, useTestDatabase } from './support';
 
-let t: TestDatabase;
-
-beforeAll(async () => {
-  t = await openTestDatabase();
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestDatabase();
 
 /** Inserts each document into a fresh collection (with `index` unique when given); all must be accepted. */
 async function insertsDistinct(name: string, docs: object[], index?: object) {

@@ -6,12 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '../src';
-import { TestDatabase, failure, openTestDatabase, usingRealMongo } from './support';
+import { failure, usingRealMongo, useTestDatabase } from './support';
 
-let t: TestDatabase;
+const t = useTestDatabase({ replSet: 'rs0' });
 
 beforeAll(async () => {
-  t = await openTestDatabase({ replSet: 'rs0' });
   await t.db.collection('loans').insertMany([
     { _id: 1, lender: 'a', rate: 5, active: true },
     { _id: 2, lender: 'b', rate: 7, active: true },
@@ -22,10 +21,6 @@ beforeAll(async () => {
     viewOn: 'loans',
     pipeline: [{ $match: { active: true } }, { $project: { active: 0 } }],
   });
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 describe('views', () => {
