@@ -1,74 +1,17 @@
 // Benchmark over loopback through the real driver, with the server in its own process:
 // inserts/s (single and batched), indexed findOne p50/p99 and update-by-id p50 on a
 // 100,000-document collection, then start-up time with those documents journaled.
-import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, type ObjectId } from 'mongodb';
 import { loanDocument } from './loan-document';
+import { percentile, startServer, stopServer, timeEach } from './server-process';
 
 const DOCS = 100_000;
 const BATCH = 1_000;
 const SINGLE = 5_000;
 const LOOKUPS = 5_000;
-const BIN = path.join(__dirname, '../bin/embedded-mongo.ts');
-
-interface Child {
-  proc: ChildProcess;
-  uri: string;
-  readyMs: number;
-  spawnToReadyMs: number;
-}
-
-function startServer(dbPath: string): Promise<Child> {
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', BIN, '--port', '0', '--dbpath', dbPath, '--replset', 'rs0'],
-      {
-        cwd: path.join(__dirname, '../../..'),
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+) .*ready in (\d+) ms/.exec(out);
-      if (m)
-        resolve({
-          proc,
-          uri: m[1],
-          readyMs: Number(m[2]),
-          spawnToReadyMs: Number(process.hrtime.bigint() - started) / 1e6,
-        });
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
-
-function stopServer(child: Child): Promise<void> {
-  return new Promise((resolve) => {
-    child.proc.removeAllListeners('exit');
-    child.proc.once('exit', () => resolve());
-    child.proc.kill('SIGTERM');
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = process.hrtime.bigint();
-    await fn(i);
-    out.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return out.sort((a, b) => a - b);
-}
 
 async function main(): Promise<void> {
   const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-bench-'));

@@ -3,62 +3,18 @@
 // EMBEDDED_MONGO_SIZES (default 10000,1000000). For each: insert rate, resident memory, journal on
 // disk and after compaction, start-up time (loading the data folder), and p50/p99 of the services'
 // own queries. Server in a child process, as `npm start` runs it, through the real driver.
-import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Db, MongoClient, ObjectId } from 'mongodb';
+import { Child, percentile, startServer, stopServer, timeEach } from './server-process';
 
-const BIN = path.join(__dirname, '../bin/embedded-mongo.ts');
 const SIZES = (process.env.EMBEDDED_MONGO_SIZES ?? '10000,1000000').split(',').map(Number);
 const BATCH = 1_000;
 const SINGLE = 2_000;
 const QUERIES = 300;
 const DAY = 24 * 3600 * 1000;
 const EPOCH = Date.UTC(2026, 0, 1);
-
-interface Child {
-  proc: ChildProcess;
-  uri: string;
-  readyMs: number;
-}
-
-function startServer(dbPath: string, compactBytes: number): Promise<Child> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        BIN,
-        '--port',
-        '0',
-        '--dbpath',
-        dbPath,
-        '--replset',
-        'rs0',
-        '--compactBytes',
-        String(compactBytes),
-      ],
-      { cwd: path.join(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+) .*ready in (\d+) ms/.exec(out);
-      if (m) resolve({ proc, uri: m[1], readyMs: Number(m[2]) });
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out.slice(-2000)}`)));
-  });
-}
-
-function stopServer(child: Child): Promise<void> {
-  return new Promise((resolve) => {
-    child.proc.removeAllListeners('exit');
-    child.proc.once('exit', () => resolve());
-    child.proc.kill('SIGTERM');
-  });
-}
 
 /** The server process's resident memory (Linux), in MiB. */
 function rssMiB(child: Child): number {
@@ -154,19 +110,6 @@ async function ensureIndexes(db: Db): Promise<void> {
     .createIndex({ publishedAt: 1 }, { name: 'published_ttl', expireAfterSeconds: 7 * 24 * 3600 });
 }
 
-async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = process.hrtime.bigint();
-    await fn(i);
-    out.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return out.sort((a, b) => a - b);
-}
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 /** The services' own reads, each timed QUERIES times: name → p50, p99 (ms), server CPU (ms) per query. */
 async function timeQueries(
   server: Child,
@@ -234,7 +177,7 @@ async function timeQueries(
     await timeEach(20, run); // builds the ordered entries a walk needs, warms the JIT
     const cpu0 = cpuMs(server);
     const times = await timeEach(QUERIES, run);
-    out.push([name, pct(times, 50), pct(times, 99), (cpuMs(server) - cpu0) / QUERIES]);
+    out.push([name, percentile(times, 50), percentile(times, 99), (cpuMs(server) - cpu0) / QUERIES]);
   }
   return out;
 }
@@ -246,7 +189,7 @@ async function measure(size: number): Promise<void> {
   const add = (k: string, v: string) => console.log(`  ${k.padEnd(66)} ${v}`);
   try {
     // A journal that is never compacted while loading: its size is that of every write.
-    let server = await startServer(dbPath, 1024 ** 4);
+    let server = await startServer(dbPath, { compactBytes: 1024 ** 4 });
     let client = await MongoClient.connect(server.uri);
     let db = client.db('bench');
     await ensureIndexes(db);
@@ -303,7 +246,7 @@ async function measure(size: number): Promise<void> {
     add('journal on disk, never compacted (MiB)', loaded.journal.toFixed(1));
 
     // Start-up from the journal alone, then one write compacts it into a snapshot.
-    server = await startServer(dbPath, 1);
+    server = await startServer(dbPath, { compactBytes: 1 });
     add('start-up replaying that journal (ms)', String(server.readyMs));
     add('server resident memory after that start-up (MiB)', rssMiB(server).toFixed(0));
     client = await MongoClient.connect(server.uri);
@@ -328,7 +271,7 @@ async function measure(size: number): Promise<void> {
       `${compacted.snapshot.toFixed(1)} + ${compacted.journal.toFixed(1)}`,
     );
 
-    server = await startServer(dbPath, 64 * 1024 * 1024);
+    server = await startServer(dbPath, { compactBytes: 64 * 1024 * 1024 });
     add('start-up loading the snapshot (ms)', String(server.readyMs));
     add('server resident memory after that start-up (MiB)', rssMiB(server).toFixed(0));
     await stopServer(server);
