@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { BSON, Document } from 'bson';
 import { serveConnection } from '../src/wire/connection';
+import { opMsg } from './op-msg';
 
 class FakeSocket extends EventEmitter {
   destroyed = false;
@@ -30,16 +31,6 @@ class FakeSocket extends EventEmitter {
   replies(): Document[] {
     return this.written.map((b) => BSON.deserialize(b.subarray(21)));
   }
-}
-
-function opMsg(doc: Document, requestId = 1): Buffer {
-  const body = Buffer.from(BSON.serialize(doc));
-  const out = Buffer.alloc(21 + body.length);
-  out.writeInt32LE(out.length, 0);
-  out.writeInt32LE(requestId, 4);
-  out.writeInt32LE(2013, 12);
-  body.copy(out, 21);
-  return out;
 }
 
 function serve(limits?: { maxMessageSizeBytes?: number }): FakeSocket {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { BSON, Document, MongoClient, MongoServerError } from 'mongodb';
 import { EmbeddedMongo, EmbeddedMongoOptions, startEmbeddedMongo } from '../src';
 import { DEFAULT_MAX_CONNECTIONS } from '../src/server';
+import { opMsg } from './op-msg';
 import { usingRealMongo } from './support';
 
 // Properties of the embedded server itself; a real MongoDB is not under test here.
@@ -38,16 +39,6 @@ afterEach(async () => {
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
-
-function opMsg(doc: Document, requestId = 1): Buffer {
-  const body = Buffer.from(BSON.serialize(doc));
-  const out = Buffer.alloc(21 + body.length);
-  out.writeInt32LE(out.length, 0);
-  out.writeInt32LE(requestId, 4);
-  out.writeInt32LE(2013, 12);
-  body.copy(out, 21);
-  return out;
-}
 
 /** A raw client: sends OP_MSG commands and reads their replies, or sees the server hang up. */
 class RawClient {
