@@ -47,6 +47,29 @@ function writeError(index: number, raw: unknown): Doc {
   return { index, code: 1, errmsg: err instanceof Error ? err.message : String(err) };
 }
 
+/**
+ * Runs a write command's statements in order, a statement that fails recorded as a write error at
+ * its index. After one, an ordered command runs no more, nor does one in a transaction (the error
+ * aborts it).
+ */
+function runStatements<T>(
+  ctx: CommandContext,
+  statements: T[],
+  run: (statement: T, index: number) => void,
+): Doc[] {
+  const ordered = ctx.cmd.ordered !== false;
+  const writeErrors: Doc[] = [];
+  for (let index = 0; index < statements.length; index++) {
+    try {
+      run(statements[index], index);
+    } catch (err) {
+      writeErrors.push(writeError(index, err));
+      if (ordered || ctx.txn) break;
+    }
+  }
+  return writeErrors;
+}
+
 function prepareInsert(doc: unknown): Doc {
   if (!isPlainObject(doc)) throw errors.typeMismatch('insert documents must be objects');
   if (doc._id === undefined) return { _id: new ObjectId(), ...doc };
@@ -100,22 +123,15 @@ const insert: Handler = (ctx) => {
   if (!Array.isArray(docs))
     throw errors.failedToParse("BSON field 'insert.documents' is missing but a required field");
   checkCommandFields('insert', ctx.cmd);
-  const ordered = ctx.cmd.ordered !== false;
   const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
   const bypass = ctx.cmd.bypassDocumentValidation === true;
   let n = 0;
-  const writeErrors: Doc[] = [];
-  for (let i = 0; i < docs.length; i++) {
-    try {
-      const doc = prepareInsert(docs[i]);
-      validateWrite(coll, doc, undefined, bypass);
-      ctx.state.engine.insert(coll, doc, ctx.txn);
-      n++;
-    } catch (err) {
-      writeErrors.push(writeError(i, err));
-      if (ordered || ctx.txn) break; // a write error aborts a transaction
-    }
-  }
+  const writeErrors = runStatements(ctx, docs, (raw) => {
+    const doc = prepareInsert(raw);
+    validateWrite(coll, doc, undefined, bypass);
+    ctx.state.engine.insert(coll, doc, ctx.txn);
+    n++;
+  });
   return writeErrors.length > 0 ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
 };
 
@@ -276,42 +292,47 @@ function inStatementScope<T>(s: Doc, cField: string, coll: Collection | undefine
   return withCollation(collator, withC);
 }
 
+/**
+ * The statements of an update or delete command, all parsed before any runs: one malformed
+ * statement or collation refuses the whole command, and nothing is written.
+ */
+function parsedStatements(
+  ctx: CommandContext,
+  command: 'update' | 'delete',
+  field: 'updates' | 'deletes',
+  allowed: Set<string>,
+): Doc[] {
+  const statements = ctx.cmd[field];
+  if (!Array.isArray(statements))
+    throw errors.failedToParse(`BSON field '${command}.${field}' is missing but a required field`);
+  checkCommandFields(command, ctx.cmd);
+  for (const spec of statements) {
+    if (!isPlainObject(spec))
+      throw errors.typeMismatch(`BSON field '${command}.${field}' must be an array of objects`);
+    checkStatementFields(`${command}.${field}`, spec, allowed);
+    collatorFor(spec.collation);
+  }
+  return statements as Doc[];
+}
+
 const update: Handler = (ctx) => {
   const name = collectionName(ctx, 'update');
-  const updates = ctx.cmd.updates;
-  if (!Array.isArray(updates))
-    throw errors.failedToParse("BSON field 'update.updates' is missing but a required field");
-  // The whole command is parsed before any statement runs: one bad statement writes nothing.
-  checkCommandFields('update', ctx.cmd);
-  for (const spec of updates) {
-    if (!isPlainObject(spec))
-      throw errors.typeMismatch("BSON field 'update.updates' must be an array of objects");
-    checkStatementFields('update.updates', spec, UPDATE_STATEMENT);
-    collatorFor(spec.collation); // a malformed collation refuses the whole command
-  }
-  const ordered = ctx.cmd.ordered !== false;
+  const updates = parsedStatements(ctx, 'update', 'updates', UPDATE_STATEMENT);
   const coll = ctx.state.engine.ensureCollection(ctx.db, name, ctx.txn);
   let n = 0;
   let nModified = 0;
   const upserted: Doc[] = [];
-  const writeErrors: Doc[] = [];
-  updates.forEach((spec, index) => {
-    if (writeErrors.length > 0 && (ordered || ctx.txn)) return;
-    try {
-      const s = spec as Doc;
-      const r = inStatementScope(s, 'update.updates.c', coll, () =>
-        runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
-          multi: s.multi === true,
-          upsert: s.upsert === true,
-          arrayFilters: Array.isArray(s.arrayFilters) ? (s.arrayFilters as Doc[]) : undefined,
-        }),
-      );
-      n += r.n;
-      nModified += r.nModified;
-      if (r.upsertedId !== undefined) upserted.push({ index, _id: r.upsertedId });
-    } catch (err) {
-      writeErrors.push(writeError(index, err));
-    }
+  const writeErrors = runStatements(ctx, updates, (s, index) => {
+    const r = inStatementScope(s, 'update.updates.c', coll, () =>
+      runUpdate(ctx, coll, compileFilter(s.q), s.u as Doc, {
+        multi: s.multi === true,
+        upsert: s.upsert === true,
+        arrayFilters: Array.isArray(s.arrayFilters) ? (s.arrayFilters as Doc[]) : undefined,
+      }),
+    );
+    n += r.n;
+    nModified += r.nModified;
+    if (r.upsertedId !== undefined) upserted.push({ index, _id: r.upsertedId });
   });
   const reply: Doc = { n, nModified, ok: 1 };
   if (upserted.length > 0) reply.upserted = upserted;
@@ -321,34 +342,17 @@ const update: Handler = (ctx) => {
 
 const del: Handler = (ctx) => {
   const name = collectionName(ctx, 'delete');
-  const deletes = ctx.cmd.deletes;
-  if (!Array.isArray(deletes))
-    throw errors.failedToParse("BSON field 'delete.deletes' is missing but a required field");
-  checkCommandFields('delete', ctx.cmd);
-  for (const spec of deletes) {
-    if (!isPlainObject(spec))
-      throw errors.typeMismatch("BSON field 'delete.deletes' must be an array of objects");
-    checkStatementFields('delete.deletes', spec, DELETE_STATEMENT);
-    collatorFor(spec.collation);
-  }
-  const ordered = ctx.cmd.ordered !== false;
+  const deletes = parsedStatements(ctx, 'delete', 'deletes', DELETE_STATEMENT);
   const coll = existing(ctx, name);
   refuseView(coll);
   let n = 0;
-  const writeErrors: Doc[] = [];
-  deletes.forEach((spec, index) => {
-    if (writeErrors.length > 0 && (ordered || ctx.txn)) return;
-    try {
-      const s = spec as Doc;
-      const limit = toInt(s.limit, 0);
-      const collator = s.collation === undefined ? coll?.collator : collatorFor(s.collation);
-      let matched = withCollation(collator, () => matchingDocs(ctx, coll, compileFilter(s.q)));
-      if (limit === 1) matched = matched.slice(0, 1);
-      for (const m of matched) ctx.state.engine.delete(coll!, m.doc, ctx.txn);
-      n += matched.length;
-    } catch (err) {
-      writeErrors.push(writeError(index, err));
-    }
+  const writeErrors = runStatements(ctx, deletes, (s) => {
+    const limit = toInt(s.limit, 0);
+    const collator = s.collation === undefined ? coll?.collator : collatorFor(s.collation);
+    let matched = withCollation(collator, () => matchingDocs(ctx, coll, compileFilter(s.q)));
+    if (limit === 1) matched = matched.slice(0, 1);
+    for (const m of matched) ctx.state.engine.delete(coll!, m.doc, ctx.txn);
+    n += matched.length;
   });
   return writeErrors.length > 0 ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
 };
