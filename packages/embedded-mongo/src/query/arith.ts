@@ -1,7 +1,7 @@
 // Arithmetic that keeps MongoDB's numeric type rules: Int32 overflows into Long, anything with a
 // Double is a Double, anything with a Decimal128 is exact decimal arithmetic.
 import { Long } from 'bson';
-import { bsonType, longToBigInt, decAdd, decMul, decToDecimal128, toDec, toNumber } from './values';
+import { Dec, bsonType, longToBigInt, decAdd, decMul, decToDecimal128, toDec, toNumber } from './values';
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -42,24 +42,33 @@ function fromBigInt(n: bigint, kind: 'int' | 'long'): unknown {
   return Number(n);
 }
 
-export function addNumbers(a: unknown, b: unknown): unknown {
+/** One operation written for each way of counting: exact decimals, doubles, and integers. */
+interface NumericOperation {
+  decimal(a: Dec, b: Dec): Dec;
+  double(a: number, b: number): number;
+  integer(a: bigint, b: bigint): bigint;
+}
+
+/** Applies `op` in the widest kind of the two operands; a non-number operand is a TypeError. */
+function combine(a: unknown, b: unknown, op: NumericOperation): unknown {
   const ka = numKind(a);
   const kb = numKind(b);
   if (!ka || !kb) throw new TypeError('non-numeric');
   const kind = widest(ka, kb);
-  if (kind === 'decimal') return decToDecimal128(decAdd(toDec(a), toDec(b)));
-  if (kind === 'double') return toNumber(a) + toNumber(b);
-  return fromBigInt(toBig(a) + toBig(b), kind);
+  if (kind === 'decimal') return decToDecimal128(op.decimal(toDec(a), toDec(b)));
+  if (kind === 'double') return op.double(toNumber(a), toNumber(b));
+  return fromBigInt(op.integer(toBig(a), toBig(b)), kind);
+}
+
+const ADD: NumericOperation = { decimal: decAdd, double: (a, b) => a + b, integer: (a, b) => a + b };
+const MULTIPLY: NumericOperation = { decimal: decMul, double: (a, b) => a * b, integer: (a, b) => a * b };
+
+export function addNumbers(a: unknown, b: unknown): unknown {
+  return combine(a, b, ADD);
 }
 
 export function multiplyNumbers(a: unknown, b: unknown): unknown {
-  const ka = numKind(a);
-  const kb = numKind(b);
-  if (!ka || !kb) throw new TypeError('non-numeric');
-  const kind = widest(ka, kb);
-  if (kind === 'decimal') return decToDecimal128(decMul(toDec(a), toDec(b)));
-  if (kind === 'double') return toNumber(a) * toNumber(b);
-  return fromBigInt(toBig(a) * toBig(b), kind);
+  return combine(a, b, MULTIPLY);
 }
 
 /** Running sum for $sum/$avg: exact for integers and decimals, Double once a Double is seen. */
@@ -84,10 +93,7 @@ export class NumericSum {
     if (this.kind === 'decimal')
       return decToDecimal128(decAdd(decAdd(this.dec, toDec(this.dbl)), { m: this.big, e: 0 }));
     if (this.kind === 'double') return this.dbl + Number(this.big);
-    if (this.kind === 'int' && this.big >= BigInt(INT32_MIN) && this.big <= BigInt(INT32_MAX))
-      return Number(this.big);
-    if (this.big >= LONG_MIN && this.big <= LONG_MAX) return Long.fromBigInt(this.big);
-    return Number(this.big);
+    return fromBigInt(this.big, this.kind);
   }
 
   average(): unknown {
