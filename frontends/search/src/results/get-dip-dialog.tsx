@@ -1,14 +1,14 @@
 // Get DIP ('DIP creation'): the offer's summary → Create DIP → quote code and valid-until
 // → share with estate agents (emails and a message), Copy Link, Download PDF → congratulations.
 // The state resets each time the dialog opens. An email failure with a fallback link copies the link
-// and shows 'Link Copied' for 3 seconds.
+// and shows 'Link Copied' for 3 seconds. The state and its rules are get-dip-dialog-model.ts'; this
+// component makes the calls and renders.
 import {
   Alert,
   Button,
   Dialog,
   type ApiAnswer,
   type ApiInput,
-  type ApiResult,
   apiPath,
   callApi,
   trackShareFunnel,
@@ -18,13 +18,22 @@ import {
   refusalToast,
 } from '@lsp/ui';
 import { DIP_DEFAULT_VALID_HOURS, formatCurrency, formatUkDate } from '@lsp/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import type { LoanOffer } from '../lib/loan-offer';
-import { RecipientEmailsField, invalidEmails, splitEmails } from './recipient-emails';
-
-export const COPIED_STATE_MS = 3000;
-
-type Created = ApiResult<'createDip'>;
+import {
+  COPIED_STATE_MS,
+  type PdfOutcome,
+  canDownloadPdf,
+  canShare,
+  deliveredTo,
+  getDipReducer,
+  getDipStep,
+  getDipTitle,
+  initialGetDipState,
+  shareFallback,
+  shareRecipients,
+} from './get-dip-dialog-model';
+import { RecipientEmailsField } from './recipient-emails';
 
 /**
  * POST /api/online-dip/{dipId}/share. Asked once: sharing asks the dip service about a DIP created a
@@ -59,38 +68,31 @@ export function GetDipDialog({
   loanIndex: number;
 }) {
   const { toast } = useToast();
-  const [created, setCreated] = useState<Created | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [emails, setEmails] = useState('');
-  const [message, setMessage] = useState('');
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState<string[] | null>(null);
-  const [fallback, setFallback] = useState<{ url: string; text: string } | null>(null);
-  const [copied, setCopied] = useState(false);
-  const [pdfState, setPdfState] = useState<'idle' | 'working' | 'failed'>('idle');
+  const [state, dispatch] = useReducer(getDipReducer, initialGetDipState);
+  const { created, sent, fallback, pdf } = state;
   const copiedTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(copiedTimer.current), []);
 
   const showCopied = () => {
-    setCopied(true);
+    dispatch({ kind: 'link-copied' });
     clearTimeout(copiedTimer.current);
-    copiedTimer.current = setTimeout(() => setCopied(false), COPIED_STATE_MS);
+    copiedTimer.current = setTimeout(() => dispatch({ kind: 'copied-expired' }), COPIED_STATE_MS);
   };
 
   const create = async () => {
-    setCreating(true);
+    dispatch({ kind: 'create-started' });
     try {
       const answer = await callApi('createDip', {
         params: { searchId, loanIndex: String(loanIndex) },
         body: { validHours: DIP_DEFAULT_VALID_HOURS },
       });
       if (!answer.ok) {
+        dispatch({ kind: 'create-failed' });
         toast(refusalToast('Error', answer.data, 'Failed to create DIP. Please try again.'));
         return;
       }
       const data = answer.data;
-      setCreated(data);
+      dispatch({ kind: 'create-succeeded', created: data });
       // A DIP is made with its share link: the funnel starts here.
       trackShareFunnel('share_link_created', { dipId: data.dipId, context: 'owner' });
       toast({
@@ -99,9 +101,8 @@ export function GetDipDialog({
         variant: 'success',
       });
     } catch {
+      dispatch({ kind: 'create-failed' });
       toast({ title: 'Error', description: 'Failed to create DIP. Please try again.', variant: 'error' });
-    } finally {
-      setCreating(false);
     }
   };
 
@@ -122,13 +123,12 @@ export function GetDipDialog({
   // waiting while the render goes on) is asked once more, and a failure offers Try again.
   // The toasts are the spec's.
   const download = async () => {
-    if (!created || pdfState === 'working') return;
-    setPdfState('working');
-    const ok = await downloadPdf(created.quoteCode);
-    setPdfState(ok ? 'idle' : 'failed');
+    if (!created || !canDownloadPdf(state)) return;
+    dispatch({ kind: 'pdf-started' });
+    dispatch({ kind: 'pdf-finished', outcome: await downloadPdf(created.quoteCode) });
   };
 
-  const downloadPdf = async (quoteCode: string): Promise<boolean> => {
+  const downloadPdf = async (quoteCode: string): Promise<PdfOutcome> => {
     try {
       const ask = () =>
         fetch(apiPath('downloadDipPdf', { params: { reference: quoteCode } }), { credentials: 'include' });
@@ -140,7 +140,7 @@ export function GetDipDialog({
           description: 'Please log in to download PDFs.',
           variant: 'error',
         });
-        return true;
+        return 'sign-in-required';
       }
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { error?: string } | null;
@@ -149,7 +149,7 @@ export function GetDipDialog({
           description: body?.error ?? 'Could not generate PDF. Please try again.',
           variant: 'error',
         });
-        return false;
+        return 'failed';
       }
       const url = URL.createObjectURL(await res.blob());
       const link = document.createElement('a');
@@ -160,34 +160,31 @@ export function GetDipDialog({
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
       toast({ title: 'Download Started', variant: 'success' });
-      return true;
+      return 'downloaded';
     } catch {
       toast({
         title: 'Download Failed',
         description: 'Could not generate PDF. Please check your connection and try again.',
         variant: 'error',
       });
-      return false;
+      return 'failed';
     }
   };
 
   const share = async () => {
     if (!created) return;
-    const list = splitEmails(emails);
-    if (list.length === 0) return setEmailError('No Email Addresses');
-    const invalid = invalidEmails(list);
-    if (invalid.length) return setEmailError(`Invalid Email Format: ${invalid.join(', ')}`);
-    setEmailError(null);
-    setSending(true);
+    const checked = shareRecipients(state.emails);
+    if (!checked.ok) return dispatch({ kind: 'share-refused', emailError: checked.emailError });
+    dispatch({ kind: 'share-started' });
     try {
       const answer = await postShare(created.dipId, {
-        recipients: list,
-        message: message.trim() || undefined,
+        recipients: checked.recipients,
+        message: state.message.trim() || undefined,
       });
       if (!answer.ok) {
         const failure = answer.data;
         if (failure && 'fallback' in failure) {
-          setFallback({ url: failure.shareUrl, text: failure.userMessage || failure.error });
+          dispatch({ kind: 'share-fell-back', fallback: shareFallback(failure) });
           if (await copy(failure.shareUrl)) showCopied();
           return;
         }
@@ -199,22 +196,18 @@ export function GetDipDialog({
         return;
       }
       const results = 'results' in answer.data ? answer.data.results : [];
-      setSent(results.filter((r) => r.success).map((r) => r.email));
+      dispatch({ kind: 'share-sent', recipients: deliveredTo(results) });
     } catch {
       toast({ title: 'Share creation failed', description: 'Something went wrong', variant: 'error' });
     } finally {
-      setSending(false);
+      dispatch({ kind: 'share-settled' });
     }
   };
 
-  const title = sent
-    ? 'Congratulations!'
-    : created
-      ? 'Your Decision in Principle'
-      : 'Get a Decision in Principle';
+  const step = getDipStep(state);
   return (
-    <Dialog open={open} onClose={onClose} dismissLabel="Close" title={title} size="lg">
-      {!created && (
+    <Dialog open={open} onClose={onClose} dismissLabel="Close" title={getDipTitle(state)} size="lg">
+      {step === 'offer' && (
         <div className="ui-stack">
           <dl className="sr-summary">
             <Fact label="Lender" value={lender} />
@@ -229,35 +222,35 @@ export function GetDipDialog({
             Your Decision in Principle is valid for {DIP_DEFAULT_VALID_HOURS} hours. You can share it with
             estate agents to show you can proceed.
           </p>
-          <Button onClick={() => void create()} loading={creating} loadingText="Creating DIP...">
+          <Button onClick={() => void create()} loading={state.creating} loadingText="Creating DIP...">
             Create DIP
           </Button>
         </div>
       )}
-      {created && !sent && (
+      {step === 'created' && created && (
         <div className="ui-stack">
           <Alert variant="success" title={`Quote Code: ${created.quoteCode}`}>
             Valid until {formatUkDate(created.expiresAt, 'long-time')}
           </Alert>
           <div className="ui-row">
             <Button variant="secondary" onClick={() => void copyLink()}>
-              {copied ? 'Link Copied' : 'Copy Link'}
+              {state.copied ? 'Link Copied' : 'Copy Link'}
             </Button>
             <Button
               variant="secondary"
-              loading={pdfState === 'working'}
+              loading={pdf === 'working'}
               loadingText="Preparing PDF…"
               onClick={() => void download()}
             >
               Download PDF
             </Button>
           </div>
-          <p role="status" className={pdfState === 'working' ? 'ui-muted' : 'ui-visually-hidden'}>
-            {pdfState === 'working'
+          <p role="status" className={pdf === 'working' ? 'ui-muted' : 'ui-visually-hidden'}>
+            {pdf === 'working'
               ? 'Preparing your PDF. The first download of a DIP can take a few seconds.'
               : ''}
           </p>
-          {pdfState === 'failed' && (
+          {pdf === 'failed' && (
             <p className="sr-pdf-failed">
               The PDF isn&apos;t ready yet or could not be downloaded.{' '}
               <Button size="sm" variant="link" onClick={() => void download()}>
@@ -266,14 +259,18 @@ export function GetDipDialog({
             </p>
           )}
           <h3 className="sr-section-title">Share with estate agents</h3>
-          <RecipientEmailsField value={emails} onChange={setEmails} error={emailError} />
+          <RecipientEmailsField
+            value={state.emails}
+            onChange={(emails) => dispatch({ kind: 'emails-changed', emails })}
+            error={state.emailError}
+          />
           <TextAreaField
             label="Message (optional)"
             id="get-dip-message"
             rows={3}
             maxLength={2000}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
+            value={state.message}
+            onChange={(e) => dispatch({ kind: 'message-changed', message: e.target.value })}
           />
           {fallback && (
             <Alert variant="warning" title="Email Service Unavailable">
@@ -286,15 +283,15 @@ export function GetDipDialog({
           {/* Disabled while blank (and while sending). */}
           <Button
             onClick={() => void share()}
-            disabled={emails.trim() === ''}
-            loading={sending}
+            disabled={!canShare(state)}
+            loading={state.sending}
             loadingText="Sending..."
           >
             Share DIP
           </Button>
         </div>
       )}
-      {sent && created && (
+      {step === 'shared' && created && sent && (
         <div className="ui-stack">
           <p>
             Your Decision in Principle {created.quoteCode} was shared with{' '}

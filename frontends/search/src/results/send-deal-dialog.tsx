@@ -12,7 +12,8 @@ import {
 } from '@lsp/ui';
 import { useEffect, useRef, useState } from 'react';
 import { createDealShare, type DealShareDialogProps } from './deal-share';
-import { RecipientEmailsField, invalidEmails, splitEmails } from './recipient-emails';
+import { invalidEmails, splitEmails } from './recipient-addresses';
+import { RecipientEmailsField } from './recipient-emails';
 
 export const SEND_DEAL_CLOSE_MS = 3000;
 
