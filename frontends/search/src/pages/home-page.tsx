@@ -1,4 +1,4 @@
-import type { LeadForm, PendingLendabilityScore, PendingLoanResults } from '@lsp/contracts';
+import type { LeadForm, PendingLoanResults } from '@lsp/contracts';
 import {
   DASHBOARD_QUERY_KEYS,
   LendabilityScoreCard,
@@ -10,10 +10,10 @@ import {
   startJourney,
 } from '@lsp/ui';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { fetchSessionUser, postLead, runLoanSearch, saveSearch } from '../api/search-api';
-import { LeadCaptureModal, type ReadinessAnswers } from '../components/lead-capture-modal';
+import { LeadCaptureModal } from '../components/lead-capture-modal';
 import { ProgressOverlay } from '../components/progress-overlay';
 import { RecentSearches } from '../components/recent-searches';
 import { VerifyEmailGate } from '../components/verify-email-gate';
@@ -29,24 +29,13 @@ import { runSearchFlow, type SearchFlowDeps } from '../lib/search-flow';
 import { browserStorage } from '../lib/storage-keys';
 import { SavedSearchIdContext } from '../lib/saved-search-context';
 import { ResultsPanel } from '../results/results-panel';
+import { formKey, homeReducer, initialHomeState, resultsArea, waitingReadiness } from './home-page-model';
 
 const FORMS: Record<LoanType, (props: SearchFormProps) => React.JSX.Element> = {
   development: DevelopmentForm,
   bridging: BridgingForm,
   commercial: CommercialForm,
 };
-
-interface ShownResults {
-  /** Set when the search was saved to the signed-in user's account. */
-  searchId?: string;
-  /** The Lendability Score the lead was given (anonymous searches only), shown above the offers. */
-  lendabilityScore?: PendingLendabilityScore | null;
-  /** The search run the offers came from (Send Deal shares the server's record of an offer). */
-  searchRunId?: string;
-  loanType: LoanType;
-  formData: Record<string, unknown>;
-  results: PendingLoanResults['results'];
-}
 
 function HomeSearching() {
   return (
@@ -67,17 +56,9 @@ export function HomePage() {
   const queryClient = useQueryClient();
   const [searchParams, setSearchParams] = useSearchParams();
 
-  const [loanType, setLoanType] = useState<LoanType | null>(null);
-  const [formSeed, setFormSeed] = useState<{ key: number; values: Record<string, unknown> | null }>({
-    key: 0,
-    values: null,
-  });
-  const [results, setResults] = useState<ShownResults | null>(null);
-  const [pending, setPending] = useState<PendingLoanResults | null>(null);
-  const [running, setRunning] = useState(false);
-  const [leadOpen, setLeadOpen] = useState(false);
-  // The form values waiting for the lead dialog; cleared once the search has run.
-  const remembered = useRef<{ loanType: LoanType; values: Record<string, unknown> } | null>(null);
+  const [state, dispatch] = useReducer(homeReducer, initialHomeState);
+  const { loanType, pending, running, results } = state;
+  // Resolved by the progress overlay when it has played through; a shown search waits for it.
   const overlayDone = useRef<(() => void) | null>(null);
   const history = useSearchHistory(loanType ?? 'development');
 
@@ -85,16 +66,7 @@ export function HomePage() {
   // when someone is signed in (an anonymous search was never saved).
   const unlockPending = useCallback(
     async (entry: PendingLoanResults, user: SessionUser | null) => {
-      setLoanType(entry.loanType);
-      setFormSeed((seed) => ({ key: seed.key + 1, values: entry.formData }));
-      setResults({
-        loanType: entry.loanType,
-        formData: entry.formData,
-        results: entry.results,
-        searchRunId: entry.searchRunId,
-        lendabilityScore: entry.lendabilityScore ?? null,
-      });
-      setPending(null);
+      dispatch({ kind: 'pending-unlocked', entry });
       clearPendingResults(browserStorage());
       if (!user) return;
       try {
@@ -105,7 +77,7 @@ export function HomePage() {
           // The server saves its own record of the run this id names; the held offers are not sent as truth.
           apiResponse: { success: true, data: { Results: entry.results, SearchRunId: entry.searchRunId } },
         });
-        setResults((shown) => (shown ? { ...shown, searchId } : shown));
+        dispatch({ kind: 'unlocked-search-saved', searchId });
         void queryClient.invalidateQueries({ queryKey: DASHBOARD_QUERY_KEYS.allSearches });
       } catch (error) {
         console.error('Failed to save the verified search', error);
@@ -135,7 +107,7 @@ export function HomePage() {
       setSearchParams(next, { replace: true });
       return;
     }
-    setPending(entry);
+    dispatch({ kind: 'pending-read', entry });
     // Runs once per arrival with or without the flag; the params change it makes must not re-run it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [verified]);
@@ -147,7 +119,8 @@ export function HomePage() {
     if (pending && sessionUser?.verified) void unlockPending(pending, sessionUser);
   }, [pending, sessionUser, unlockPending]);
   useEffect(() => {
-    const onPending = () => setPending(readFreshPendingResults(browserStorage(), Date.now()));
+    const onPending = () =>
+      dispatch({ kind: 'pending-read', entry: readFreshPendingResults(browserStorage(), Date.now()) });
     window.addEventListener(PENDING_RESULTS_EVENT, onPending);
     return () => window.removeEventListener(PENDING_RESULTS_EVENT, onPending);
   }, []);
@@ -170,38 +143,21 @@ export function HomePage() {
   };
 
   const runSearch = async (type: LoanType, values: Record<string, unknown>, lead: LeadForm | null) => {
-    setResults(null);
-    setPending(null);
-    setRunning(true);
+    dispatch({ kind: 'search-started' });
     const overlayFinished = new Promise<void>((resolve) => {
       overlayDone.current = resolve;
     });
     const outcome = await runSearchFlow(deps, type, values, lead);
-    remembered.current = null;
     history.reload();
-    if (outcome.kind === 'failed') {
-      setRunning(false);
-      toast(outcome.toast);
-      return;
-    }
-    await overlayFinished;
-    setRunning(false);
+    // A failure closes the overlay at once; anything else lets it play through first.
+    if (outcome.kind !== 'failed') await overlayFinished;
+    const held =
+      outcome.kind === 'held-for-verification' ? readFreshPendingResults(browserStorage(), Date.now()) : null;
+    dispatch({ kind: 'search-settled', loanType: type, outcome, held });
     toast(outcome.toast);
-    if (outcome.kind === 'shown') {
-      setResults({
-        searchId: outcome.searchId,
-        searchRunId: outcome.searchRunId,
-        loanType: type,
-        formData: outcome.formData,
-        results: outcome.results,
-        lendabilityScore: outcome.lendabilityScore,
-      });
+    if (outcome.kind === 'shown')
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_QUERY_KEYS.allSearches });
-    } else if (outcome.kind === 'held-for-verification') {
-      setPending(readFreshPendingResults(browserStorage(), Date.now()));
-    } else {
-      navigate('/create-account');
-    }
+    else if (outcome.kind === 'create-account') navigate('/create-account');
   };
 
   const onSearch = (values: Record<string, unknown>) => {
@@ -210,21 +166,17 @@ export function HomePage() {
       void runSearch(loanType, values, null);
       return;
     }
-    remembered.current = { loanType, values };
-    setLeadOpen(true);
+    dispatch({ kind: 'lead-asked', search: { loanType, values } });
   };
 
   const onLead = (lead: LeadForm) => {
-    setLeadOpen(false);
-    const waiting = remembered.current;
+    dispatch({ kind: 'lead-given' });
+    const waiting = state.waiting;
     if (!waiting) return;
     void runSearch(waiting.loanType, waiting.values, { ...lead, phone: lead.phone || undefined });
   };
 
-  const selectType = (type: LoanType) => {
-    setLoanType(type);
-    setFormSeed((seed) => ({ key: seed.key + 1, values: null }));
-  };
+  const selectType = (type: LoanType) => dispatch({ kind: 'loan-type-chosen', loanType: type });
 
   const renderRecent = useCallback(
     (load: (data: Record<string, unknown>) => void) => (
@@ -246,13 +198,7 @@ export function HomePage() {
     [results],
   );
   const Form = loanType ? FORMS[loanType] : null;
-  const readiness: ReadinessAnswers | null = remembered.current
-    ? {
-        hasViewedProperty: remembered.current.values.hasViewedProperty === true,
-        ownsProperty: remembered.current.values.ownsProperty === true,
-        agreedPurchasePrice: remembered.current.values.agreedPurchasePrice === true,
-      }
-    : null;
+  const area = resultsArea(state);
 
   return (
     <div className="sr-home">
@@ -283,8 +229,8 @@ export function HomePage() {
 
         {Form && loanType && (
           <Form
-            key={`${loanType}-${formSeed.key}`}
-            initialValues={formSeed.values}
+            key={formKey(state)}
+            initialValues={state.formSeed.values}
             onSearch={onSearch}
             busy={running}
             renderRecent={renderRecent}
@@ -292,39 +238,39 @@ export function HomePage() {
         )}
 
         <div className="sr-home__results" ref={resultsRef}>
-          {running && <HomeSearching />}
-          {!running && pending && (
+          {area.kind === 'searching' && <HomeSearching />}
+          {area.kind === 'verify-gate' && (
             <VerifyEmailGate
-              count={pending.results.length}
-              email={pending.userData?.email}
-              lendabilityScore={pending.lendabilityScore ?? null}
+              count={area.pending.results.length}
+              email={area.pending.userData?.email}
+              lendabilityScore={area.pending.lendabilityScore ?? null}
               onNewSearch={() => {
                 clearPendingResults(browserStorage());
-                setPending(null);
+                dispatch({ kind: 'pending-dismissed' });
               }}
             />
           )}
-          {!running && !pending && results?.searchId && (
+          {area.kind === 'results' && area.results.searchId && (
             <p className="ui-muted sr-saved-note">
               Saved to your dashboard.{' '}
-              <Link to={`/search-results/${results.searchId}`}>View this saved search</Link>
+              <Link to={`/search-results/${area.results.searchId}`}>View this saved search</Link>
             </p>
           )}
-          {!running && !pending && results?.lendabilityScore && (
+          {area.kind === 'results' && area.results.lendabilityScore && (
             <LendabilityScoreCard
               className="sr-lendability"
-              score={results.lendabilityScore.score}
-              tips={results.lendabilityScore.tips}
+              score={area.results.lendabilityScore.score}
+              tips={area.results.lendabilityScore.tips}
             />
           )}
-          {!running && !pending && results && (
-            <SavedSearchIdContext.Provider value={results.searchId}>
+          {area.kind === 'results' && (
+            <SavedSearchIdContext.Provider value={area.results.searchId}>
               <ResultsPanel
                 offers={offers}
-                loanType={results.loanType}
-                formData={results.formData}
-                searchId={results.searchId}
-                searchRunId={results.searchRunId}
+                loanType={area.results.loanType}
+                formData={area.results.formData}
+                searchId={area.results.searchId}
+                searchRunId={area.results.searchRunId}
               />
             </SavedSearchIdContext.Provider>
           )}
@@ -333,13 +279,10 @@ export function HomePage() {
 
       {running && <ProgressOverlay onComplete={() => overlayDone.current?.()} />}
       <LeadCaptureModal
-        open={leadOpen}
-        onClose={() => {
-          setLeadOpen(false);
-          remembered.current = null;
-        }}
+        open={state.leadOpen}
+        onClose={() => dispatch({ kind: 'lead-dismissed' })}
         onSubmit={onLead}
-        readiness={readiness}
+        readiness={waitingReadiness(state.waiting)}
       />
     </div>
   );
