@@ -1,35 +1,24 @@
 import { FILTER_INTEREST_MAX_PERCENT, FILTER_INTEREST_STEP_PERCENT, FILTER_MONEY_STEP } from '@lsp/contracts';
 import { Badge, Button, Card, TextField, useSession } from '@lsp/ui';
-import { useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
+import { useMemo, useReducer, type ChangeEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  compareButtonLabel,
-  isCompareDisabled,
-  isSelectedForCompare,
-  toggleCompare,
-} from '../lib/compare-selection';
+import { compareButtonLabel, isCompareDisabled, isSelectedForCompare } from '../lib/compare-selection';
 import { loanResultsHistoryState } from '../lib/loan-results-history';
 import type { LoanType } from '../lib/loan-type';
 import type { LoanOffer } from '../lib/loan-offer';
-import {
-  EMPTY_FILTERS,
-  INITIAL_SORT,
-  SORT_BUTTONS,
-  applyResultsView,
-  hasActiveFilters,
-  isSorted,
-  nextSortState,
-  resultsCountLabel,
-  sortDirectionFor,
-  type FilterState,
-  type SortState,
-} from '../lib/results-view';
+import { SORT_BUTTONS, resultsCountLabel, sortDirectionFor, type FilterState } from '../lib/results-view';
 import { BreakdownModal } from './breakdown-modal';
 import { CompareDialog } from './compare-dialog';
 import { HighlightCards } from './highlight-cards';
 import { LenderCard } from './lender-card';
 import { GetDipButton, SendDealButton } from './offer-actions';
 import { lenderTitle } from './offer-format';
+import {
+  initialResultsPanelState,
+  resultsBadges,
+  resultsPanelReducer,
+  shownOffers,
+} from './results-panel-model';
 
 interface ResultsPanelProps {
   offers: LoanOffer[];
@@ -121,17 +110,11 @@ export function ResultsPanel({
   onDetails,
   title = 'Search Results',
 }: ResultsPanelProps) {
-  const [filters, setFilters] = useState<FilterState>(EMPTY_FILTERS);
-  const [showFilters, setShowFilters] = useState(false);
-  const [sort, setSort] = useState<SortState>(INITIAL_SORT);
-  const [compact, setCompact] = useState(false);
-  const [selected, setSelected] = useState<LoanOffer[]>([]);
-  const [compareOpen, setCompareOpen] = useState(false);
-  const [details, setDetails] = useState<LoanOffer | null>(null);
+  const [state, dispatch] = useReducer(resultsPanelReducer, initialResultsPanelState);
+  const { filters, showFilters, sort, compact, selected } = state;
 
-  const shown = useMemo(() => applyResultsView(offers, filters, sort), [offers, filters, sort]);
-  const filtered = hasActiveFilters(filters);
-  const sorted = isSorted(sort);
+  const shown = useMemo(() => shownOffers(offers, { filters, sort }), [offers, filters, sort]);
+  const { filtered, sorted } = resultsBadges(state);
 
   if (offers.length === 0) {
     return (
@@ -150,7 +133,7 @@ export function ResultsPanel({
     min: 0,
     value: filters[key],
     onChange: (event: ChangeEvent<HTMLInputElement>) =>
-      setFilters((current) => ({ ...current, [key]: event.target.value })),
+      dispatch({ kind: 'filter-typed', key, value: event.target.value }),
   });
 
   return (
@@ -180,7 +163,7 @@ export function ResultsPanel({
             size="sm"
             aria-expanded={showFilters}
             aria-controls="results-filters"
-            onClick={() => setShowFilters((value) => !value)}
+            onClick={() => dispatch({ kind: 'filters-toggled' })}
           >
             Filters
           </Button>
@@ -200,7 +183,7 @@ export function ResultsPanel({
                   aria-label={`Sort by ${sorts}, ${directionWords[direction]}${
                     direction !== 'none' && !sorted ? ' (default order)' : ''
                   }`}
-                  onClick={() => setSort((current) => nextSortState(current, key))}
+                  onClick={() => dispatch({ kind: 'sort-pressed', key })}
                   data-direction={direction}
                 >
                   {label} <span aria-hidden="true">{arrows[direction]}</span>
@@ -213,7 +196,7 @@ export function ResultsPanel({
               type="button"
               className={compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'}
               aria-pressed={compact}
-              onClick={() => setCompact(true)}
+              onClick={() => dispatch({ kind: 'layout-chosen', compact: true })}
             >
               Compact
             </button>
@@ -221,7 +204,7 @@ export function ResultsPanel({
               type="button"
               className={!compact ? 'sr-segmented__item sr-segmented__item--active' : 'sr-segmented__item'}
               aria-pressed={!compact}
-              onClick={() => setCompact(false)}
+              onClick={() => dispatch({ kind: 'layout-chosen', compact: false })}
             >
               Expanded
             </button>
@@ -250,7 +233,12 @@ export function ResultsPanel({
             step={FILTER_MONEY_STEP}
             {...filterInput('depositMax')}
           />
-          <Button variant="ghost" size="sm" onClick={() => setFilters(EMPTY_FILTERS)} disabled={!filtered}>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => dispatch({ kind: 'filters-cleared' })}
+            disabled={!filtered}
+          >
             Clear filters
           </Button>
         </div>
@@ -276,8 +264,8 @@ export function ResultsPanel({
                 compact={compact}
                 selected={isSelectedForCompare(selected, offer)}
                 compareDisabled={isCompareDisabled(selected, offer)}
-                onToggleCompare={() => setSelected((current) => toggleCompare(current, offer))}
-                onDetails={() => (onDetails ? onDetails(offer) : setDetails(offer))}
+                onToggleCompare={() => dispatch({ kind: 'compare-toggled', offer })}
+                onDetails={() => (onDetails ? onDetails(offer) : dispatch({ kind: 'details-opened', offer }))}
                 actions={
                   renderActions
                     ? renderActions(offer)
@@ -300,17 +288,26 @@ export function ResultsPanel({
 
       {selected.length > 0 && (
         <div className="sr-compare-float">
-          <Button variant="brand" size="lg" onClick={() => setCompareOpen(true)}>
+          <Button
+            variant="brand"
+            size="lg"
+            onClick={() => dispatch({ kind: 'compare-open-changed', open: true })}
+          >
             {compareButtonLabel(selected.length)}
           </Button>
         </div>
       )}
-      <CompareDialog open={compareOpen} onOpenChange={setCompareOpen} offers={selected} loanType={loanType} />
+      <CompareDialog
+        open={state.compareOpen}
+        onOpenChange={(open) => dispatch({ kind: 'compare-open-changed', open })}
+        offers={selected}
+        loanType={loanType}
+      />
       <BreakdownModal
-        offer={details}
+        offer={state.details}
         loanType={loanType}
         formData={formData}
-        onClose={() => setDetails(null)}
+        onClose={() => dispatch({ kind: 'details-closed' })}
       />
     </section>
   );
