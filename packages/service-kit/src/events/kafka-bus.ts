@@ -1,8 +1,14 @@
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
 import type { Admin, Consumer, ConsumerConfig, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import { awaitHandlersAtClose, checkNewSubscription, silentLogger } from './adapter';
 import { envelopeToKafkaRecord } from './kafka-codec';
-import { deadLetterRecordHeaders, deliverWithRetries } from './kafka-delivery';
-import { settlesWithin, sleep } from './retry';
+import {
+  deadLetterRecordHeaders,
+  deliverWithRetries,
+  subscribedTopics,
+  warnTopicsNotCreated,
+} from './kafka-delivery';
+import { sleep } from './retry';
 import {
   DEFAULT_RETRY,
   type EventBus,
@@ -22,8 +28,6 @@ export interface KafkaBusOptions extends EventBusOptions {
   /** kafkajs consumer settings (session timeout, fetch wait, ...); the group id comes from the subscription. */
   consumerConfig?: Omit<ConsumerConfig, 'groupId'>;
 }
-
-const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 class ConsumerStopping extends Error {}
 
@@ -78,8 +82,7 @@ export class KafkaEventBus implements EventBus {
   }
 
   subscribe(subscription: Subscription): void {
-    if (this.started) throw new Error('subscribe before start()');
-    if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
+    checkNewSubscription(subscription, this.started);
     this.subscriptions.push(instanceSubscription(subscription, this.instance));
   }
 
@@ -88,22 +91,14 @@ export class KafkaEventBus implements EventBus {
     this.started = true;
     if (this.subscriptions.length === 0) return;
     if (this.options.createTopics ?? true) {
-      const topics = new Set(
-        this.subscriptions.flatMap((s) => s.types.flatMap((t) => [t, deadLetterTopic(t)])),
-      );
+      const topics = subscribedTopics(this.subscriptions);
       await this.connectAdmin();
       await this.admin
-        .createTopics({ topics: [...topics].map((topic) => ({ topic })), waitForLeaders: true })
-        .catch((err) =>
-          // Not fatal: brokers that auto-create topics still work, and operations may own topic creation.
-          this.logger.warn(
-            { err, topics: [...topics] },
-            'event bus: could not create topics; relying on the broker',
-          ),
-        );
+        .createTopics({ topics: topics.map((topic) => ({ topic })), waitForLeaders: true })
+        .catch((err) => warnTopicsNotCreated(this.logger, err, topics));
       // Another process starting at the same moment may have created them a moment ago: their
       // partitions have no leader yet, and subscribing to them now fails the start.
-      await this.untilTopicsLed([...topics]);
+      await this.untilTopicsLed(topics);
     }
     for (const subscription of this.subscriptions) {
       const consumer = this.kafka.consumer({
@@ -126,9 +121,7 @@ export class KafkaEventBus implements EventBus {
     const closeTimeoutMs = this.options.closeTimeoutMs ?? 10_000;
     // kafkajs' disconnect stops fetching and waits for the message being handled.
     const stopped = Promise.all(this.consumers.map((consumer) => consumer.disconnect()));
-    if (!(await settlesWithin(stopped, closeTimeoutMs))) {
-      this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
-    }
+    await awaitHandlersAtClose(stopped, closeTimeoutMs, this.logger);
     await this.forgetInstanceGroups();
     await this.producer.disconnect().catch(() => undefined);
     await this.admin.disconnect().catch(() => undefined);

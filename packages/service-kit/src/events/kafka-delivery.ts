@@ -1,4 +1,4 @@
-import { type EventEnvelope } from '@lsp/contracts';
+import { type EventEnvelope, deadLetterTopic } from '@lsp/contracts';
 import {
   type IncomingKafkaRecord,
   deadLetterHeaders,
@@ -60,6 +60,19 @@ export async function deliverWithRetries(delivery: KafkaDelivery): Promise<void>
     }
     await delivery.backoff(backoffDelay(retry, attempt));
   }
+}
+
+/** The topics a Kafka bus's subscriptions need: each event type's and its dead-letter topic. */
+export function subscribedTopics(subscriptions: Subscription[]): string[] {
+  return [...new Set(subscriptions.flatMap((s) => s.types.flatMap((t) => [t, deadLetterTopic(t)])))];
+}
+
+/**
+ * Creating the topics at start is best effort: brokers that auto-create topics still work, and
+ * operations may own topic creation.
+ */
+export function warnTopicsNotCreated(logger: EventLogger, err: unknown, topics: string[]): void {
+  logger.warn({ err, topics }, 'event bus: could not create topics; relying on the broker');
 }
 
 /** The record's own headers as text, with the failure's `dlq_*` headers added, for its dead-letter copy. */

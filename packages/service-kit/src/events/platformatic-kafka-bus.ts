@@ -1,7 +1,13 @@
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
 import type { Admin, Consumer, Message, MessagesStream, Producer } from '@platformatic/kafka';
+import { awaitHandlersAtClose, checkNewSubscription, silentLogger } from './adapter';
 import { envelopeToKafkaRecord } from './kafka-codec';
-import { deadLetterRecordHeaders, deliverWithRetries } from './kafka-delivery';
+import {
+  deadLetterRecordHeaders,
+  deliverWithRetries,
+  subscribedTopics,
+  warnTopicsNotCreated,
+} from './kafka-delivery';
 import { settlesWithin, sleep } from './retry';
 import {
   DEFAULT_RETRY,
@@ -39,7 +45,6 @@ export interface PlatformaticKafkaBusOptions extends EventBusOptions {
  */
 const DEFAULT_GROUP_TIMINGS = { sessionTimeout: 30_000, rebalanceTimeout: 60_000, heartbeatInterval: 3_000 };
 
-const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
 /** How long a consumer whose fetch stream failed waits before it joins its group again. */
 const RESUBSCRIBE_DELAY_MS = 1000;
 
@@ -95,8 +100,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
   }
 
   subscribe(subscription: Subscription): void {
-    if (this.started) throw new Error('subscribe before start()');
-    if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
+    checkNewSubscription(subscription, this.started);
     this.subscriptions.push(instanceSubscription(subscription, this.instance));
   }
 
@@ -117,9 +121,7 @@ export class PlatformaticKafkaEventBus implements EventBus {
     this.stopping = true;
     const closeTimeoutMs = this.options.closeTimeoutMs ?? 10_000;
     const handling = Promise.all(this.running.map((r) => r.inFlight?.catch(() => undefined)));
-    if (!(await settlesWithin(handling, closeTimeoutMs))) {
-      this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
-    }
+    await awaitHandlersAtClose(handling, closeTimeoutMs, this.logger);
     await Promise.all(
       this.running.map(async (r) => {
         await r.stream?.close().catch(() => undefined);
@@ -142,20 +144,14 @@ export class PlatformaticKafkaEventBus implements EventBus {
   }
 
   private async createMissingTopics(): Promise<void> {
-    const wanted = new Set(
-      this.subscriptions.flatMap((s) => s.types.flatMap((t) => [t, deadLetterTopic(t)])),
-    );
+    const wanted = subscribedTopics(this.subscriptions);
     try {
       const existing = new Set(await this.admin.listTopics());
-      const missing = [...wanted].filter((topic) => !existing.has(topic));
+      const missing = wanted.filter((topic) => !existing.has(topic));
       // -1: the broker's default partitions and replication factor, as the kafkajs adapter does.
       if (missing.length) await this.admin.createTopics({ topics: missing, partitions: -1, replicas: -1 });
     } catch (err) {
-      // Not fatal: brokers that auto-create topics still work, and operations may own topic creation.
-      this.logger.warn(
-        { err, topics: [...wanted] },
-        'event bus: could not create topics; relying on the broker',
-      );
+      warnTopicsNotCreated(this.logger, err, wanted);
     }
   }
 

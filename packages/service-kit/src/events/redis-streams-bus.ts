@@ -1,6 +1,7 @@
 import { type EventEnvelope, deadLetterTopic, eventEnvelopeSchema } from '@lsp/contracts';
 import { Redis } from 'ioredis';
-import { backoffDelay, errorMessage, settlesWithin, sleep } from './retry';
+import { awaitHandlersAtClose, checkNewSubscription, silentLogger } from './adapter';
+import { backoffDelay, errorMessage, sleep } from './retry';
 import {
   DEFAULT_RETRY,
   type DeadLetterInfo,
@@ -35,8 +36,6 @@ export interface RedisStreamsBusOptions extends EventBusOptions {
   /** Names this process within its consumer groups; unique per process by default. */
   consumerName?: string;
 }
-
-const silentLogger: EventLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 type StreamEntry = [id: string, fields: string[]];
 
@@ -126,8 +125,7 @@ export class RedisStreamsEventBus implements EventBus {
   }
 
   subscribe(subscription: Subscription): void {
-    if (this.started) throw new Error('subscribe before start()');
-    if (subscription.types.length === 0) throw new Error('a subscription needs at least one event type');
+    checkNewSubscription(subscription, this.started);
     const consumerName = this.options.consumerName ?? processInstanceId();
     this.consumers.push(
       new RedisStreamConsumer({
@@ -174,9 +172,7 @@ export class RedisStreamsEventBus implements EventBus {
   private async closeOnce(): Promise<void> {
     const closeTimeoutMs = this.options.closeTimeoutMs ?? 10_000;
     const stopped = Promise.all(this.consumers.map((consumer) => consumer.stop()));
-    if (!(await settlesWithin(stopped, closeTimeoutMs))) {
-      this.logger.warn({ closeTimeoutMs }, 'event bus: handlers still running at close; abandoning them');
-    }
+    await awaitHandlersAtClose(stopped, closeTimeoutMs, this.logger);
     for (const consumer of this.consumers) consumer.disconnect();
     await Promise.all(this.consumers.map((consumer) => consumer.forgetInstanceGroups()));
     for (const connection of [this.producer, this.worker]) await closeConnection(connection);
