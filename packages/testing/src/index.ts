@@ -9,3 +9,4 @@ export * from './ports';
 export * from './fuzz';
 export * from './harness';
 export * from './released-events';
+export * from './use-harness';
