@@ -2,11 +2,11 @@
 // and the toasts; this component only renders the search area's routes inside them.
 import { NotFoundPage } from '@lsp/ui';
 import { Route, Routes } from 'react-router-dom';
-import { ApplicationPage } from './pages/application-page';
-import { HomePage } from './pages/home-page';
-import { LoanResultsPage } from './pages/loan-results-page';
-import { ResultsGatePage } from './pages/results-gate-page';
-import { SearchResultPage } from './pages/search-result-page';
+import { ApplicationPage } from './application/application-page';
+import { HomePage } from './home/home-page';
+import { LoanResultsPage } from './results/loan-results-page';
+import { ResultsGatePage } from './leads/results-gate-page';
+import { SearchResultPage } from './saved-searches/search-result-page';
 import './search.css';
 
 export default function App() {

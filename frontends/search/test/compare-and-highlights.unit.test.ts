@@ -1,12 +1,12 @@
-import { bestValueIndexes, compareRows, marksSummary, rowValues } from '../src/lib/compare-rows';
+import { bestValueIndexes, compareRows, marksSummary, rowValues } from '../src/compare/compare-rows';
 import {
   compareButtonLabel,
   isCompareDisabled,
   isSelectedForCompare,
   toggleCompare,
-} from '../src/lib/compare-selection';
-import { selectHighlights } from '../src/lib/highlights';
-import { readLoanOffer, type LoanOffer } from '../src/lib/loan-offer';
+} from '../src/compare/compare-selection';
+import { selectHighlights } from '../src/results/highlights';
+import { readLoanOffer, type LoanOffer } from '../src/shared/loan-offer';
 
 const offer = (fields: Record<string, unknown>): LoanOffer => readLoanOffer(fields);
 

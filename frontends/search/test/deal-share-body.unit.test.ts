@@ -1,5 +1,5 @@
 import { dealShareBodySchema } from '@lsp/contracts/src/sharing/http';
-import { dealShareBody } from '../src/lib/deal-share-body';
+import { dealShareBody } from '../src/deal-share/deal-share-body';
 
 const offer = {
   raw: {

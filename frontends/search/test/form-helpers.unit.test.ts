@@ -1,10 +1,10 @@
-import { derivedBuildCosts } from '../src/lib/development-costs';
+import { derivedBuildCosts } from '../src/search-form/development-costs';
 import {
   readSavedSearch,
   resultsFromApiResponse,
   searchRunIdOf,
   searchSummary,
-} from '../src/lib/saved-search';
+} from '../src/saved-searches/saved-search';
 
 describe('development derived costs', () => {
   it('adds the contingency to the build cost and assumes professional fees at 10%', () => {

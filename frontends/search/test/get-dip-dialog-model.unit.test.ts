@@ -11,7 +11,7 @@ import {
   initialGetDipState,
   shareFallback,
   shareRecipients,
-} from '../src/results/get-dip-dialog-model';
+} from '../src/dip/get-dip-dialog-model';
 
 const dip: CreatedDip = { dipId: 'dip-1', quoteCode: 'Q-ABC123', expiresAt: '2026-05-02T10:00:00.000Z' };
 

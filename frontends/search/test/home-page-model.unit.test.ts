@@ -8,8 +8,8 @@ import {
   resultsArea,
   shownFromPending,
   waitingReadiness,
-} from '../src/pages/home-page-model';
-import type { SearchOutcome } from '../src/lib/search-flow';
+} from '../src/home/home-page-model';
+import type { SearchOutcome } from '../src/home/search-flow';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 const offers: PendingLoanResults['results'] = [{ LenderName: 'A', NetLoan: 100000, GrossLoan: 110000 }];

@@ -1,5 +1,5 @@
-import { ADVISOR_EMAIL, ADVISOR_PHONE, callbackMessage } from '../src/lib/advisor-contact';
-import { readLendabilityScore } from '../src/lib/search-flow';
+import { ADVISOR_EMAIL, ADVISOR_PHONE, callbackMessage } from '../src/shared/advisor-contact';
+import { readLendabilityScore } from '../src/home/search-flow';
 
 describe("the lead's Lendability Score as the page keeps it", () => {
   it('keeps the number and the text tips of a well-formed answer', () => {

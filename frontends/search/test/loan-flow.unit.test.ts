@@ -1,4 +1,4 @@
-import { readLoanOffer } from '../src/lib/loan-offer';
+import { readLoanOffer } from '../src/shared/loan-offer';
 import { loanFlow } from '../src/results/loan-flow';
 
 describe('where the gross loan goes', () => {

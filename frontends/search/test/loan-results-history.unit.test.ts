@@ -1,4 +1,4 @@
-import { loanResultsFromHistory, loanResultsHistoryState } from '../src/lib/loan-results-history';
+import { loanResultsFromHistory, loanResultsHistoryState } from '../src/results/loan-results-history';
 import type { PendingLoanResults } from '@lsp/contracts';
 
 const shown: PendingLoanResults = {

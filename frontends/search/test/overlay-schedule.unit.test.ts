@@ -1,4 +1,4 @@
-import { overlayPercent, overlaySchedule } from '../src/lib/overlay-schedule';
+import { overlayPercent, overlaySchedule } from '../src/home/overlay-schedule';
 
 describe('progress overlay schedule', () => {
   it('moves to stage 2 at 2.2 s, stage 3 at 4.4 s and completes 0.8 s later', () => {

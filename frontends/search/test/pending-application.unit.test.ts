@@ -1,5 +1,5 @@
-import { readPendingApplication, storePendingApplication } from '../src/lib/pending-application';
-import { createMemoryStorage } from '../src/lib/storage-keys';
+import { readPendingApplication, storePendingApplication } from '../src/application/pending-application';
+import { createMemoryStorage } from '../src/shared/storage-keys';
 
 describe('pending application', () => {
   it('stores the chosen offer under pendingApplication, selectedLoan and searchFormData', () => {

@@ -5,8 +5,8 @@ import {
   readFreshPendingResults,
   readPendingResults,
   storePendingResults,
-} from '../src/lib/pending-results';
-import { createMemoryStorage } from '../src/lib/storage-keys';
+} from '../src/shared/pending-results';
+import { createMemoryStorage } from '../src/shared/storage-keys';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 const entry = {

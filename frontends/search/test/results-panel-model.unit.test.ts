@@ -1,4 +1,4 @@
-import { readLoanOffer } from '../src/lib/loan-offer';
+import { readLoanOffer } from '../src/shared/loan-offer';
 import {
   type ResultsPanelAction,
   type ResultsPanelState,

@@ -1,4 +1,4 @@
-import { readLoanOffer } from '../src/lib/loan-offer';
+import { readLoanOffer } from '../src/shared/loan-offer';
 import {
   EMPTY_FILTERS,
   INITIAL_SORT,
@@ -7,7 +7,7 @@ import {
   nextSortState,
   resultsCountLabel,
   sortDirectionFor,
-} from '../src/lib/results-view';
+} from '../src/results/results-view';
 
 const offers = [
   readLoanOffer({

@@ -1,7 +1,7 @@
 import type { LeadForm } from '@lsp/contracts';
-import type { LeadPayload, SaveSearchBody, SearchResponse, SessionUser } from '../src/api/search-api';
-import { runSearchFlow, type SearchFlowDeps } from '../src/lib/search-flow';
-import { createMemoryStorage } from '../src/lib/storage-keys';
+import type { LeadPayload, SaveSearchBody, SearchResponse, SessionUser } from '../src/shared/search-api';
+import { runSearchFlow, type SearchFlowDeps } from '../src/home/search-flow';
+import { createMemoryStorage } from '../src/shared/storage-keys';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 const user: SessionUser = { id: 'u1', name: 'Ann', email: 'ann@example.com', verified: true };

@@ -5,8 +5,8 @@ import {
   describeSearch,
   loadHistory,
   removeFromHistory,
-} from '../src/lib/search-history';
-import { createMemoryStorage } from '../src/lib/storage-keys';
+} from '../src/history/search-history';
+import { createMemoryStorage } from '../src/shared/storage-keys';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 

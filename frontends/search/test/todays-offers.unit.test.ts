@@ -3,7 +3,7 @@ import {
   todaysOffersKey,
   todaysSaveBody,
   todaysSearchPayload,
-} from '../src/lib/todays-offers';
+} from '../src/saved-searches/todays-offers';
 
 const saved = {
   projectName: 'Panel Row refinance',

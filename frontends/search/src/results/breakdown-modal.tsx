@@ -1,12 +1,12 @@
 import { formatCurrency } from '@lsp/contracts';
 import { Button, Dialog, useToast } from '@lsp/ui';
 import { useNavigate } from 'react-router-dom';
-import { callbackMessage } from '../lib/advisor-contact';
-import type { LoanType } from '../lib/loan-type';
-import type { LoanOffer } from '../lib/loan-offer';
-import { storePendingApplication } from '../lib/pending-application';
-import { useSavedSearchId } from '../lib/saved-search-context';
-import { browserStorage } from '../lib/storage-keys';
+import { callbackMessage } from '../shared/advisor-contact';
+import type { LoanType } from '../shared/loan-type';
+import type { LoanOffer } from '../shared/loan-offer';
+import { storePendingApplication } from '../application/pending-application';
+import { useSavedSearchId } from '../shared/saved-search-context';
+import { browserStorage } from '../shared/storage-keys';
 import { LoanFlowChart } from './loan-flow-chart';
 import {
   arrangementFee,

@@ -1,7 +1,7 @@
 import { formatCurrency } from '@lsp/contracts';
-import { selectHighlights } from '../lib/highlights';
-import type { LoanType } from '../lib/loan-type';
-import type { LoanOffer } from '../lib/loan-offer';
+import { selectHighlights } from './highlights';
+import type { LoanType } from '../shared/loan-type';
+import type { LoanOffer } from '../shared/loan-offer';
 import { lenderTitle, ratePm, roce } from './offer-format';
 
 /** 'Top Loan Highlights': the four cards picked from the offers on show. */

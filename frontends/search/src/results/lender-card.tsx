@@ -1,7 +1,7 @@
 import { Badge, Button } from '@lsp/ui';
 import type { ReactNode } from 'react';
-import type { LoanType } from '../lib/loan-type';
-import type { LoanOffer } from '../lib/loan-offer';
+import type { LoanType } from '../shared/loan-type';
+import type { LoanOffer } from '../shared/loan-offer';
 import { arrangementFee, lenderTitle, money, ratePm, roce, tmc } from './offer-format';
 
 interface LenderCardProps {

@@ -3,7 +3,7 @@
 // with a legend in text beside it; it scales to the dialog's width, 375 px included.
 import { formatCurrency } from '@lsp/contracts';
 import { useId } from 'react';
-import type { LoanOffer } from '../lib/loan-offer';
+import type { LoanOffer } from '../shared/loan-offer';
 import { type FlowSegment, loanFlow } from './loan-flow';
 
 const WIDTH = 300;

@@ -6,7 +6,7 @@
 // the offer's own LoanInterest, the figure the breakdown's list shows, whenever it is what the gross
 // loan holds. Pure, so the picture and its words agree.
 import { formatCurrency } from '@lsp/contracts';
-import type { LoanOffer } from '../lib/loan-offer';
+import type { LoanOffer } from '../shared/loan-offer';
 
 export type FlowPart = 'net' | 'fees' | 'interest' | 'deposit';
 

@@ -3,8 +3,8 @@
 // the server's own copy of the offer, found by the saved search's id and the offer's index).
 import { Button, useSession, useToast } from '@lsp/ui';
 import { useState } from 'react';
-import type { LoanType } from '../lib/loan-type';
-import type { LoanOffer } from '../lib/loan-offer';
+import type { LoanType } from '../shared/loan-type';
+import type { LoanOffer } from '../shared/loan-offer';
 
 /**
  * A dialog's code, downloaded when it is first opened and kept from then on. A download that fails
@@ -21,8 +21,10 @@ function dialogCode<C>(download: () => Promise<C>) {
   };
 }
 
-const getDipCode = dialogCode(() => import('./get-dip-dialog.js').then((m) => m.GetDipDialog));
-const sendDealCode = dialogCode(() => import('./send-deal-dialog.js').then((m) => m.SendDealDialog));
+const getDipCode = dialogCode(() => import('../dip/get-dip-dialog.js').then((m) => m.GetDipDialog));
+const sendDealCode = dialogCode(() =>
+  import('../deal-share/send-deal-dialog.js').then((m) => m.SendDealDialog),
+);
 
 /**
  * A dialog opened from a press: `show` downloads its code (once) and opens it; a failed download says

@@ -6,8 +6,8 @@ import {
   formatPercent2dp,
   formatTrueMonthlyCost,
 } from '@lsp/contracts';
-import type { CompareFormat } from '../lib/compare-rows';
-import type { LoanOffer } from '../lib/loan-offer';
+import type { CompareFormat } from '../compare/compare-rows';
+import type { LoanOffer } from '../shared/loan-offer';
 
 export const lenderTitle = (offer: LoanOffer) => offer.lenderName || 'Lender Details';
 export const money = (value: number | null) => formatCurrency(value);

@@ -2,8 +2,8 @@
 // typed) and whether they show, the sort cycle, the card layout, the deals picked for Compare (at
 // most three) and the open compare and breakdown dialogs. What the list shows is worked out from it
 // with the shared filter and sort rules.
-import { toggleCompare } from '../lib/compare-selection';
-import type { LoanOffer } from '../lib/loan-offer';
+import { toggleCompare } from '../compare/compare-selection';
+import type { LoanOffer } from '../shared/loan-offer';
 import {
   EMPTY_FILTERS,
   INITIAL_SORT,
@@ -14,7 +14,7 @@ import {
   type FilterState,
   type SortKey,
   type SortState,
-} from '../lib/results-view';
+} from './results-view';
 
 export interface ResultsPanelState {
   filters: FilterState;
