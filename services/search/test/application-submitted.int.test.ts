@@ -4,40 +4,21 @@ import {
   type EventEnvelope,
   createEnvelope,
 } from '@lsp/contracts';
-import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit';
-import { type CookieClient, waitFor } from '@lsp/testing';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { subscribeToApplications } from '../src/events/consumed';
-import { SavedSearchRepository } from '../src/data/saved-searches';
-import { type SearchHarness, runAndSaveSearch, startSearchHarness } from './search-harness';
+import type { RedisStreamsEventBus } from '@lsp/service-kit';
+import { type CookieClient, useHarness, waitFor } from '@lsp/testing';
+import { randomUUID } from 'node:crypto';
+import { consumeApplications, runAndSaveSearch, startSearchHarness } from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
 
 /** The search service's consumer of application.submitted, fed through the Redis Streams bus. */
 describe('search marks a saved search Application Submitted from application.submitted', () => {
-  let h: SearchHarness;
+  const h = useHarness(startSearchHarness);
   let publisher: RedisStreamsEventBus;
-  let consumer: RedisStreamsEventBus;
 
   beforeAll(async () => {
-    h = await startSearchHarness();
-    const prefix = `test-search-applications:${randomBytes(4).toString('hex')}:`;
-    const redisUrl = h.gateway.config.REDIS_URL;
-    publisher = new RedisStreamsEventBus({ redisUrl, prefix });
-    consumer = new RedisStreamsEventBus({ redisUrl, prefix, blockMs: 100 });
-    subscribeToApplications(
-      consumer,
-      await ProcessedEvents.open(h.mongo),
-      new SavedSearchRepository(h.mongo, h.outbox),
-    );
-    await consumer.start();
-  });
-
-  afterAll(async () => {
-    await consumer?.close();
-    await publisher?.close();
-    await h?.close();
+    publisher = await consumeApplications(h, 'test-search-applications');
   });
 
   const savedSearch = async (client: CookieClient, userId: string) =>

@@ -1,12 +1,11 @@
 import type { EventEnvelope } from '@lsp/contracts';
-import { OutboxRelay, RedisStreamsEventBus } from '@lsp/service-kit';
-import { waitFor } from '@lsp/testing';
-import { randomBytes } from 'node:crypto';
+import { OutboxRelay } from '@lsp/service-kit';
+import { useHarness, waitFor } from '@lsp/testing';
 import {
   COMMERCIAL_PAYLOAD,
   DEVELOPMENT_PAYLOAD,
   LEAD,
-  type SearchHarness,
+  eventBuses,
   startSearchHarness,
 } from './search-harness';
 
@@ -18,18 +17,11 @@ jest.setTimeout(60_000);
  * through the gateway reach a consumer on the Redis Streams bus, with the contract's data.
  */
 describe('search events reach the bus', () => {
-  let h: SearchHarness;
-  let bus: RedisStreamsEventBus;
-  let consumer: RedisStreamsEventBus;
-  let relay: OutboxRelay;
+  const h = useHarness(startSearchHarness);
   const received: EventEnvelope[] = [];
 
   beforeAll(async () => {
-    h = await startSearchHarness();
-    const prefix = `test-search-events:${randomBytes(4).toString('hex')}:`;
-    const redisUrl = h.gateway.config.REDIS_URL;
-    bus = new RedisStreamsEventBus({ redisUrl, prefix });
-    consumer = new RedisStreamsEventBus({ redisUrl, prefix, blockMs: 100 });
+    const { publisher, consumer } = eventBuses(h, 'test-search-events');
     consumer.subscribe({
       consumerGroup: 'search-events-test',
       types: ['search.completed', 'search.saved', 'lead.captured'],
@@ -38,15 +30,9 @@ describe('search events reach the bus', () => {
       },
     });
     await consumer.start();
-    relay = new OutboxRelay({ outbox: h.outbox, bus, pollIntervalMs: 100 });
+    const relay = new OutboxRelay({ outbox: h.outbox, bus: publisher, pollIntervalMs: 100 });
     relay.start();
-  });
-
-  afterAll(async () => {
-    await relay?.stop();
-    await consumer?.close();
-    await bus?.close();
-    await h?.close();
+    h.onClose(() => relay.stop());
   });
 
   it('delivers search.completed, lead.captured and search.saved with the ids of what was stored', async () => {

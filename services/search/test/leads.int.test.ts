@@ -1,26 +1,12 @@
+import { useHarness } from '@lsp/testing';
 import { leadModel } from '../src/data/models/leads';
-import {
-  BRIDGING_PAYLOAD,
-  COMMERCIAL_PAYLOAD,
-  LEAD,
-  type SearchHarness,
-  envelopeOf,
-  startSearchHarness,
-} from './search-harness';
+import { BRIDGING_PAYLOAD, COMMERCIAL_PAYLOAD, LEAD, envelopeOf, startSearchHarness } from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
 
 describe('POST /api/leads through the gateway', () => {
-  let h: SearchHarness;
-
-  beforeAll(async () => {
-    h = await startSearchHarness();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(startSearchHarness);
 
   const leadCount = () => leadModel(h.mongo).countDocuments();
   /** A bridging search answering Yes to the three readiness questions (viewed, owns property, agreed price). */

@@ -1,14 +1,8 @@
 import { PANEL_OPS_MESSAGES, PANEL_VERSION_RULES, type PanelImpact } from '@lsp/contracts';
-import { type CookieClient, waitFor } from '@lsp/testing';
+import { type CookieClient, useHarness, waitFor } from '@lsp/testing';
 import { type Panel, loadDefaultPanel, serialisePanel } from '../src/panel';
 import { productView } from '../src/panel/product-edit';
-import {
-  BRIDGING_PAYLOAD,
-  type SearchHarness,
-  envelopeOf,
-  runAndSaveSearch,
-  startSearchHarness,
-} from './search-harness';
+import { BRIDGING_PAYLOAD, envelopeOf, runAndSaveSearch, startSearchHarness } from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -16,21 +10,16 @@ jest.setTimeout(60_000);
 const base = loadDefaultPanel();
 
 describe('the lender panel as operations run it, through the gateway', () => {
-  let h: SearchHarness;
+  const h = useHarness(startSearchHarness);
   let ops: CookieClient;
   let borrower: CookieClient;
   let borrowerId: string;
 
   beforeAll(async () => {
-    h = await startSearchHarness();
     ops = (await h.signedIn({ email: 'oncall@example.com', roles: ['ops'] })).client;
     const signedIn = await h.signedIn();
     borrower = signedIn.client;
     borrowerId = signedIn.user.userId;
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   /** The product that makes the bridging deal's best offer today, as the search answers it. */

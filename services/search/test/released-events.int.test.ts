@@ -2,38 +2,19 @@
 // (Redis Streams): the released example payload (packages/contracts/released/dip.json), addressed to a
 // search the owner saved, marks it Application Submitted; the same event as v2 is passed by.
 import { DIP_EVENT_TYPES, createEnvelope, dataschemaOf } from '@lsp/contracts';
-import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit';
-import { waitFor } from '@lsp/testing';
+import type { RedisStreamsEventBus } from '@lsp/service-kit';
+import { useHarness, waitFor } from '@lsp/testing';
 import { releasedExamplesConsumedBy } from '@lsp/testing/src/released-events';
-import { randomBytes } from 'node:crypto';
-import { SavedSearchRepository } from '../src/data/saved-searches';
-import { subscribeToApplications } from '../src/events/consumed';
-import { type SearchHarness, runAndSaveSearch, startSearchHarness } from './search-harness';
+import { consumeApplications, runAndSaveSearch, startSearchHarness } from './search-harness';
 
 jest.setTimeout(60_000);
 
 describe('search reads the application.submitted of the last release', () => {
-  let h: SearchHarness;
+  const h = useHarness(startSearchHarness);
   let publisher: RedisStreamsEventBus;
-  let consumer: RedisStreamsEventBus;
 
   beforeAll(async () => {
-    h = await startSearchHarness();
-    const prefix = `test-search-released:${randomBytes(4).toString('hex')}:`;
-    const redisUrl = h.gateway.config.REDIS_URL;
-    publisher = new RedisStreamsEventBus({ redisUrl, prefix });
-    consumer = new RedisStreamsEventBus({ redisUrl, prefix, blockMs: 100 });
-    subscribeToApplications(
-      consumer,
-      await ProcessedEvents.open(h.mongo),
-      new SavedSearchRepository(h.mongo, h.outbox),
-    );
-    await consumer.start();
-  });
-  afterAll(async () => {
-    await consumer?.close();
-    await publisher?.close();
-    await h?.close();
+    publisher = await consumeApplications(h, 'test-search-released');
   });
 
   const statusOf = async (searchId: string) =>

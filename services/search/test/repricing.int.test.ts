@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PANEL_REPRICING_WINDOW_DAYS, searchRepricedEventSchema } from '@lsp/contracts';
 import { createQueue } from '@lsp/service-kit';
-import { type CookieClient, silentLogger, waitFor } from '@lsp/testing';
+import { type CookieClient, silentLogger, useHarness, waitFor } from '@lsp/testing';
 import { savedSearchModel } from '../src/data/models/saved-searches';
 import { RepricingRepository } from '../src/data/repricings';
 import { SavedSearchRepository } from '../src/data/saved-searches';
@@ -13,13 +13,7 @@ import {
   repriceSavedSearches,
   startRepricingWorker,
 } from '../src/use-cases/repricing-job';
-import {
-  BRIDGING_PAYLOAD,
-  type SearchHarness,
-  envelopeOf,
-  runAndSaveSearch,
-  startSearchHarness,
-} from './search-harness';
+import { BRIDGING_PAYLOAD, envelopeOf, runAndSaveSearch, startSearchHarness } from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -28,7 +22,7 @@ const base = loadDefaultPanel();
 const DAY_MS = 24 * 3600 * 1000;
 
 describe('re-pricing saved searches after a panel activation', () => {
-  let h: SearchHarness;
+  const h = useHarness(startSearchHarness);
   let borrower: CookieClient;
   let borrowerId: string;
   let repricings: RepricingRepository;
@@ -83,17 +77,12 @@ describe('re-pricing saved searches after a panel activation', () => {
     );
 
   beforeAll(async () => {
-    h = await startSearchHarness();
     const signedIn = await h.signedIn();
     borrower = signedIn.client;
     borrowerId = signedIn.user.userId;
     repricings = new RepricingRepository(h.mongo, h.outbox);
     savedSearches = new SavedSearchRepository(h.mongo, h.outbox);
     [best] = (await borrower.post('/api/bridging', BRIDGING_PAYLOAD)).json().data.Results;
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('re-prices each search of the window in batches, records the change and publishes search.repriced once, resuming after a kill', async () => {

@@ -1,3 +1,4 @@
+import { useHarness } from '@lsp/testing';
 import { searchPayloadSchemas } from '@lsp/contracts';
 import { savedSearchModel } from '../src/data/models/saved-searches';
 import {
@@ -9,7 +10,6 @@ import {
   BRIDGING_PAYLOAD,
   COMMERCIAL_PAYLOAD,
   DEVELOPMENT_PAYLOAD,
-  type SearchHarness,
   envelopeOf,
   runAndSaveSearch,
   startSearchHarness,
@@ -34,15 +34,7 @@ function forgedOffer(offer: Record<string, unknown>): Record<string, unknown> {
 jest.setTimeout(60_000);
 
 describe('saved searches through the gateway', () => {
-  let h: SearchHarness;
-
-  beforeAll(async () => {
-    h = await startSearchHarness();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(startSearchHarness);
 
   const savedCount = () => savedSearchModel(h.mongo).countDocuments();
 

@@ -1,5 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { LoanType } from '@lsp/contracts';
-import { type CallerIdentity, Outbox, type OutboxEntry, ServiceMetrics } from '@lsp/service-kit';
+import {
+  type CallerIdentity,
+  Outbox,
+  type OutboxEntry,
+  ProcessedEvents,
+  RedisStreamsEventBus,
+  ServiceMetrics,
+} from '@lsp/service-kit';
 import {
   CookieClient,
   DOWN_URL,
@@ -16,6 +24,8 @@ import { buildApp, createRepositories, ensureIndexes } from '../src/app';
 import { searchConfigSchema } from '../src/config';
 import { loadDefaultPanel } from '../src/panel';
 import { PanelStore } from '../src/data/panel-store';
+import { SavedSearchRepository } from '../src/data/saved-searches';
+import { subscribeToApplications } from '../src/events/consumed';
 import { SEARCH_PAYLOADS } from '../../../scripts/lib/journeys';
 
 /**
@@ -35,6 +45,8 @@ export interface SearchHarness {
   /** A new client signed in as the given user (a session record in Redis, a signed cookie). */
   signedIn(user?: Partial<CallerIdentity>): Promise<{ client: CookieClient; user: CallerIdentity }>;
   outboxEntries(type?: string): Promise<OutboxEntry[]>;
+  /** Runs `close` when the harness closes, before it stops its own parts: the last registered first. */
+  onClose(close: () => Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -75,8 +87,38 @@ export function startSearchHarness(): Promise<SearchHarness> {
       signedIn: (user = {}) =>
         signedInClient(gateway, redis, { email: 'investor@example.co.uk', name: 'Alex Investor', ...user }),
       outboxEntries: (type) => outboxEntries(outbox, type),
+      onClose,
     };
   });
+}
+
+/**
+ * A publisher and a consumer (polling every 100 ms) on a stream prefix of their own in the harness's
+ * Redis, as a test feeds one of search's consumers through the Redis Streams bus. The harness closes
+ * them, the consumer first.
+ */
+export function eventBuses(h: SearchHarness, name: string) {
+  const prefix = `${name}:${randomBytes(4).toString('hex')}:`;
+  const publisher = new RedisStreamsEventBus({ redisUrl: h.redisUrl, prefix });
+  const consumer = new RedisStreamsEventBus({ redisUrl: h.redisUrl, prefix, blockMs: 100 });
+  h.onClose(() => publisher.close());
+  h.onClose(() => consumer.close());
+  return { publisher, consumer };
+}
+
+/**
+ * Search's consumer of application.submitted, started on buses of its own (`eventBuses`): the bus to
+ * publish the events on.
+ */
+export async function consumeApplications(h: SearchHarness, name: string): Promise<RedisStreamsEventBus> {
+  const { publisher, consumer } = eventBuses(h, name);
+  subscribeToApplications(
+    consumer,
+    await ProcessedEvents.open(h.mongo),
+    new SavedSearchRepository(h.mongo, h.outbox),
+  );
+  await consumer.start();
+  return publisher;
 }
 
 /**

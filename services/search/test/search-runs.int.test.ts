@@ -1,9 +1,9 @@
+import { useHarness } from '@lsp/testing';
 import {
   BRIDGING_PAYLOAD,
   COMMERCIAL_PAYLOAD,
   DEVELOPMENT_PAYLOAD,
   LEAD,
-  type SearchHarness,
   envelopeOf,
   startSearchHarness,
 } from './search-harness';
@@ -14,15 +14,7 @@ import { leadModel } from '../src/data/models/leads';
 jest.setTimeout(60_000);
 
 describe('search runs through the gateway', () => {
-  let h: SearchHarness;
-
-  beforeAll(async () => {
-    h = await startSearchHarness();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(startSearchHarness);
 
   const runsOf = (loanType: 'development' | 'bridging' | 'commercial') => searchRunModels(h.mongo)[loanType];
 

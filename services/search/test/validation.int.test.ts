@@ -1,10 +1,10 @@
+import { useHarness } from '@lsp/testing';
 import { leadModel } from '../src/data/models/leads';
 import { searchRunModels } from '../src/data/models/search-runs';
 import {
   BRIDGING_PAYLOAD,
   COMMERCIAL_PAYLOAD,
   DEVELOPMENT_PAYLOAD,
-  type SearchHarness,
   startSearchHarness,
 } from './search-harness';
 
@@ -16,15 +16,7 @@ jest.setTimeout(60_000);
  * field, and leaves nothing behind (no run, no lead, no event).
  */
 describe('search payload validation through the gateway', () => {
-  let h: SearchHarness;
-
-  beforeAll(async () => {
-    h = await startSearchHarness();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(startSearchHarness);
 
   async function storedCounts() {
     const runs = searchRunModels(h.mongo);

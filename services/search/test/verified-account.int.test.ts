@@ -4,14 +4,14 @@ import {
   type UserVerifiedEvent,
   createEnvelope,
 } from '@lsp/contracts';
-import { ProcessedEvents, RedisStreamsEventBus } from '@lsp/service-kit';
-import { silentLogger, waitFor } from '@lsp/testing';
+import { ProcessedEvents, type RedisStreamsEventBus } from '@lsp/service-kit';
+import { silentLogger, useHarness, waitFor } from '@lsp/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { subscribeToVerifiedAccounts } from '../src/events/consumed';
 import { SavedSearchRepository } from '../src/data/saved-searches';
 import { SearchRunRepository } from '../src/data/search-runs';
 import { savedSearchModel } from '../src/data/models/saved-searches';
-import { BRIDGING_PAYLOAD, type SearchHarness, envelopeOf, startSearchHarness } from './search-harness';
+import { BRIDGING_PAYLOAD, envelopeOf, eventBuses, startSearchHarness } from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -22,29 +22,19 @@ jest.setTimeout(60_000);
  * lists it.
  */
 describe('search saves the run an account was created with when the account is verified', () => {
-  let h: SearchHarness;
+  const h = useHarness(startSearchHarness);
   let publisher: RedisStreamsEventBus;
-  let consumer: RedisStreamsEventBus;
 
   beforeAll(async () => {
-    h = await startSearchHarness();
-    const prefix = `test-search-accounts:${randomBytes(4).toString('hex')}:`;
-    const redisUrl = h.gateway.config.REDIS_URL;
-    publisher = new RedisStreamsEventBus({ redisUrl, prefix });
-    consumer = new RedisStreamsEventBus({ redisUrl, prefix, blockMs: 100 });
-    subscribeToVerifiedAccounts(consumer, await ProcessedEvents.open(h.mongo), {
+    const buses = eventBuses(h, 'test-search-accounts');
+    publisher = buses.publisher;
+    subscribeToVerifiedAccounts(buses.consumer, await ProcessedEvents.open(h.mongo), {
       runs: new SearchRunRepository(h.mongo, h.outbox),
       panels: h.panels,
       savedSearches: new SavedSearchRepository(h.mongo, h.outbox),
       logger: silentLogger(),
     });
-    await consumer.start();
-  });
-
-  afterAll(async () => {
-    await consumer?.close();
-    await publisher?.close();
-    await h?.close();
+    await buses.consumer.start();
   });
 
   const verified = (userId: string, searchRunId?: string): EventEnvelope<UserVerifiedEvent> =>
