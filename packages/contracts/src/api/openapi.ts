@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type JsonSchema, jsonSchemaOf } from '../compat/json-schema';
 import { SESSION_COOKIE } from '../session';
 import { WEBHOOK_PAYLOAD_DATA, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from '../webhooks/http';
 import type { DomainReleaseInfo } from './domain-releases';
@@ -15,22 +16,10 @@ import {
  * parts as the caller sends them (`io: 'input'`), answers as the service sends them (`io: 'output'`).
  */
 
-type JsonSchema = Record<string, unknown>;
-
 export interface OpenApiInfo {
   title: string;
   version: string;
   description?: string;
-}
-
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  // Transforms and preprocessing have no JSON Schema; they document as "any value" on that side.
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-  }) as JsonSchema;
-  return rest;
 }
 
 /** The properties of an object schema, with which of them are required (params and query). */

@@ -1,8 +1,24 @@
+import { z } from 'zod';
+
 /**
  * The part of JSON Schema (draft 2020-12) zod's `z.toJSONSchema` writes, read structurally: what the
  * compatibility check and the example generator need to walk a schema.
  */
 export type JsonSchema = { [keyword: string]: unknown };
+
+/**
+ * A zod schema's JSON Schema (draft 2020-12) without its `$schema` dialect: request parts as the
+ * caller sends them (`io: 'input'`), answers and events as they are sent (`io: 'output'`).
+ * Transforms and preprocessing have no JSON Schema; they stand as "any value" on that side.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return rest;
+}
 
 /** Keywords that describe a value without constraining it. */
 const ANNOTATIONS = new Set([

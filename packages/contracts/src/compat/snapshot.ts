@@ -4,7 +4,7 @@ import type { DomainReleaseInfo } from '../api/domain-releases';
 import type { RouteContract, RouteOwner } from '../api/route';
 import { EVENT_SCHEMAS, EVENT_TYPES_OF_DOMAIN, type EventDomain } from '../events/schemas';
 import { type ExampleShape, exampleOf } from './examples';
-import type { JsonSchema } from './json-schema';
+import { type JsonSchema, jsonSchemaOf } from './json-schema';
 
 /**
  * The contracts of one domain as JSON: every event it publishes (the payload's JSON Schema per event
@@ -72,15 +72,6 @@ export interface ContractSources {
 }
 
 export const TREE_SOURCES: ContractSources = { eventSchemas: EVENT_SCHEMAS, routes: PUBLIC_API_ROUTES };
-
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-  }) as JsonSchema;
-  return rest;
-}
 
 /** An example that today's zod schema refuses means the generator cannot write this schema's values. */
 function checkedExample(type: string, schema: z.ZodType, json: JsonSchema, shape: ExampleShape): unknown {
