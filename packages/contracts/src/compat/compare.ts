@@ -366,21 +366,41 @@ function arrayItems(schema: unknown, root: JsonSchema): unknown {
 
 const fieldName = (path: string) => path || '(payload)';
 
+/**
+ * The fields of the release that today's schema lost or no longer always has, then each of the
+ * reader's `mismatches` on a field not named already: one problem a field.
+ */
+function lostThenMismatched(
+  where: string,
+  released: JsonSchema,
+  today: JsonSchema,
+  side: 'event' | 'answer',
+  mismatches: Mismatch[],
+): Incompatibility[] {
+  const found: Incompatibility[] = [];
+  const removed: [string, string][] = [];
+  removedFields(released, today, '', [released, today], removed);
+  for (const [field, problem] of removed)
+    found.push({
+      where,
+      field,
+      problem: side === 'answer' ? problem.replace('field', 'answer field') : problem,
+    });
+  for (const mismatch of mismatches) {
+    if (found.some((f) => f.field === fieldName(mismatch.path))) continue;
+    found.push({ where, field: fieldName(mismatch.path), problem: readerProblem(mismatch, side) });
+  }
+  return found;
+}
+
 /** An event payload schema of the release against today's: what a reader of either could not read. */
 export function compareEventSchemas(
   where: string,
   released: JsonSchema,
   today: JsonSchema,
 ): Incompatibility[] {
-  const found: Incompatibility[] = [];
-  const removed: [string, string][] = [];
-  removedFields(released, today, '', [released, today], removed);
-  for (const [field, problem] of removed) found.push({ where, field, problem });
-  for (const mismatch of readerMismatches(released, today, { readerRefusesUnknown: true })) {
-    if (found.some((f) => f.field === fieldName(mismatch.path))) continue;
-    found.push({ where, field: fieldName(mismatch.path), problem: readerProblem(mismatch, 'event') });
-  }
-  return found;
+  const mismatches = readerMismatches(released, today, { readerRefusesUnknown: true });
+  return lostThenMismatched(where, released, today, 'event', mismatches);
 }
 
 /** A request part (params, query or body) of the release against today's: every released request still reads. */
@@ -402,17 +422,9 @@ export function compareAnswerSchemas(
   released: JsonSchema,
   today: JsonSchema,
 ): Incompatibility[] {
-  const found: Incompatibility[] = [];
-  const removed: [string, string][] = [];
-  removedFields(released, today, '', [released, today], removed);
-  for (const [field, problem] of removed)
-    found.push({ where, field, problem: problem.replace('field', 'answer field') });
   // Callers ignore fields they do not know: only what they read is held to their schema.
-  for (const mismatch of readerMismatches(today, released, { readerRefusesUnknown: false })) {
-    if (found.some((f) => f.field === fieldName(mismatch.path))) continue;
-    found.push({ where, field: fieldName(mismatch.path), problem: readerProblem(mismatch, 'answer') });
-  }
-  return found;
+  const mismatches = readerMismatches(today, released, { readerRefusesUnknown: false });
+  return lostThenMismatched(where, released, today, 'answer', mismatches);
 }
 
 function readerProblem(mismatch: Mismatch, side: 'event' | 'request' | 'answer'): string {
