@@ -2,7 +2,13 @@ import { PANEL_OPS_MESSAGES, PANEL_VERSION_RULES, type PanelImpact } from '@lsp/
 import { type CookieClient, useHarness, waitFor } from '@lsp/testing';
 import { type Panel, loadDefaultPanel, serialisePanel } from '../src/panel';
 import { productView } from '../src/panel/product-edit';
-import { BRIDGING_PAYLOAD, envelopeOf, runAndSaveSearch, startSearchHarness } from './search-harness';
+import {
+  BRIDGING_PAYLOAD,
+  envelopeOf,
+  halfRatesPanel,
+  runAndSaveSearch,
+  startSearchHarness,
+} from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -34,22 +40,7 @@ describe('the lender panel as operations run it, through the gateway', () => {
   /** The shipped panel with the deal's best product at half its rates, under a new version. */
   async function cheaperPanel(version: string): Promise<Panel> {
     const { lender, product } = await bestProductNow();
-    return {
-      ...base,
-      version,
-      lenders: base.lenders.map((l) =>
-        l.id !== lender.id
-          ? l
-          : {
-              ...l,
-              products: l.products.map((p) =>
-                p.id !== product.id || p.loanType !== 'bridging'
-                  ? p
-                  : { ...p, rateCard: p.rateCard.map((b) => ({ ...b, ratePerMonth: b.ratePerMonth / 2 })) },
-              ),
-            },
-      ),
-    };
+    return halfRatesPanel(base, version, lender.id, product.id);
   }
 
   const versionsStored = async () => (await ops.get('/api/ops/panel')).json().versions.length as number;

@@ -13,7 +13,13 @@ import {
   repriceSavedSearches,
   startRepricingWorker,
 } from '../src/use-cases/repricing-job';
-import { BRIDGING_PAYLOAD, envelopeOf, runAndSaveSearch, startSearchHarness } from './search-harness';
+import {
+  BRIDGING_PAYLOAD,
+  envelopeOf,
+  halfRatesPanel,
+  runAndSaveSearch,
+  startSearchHarness,
+} from './search-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -41,24 +47,7 @@ describe('re-pricing saved searches after a panel activation', () => {
   }
 
   /** The shipped panel with the deal's best product at half its rates. */
-  function cheaper(version: string): Panel {
-    return {
-      ...base,
-      version,
-      lenders: base.lenders.map((l) =>
-        l.id !== best.LenderId
-          ? l
-          : {
-              ...l,
-              products: l.products.map((p) =>
-                p.id === best.ProductId && p.loanType === 'bridging'
-                  ? { ...p, rateCard: p.rateCard.map((b) => ({ ...b, ratePerMonth: b.ratePerMonth / 2 })) }
-                  : p,
-              ),
-            },
-      ),
-    };
-  }
+  const cheaper = (version: string) => halfRatesPanel(base, version, best.LenderId, best.ProductId);
 
   /** Stores and activates a panel, and returns the re-pricing job its panel.activated asks for. */
   async function activate(panel: Panel): Promise<RepricingJob> {

@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
 import { buildApp, createRepositories, ensureIndexes } from '../src/app';
 import { searchConfigSchema } from '../src/config';
-import { loadDefaultPanel } from '../src/panel';
+import { type Panel, loadDefaultPanel } from '../src/panel';
 import { PanelStore } from '../src/data/panel-store';
 import { SavedSearchRepository } from '../src/data/saved-searches';
 import { subscribeToApplications } from '../src/events/consumed';
@@ -136,6 +136,26 @@ export async function runAndSaveSearch(
   const saved = await client.post('/api/search', { userId, loanType, searchData, apiResponse: run.json() });
   expect(saved.status).toBe(201);
   return { run: run.json(), id: saved.json().search.id as string };
+}
+
+/** The panel with one lender's bridging product at half its rates, under a new version. */
+export function halfRatesPanel(panel: Panel, version: string, lenderId: string, productId: string): Panel {
+  return {
+    ...panel,
+    version,
+    lenders: panel.lenders.map((l) =>
+      l.id !== lenderId
+        ? l
+        : {
+            ...l,
+            products: l.products.map((p) =>
+              p.id !== productId || p.loanType !== 'bridging'
+                ? p
+                : { ...p, rateCard: p.rateCard.map((b) => ({ ...b, ratePerMonth: b.ratePerMonth / 2 })) },
+            ),
+          },
+    ),
+  };
 }
 
 /** The envelope an outbox entry will publish. */
