@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDENTITY_EVENT_TYPES, SHARING_MESSAGES, createEnvelope } from '@lsp/contracts';
 import { ProcessedEvents } from '@lsp/service-kit';
+import { useHarness } from '@lsp/testing';
 import { sharingRepositories } from '../src/data/repositories';
 import { handleUserRegistered } from '../src/events/consumed';
 import { type SearchedOffer, type SharingHarness, startSharingHarness } from './sharing-harness';
@@ -23,16 +24,9 @@ function forgedOffer(offer: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('shared deals, referrals and share-funnel telemetry', () => {
-  let h: SharingHarness;
+  const h = useHarness(startSharingHarness);
   /** Each referrer's own search run, run once: the offer a deal share names. */
   const searched = new Map<string, SearchedOffer>();
-
-  beforeAll(async () => {
-    h = await startSharingHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
 
   type Referrer = Awaited<ReturnType<SharingHarness['signedIn']>>;
 

@@ -1,12 +1,12 @@
 import { type DipState, SHARING_MESSAGES } from '@lsp/contracts';
 import { ServiceMetrics, identityHeaders, type CallerIdentity } from '@lsp/service-kit';
-import { TEST_SECRETS, silentLogger } from '@lsp/testing';
+import { TEST_SECRETS, silentLogger, useHarness } from '@lsp/testing';
 import { Redis } from 'ioredis';
 import { sharingEmailJobFor } from '../../notifications/src/events/consumed';
 import { buildApp } from '../src/app';
 import { sharingConfigSchema } from '../src/config';
 import { sharingRepositories } from '../src/data/repositories';
-import { SHARE_LINK_SECRET, type SharingHarness, startSharingHarness } from './sharing-harness';
+import { SHARE_LINK_SECRET, startSharingHarness } from './sharing-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(90_000);
@@ -21,15 +21,8 @@ const strangers = (batch: number) =>
  * allowance cannot be counted.
  */
 describe('invitation emails cannot be relayed', () => {
-  let h: SharingHarness;
-
-  beforeAll(async () => {
-    // The default allowance: 30 invitation emails in any 60 minutes.
-    h = await startSharingHarness({ INVITATIONS_PER_HOUR: '30' });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  // The default allowance: 30 invitation emails in any 60 minutes.
+  const h = useHarness(() => startSharingHarness({ INVITATIONS_PER_HOUR: '30' }));
   beforeEach(() => {
     h.clock.now = new Date();
   });

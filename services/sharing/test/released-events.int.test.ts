@@ -3,8 +3,9 @@
 // it. The examples share one DIP id; each is delivered with the version after the one before, so each
 // applies (its payload otherwise exactly as released).
 import { DIP_EVENT_TYPES } from '@lsp/contracts';
+import { useHarness } from '@lsp/testing';
 import { releasedExamplesConsumedBy } from '@lsp/testing/src/released-events';
-import { type SharingHarness, dipEvent, startSharingHarness } from './sharing-harness';
+import { dipEvent, startSharingHarness } from './sharing-harness';
 
 jest.setTimeout(60_000);
 
@@ -17,13 +18,7 @@ const ORDER = [
 ] as const;
 
 describe('sharing applies the dip events of the last release', () => {
-  let h: SharingHarness;
-  beforeAll(async () => {
-    h = await startSharingHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(startSharingHarness);
 
   it.each(['full', 'minimal'] as const)(
     'applies each released dip.* example (%s shape) in turn',

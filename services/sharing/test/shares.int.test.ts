@@ -1,27 +1,18 @@
 import { DIP_EVENT_TYPES, type DipCreatedEvent, type DipState, SHARING_MESSAGES } from '@lsp/contracts';
+import { useHarness } from '@lsp/testing';
 import { ShareLinkSigner } from '../src/domain/signed-links';
-import {
-  PREVIOUS_SHARE_LINK_SECRET,
-  type SharingHarness,
-  dipEvent,
-  startSharingHarness,
-} from './sharing-harness';
+import { PREVIOUS_SHARE_LINK_SECRET, dipEvent, startSharingHarness } from './sharing-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
 
 describe('DIP shares through the gateway', () => {
-  let h: SharingHarness;
-
-  beforeAll(async () => {
-    h = await startSharingHarness({
+  const h = useHarness(() =>
+    startSharingHarness({
       SHARE_LINK_PREVIOUS_SECRET: PREVIOUS_SHARE_LINK_SECRET,
       SHARE_LINK_PREVIOUS_SECRET_UNTIL: new Date(Date.now() + 3600_000).toISOString(),
-    });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+    }),
+  );
   beforeEach(() => {
     h.clock.now = new Date();
   });

@@ -1,6 +1,6 @@
 import { EMAIL_NOT_VERIFIED } from '@lsp/contracts';
-import type { CookieClient } from '@lsp/testing';
-import { type SharingHarness, startSharingHarness } from './sharing-harness';
+import { type CookieClient, useHarness } from '@lsp/testing';
+import { startSharingHarness } from './sharing-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);
@@ -12,14 +12,7 @@ jest.setTimeout(60_000);
  * succeeds; another verified user is refused (or sees nothing of it).
  */
 describe('sharing needs a verified email address', () => {
-  let h: SharingHarness;
-
-  beforeAll(async () => {
-    h = await startSharingHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(startSharingHarness);
 
   /** Everything a sharing call could change: its collections and the events it writes. */
   async function state(): Promise<string> {
