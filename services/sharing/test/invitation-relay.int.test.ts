@@ -1,4 +1,4 @@
-import { type DipState, SHARING_MESSAGES } from '@lsp/contracts';
+import { SHARING_MESSAGES } from '@lsp/contracts';
 import { ServiceMetrics, identityHeaders, type CallerIdentity } from '@lsp/service-kit';
 import { TEST_SECRETS, silentLogger, useHarness } from '@lsp/testing';
 import { Redis } from 'ioredis';
@@ -6,7 +6,7 @@ import { sharingEmailJobFor } from '../../notifications/src/events/consumed';
 import { buildApp } from '../src/app';
 import { sharingConfigSchema } from '../src/config';
 import { sharingRepositories } from '../src/data/repositories';
-import { SHARE_LINK_SECRET, startSharingHarness } from './sharing-harness';
+import { SHARE_LINK_SECRET, projectedDip, startSharingHarness } from './sharing-harness';
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(90_000);
@@ -156,18 +156,6 @@ describe('invitation emails cannot be relayed', () => {
       // A client whose connection has ended, as when Redis goes away: every command fails at once.
       deadRedis = new Redis({ lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
       deadRedis.disconnect();
-      const askDip = async (dipId: string): Promise<DipState | null> => {
-        const known = await h.collections.dips.findOne({ _id: dipId });
-        if (!known) return null;
-        const { _id, expiresAt, createdAt, linkRevokedAt, ...rest } = known;
-        return {
-          ...rest,
-          dipId: _id,
-          expiresAt: expiresAt.toISOString(),
-          createdAt: createdAt.toISOString(),
-          linkRevokedAt: linkRevokedAt?.toISOString() ?? null,
-        };
-      };
       app = buildApp({
         config: sharingConfigSchema.parse({ ...TEST_SECRETS, SHARE_LINK_SECRET, SEARCH_URL: h.searchUrl }),
         logger: silentLogger(),
@@ -177,7 +165,7 @@ describe('invitation emails cannot be relayed', () => {
         redis: deadRedis,
         repositories: sharingRepositories(h.mongo),
         outbox: h.outbox,
-        askDip,
+        askDip: (dipId) => projectedDip(h.collections, dipId),
       });
       await app.ready();
     });

@@ -165,6 +165,20 @@ export const SNAPSHOT: DipCreatedEvent['snapshot'] = {
   },
 };
 
+/** What sharing's own projection knows of a DIP, as the dip service answers for it: null if unknown. */
+export async function projectedDip(collections: SharingCollections, dipId: string): Promise<DipState | null> {
+  const known = await collections.dips.findOne({ _id: dipId });
+  if (!known) return null;
+  const { _id, expiresAt, createdAt, linkRevokedAt, ...rest } = known;
+  return {
+    ...rest,
+    dipId: _id,
+    expiresAt: expiresAt.toISOString(),
+    createdAt: createdAt.toISOString(),
+    linkRevokedAt: linkRevokedAt?.toISOString() ?? null,
+  };
+}
+
 export function startSharingHarness(
   configOverrides: Record<string, string> = {},
   gatewayEnv: Record<string, string> = {},
@@ -206,20 +220,8 @@ export function startSharingHarness(
     });
     const clock = { now: new Date() };
     const ownerStates = new Map<string, DipState>();
-    const askDip = async (dipId: string): Promise<DipState | null> => {
-      const set = ownerStates.get(dipId);
-      if (set) return set;
-      const known = await collections.dips.findOne({ _id: dipId });
-      if (!known) return null;
-      const { _id, expiresAt, createdAt, linkRevokedAt, ...rest } = known;
-      return {
-        ...rest,
-        dipId: _id,
-        expiresAt: expiresAt.toISOString(),
-        createdAt: createdAt.toISOString(),
-        linkRevokedAt: linkRevokedAt?.toISOString() ?? null,
-      };
-    };
+    const askDip = async (dipId: string): Promise<DipState | null> =>
+      ownerStates.get(dipId) ?? projectedDip(collections, dipId);
     const app = buildApp({
       config,
       logger: silentLogger(),
