@@ -26,45 +26,49 @@ export const PASSWORD_MESSAGES = {
 const RESET_TOKEN_MAX_LENGTH = 200;
 const newPassword = registerBodySchema.shape.password;
 const confirmation = z.string({ error: IDENTITY_MESSAGES.registerMismatch }).max(PASSWORD_MAX_LENGTH);
-const passwordsMatch = (form: { password: string; confirmPassword: string }) =>
-  form.password === form.confirmPassword;
-const mismatch = { message: IDENTITY_MESSAGES.registerMismatch, path: ['confirmPassword'] };
+/** The new password twice, with the registration rules: `withMatchingPasswords` checks they agree. */
+const newPasswordTwice = { password: newPassword, confirmPassword: confirmation };
+
+function withMatchingPasswords<Schema extends z.ZodType<{ password: string; confirmPassword: string }>>(
+  schema: Schema,
+): Schema {
+  return schema.refine((form) => form.password === form.confirmPassword, {
+    message: IDENTITY_MESSAGES.registerMismatch,
+    path: ['confirmPassword'],
+  });
+}
 
 /** POST /api/auth/forgot-password (and the forgot-password form). */
 export const forgotPasswordBodySchema = z.object({ email: loginBodySchema.shape.email });
 export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 
 /** The reset page's form: the new password twice, with the registration rules. */
-export const resetPasswordFormSchema = z
-  .object({ password: newPassword, confirmPassword: confirmation })
-  .refine(passwordsMatch, mismatch);
+export const resetPasswordFormSchema = withMatchingPasswords(z.object(newPasswordTwice));
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
 
 /** POST /api/auth/reset-password: the emailed token plus the form. */
-export const resetPasswordBodySchema = z
-  .object({
+export const resetPasswordBodySchema = withMatchingPasswords(
+  z.object({
     token: z
       .string({ error: PASSWORD_MESSAGES.noResetToken })
       .trim()
       .min(1, PASSWORD_MESSAGES.noResetToken)
       .max(RESET_TOKEN_MAX_LENGTH, PASSWORD_MESSAGES.resetInvalid),
-    password: newPassword,
-    confirmPassword: confirmation,
-  })
-  .refine(passwordsMatch, mismatch);
+    ...newPasswordTwice,
+  }),
+);
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 /** POST /api/auth/change-password (signed in): the current password and the new one twice. */
-export const changePasswordBodySchema = z
-  .object({
+export const changePasswordBodySchema = withMatchingPasswords(
+  z.object({
     currentPassword: z
       .string({ error: PASSWORD_MESSAGES.currentPasswordRequired })
       .min(1, PASSWORD_MESSAGES.currentPasswordRequired)
       .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.currentPasswordWrong),
-    password: newPassword,
-    confirmPassword: confirmation,
-  })
-  .refine(passwordsMatch, mismatch);
+    ...newPasswordTwice,
+  }),
+);
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
 
 /** The answer of forgot-password, reset-password, change-password and logout-all. */
