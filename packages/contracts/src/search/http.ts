@@ -14,6 +14,14 @@ export const LEAD_MESSAGES = {
 
 const searchPayloadObject = jsonObject('Search payload', 'Search payload must be an object');
 
+/** An id a body names (`User`, `Search`): trimmed, required, at most 100 characters. */
+const requiredId = (name: string) =>
+  z
+    .string({ error: `${name} id is required` })
+    .trim()
+    .min(1, `${name} id is required`)
+    .max(100, `${name} id is too long`);
+
 /** The lead dialog's own fields, used by the form before the search runs. */
 export const leadFormSchema = z.object({
   name: z
@@ -48,11 +56,7 @@ export type LeadBody = z.output<typeof leadBodySchema>;
 
 /** POST /api/search: save a completed search for a user. */
 export const saveSearchBodySchema = z.object({
-  userId: z
-    .string({ error: 'User id is required' })
-    .trim()
-    .min(1, 'User id is required')
-    .max(100, 'User id is too long'),
+  userId: requiredId('User'),
   loanType: loanTypeSchema,
   searchData: searchPayloadObject,
   apiResponse: jsonObjectOrArray('apiResponse').nullish(),
@@ -61,11 +65,7 @@ export type SaveSearchBody = z.output<typeof saveSearchBodySchema>;
 
 /** PUT /api/search/project-name. */
 export const projectNameBodySchema = z.object({
-  searchId: z
-    .string({ error: 'Search id is required' })
-    .trim()
-    .min(1, 'Search id is required')
-    .max(100, 'Search id is too long'),
+  searchId: requiredId('Search'),
   loanType: loanTypeSchema,
   // The dashboard's rename rule (companion spec): empty after trimming is refused with this message.
   projectName: z
