@@ -10,3 +10,4 @@ export * from './fuzz';
 export * from './harness';
 export * from './released-events';
 export * from './use-harness';
+export * from './forged-offer';

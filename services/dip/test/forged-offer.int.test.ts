@@ -2,26 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '@lsp/testing';
+import { forgedOffer, silentLogger } from '@lsp/testing';
 import { PdfRenderer, renderDipHtml } from '../src/pdf';
 import { DEVELOPMENT_PAYLOAD } from '../../search/test/search-harness';
 import { type DipHarness, startDipHarness } from './dip-harness';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FORGED = /Forged|Guaranteed|guaranteed|invented-product/;
-
-/** An offer with every field changed: names, figures, terms and reasons. */
-function forgedOffer(offer: Record<string, unknown>): Record<string, unknown> {
-  const edited: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(offer)) {
-    if (typeof value === 'number')
-      edited[field] = field === 'LoanTerm' ? 60 : field.includes('Fee') ? 0 : value + 1;
-    else if (Array.isArray(value)) edited[field] = ['Guaranteed approval'];
-    else if (field === 'LoanType' || field === 'InterestTreatment') edited[field] = value;
-    else edited[field] = field === 'ProductName' ? 'Guaranteed Approval Bridge' : 'Forged Bank PLC';
-  }
-  return edited;
-}
 
 /**
  * A borrower edits every field of every offer in the answer they save: the DIP made from it, its

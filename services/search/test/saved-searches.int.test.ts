@@ -1,4 +1,4 @@
-import { useHarness } from '@lsp/testing';
+import { forgedOffer, useHarness } from '@lsp/testing';
 import { searchPayloadSchemas } from '@lsp/contracts';
 import { savedSearchModel } from '../src/data/models/saved-searches';
 import {
@@ -16,19 +16,6 @@ import {
 } from './search-harness';
 
 const FORGED_NAME = 'Forged Bank PLC';
-
-/** An offer with every field changed: names, figures, terms and reasons. */
-function forgedOffer(offer: Record<string, unknown>): Record<string, unknown> {
-  const edited: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(offer)) {
-    if (typeof value === 'number')
-      edited[field] = field === 'LoanTerm' ? 60 : field.includes('Fee') ? 0 : value + 1;
-    else if (Array.isArray(value)) edited[field] = ['Guaranteed approval'];
-    else if (field === 'LoanType' || field === 'InterestTreatment') edited[field] = value;
-    else edited[field] = field === 'ProductName' ? 'Guaranteed Approval Bridge' : FORGED_NAME;
-  }
-  return edited;
-}
 
 // Processes and databases start for real: allow for a busy machine.
 jest.setTimeout(60_000);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDENTITY_EVENT_TYPES, SHARING_MESSAGES, createEnvelope } from '@lsp/contracts';
 import { ProcessedEvents } from '@lsp/service-kit';
-import { useHarness } from '@lsp/testing';
+import { forgedOffer, useHarness } from '@lsp/testing';
 import { sharingRepositories } from '../src/data/repositories';
 import { handleUserRegistered } from '../src/events/consumed';
 import { type SearchedOffer, type SharingHarness, startSharingHarness } from './sharing-harness';
@@ -9,19 +9,6 @@ import { type SearchedOffer, type SharingHarness, startSharingHarness } from './
 jest.setTimeout(60_000);
 
 const FORGED = /Forged|Guaranteed|invented/;
-
-/** An offer with every field changed: names, ids, figures, terms and reasons. */
-function forgedOffer(offer: Record<string, unknown>): Record<string, unknown> {
-  const edited: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(offer)) {
-    if (typeof value === 'number')
-      edited[field] = field === 'LoanTerm' ? 60 : field.includes('Fee') ? 0 : value + 1;
-    else if (Array.isArray(value)) edited[field] = ['Guaranteed approval'];
-    else if (field === 'LoanType' || field === 'InterestTreatment') edited[field] = value;
-    else edited[field] = field === 'ProductName' ? 'Guaranteed Approval Bridge' : 'Forged Bank PLC';
-  }
-  return edited;
-}
 
 describe('shared deals, referrals and share-funnel telemetry', () => {
   const h = useHarness(startSharingHarness);
