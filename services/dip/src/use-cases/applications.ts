@@ -10,6 +10,8 @@ import {
 import { type CallerIdentity, type Clock, forbidden } from '@lsp/service-kit';
 import {
   type ApplicationRepository,
+  type DipApplicationDocument,
+  type LoanApplicationDocument,
   dipApplicationDocument,
   loanApplicationDocument,
 } from '../data/applications';
@@ -44,9 +46,32 @@ async function checkSubmission(
 /** A stored amount as application.submitted carries it. */
 const amountOf = (money: { toString(): string } | null) => (money === null ? null : Number(money.toString()));
 
-/** application.submitted, whose subject is the application. */
-function applicationSubmitted(data: ApplicationSubmittedEvent, requestId: string) {
-  return DIP_EVENTS.applicationSubmitted.envelope(data, { correlationId: requestId });
+/** What application.submitted reads of a stored application of either kind. */
+type StoredApplication = Pick<
+  DipApplicationDocument | LoanApplicationDocument,
+  '_id' | 'userId' | 'searchId' | 'loanType' | 'status' | 'submittedAt'
+>;
+
+/** application.submitted for a stored application, whose subject is the application. */
+function applicationSubmitted(
+  kind: ApplicationSubmittedEvent['kind'],
+  doc: StoredApplication,
+  loanAmount: { toString(): string } | null,
+  requestId: string,
+) {
+  return DIP_EVENTS.applicationSubmitted.envelope(
+    {
+      applicationId: doc._id,
+      kind,
+      userId: doc.userId,
+      searchId: doc.searchId,
+      loanType: doc.loanType,
+      loanAmount: amountOf(loanAmount),
+      status: doc.status,
+      submittedAt: doc.submittedAt.toISOString(),
+    },
+    { correlationId: requestId },
+  );
 }
 
 /** The DIP application wizard's answers, status 'submitted', stored with application.submitted. */
@@ -54,23 +79,11 @@ export async function submitDipApplication(
   deps: ApplicationDeps,
   submission: ApplicationSubmission<DipApplicationBody>,
 ): Promise<AnswerOf<'submitDipApplication'>> {
-  const { caller, body } = submission;
+  const { caller, body, requestId } = submission;
   await checkSubmission(deps, caller, body);
   const doc = dipApplicationDocument(randomUUID(), caller.userId, body, deps.clock.now());
   await deps.applications.insertDipApplication(doc, [
-    applicationSubmitted(
-      {
-        applicationId: doc._id,
-        kind: 'dip-application',
-        userId: caller.userId,
-        searchId: doc.searchId,
-        loanType: doc.loanType,
-        loanAmount: amountOf(doc.loanAmountValue),
-        status: doc.status,
-        submittedAt: doc.submittedAt.toISOString(),
-      },
-      submission.requestId,
-    ),
+    applicationSubmitted('dip-application', doc, doc.loanAmountValue, requestId),
   ]);
   return { success: true, id: doc._id, status: doc.status };
 }
@@ -80,23 +93,11 @@ export async function submitLoanApplication(
   deps: ApplicationDeps,
   submission: ApplicationSubmission<LoanApplicationBody>,
 ): Promise<AnswerOf<'submitLoanApplication'>> {
-  const { caller, body } = submission;
+  const { caller, body, requestId } = submission;
   await checkSubmission(deps, caller, body);
   const doc = loanApplicationDocument(randomUUID(), caller.userId, body, deps.clock.now());
   await deps.applications.insertLoanApplication(doc, [
-    applicationSubmitted(
-      {
-        applicationId: doc._id,
-        kind: 'loan-application',
-        userId: caller.userId,
-        searchId: doc.searchId,
-        loanType: doc.loanType,
-        loanAmount: amountOf(doc.loanAmount),
-        status: doc.status,
-        submittedAt: doc.submittedAt.toISOString(),
-      },
-      submission.requestId,
-    ),
+    applicationSubmitted('loan-application', doc, doc.loanAmount, requestId),
   ]);
   return { success: true, id: doc._id, status: doc.status };
 }
