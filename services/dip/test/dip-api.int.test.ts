@@ -1,28 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { DIP_MESSAGES, SHARING_EVENT_TYPES, createEnvelope } from '@lsp/contracts';
-import type { CookieClient } from '@lsp/testing';
+import { type CookieClient, useHarness } from '@lsp/testing';
 import { QUOTE_CODE_PATTERN, newQuoteCode, newShareSlug } from '../src/domain/codes';
 import { buildSnapshot } from '../src/domain/snapshot';
-import { HOUR, type DipHarness, startDipHarness } from './dip-harness';
+import { HOUR, TEXT_PDFS, startDipHarness } from './dip-harness';
 import { DIP_APPLICATION, OFFER, versionOneDocument } from './fixtures';
 
 describe('dip service through the gateway', () => {
-  let h: DipHarness;
+  const h = useHarness(() => startDipHarness({ pdfs: TEXT_PDFS }));
   let owner: { client: CookieClient; user: { userId: string; email: string; name: string } };
   let other: { client: CookieClient; user: { userId: string; email: string } };
   let searchId: string;
 
   beforeAll(async () => {
-    h = await startDipHarness({
-      pdfs: { get: async (dip) => Buffer.from(`%PDF-1.7 test ${dip.quoteCode} v${dip.version}`) },
-    });
     owner = await h.signedIn({ name: 'Alex Investor' });
     other = await h.signedIn({ name: 'Other Person' });
     searchId = await h.savedSearch(owner.client, owner.user.userId);
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   const create = (client: CookieClient, id = searchId, index = 0, body: unknown = { validHours: 48 }) =>

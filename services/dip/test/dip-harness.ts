@@ -56,6 +56,11 @@ export interface DipHarness {
 
 export const HOUR = 3600_000;
 
+/** A stand-in for the PDF renderer: each PDF's text names the DIP's quote code and version. */
+export const TEXT_PDFS: Pick<DipPdfs, 'get'> = {
+  get: async (dip) => Buffer.from(`%PDF-1.7 test ${dip.quoteCode} v${dip.version}`),
+};
+
 /**
  * The search and dip services in-process behind the real gateway, on the embedded MongoDB (a database
  * each) and a leased Redis database carrying their events through the Redis Streams bus, outbox relays

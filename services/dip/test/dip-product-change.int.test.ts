@@ -8,10 +8,10 @@ import {
   createEnvelope,
 } from '@lsp/contracts';
 import { Outbox, ProcessedEvents } from '@lsp/service-kit';
-import type { CookieClient } from '@lsp/testing';
+import { type CookieClient, useHarness } from '@lsp/testing';
 import { DipRepository } from '../src/data/dips';
 import { handlePanelActivated } from '../src/events/consumed';
-import { HOUR, type DipHarness, startDipHarness } from './dip-harness';
+import { HOUR, startDipHarness } from './dip-harness';
 
 /** online_dips as stored, as far as these tests read it. */
 interface StoredDip {
@@ -31,7 +31,7 @@ interface StoredDip {
 const NOTICE_KINDS = ['withdrawn', 'repriced'];
 
 describe('a lender panel change to the product a DIP was issued from', () => {
-  let h: DipHarness;
+  const h = useHarness(startDipHarness);
   let owner: { client: CookieClient; user: { userId: string; email: string } };
   let other: { client: CookieClient; user: { userId: string; email: string } };
   let searchId: string;
@@ -40,14 +40,9 @@ describe('a lender panel change to the product a DIP was issued from', () => {
   const firstActivation = Date.now();
 
   beforeAll(async () => {
-    h = await startDipHarness();
     owner = await h.signedIn({ name: 'Alex Investor' });
     other = await h.signedIn({ name: 'Other Person' });
     searchId = await h.savedSearch(owner.client, owner.user.userId);
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   async function newDip(index = 0, validHours = 48) {

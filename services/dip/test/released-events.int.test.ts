@@ -3,21 +3,16 @@
 // (packages/contracts/released/) reach the saved-search and access projections; an event of a payload
 // version dip does not read (v2, published beside v1) is passed by.
 import { SEARCH_EVENT_TYPES, SHARING_EVENT_TYPES, createEnvelope, dataschemaOf } from '@lsp/contracts';
+import { useHarness } from '@lsp/testing';
 import { releasedExamplesConsumedBy } from '@lsp/testing/src/released-events';
-import { type DipHarness, startDipHarness } from './dip-harness';
+import { startDipHarness } from './dip-harness';
 
 jest.setTimeout(60_000);
 
 type Payload = Record<string, unknown>;
 
 describe('dip reads the events of the last release', () => {
-  let h: DipHarness;
-  beforeAll(async () => {
-    h = await startDipHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useHarness(startDipHarness);
 
   const released = async (type: string, shape: 'full' | 'minimal') => {
     const example = (await releasedExamplesConsumedBy('dip')).find(

@@ -1,6 +1,6 @@
 import { EMAIL_NOT_VERIFIED } from '@lsp/contracts';
-import type { CookieClient } from '@lsp/testing';
-import { type DipHarness, startDipHarness } from './dip-harness';
+import { type CookieClient, useHarness } from '@lsp/testing';
+import { TEXT_PDFS, startDipHarness } from './dip-harness';
 import { DIP_APPLICATION } from './fixtures';
 
 jest.setTimeout(60_000);
@@ -11,25 +11,18 @@ jest.setTimeout(60_000);
  * dip database changes; the verified owner succeeds; another verified user is refused.
  */
 describe('the dip service needs a verified email address', () => {
-  let h: DipHarness;
+  const h = useHarness(() => startDipHarness({ pdfs: TEXT_PDFS }));
   let owner: { client: CookieClient; user: { userId: string; email: string; name: string } };
   let unverified: CookieClient;
   let other: CookieClient;
   let searchId: string;
 
   beforeAll(async () => {
-    h = await startDipHarness({
-      pdfs: { get: async (dip) => Buffer.from(`%PDF-1.7 test ${dip.quoteCode} v${dip.version}`) },
-    });
     owner = await h.signedIn({ name: 'Alex Investor' });
     // The same account, in a session opened before the address was verified.
     unverified = (await h.signedIn({ ...owner.user, verified: false })).client;
     other = (await h.signedIn({ name: 'Other Person' })).client;
     searchId = await h.savedSearch(owner.client, owner.user.userId);
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   /**
