@@ -394,16 +394,17 @@ describe('dip service through the gateway', () => {
         }),
       );
 
+    /** Waits until `client` is answered `status` at `path`: the sharing events have reached dip. */
+    const untilAnswered = (client: CookieClient, path: string, status: number, what: string) =>
+      h.until(async () => (await client.get(path)).status === status, what);
+
     it('lets a recipient see the online DIP and download the PDF; a revoked share ends it', async () => {
       const dip = await newDip();
       const recipient = await h.signedIn({ email: 'Recipient@Example.com' });
       const slug = dip.shareUrl.split('/').pop();
       expect((await recipient.client.get(`/api/online-dip/${slug}`)).status).toBe(403);
       const shareId = await share(dip, 'recipient@example.com');
-      await h.until(
-        async () => (await recipient.client.get(`/api/online-dip/${slug}`)).status === 200,
-        'access',
-      );
+      await untilAnswered(recipient.client, `/api/online-dip/${slug}`, 200, 'access');
       const pdf = await recipient.client.get(`/api/online-dip/pdf/${dip.quoteCode}`);
       expect(pdf.status).toBe(200);
       expect(pdf.headers.get('content-type')).toBe('application/pdf');
@@ -411,10 +412,7 @@ describe('dip service through the gateway', () => {
       // The owner view stays the owner's.
       expect((await recipient.client.get(`/api/online-dip/${dip.dipId}`)).status).toBe(403);
       await revoke(dip, shareId, 'recipient@example.com', new Date());
-      await h.until(
-        async () => (await recipient.client.get(`/api/online-dip/${slug}`)).status === 403,
-        'revocation',
-      );
+      await untilAnswered(recipient.client, `/api/online-dip/${slug}`, 403, 'revocation');
     });
 
     it('gives access back when the owner shares again after a revocation, and ignores a late older event', async () => {
@@ -437,10 +435,7 @@ describe('dip service through the gateway', () => {
       await share(dip, 'again@example.com', { shareId, createdAt: first });
       const marker = await share(dip, 'marker@example.com');
       const markerUser = await h.signedIn({ email: 'marker@example.com' });
-      await h.until(
-        async () => (await markerUser.client.get(`/api/online-dip/${slug}`)).status === 200,
-        `the later event ${marker}`,
-      );
+      await untilAnswered(markerUser.client, `/api/online-dip/${slug}`, 200, `the later event ${marker}`);
       expect(await canView()).toBe(false);
     });
 
@@ -450,10 +445,7 @@ describe('dip service through the gateway', () => {
       const slug = dip.shareUrl.split('/').pop();
       const linkId = await share(dip, null, { expiresWithDip: true });
       await openLink(dip, linkId, opener.user.userId, 'opener@example.com');
-      await h.until(
-        async () => (await opener.client.get(`/api/online-dip/${slug}`)).status === 200,
-        'open-link access',
-      );
+      await untilAnswered(opener.client, `/api/online-dip/${slug}`, 200, 'open-link access');
       expect((await opener.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(200);
       const stranger = await h.signedIn({ email: 'stranger@example.com' });
       expect((await stranger.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
@@ -464,10 +456,7 @@ describe('dip service through the gateway', () => {
       const recipient = await h.signedIn({ email: 'extended@example.com' });
       const slug = dip.shareUrl.split('/').pop();
       await share(dip, 'extended@example.com', { expiresWithDip: true });
-      await h.until(
-        async () => (await recipient.client.get(`/api/online-dip/${slug}`)).status === 200,
-        'access',
-      );
+      await untilAnswered(recipient.client, `/api/online-dip/${slug}`, 200, 'access');
       const extended = await owner.client.post(`/api/online-dip/${dip.dipId}/expiry`, {});
       expect(extended.status).toBe(200);
       h.clock.advance(72 * HOUR);
@@ -484,10 +473,7 @@ describe('dip service through the gateway', () => {
       const viewer = await h.signedIn({ email: 'viewer@example.com' });
       const slug = dip.shareUrl.split('/').pop();
       await share(dip, 'viewer@example.com', { downloadPdf: false });
-      await h.until(
-        async () => (await viewer.client.get(`/api/online-dip/${slug}`)).status === 200,
-        'access',
-      );
+      await untilAnswered(viewer.client, `/api/online-dip/${slug}`, 200, 'access');
       expect((await viewer.client.get(`/api/online-dip/pdf/${dip.dipId}`)).status).toBe(403);
       const regenerated = await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
       const newSlug = regenerated.json().shareSlug as string;
@@ -498,10 +484,7 @@ describe('dip service through the gateway', () => {
 
       const reader = await h.signedIn({ email: 'reader@example.com' });
       await share(dip, 'reader@example.com');
-      await h.until(
-        async () => (await reader.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status === 200,
-        'PDF access',
-      );
+      await untilAnswered(reader.client, `/api/online-dip/pdf/${dip.quoteCode}`, 200, 'PDF access');
       await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
       expect((await reader.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(200);
 
@@ -516,8 +499,10 @@ describe('dip service through the gateway', () => {
       await share(dip, 'late-reader@example.com', { createdAt: new Date(Date.now() - 60_000) });
       const fresh = await h.signedIn({ email: 'fresh-reader@example.com' });
       await share(dip, 'fresh-reader@example.com');
-      await h.until(
-        async () => (await fresh.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status === 200,
+      await untilAnswered(
+        fresh.client,
+        `/api/online-dip/pdf/${dip.quoteCode}`,
+        200,
         'the share made after the revocation',
       );
       expect((await late.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
@@ -528,10 +513,7 @@ describe('dip service through the gateway', () => {
       const opener = await h.signedIn({ email: 'opened-once@example.com' });
       const linkId = await share(dip, null, { expiresWithDip: true });
       await openLink(dip, linkId, opener.user.userId, 'opened-once@example.com');
-      await h.until(
-        async () => (await opener.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status === 200,
-        'open-link access',
-      );
+      await untilAnswered(opener.client, `/api/online-dip/pdf/${dip.quoteCode}`, 200, 'open-link access');
       const regenerated = await owner.client.post(`/api/online-dip/${dip.dipId}/regenerate-link`, {});
       expect((await opener.client.get(`/api/online-dip/${regenerated.json().shareSlug}`)).status).toBe(403);
       expect((await opener.client.get(`/api/online-dip/pdf/${dip.quoteCode}`)).status).toBe(403);
