@@ -4,7 +4,7 @@ import { type CookieClient, useHarness } from '@lsp/testing';
 import { QUOTE_CODE_PATTERN, newQuoteCode, newShareSlug } from '../src/domain/codes';
 import { buildSnapshot } from '../src/domain/snapshot';
 import { HOUR, TEXT_PDFS, startDipHarness } from './dip-harness';
-import { DIP_APPLICATION, OFFER, versionOneDocument } from './fixtures';
+import { AS_CREATED, DIP_APPLICATION, OFFER, versionOneDocument } from './fixtures';
 
 describe('dip service through the gateway', () => {
   const h = useHarness(() => startDipHarness({ pdfs: TEXT_PDFS }));
@@ -177,12 +177,7 @@ describe('dip service through the gateway', () => {
         ),
         expiresAt: new Date(now.getTime() + 48 * HOUR),
         createdAt: now,
-        version: 1,
-        firstSharedAt: null,
-        linkRevokedAt: null,
-        productChange: null,
-        pricedUnder: null,
-        productCheckedAt: null,
+        ...AS_CREATED,
       });
       await h.dipDb.collection('online_dips').insertOne(stored as never);
       const view = await owner.client.get(`/api/online-dip/${String(stored._id)}`);

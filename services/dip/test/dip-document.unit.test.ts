@@ -4,7 +4,7 @@ import { DIP_DOCUMENT_VERSION, fromDocument, toDocument } from '../src/data/dips
 import { fromMoney, mapMoney, toMoney } from '../src/data/money';
 import { buildSnapshot } from '../src/domain/snapshot';
 import type { Dip } from '../src/domain/views';
-import { OFFER, versionOneDocument } from './fixtures';
+import { AS_CREATED, OFFER, versionOneDocument } from './fixtures';
 
 const SNAPSHOT = buildSnapshot(
   'development',
@@ -26,12 +26,7 @@ const DIP: Dip = {
   snapshot: SNAPSHOT,
   expiresAt: new Date('2026-03-04T10:00:00.000Z'),
   createdAt: new Date('2026-03-02T10:00:00.000Z'),
-  version: 1,
-  firstSharedAt: null,
-  linkRevokedAt: null,
-  productChange: null,
-  pricedUnder: null,
-  productCheckedAt: null,
+  ...AS_CREATED,
 };
 
 describe('online_dips documents', () => {

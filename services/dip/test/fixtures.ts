@@ -4,6 +4,16 @@ import type { Dip } from '../src/domain/views';
 import { buildSnapshot } from '../src/domain/snapshot';
 import type { PdfDip } from '../src/pdf';
 
+/** A DIP's fields as it is created: version 1, never shared, revoked, re-priced or checked since. */
+export const AS_CREATED = {
+  version: 1,
+  firstSharedAt: null,
+  linkRevokedAt: null,
+  productChange: null,
+  pricedUnder: null,
+  productCheckedAt: null,
+} as const;
+
 /** A development offer in the shape and scale the search service computes. */
 export const OFFER: LoanOffer = {
   LenderName: 'Ember Lane Credit',
