@@ -64,18 +64,11 @@ describe('identity form contracts', () => {
   });
 
   it('rejects a short create-account password and a mismatched confirmation', () => {
-    const short = createAccountFormSchema.safeParse({
-      name: 'Jo Bloggs',
-      email: 'jo@example.com',
-      phone: '07700 900123',
-      password: 'abc',
-      confirmPassword: 'abc',
-    });
+    const jo = { name: 'Jo Bloggs', email: 'jo@example.com', phone: '07700 900123' };
+    const short = createAccountFormSchema.safeParse({ ...jo, password: 'abc', confirmPassword: 'abc' });
     expect(messages(short)).toEqual({ password: 'Password must be at least 8 characters long' });
     const mismatch = createAccountFormSchema.safeParse({
-      name: 'Jo Bloggs',
-      email: 'jo@example.com',
-      phone: '07700 900123',
+      ...jo,
       password: 'abcdefgh',
       confirmPassword: 'abcdefgX',
     });

@@ -200,26 +200,29 @@ describe('commercial payload', () => {
     ]);
   });
 
-  it('requires a net loan when maximum loan is not requested (the decided intent) and not when it is', () => {
-    expect(messages(commercialSearchSchema, { ...valid, netLoanRequired: undefined })).toEqual([
+  // Each: the field left out, the one message that gets, and what makes the field not required.
+  it.each([
+    [
+      'requires a net loan when maximum loan is not requested (the decided intent) and not when it is',
+      { netLoanRequired: undefined },
       `netLoanRequired: ${COMMERCIAL_NET_LOAN_REQUIRED_MESSAGE}`,
-    ]);
-    expect(
-      messages(commercialSearchSchema, { ...valid, netLoanRequired: undefined, maxLoanRequired: true }),
-    ).toEqual([]);
-  });
-
-  it('requires rent for an investment property but not for an owner-occupier', () => {
-    expect(messages(commercialSearchSchema, { ...valid, grossMonthlyRentalIncome: undefined })).toEqual([
+      { maxLoanRequired: true },
+    ],
+    [
+      'requires rent for an investment property but not for an owner-occupier',
+      { grossMonthlyRentalIncome: undefined },
       'grossMonthlyRentalIncome: Gross monthly rental income is required for investment properties',
-    ]);
-    expect(
-      messages(commercialSearchSchema, {
-        ...valid,
-        grossMonthlyRentalIncome: undefined,
-        isOwnerOccupied: true,
-      }),
-    ).toEqual([]);
+      { isOwnerOccupied: true },
+    ],
+    [
+      'requires a fixed rate term for a fixed mortgage only',
+      { fixedRateTerm: undefined },
+      'fixedRateTerm: Fixed rate term is required for fixed interest mortgages',
+      { mortgageInterestType: 'Variable' },
+    ],
+  ])('%s', (_rule, leftOut, message, notRequired) => {
+    expect(messages(commercialSearchSchema, { ...valid, ...leftOut })).toEqual([message]);
+    expect(messages(commercialSearchSchema, { ...valid, ...leftOut, ...notRequired })).toEqual([]);
   });
 
   it('requires the current value when owned, and price and costs when purchasing', () => {
@@ -235,19 +238,6 @@ describe('commercial payload', () => {
         ownOrPurchase: 'Purchasing',
         purchasePrice: 300_000,
         purchaseCosts: 0,
-      }),
-    ).toEqual([]);
-  });
-
-  it('requires a fixed rate term for a fixed mortgage only', () => {
-    expect(messages(commercialSearchSchema, { ...valid, fixedRateTerm: undefined })).toEqual([
-      'fixedRateTerm: Fixed rate term is required for fixed interest mortgages',
-    ]);
-    expect(
-      messages(commercialSearchSchema, {
-        ...valid,
-        fixedRateTerm: undefined,
-        mortgageInterestType: 'Variable',
       }),
     ).toEqual([]);
   });
