@@ -1,7 +1,7 @@
 // The alert path of notifications as it runs, for the alert tests: the bus and the alert handlers, the
 // email queue and its worker, an SMTP server that keeps what it gets, and the app (settings, unsubscribe).
 import { randomUUID } from 'node:crypto';
-import { ProcessedEvents, RedisStreamsEventBus, ServiceMetrics, createQueue } from '@lsp/service-kit';
+import { ProcessedEvents, RedisStreamsEventBus, createQueue } from '@lsp/service-kit';
 import {
   type EventEnvelope,
   IDENTITY_EVENT_TYPES,
@@ -14,12 +14,11 @@ import type { Queue, Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
 import { unsubscribeKey } from '../src/alerts/unsubscribe-token';
-import { buildApp } from '../src/app';
 import { notificationsConfigSchema } from '../src/config';
 import { AlertStore } from '../src/data/alerts';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
-import { createMailTransport, startEmailWorker } from '../src/email/sender';
 import { type AlertDeps, subscribeToAlertEvents } from '../src/events/alerts';
+import { buildTestApp, startTestEmailWorker } from './test-app';
 
 export const PUBLIC_URL = 'http://localhost:8080';
 
@@ -72,17 +71,8 @@ export function startAlerts(): Promise<AlertsRig> {
     };
     subscribeToAlertEvents(bus, deps);
     await bus.start();
-    const transport = createMailTransport(config);
-    onClose(async () => transport.close());
-    const worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
-    onClose(() => worker.close());
-    const app = buildApp({
-      config,
-      logger: silentLogger(),
-      metrics: new ServiceMetrics('notifications'),
-      healthChecks: [],
-      mongo: db,
-    });
+    const worker = startTestEmailWorker(config, db, onClose);
+    const app = buildTestApp(config, db);
     await app.ready();
     onClose(() => app.close());
     return {

@@ -1,4 +1,3 @@
-import { ServiceMetrics } from '@lsp/service-kit';
 import {
   CookieClient,
   type Listening,
@@ -13,11 +12,11 @@ import {
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
 import type { Connection } from 'mongoose';
 import type { Transporter } from 'nodemailer';
-import { buildApp } from '../src/app';
 import { notificationsConfigSchema } from '../src/config';
 import { type MailCatcher, startMailCatcher } from '../src/dev-mail/catcher';
 import { createMailTransport } from '../src/email/sender';
 import { verificationEmail } from '../src/email/templates';
+import { buildTestApp } from './test-app';
 
 jest.setTimeout(60_000);
 
@@ -43,9 +42,7 @@ describe('the mail catcher at /dev/mail', () => {
       MAIL_CATCHER_ENABLED: 'true',
       MAIL_CATCHER_SMTP_PORT: String(catcher.port),
     });
-    service = await listen(
-      buildApp({ config, logger, metrics: new ServiceMetrics('notifications'), healthChecks: [], mongo: db }),
-    );
+    service = await listen(buildTestApp(config, db));
     gateway = await startTestGateway({
       redisUrl: redis.url,
       upstreams: { notifications: service.url },
@@ -95,13 +92,7 @@ describe('the mail catcher at /dev/mail', () => {
       MONGO_URL: mongo.url,
       REDIS_URL: redis.url,
     });
-    const app = buildApp({
-      config,
-      logger: silentLogger(),
-      metrics: new ServiceMetrics('notifications'),
-      healthChecks: [],
-      mongo: db,
-    });
+    const app = buildTestApp(config, db);
     const res = await app.inject({ method: 'GET', url: '/dev/mail/messages' });
     expect(res.statusCode).toBe(404);
     await app.close();

@@ -1,20 +1,12 @@
 import { ProcessedEvents, RedisStreamsEventBus, createQueue } from '@lsp/service-kit';
-import {
-  type TestMongo,
-  type TestRedis,
-  type TestSmtp,
-  silentLogger,
-  startHarness,
-  startTestSmtp,
-} from '@lsp/testing';
+import { type TestMongo, type TestRedis, type TestSmtp, startHarness, startTestSmtp } from '@lsp/testing';
 import type { Queue, Worker } from 'bullmq';
 import type { Connection } from 'mongoose';
-import type { Transporter } from 'nodemailer';
 import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
 import { notificationsConfigSchema } from '../src/config';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
-import { createMailTransport, startEmailWorker } from '../src/email/sender';
 import { subscribeToIdentityEvents } from '../src/events/consumed';
+import { startTestEmailWorker } from './test-app';
 
 /**
  * The whole email path as it runs in production, in this process: identity (its outbox relayed onto
@@ -54,10 +46,7 @@ export function startEmailPipeline(): Promise<EmailPipeline> {
     onClose(() => queue.close());
     subscribeToIdentityEvents(notificationsBus, await ProcessedEvents.open(db), queue);
     await notificationsBus.start();
-    const transport: Transporter = createMailTransport(config);
-    onClose(async () => transport.close());
-    const worker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
-    onClose(() => worker.close());
+    const worker = startTestEmailWorker(config, db, onClose);
     const identity = await startIdentityStack({ mongo, redis, relayTo: identityBus });
     onClose(() => identity.close());
     return { mongo, redis, smtp, db, identityBus, queue, worker, identity };

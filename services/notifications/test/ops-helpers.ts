@@ -2,12 +2,12 @@
 // (so a test can also stop reading, like a slow browser), identity headers, and event factories.
 import net from 'node:net';
 import { type EventEnvelope, createEnvelope } from '@lsp/contracts';
-import { type CallerIdentity, type EventBus, ServiceMetrics, identityHeaders } from '@lsp/service-kit';
+import { type CallerIdentity, type EventBus, identityHeaders } from '@lsp/service-kit';
 import { TEST_SECRETS, silentLogger, waitFor } from '@lsp/testing';
 import type { Connection } from 'mongoose';
-import { buildApp } from '../src/app';
 import { notificationsConfigSchema } from '../src/config';
 import { type OpsConsole, createOpsConsole } from '../src/ops';
+import { buildTestApp } from './test-app';
 
 export const OPS_USER: CallerIdentity = {
   userId: 'ops-user-1',
@@ -53,14 +53,7 @@ export async function buildAppWithOpsConsole(opts: {
     bus: opts.bus,
     ...opts.console,
   });
-  const app = buildApp({
-    config,
-    logger: silentLogger(),
-    metrics: new ServiceMetrics('notifications'),
-    healthChecks: [],
-    mongo: opts.db,
-    ops,
-  });
+  const app = buildTestApp(config, opts.db, { ops });
   return { ops, app };
 }
 

@@ -18,7 +18,7 @@ import {
   createEnvelope,
 } from '@lsp/contracts';
 import { type TestGateway, startTestGateway } from '@lsp/gateway/testing';
-import { RedisStreamsEventBus, ServiceMetrics, createQueue } from '@lsp/service-kit';
+import { RedisStreamsEventBus, createQueue } from '@lsp/service-kit';
 import {
   CookieClient,
   type TestRedis,
@@ -34,11 +34,9 @@ import { releasedExamplesConsumedBy } from '@lsp/testing/src/released-events';
 import type { Job, Queue, Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
-import { buildApp } from '../src/app';
 import { notificationsConfigSchema } from '../src/config';
 import { AlertStore } from '../src/data/alerts';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
-import { createMailTransport, startEmailWorker } from '../src/email/sender';
 import { queueWebhookDeliveries, subscribeToWebhookEvents } from '../src/events/webhooks';
 import {
   WEBHOOK_QUEUE,
@@ -48,6 +46,7 @@ import {
   webhookJobId,
 } from '../src/webhooks/delivery';
 import { WebhookStore } from '../src/webhooks/store';
+import { buildTestApp, startTestEmailWorker } from './test-app';
 
 jest.setTimeout(90_000);
 
@@ -152,18 +151,8 @@ function startRig(): Promise<Rig> {
       publicUrl: 'http://localhost:8080',
     });
     onClose(() => worker.close());
-    const transport = createMailTransport(config);
-    onClose(async () => transport.close());
-    const emailWorker = startEmailWorker({ config, logger: silentLogger(), mongo: db, transport });
-    onClose(() => emailWorker.close());
-    const app = buildApp({
-      config,
-      logger: silentLogger(),
-      metrics: new ServiceMetrics('notifications'),
-      healthChecks: [],
-      mongo: db,
-      webhookQueue: queue,
-    });
+    startTestEmailWorker(config, db, onClose);
+    const app = buildTestApp(config, db, { webhookQueue: queue });
     const listening = await listen(app);
     onClose(() => listening.close());
     const gateway = await startTestGateway({
@@ -410,18 +399,15 @@ describe('webhooks', () => {
   });
 
   it('refuses loopback, private and non-https targets without the development switch, also at delivery', async () => {
-    const strict = buildApp({
-      config: notificationsConfigSchema.parse({
+    const strict = buildTestApp(
+      notificationsConfigSchema.parse({
         INTERNAL_SECRET: 'a-test-secret-of-enough-length',
         MONGO_URL: 'mongodb://127.0.0.1:1',
         REDIS_URL: rig.redis.url,
       }),
-      logger: silentLogger(),
-      metrics: new ServiceMetrics('notifications'),
-      healthChecks: [],
-      mongo: rig.db,
-      webhookQueue: rig.queue,
-    });
+      rig.db,
+      { webhookQueue: rig.queue },
+    );
     await strict.ready();
     const { identityHeaders } = await import('@lsp/service-kit');
     const userId = `user-${randomBytes(4).toString('hex')}`;
