@@ -1,22 +1,14 @@
 import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
 import { startTestGateway } from '@lsp/gateway/testing';
-import { TEST_SECRETS, leaseRedisDb, listen, waitFor } from '@lsp/testing';
+import { TEST_SECRETS, leaseRedisDb, listen, useHarness, waitFor } from '@lsp/testing';
 import { signUnsubscribeToken, unsubscribeKey } from '../src/alerts/unsubscribe-token';
 import { handleSearchRepriced } from '../src/events/alerts';
-import { type AlertsRig, PUBLIC_URL, newUserId, repriced, startAlerts } from './alerts-rig';
+import { PUBLIC_URL, newUserId, repriced, startAlerts } from './alerts-rig';
 
 jest.setTimeout(60_000);
 
 describe('re-pricing alerts', () => {
-  let rig: AlertsRig;
-
-  beforeAll(async () => {
-    rig = await startAlerts();
-  });
-
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = useHarness(startAlerts);
 
   const as = (user: Partial<CallerIdentity> & { userId: string }) =>
     identityHeaders(

@@ -5,9 +5,9 @@ import {
   type EventEnvelope,
   createEnvelope,
 } from '@lsp/contracts';
-import { waitFor } from '@lsp/testing';
+import { useHarness, waitFor } from '@lsp/testing';
 import { handleDipProductChanged, handleSearchRepriced } from '../src/events/alerts';
-import { type AlertsRig, PUBLIC_URL, newUserId, repriced, startAlerts } from './alerts-rig';
+import { PUBLIC_URL, newUserId, repriced, startAlerts } from './alerts-rig';
 
 jest.setTimeout(60_000);
 
@@ -30,15 +30,7 @@ function productChanged(userId: string, panelVersion: string): EventEnvelope {
 }
 
 describe("alerts when a panel change reaches the product of a user's DIP", () => {
-  let rig: AlertsRig;
-
-  beforeAll(async () => {
-    rig = await startAlerts();
-  });
-
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = useHarness(startAlerts);
 
   const jobsFor = async (userId: string) =>
     (await rig.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter((job) =>

@@ -10,6 +10,7 @@ import {
   leaseRedisDb,
   startTestMongo,
   startTestSmtp,
+  useHarness,
   waitFor,
 } from '@lsp/testing';
 import type { Queue } from 'bullmq';
@@ -17,7 +18,7 @@ import type { Connection } from 'mongoose';
 import { sentEmails } from '../src/data/sent-emails';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
 import { handleVerificationRequested } from '../src/events/consumed';
-import { type EmailPipeline, startEmailPipeline } from './email-pipeline';
+import { startEmailPipeline } from './email-pipeline';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const PASSWORD = 'correct horse battery';
@@ -40,13 +41,7 @@ function verificationEvent(email: string) {
 jest.setTimeout(60_000);
 
 describe('the verification email, end to end', () => {
-  let pipeline: EmailPipeline;
-
-  beforeAll(async () => {
-    pipeline = await startEmailPipeline();
-  });
-
-  afterAll(() => pipeline.close());
+  const pipeline = useHarness(startEmailPipeline);
 
   it('registers, receives the email over SMTP, follows the link and signs in verified', async () => {
     const email = `reader.${Date.now()}@example.com`;

@@ -1,7 +1,8 @@
 // The password-reset email and the "password changed" notice, end to end:
 // identity's outbox, the bus, notifications' handlers, the queue, the worker, SMTP.
+import { useHarness } from '@lsp/testing';
 import { latestVerificationToken } from '../../identity/test/harness';
-import { type EmailPipeline, startEmailPipeline } from './email-pipeline';
+import { startEmailPipeline } from './email-pipeline';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a much better passphrase';
@@ -9,13 +10,7 @@ const NEW_PASSWORD = 'a much better passphrase';
 jest.setTimeout(60_000);
 
 describe('password emails, end to end', () => {
-  let pipeline: EmailPipeline;
-
-  beforeAll(async () => {
-    pipeline = await startEmailPipeline();
-  });
-
-  afterAll(() => pipeline.close());
+  const pipeline = useHarness(startEmailPipeline);
 
   it('emails a reset link that works, then tells the owner the password changed', async () => {
     const email = `forgetful.${Date.now()}@example.com`;

@@ -28,6 +28,7 @@ import {
   silentLogger,
   startHarness,
   startTestSmtp,
+  useHarness,
   waitFor,
 } from '@lsp/testing';
 import { releasedExamplesConsumedBy } from '@lsp/testing/src/released-events';
@@ -165,15 +166,7 @@ function startRig(): Promise<Rig> {
 }
 
 describe('webhooks', () => {
-  let rig: Rig;
-
-  beforeAll(async () => {
-    rig = await startRig();
-  });
-
-  afterAll(async () => {
-    await rig?.close();
-  });
+  const rig = useHarness(startRig);
 
   const person = async (name: string) => {
     const signedIn = await signedInClient(rig.gateway, rig.redis, {
