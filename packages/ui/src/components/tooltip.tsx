@@ -34,25 +34,20 @@ export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
   }, [open]);
 
   const props = children.props;
+  // The trigger's own handler runs first, then the tooltip opens or closes.
+  const thenSetOpen =
+    <E,>(own: ((event: E) => void) | undefined, nextOpen: boolean) =>
+    (event: E) => {
+      own?.(event);
+      setOpen(nextOpen);
+    };
   const trigger = cloneElement(children, {
     'aria-describedby':
       [props['aria-describedby'], open ? id : undefined].filter(Boolean).join(' ') || undefined,
-    onMouseEnter: (event: MouseEvent) => {
-      props.onMouseEnter?.(event);
-      setOpen(true);
-    },
-    onMouseLeave: (event: MouseEvent) => {
-      props.onMouseLeave?.(event);
-      setOpen(false);
-    },
-    onFocus: (event: FocusEvent) => {
-      props.onFocus?.(event);
-      setOpen(true);
-    },
-    onBlur: (event: FocusEvent) => {
-      props.onBlur?.(event);
-      setOpen(false);
-    },
+    onMouseEnter: thenSetOpen<MouseEvent>(props.onMouseEnter, true),
+    onMouseLeave: thenSetOpen<MouseEvent>(props.onMouseLeave, false),
+    onFocus: thenSetOpen<FocusEvent>(props.onFocus, true),
+    onBlur: thenSetOpen<FocusEvent>(props.onBlur, false),
   });
 
   return (
