@@ -5,6 +5,7 @@ import {
   formatInterestAnnual,
 } from '@lsp/contracts';
 import { escapeHtml } from '@lsp/service-kit';
+import { P, SMALL, button, frame } from './layout';
 import type { RenderedEmail } from './templates';
 
 /** What an alert email says; every alert shares one layout so they read alike in the inbox. */
@@ -33,19 +34,14 @@ function alertEmail(content: AlertEmailContent): RenderedEmail {
     footer,
     `Stop these emails: ${unsubscribeUrl}`,
   ].join('\n');
-  const url = escapeHtml(content.actionUrl);
-  const noteHtml =
-    note === undefined ? '' : `<p style="font-size:16px;line-height:1.5">${escapeHtml(note)}</p>\n`;
-  const html = `<!doctype html>
-<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
+  const noteHtml = note === undefined ? '' : `<p style="${P}">${escapeHtml(note)}</p>\n`;
+  const html = frame(
+    subject,
+    `<p style="${P}">${escapeHtml(intro)}</p>
 <ul style="font-size:16px;line-height:1.6;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-${noteHtml}<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(actionLabel)}</a></p>
-<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(footer)} <a href="${escapeHtml(unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>
-</td></tr></table></body></html>`;
+${noteHtml}${button(content.actionUrl, actionLabel)}
+<p style="${SMALL}">${escapeHtml(footer)} <a href="${escapeHtml(unsubscribeUrl)}" style="color:#5b6b82">Stop these emails</a>.</p>`,
+  );
   return { subject, html, text };
 }
 

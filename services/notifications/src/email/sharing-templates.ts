@@ -1,5 +1,6 @@
 import { DASH, NAME_FORBIDDEN_CHARACTERS, formatUkDate } from '@lsp/contracts';
 import { escapeHtml } from '@lsp/service-kit';
+import { P, SMALL, frame, linkBlock } from './layout';
 import type { RenderedEmail } from './templates';
 
 /** The emails a person receives because someone shared with or invited them. */
@@ -76,21 +77,16 @@ export function sharingEmail(input: SharingEmailInput): RenderedEmail {
     '',
     c.footer,
   ].join('\n');
-  const url = escapeHtml(input.link);
   const quote = message
     ? `<p style="font-size:14px;color:#5b6b82;margin:20px 0 4px">Message from ${escapeHtml(sender(input.senderName))}:</p>
 <blockquote style="margin:0;padding:12px 16px;border-left:4px solid #1d4ed8;background:#f4f6fa;font-size:16px;line-height:1.5;white-space:pre-wrap">${escapeHtml(message)}</blockquote>`
     : '';
-  const html = `<!doctype html>
-<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(c.heading)}</h1>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(c.intro)}</p>
+  const html = frame(
+    c.heading,
+    `<p style="${P}">${escapeHtml(c.intro)}</p>
 ${quote}
-<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(c.button)}</a></p>
-<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></p>
-<p style="font-size:13px;color:#5b6b82;line-height:1.5">${escapeHtml(c.footer)}</p>
-</td></tr></table></body></html>`;
+${linkBlock(input.link, c.button)}
+<p style="${SMALL}">${escapeHtml(c.footer)}</p>`,
+  );
   return { subject: c.subject, html, text };
 }

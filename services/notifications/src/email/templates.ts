@@ -1,5 +1,6 @@
 import { formatUkDate } from '@lsp/contracts';
 import { escapeHtml } from '@lsp/service-kit';
+import { P, SMALL, frame, linkBlock } from './layout';
 
 export interface RenderedEmail {
   subject: string;
@@ -36,18 +37,13 @@ export function verificationEmail(job: VerificationEmailInput | IdentityEmailInp
     '',
     `This link works once and expires in ${hours} hours. If you did not create an account, you can ignore this email.`,
   ].join('\n');
-  const url = escapeHtml(input.verificationUrl);
-  const html = `<!doctype html>
-<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<h1 style="font-size:22px;margin:0 0 16px">Verify your email address</h1>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(greeting)}</p>
-<p style="font-size:16px;line-height:1.5">Thanks for signing up. Please confirm your email address to unlock your lender results.</p>
-<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">Verify email address</a></p>
-<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></p>
-<p style="font-size:13px;color:#5b6b82;line-height:1.5">This link works once and expires in ${hours} hours. If you did not create an account, you can ignore this email.</p>
-</td></tr></table></body></html>`;
+  const html = frame(
+    'Verify your email address',
+    `<p style="${P}">${escapeHtml(greeting)}</p>
+<p style="${P}">Thanks for signing up. Please confirm your email address to unlock your lender results.</p>
+${linkBlock(input.verificationUrl, 'Verify email address')}
+<p style="${SMALL}">This link works once and expires in ${hours} hours. If you did not create an account, you can ignore this email.</p>`,
+  );
   return { subject, html, text };
 }
 
@@ -61,27 +57,6 @@ function expiresIn(expiresAt: string): string {
 /** A time as UK readers expect it, e.g. "23 November 2026 at 10:30 (UK time)". */
 function ukTime(iso: string): string {
   return `${formatUkDate(iso, 'long-time')} (UK time)`;
-}
-
-const P = 'font-size:16px;line-height:1.5';
-const SMALL = 'font-size:13px;color:#5b6b82;line-height:1.5';
-
-/** The frame of the account emails; every value in `body` is escaped by the caller. */
-function frame(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(title)}</h1>
-${body}
-</td></tr></table></body></html>`;
-}
-
-/** A button and the same link as text (escaped). */
-function linkBlock(href: string, label: string): string {
-  const url = escapeHtml(href);
-  return `<p style="margin:28px 0"><a href="${url}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(label)}</a></p>
-<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${url}" style="color:#1d4ed8;word-break:break-all">${url}</a></p>`;
 }
 
 export interface PasswordResetEmailInput {

@@ -1,4 +1,5 @@
 import { escapeHtml } from '@lsp/service-kit';
+import { P, button, frame } from './layout';
 import type { RenderedEmail } from './templates';
 
 /** The email to an endpoint's owner when a delivery failed on every try and the endpoint was disabled. */
@@ -21,15 +22,12 @@ export function webhookDisabledEmail(input: WebhookDisabledInput): RenderedEmail
   const next =
     'When the endpoint works again, delete it and add it again on your account page (it gets a new signing secret), then send a test delivery.';
   const text = [intro, '', last, '', next, '', `Your account: ${input.accountUrl}`].join('\n');
-  const html = `<!doctype html>
-<html lang="en-GB"><body style="margin:0;padding:24px;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#102c54">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-<tr><td>
-<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(last)}</p>
-<p style="font-size:16px;line-height:1.5">${escapeHtml(next)}</p>
-<p style="margin:28px 0"><a href="${escapeHtml(input.accountUrl)}" style="background:#1d4ed8;color:#ffffff;padding:12px 24px;border-radius:6px;text-decoration:none;font-weight:bold">Go to your account</a></p>
-</td></tr></table></body></html>`;
+  const html = frame(
+    subject,
+    `<p style="${P}">${escapeHtml(intro)}</p>
+<p style="${P}">${escapeHtml(last)}</p>
+<p style="${P}">${escapeHtml(next)}</p>
+${button(input.accountUrl, 'Go to your account')}`,
+  );
   return { subject, html, text };
 }
