@@ -22,61 +22,51 @@ import { CONSUMER } from './consumed';
 export function webhookPayloadFor(
   envelope: EventEnvelope,
 ): { userId: string; payload: WebhookPayload } | null {
-  const timestamp = envelope.time;
+  /** The user it concerns, and the delivery's body: the event's type and time, and what they may see. */
+  const forUser = (userId: string, data: WebhookPayload['data']) => ({
+    userId,
+    payload: { type: envelope.type, timestamp: envelope.time, data },
+  });
   switch (envelope.type) {
     case DIP_EVENT_TYPES.created: {
       const d = DIP_EVENTS.created.read(envelope);
       const { snapshot } = d;
-      return {
-        userId: d.ownerUserId,
-        payload: {
-          type: envelope.type,
-          timestamp,
-          data: {
-            dipId: d.dipId,
-            quoteCode: d.quoteCode,
-            searchId: d.searchId,
-            loanIndex: d.loanIndex,
-            loanType: snapshot.loanType,
-            lenderName: snapshot.lenderName,
-            productName: snapshot.productName,
-            netLoan: snapshot.loan.netLoan,
-            grossLoan: snapshot.loan.grossLoan,
-            interestRate: snapshot.loan.interestRate,
-            termMonths: snapshot.loan.termMonths,
-            shareUrl: d.shareUrl,
-            expiresAt: d.expiresAt,
-            createdAt: d.createdAt,
-          },
-        },
-      };
+      return forUser(d.ownerUserId, {
+        dipId: d.dipId,
+        quoteCode: d.quoteCode,
+        searchId: d.searchId,
+        loanIndex: d.loanIndex,
+        loanType: snapshot.loanType,
+        lenderName: snapshot.lenderName,
+        productName: snapshot.productName,
+        netLoan: snapshot.loan.netLoan,
+        grossLoan: snapshot.loan.grossLoan,
+        interestRate: snapshot.loan.interestRate,
+        termMonths: snapshot.loan.termMonths,
+        shareUrl: d.shareUrl,
+        expiresAt: d.expiresAt,
+        createdAt: d.createdAt,
+      });
     }
     case SEARCH_EVENT_TYPES.repriced: {
       const { userId, ...data } = SEARCH_EVENTS.repriced.read(envelope);
-      return { userId, payload: { type: envelope.type, timestamp, data } };
+      return forUser(userId, data);
     }
     case DIP_EVENT_TYPES.productChanged: {
       const { userId, ...data } = DIP_EVENTS.productChanged.read(envelope);
-      return { userId, payload: { type: envelope.type, timestamp, data } };
+      return forUser(userId, data);
     }
     case SHARING_EVENT_TYPES.shareViewed: {
       const d = SHARING_EVENTS.shareViewed.read(envelope);
       // The owner typed the address of a share they sent; whoever opened the open link is not theirs to know.
       const via = d.linkId === undefined ? null : d.linkId === d.shareId ? 'invitation' : 'link';
-      return {
-        userId: d.ownerUserId,
-        payload: {
-          type: envelope.type,
-          timestamp,
-          data: {
-            shareId: d.shareId,
-            dipId: d.dipId,
-            via,
-            recipientEmail: via === 'invitation' ? d.recipientEmail : null,
-            viewedAt: d.viewedAt,
-          },
-        },
-      };
+      return forUser(d.ownerUserId, {
+        shareId: d.shareId,
+        dipId: d.dipId,
+        via,
+        recipientEmail: via === 'invitation' ? d.recipientEmail : null,
+        viewedAt: d.viewedAt,
+      });
     }
     default:
       return null;
