@@ -9,15 +9,15 @@ import {
   type ApiKeyRecord,
   apiKeyLookupKey,
 } from '@lsp/contracts';
-import { TEST_SECRETS } from '@lsp/testing';
-import { type IdentityStack, registerVerified, signedInBrowser, startIdentityStack } from './harness';
+import { TEST_SECRETS, useHarness } from '@lsp/testing';
+import { registerVerified, signedInBrowser, startIdentityStack } from './harness';
 
 const PASSWORD = 'correct horse battery';
 
 jest.setTimeout(60_000);
 
 describe('API keys', () => {
-  let stack: IdentityStack;
+  const stack = useHarness(startIdentityStack);
   let counter = 0;
 
   async function verifiedBrowser() {
@@ -25,13 +25,6 @@ describe('API keys', () => {
     await registerVerified(stack, { name: 'Brenda Broker', email, password: PASSWORD });
     return signedInBrowser(stack, email, PASSWORD);
   }
-
-  beforeAll(async () => {
-    stack = await startIdentityStack();
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
 
   it('makes a key shown once, stores only its hash, and lists it without the secret', async () => {
     const browser = await verifiedBrowser();

@@ -1,8 +1,8 @@
 import { IDENTITY_MESSAGES, SESSION_COOKIE } from '@lsp/contracts';
-import type { CookieClient } from '@lsp/testing';
+import { type CookieClient, useHarness } from '@lsp/testing';
 import { LOGIN_LOCKED_MESSAGE } from '../src/domain/throttles';
 import { DEVICE_COOKIE } from '../src/http/device-cookie';
-import { type IdentityStack, startIdentityStack } from './harness';
+import { startIdentityStack } from './harness';
 
 const PASSWORD = 'correct horse battery';
 
@@ -13,7 +13,7 @@ jest.setTimeout(90_000);
  * untrusted clients only; a browser that signed in to the account before keeps signing in.
  */
 describe('sign-in lock-out and device cookies', () => {
-  let stack: IdentityStack;
+  const stack = useHarness(startIdentityStack);
   let counter = 0;
   const newEmail = () => `device${++counter}.${Date.now()}@example.com`;
 
@@ -44,13 +44,6 @@ describe('sign-in lock-out and device cookies', () => {
     }
     return statuses;
   }
-
-  beforeAll(async () => {
-    stack = await startIdentityStack();
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
 
   it('issues a signed, HttpOnly, SameSite=Strict device cookie for /api at sign-in, through the gateway', async () => {
     const email = await registered();
@@ -148,14 +141,7 @@ describe('sign-in lock-out and device cookies', () => {
 });
 
 describe('failures from one address (an office behind one NAT)', () => {
-  let stack: IdentityStack;
-
-  beforeAll(async () => {
-    stack = await startIdentityStack({ env: { LOGIN_LOCK_AFTER_PER_IP: '5' } });
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = useHarness(() => startIdentityStack({ env: { LOGIN_LOCK_AFTER_PER_IP: '5' } }));
 
   it('locks untrusted clients of the address, never a browser that signed in to its account before', async () => {
     const email = `office.${Date.now()}@example.com`;

@@ -1,21 +1,16 @@
 import { IDENTITY_MESSAGES, SESSION_COOKIE } from '@lsp/contracts';
+import { useHarness } from '@lsp/testing';
 import { MESSAGES } from '../src/data/accounts';
 import { INVALID_CREDENTIALS } from '../src/use-cases/sign-in';
 import { LOGIN_LOCKED_MESSAGE, RESEND_TOO_SOON_MESSAGE } from '../src/domain/throttles';
-import {
-  type IdentityStack,
-  LEAD_INFO,
-  latestVerificationToken,
-  signedInBrowser,
-  startIdentityStack,
-} from './harness';
+import { LEAD_INFO, latestVerificationToken, signedInBrowser, startIdentityStack } from './harness';
 
 const PASSWORD = 'correct horse battery';
 
 jest.setTimeout(60_000);
 
 describe('identity through the gateway', () => {
-  let stack: IdentityStack;
+  const stack = useHarness(startIdentityStack);
   let counter = 0;
   const newEmail = () => `person${++counter}.${Date.now()}@Example.com`;
 
@@ -26,13 +21,6 @@ describe('identity through the gateway', () => {
   }
 
   const signedIn = (email: string, password = PASSWORD) => signedInBrowser(stack, email, password);
-
-  beforeAll(async () => {
-    stack = await startIdentityStack();
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
 
   describe('POST /api/auth/register', () => {
     it('creates an unverified account, asks for a verification email and does not sign in', async () => {
@@ -521,14 +509,7 @@ describe('identity through the gateway', () => {
 });
 
 describe('brute force from one address', () => {
-  let stack: IdentityStack;
-  beforeAll(async () => {
-    stack = await startIdentityStack({ env: { LOGIN_LOCK_AFTER_PER_IP: '5' } });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
-
+  const stack = useHarness(() => startIdentityStack({ env: { LOGIN_LOCK_AFTER_PER_IP: '5' } }));
   it('refuses sign-in from an address that failed for many different emails', async () => {
     for (let i = 0; i < 5; i++) {
       const res = await stack

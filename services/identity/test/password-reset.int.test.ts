@@ -2,18 +2,12 @@
 // the same answer for unknown emails, rate limited, every session ended), password change, and
 // scrypt hashes weaker than today's replaced at sign-in. Through the real gateway.
 import { IDENTITY_MESSAGES, PASSWORD_MESSAGES, SESSION_COOKIE, sessionKey } from '@lsp/contracts';
-import type { CookieClient } from '@lsp/testing';
+import { type CookieClient, useHarness } from '@lsp/testing';
 import { DEVICE_COOKIE } from '../src/http/device-cookie';
 import { INVALID_CREDENTIALS } from '../src/use-cases/sign-in';
 import { hashParams, hashPassword } from '../src/domain/passwords';
 import { hashToken } from '../src/domain/tokens';
-import {
-  type IdentityStack,
-  latestResetToken,
-  registerVerified,
-  signedInBrowser,
-  startIdentityStack,
-} from './harness';
+import { latestResetToken, registerVerified, signedInBrowser, startIdentityStack } from './harness';
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a much better passphrase';
@@ -21,7 +15,8 @@ const NEW_PASSWORD = 'a much better passphrase';
 jest.setTimeout(60_000);
 
 describe('password reset through the gateway', () => {
-  let stack: IdentityStack;
+  // Every request of the suite comes from one address: its own limit has its own suite below.
+  const stack = useHarness(() => startIdentityStack({ env: { PASSWORD_RESET_MAX_PER_HOUR_PER_IP: '1000' } }));
   let counter = 0;
   const newEmail = () => `reset${++counter}.${Date.now()}@example.com`;
   const redis = () => stack.redis.redis;
@@ -57,14 +52,6 @@ describe('password reset through the gateway', () => {
     const keys = await redis().keys('password-reset:recent:*');
     if (keys.length) await redis().del(...keys);
   };
-
-  beforeAll(async () => {
-    // Every request of the suite comes from one address: its own limit has its own suite below.
-    stack = await startIdentityStack({ env: { PASSWORD_RESET_MAX_PER_HOUR_PER_IP: '1000' } });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
 
   describe('POST /api/auth/forgot-password', () => {
     it('answers a known and an unknown address alike, and emails only the known one', async () => {
@@ -348,14 +335,7 @@ describe('password reset through the gateway', () => {
 });
 
 describe('password reset requests from one client address', () => {
-  let stack: IdentityStack;
-  beforeAll(async () => {
-    stack = await startIdentityStack({ env: { PASSWORD_RESET_MAX_PER_HOUR_PER_IP: '3' } });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
-
+  const stack = useHarness(() => startIdentityStack({ env: { PASSWORD_RESET_MAX_PER_HOUR_PER_IP: '3' } }));
   it('are refused past the hourly allowance, whatever addresses they name and whatever the client claims', async () => {
     for (let i = 0; i < 3; i++) {
       const res = await stack

@@ -8,8 +8,8 @@ import {
   type SessionRecord,
   sessionKey,
 } from '@lsp/contracts';
-import type { CookieClient } from '@lsp/testing';
-import { type IdentityStack, registerVerified, signedInBrowser, startIdentityStack } from './harness';
+import { type CookieClient, useHarness } from '@lsp/testing';
+import { registerVerified, signedInBrowser, startIdentityStack } from './harness';
 
 const PASSWORD = 'correct horse battery';
 const ABSOLUTE_SECONDS = 3600;
@@ -23,7 +23,9 @@ const sessionIdOf = (browser: CookieClient) => {
 };
 
 describe('session lifetime', () => {
-  let stack: IdentityStack;
+  const stack = useHarness(() =>
+    startIdentityStack({ env: { SESSION_ABSOLUTE_LIFETIME_SECONDS: String(ABSOLUTE_SECONDS) } }),
+  );
   let counter = 0;
   const newEmail = () => `lifetime${++counter}.${Date.now()}@example.com`;
 
@@ -36,15 +38,6 @@ describe('session lifetime', () => {
   const signedIn = (email: string, password = PASSWORD) => signedInBrowser(stack, email, password);
 
   const redis = () => stack.redis.redis;
-
-  beforeAll(async () => {
-    stack = await startIdentityStack({
-      env: { SESSION_ABSOLUTE_LIFETIME_SECONDS: String(ABSOLUTE_SECONDS) },
-    });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
 
   describe('absolute lifetime', () => {
     it('stores the absolute end with the session, and neither the Redis record nor the cookie outlives it', async () => {
