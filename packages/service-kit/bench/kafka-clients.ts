@@ -18,7 +18,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type EventBus, type KafkaClient, createEventBus } from '../src/events';
 import { uniqueId, waitFor } from '../test/events-helpers';
-import { type TestKafka, kafkaBrokersFromEnv } from '../test/kafka-broker';
+import {
+  KAFKA_BROKER_SCRIPT,
+  type KafkaBrokerModule,
+  type TestKafka,
+  kafkaBrokersFromEnv,
+} from '../test/kafka-broker';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const N = Number(process.env.BENCH_KAFKA_EVENTS ?? 3000);
@@ -391,16 +396,7 @@ async function main() {
   if (fromEnv.length)
     kafka = { brokers: fromEnv, target: `KAFKA_BROKERS=${fromEnv.join(',')}`, stop: stopBroker };
   else {
-    const { startKafkaBroker } = (await import(path.join(ROOT, 'scripts/kafka-broker.mjs'))) as {
-      startKafkaBroker(o: object): Promise<{
-        brokers: string[];
-        version: string;
-        pid: number;
-        kill(): Promise<void>;
-        restart(): Promise<void>;
-        stop(): Promise<void>;
-      }>;
-    };
+    const { startKafkaBroker } = (await import(KAFKA_BROKER_SCRIPT)) as KafkaBrokerModule;
     // The JVM fully tuned (both compilers), as a production broker runs.
     const broker = await startKafkaBroker({ quickStart: false });
     kafka = {
@@ -464,52 +460,21 @@ async function main() {
   console.log('|---|' + CLIENTS.map(() => '---').join('|') + '|');
   const row = (name: string, cell: (client: KafkaClient) => string | undefined) =>
     console.log(`| ${name} | ${CLIENTS.map((c) => cell(c) ?? '–').join(' | ')} |`);
-  const num = (pick: (f: Figures) => number | undefined) => (c: KafkaClient) => summary(c, pick);
   row('contract suite', (c) => contractOf(c));
-  row(
-    `publish, ${IN_FLIGHT} in flight (events/s)`,
-    num((f) => f.throughput?.publishPerS),
-  );
-  row(
-    'consumed end to end (events/s)',
-    num((f) => f.throughput?.endToEndPerS),
-  );
-  row(
-    'CPU per event, client process (ms)',
-    num((f) => f.throughput?.clientCpuMsPerEvent),
-  );
-  row(
-    'CPU per event, broker (ms)',
-    num((f) => f.throughput?.brokerCpuMsPerEvent),
-  );
-  row(
-    'publish one by one (events/s)',
-    num((f) => f.oneByOne?.publishPerS),
-  );
-  row(
-    `latency at ${PACED.rate}/s, p50 (ms)`,
-    num((f) => f.paced?.p50),
-  );
-  row(
-    `latency at ${PACED.rate}/s, p99 (ms)`,
-    num((f) => f.paced?.p99),
-  );
-  row(
-    'after a broker restart: publishing resumed (s)',
-    num((f) => f.recovered?.publishS),
-  );
-  row(
-    'after a broker restart: consuming resumed (s)',
-    num((f) => f.recovered?.consumeS),
-  );
-  row(
-    'after a broker restart: acknowledged events lost',
-    num((f) => f.recovered?.lost),
-  );
-  row(
-    'after a broker restart: duplicates',
-    num((f) => f.recovered?.duplicates),
-  );
+  const numericRows: Array<[name: string, pick: (f: Figures) => number | undefined]> = [
+    [`publish, ${IN_FLIGHT} in flight (events/s)`, (f) => f.throughput?.publishPerS],
+    ['consumed end to end (events/s)', (f) => f.throughput?.endToEndPerS],
+    ['CPU per event, client process (ms)', (f) => f.throughput?.clientCpuMsPerEvent],
+    ['CPU per event, broker (ms)', (f) => f.throughput?.brokerCpuMsPerEvent],
+    ['publish one by one (events/s)', (f) => f.oneByOne?.publishPerS],
+    [`latency at ${PACED.rate}/s, p50 (ms)`, (f) => f.paced?.p50],
+    [`latency at ${PACED.rate}/s, p99 (ms)`, (f) => f.paced?.p99],
+    ['after a broker restart: publishing resumed (s)', (f) => f.recovered?.publishS],
+    ['after a broker restart: consuming resumed (s)', (f) => f.recovered?.consumeS],
+    ['after a broker restart: acknowledged events lost', (f) => f.recovered?.lost],
+    ['after a broker restart: duplicates', (f) => f.recovered?.duplicates],
+  ];
+  for (const [name, pick] of numericRows) row(name, (c) => summary(c, pick));
   row(
     'errors',
     (c) =>

@@ -15,19 +15,22 @@ export interface TestKafka {
   stop(): Promise<void>;
 }
 
-interface KafkaBrokerModule {
+/** scripts/kafka-broker.mjs, as the suites here and the kafka-clients bench call it. */
+export interface KafkaBrokerModule {
   KAFKA_VERSION: string;
-  startKafkaBroker(options?: { log?: (line: string) => void }): Promise<{
+  /** `quickStart: false` runs the JVM fully tuned, as a production broker runs (for benches). */
+  startKafkaBroker(options?: { log?: (line: string) => void; quickStart?: boolean }): Promise<{
     brokers: string[];
     version: string;
     startMs: number;
+    pid: number | undefined;
     kill(): Promise<void>;
     restart(): Promise<void>;
     stop(): Promise<void>;
   }>;
 }
 
-const SCRIPT = path.resolve(__dirname, '../../../scripts/kafka-broker.mjs');
+export const KAFKA_BROKER_SCRIPT = path.resolve(__dirname, '../../../scripts/kafka-broker.mjs');
 
 export const kafkaBrokersFromEnv = (): string[] =>
   (process.env.KAFKA_BROKERS ?? '')
@@ -36,7 +39,7 @@ export const kafkaBrokersFromEnv = (): string[] =>
     .filter(Boolean);
 
 // Synchronous, so describe() names can say which broker before beforeAll runs (jest compiles the .mjs).
-const kafkaVersion = () => (require(SCRIPT) as KafkaBrokerModule).KAFKA_VERSION;
+const kafkaVersion = () => (require(KAFKA_BROKER_SCRIPT) as KafkaBrokerModule).KAFKA_VERSION;
 
 /** The broker the suites of this run use, in words, for describe() names. */
 export function kafkaTargetName(): string {
@@ -52,7 +55,7 @@ export async function startTestKafka(): Promise<TestKafka> {
   if (fromEnv.length) {
     return { brokers: fromEnv, target: kafkaTargetName(), stop: async () => undefined };
   }
-  const { startKafkaBroker } = (await import(SCRIPT)) as KafkaBrokerModule;
+  const { startKafkaBroker } = (await import(KAFKA_BROKER_SCRIPT)) as KafkaBrokerModule;
   const broker = await startKafkaBroker({ log: (line) => console.info(line) });
   return {
     brokers: broker.brokers,
