@@ -11,3 +11,4 @@ export * from './harness';
 export * from './released-events';
 export * from './use-harness';
 export * from './forged-offer';
+export * from './fuzz-callers';

@@ -1,18 +1,17 @@
 import {
-  SESSION_COOKIE,
   createDipBodySchema,
   dipApplicationBodySchema,
   dipExpiryBodySchema,
   loanApplicationBodySchema,
 } from '@lsp/contracts';
-import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
-import { TEST_SECRETS } from '@lsp/testing';
+import type { CallerIdentity } from '@lsp/service-kit';
 import {
   databaseFingerprint,
   describeFuzz,
   fuzzSeed,
   objectBodyOracle,
   settledFingerprint,
+  signedInFuzzCallers,
   unsafeStoredKeys,
 } from '@lsp/testing';
 import { DEVELOPMENT_PAYLOAD } from '../../search/test/search-harness';
@@ -173,11 +172,6 @@ describeFuzz<Context>({
     const searchId = await h.savedSearch(client, user.userId);
     const created = await client.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 });
     expect(created.status).toBe(201);
-    const gatewayHeaders = {
-      cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`,
-      origin: h.gateway.config.PUBLIC_URL,
-      'sec-fetch-site': 'same-origin',
-    };
     // Both databases: a DIP's or an application's events change the search service's too.
     const read = async () => ({
       ...prefixed('dip', await databaseFingerprint(h.dipDb, RELAYED)),
@@ -192,8 +186,7 @@ describeFuzz<Context>({
         inTenDays: new Date(h.clock.now().getTime() + 10 * 24 * 3600_000).toISOString(),
       },
       serviceUrl: h.gateway.config.DIP_URL,
-      callers: { user: identityHeaders(user, TEST_SECRETS.INTERNAL_SECRET) },
-      gateway: { url: h.gateway.url, callers: { user: gatewayHeaders } },
+      ...signedInFuzzCallers(user, client, h.gateway),
       fingerprint: () => settledFingerprint(read, 10_000, 150),
       unsafeKeys: async () => [...(await unsafeStoredKeys(h.dipDb)), ...(await unsafeStoredKeys(h.searchDb))],
       close: () => h.close(),

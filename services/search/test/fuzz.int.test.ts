@@ -1,13 +1,11 @@
 import {
-  SESSION_COOKIE,
   leadBodySchema,
   leadFormSchema,
   projectNameBodySchema,
   saveSearchBodySchema,
   searchPayloadSchemas,
 } from '@lsp/contracts';
-import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
-import { TEST_SECRETS } from '@lsp/testing';
+import type { CallerIdentity } from '@lsp/service-kit';
 import {
   type BodyOracle,
   type FuzzRoute,
@@ -16,6 +14,7 @@ import {
   fuzzSeed,
   objectBodyOracle,
   sendCase,
+  signedInFuzzCallers,
   unsafeStoredKeys,
 } from '@lsp/testing';
 import {
@@ -161,17 +160,13 @@ describeFuzz<Context>({
     const signedIn = await h.signedIn({ name: 'Fuzz Tester', email: 'fuzz@example.co.uk' });
     const { user, client } = signedIn;
     const { run, id: searchId } = await runAndSaveSearch(client, user.userId);
+    const reach = signedInFuzzCallers(user, client, h.gateway);
     gatewayUrl = h.gateway.url;
-    gatewayHeaders = {
-      cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`,
-      origin: h.gateway.config.PUBLIC_URL,
-      'sec-fetch-site': 'same-origin',
-    };
+    gatewayHeaders = reach.gateway.callers.user;
     return {
       ctx: { user, runId: run.data.SearchRunId, searchId },
       serviceUrl: h.gateway.config.SEARCH_URL,
-      callers: { user: identityHeaders(user, TEST_SECRETS.INTERNAL_SECRET) },
-      gateway: { url: h.gateway.url, callers: { user: gatewayHeaders } },
+      ...reach,
       fingerprint: () => databaseFingerprint(h.mongo),
       unsafeKeys: () => unsafeStoredKeys(h.mongo),
       close: () => h.close(),

@@ -1,13 +1,11 @@
 import {
-  SESSION_COOKIE,
   dealShareBodySchema,
   openShareBodySchema,
   referralBodySchema,
   shareFunnelBodySchema,
   targetedShareBodySchema,
 } from '@lsp/contracts';
-import { type CallerIdentity, identityHeaders } from '@lsp/service-kit';
-import { TEST_SECRETS } from '@lsp/testing';
+import type { CallerIdentity } from '@lsp/service-kit';
 import {
   type BodyOracle,
   databaseFingerprint,
@@ -15,6 +13,7 @@ import {
   fuzzSeed,
   objectBodyOracle,
   sendCase,
+  signedInFuzzCallers,
   unsafeStoredKeys,
 } from '@lsp/testing';
 import { SNAPSHOT, type SearchedOffer, type SharingHarness, startSharingHarness } from './sharing-harness';
@@ -191,11 +190,8 @@ describeFuzz<Context>({
       ...searched.deal,
     });
     expect(deal.status).toBe(201);
-    gatewayHeaders = {
-      cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`,
-      origin: h.gateway.config.PUBLIC_URL,
-      'sec-fetch-site': 'same-origin',
-    };
+    const reach = signedInFuzzCallers(user, client, h.gateway);
+    gatewayHeaders = reach.gateway.callers.user;
     return {
       ctx: {
         user,
@@ -206,8 +202,7 @@ describeFuzz<Context>({
         openExpiresAt: new Date(h.clock.now.getTime() + 24 * 3600_000).toISOString(),
       },
       serviceUrl: h.gateway.config.SHARING_URL,
-      callers: { user: identityHeaders(user, TEST_SECRETS.INTERNAL_SECRET) },
-      gateway: { url: h.gateway.url, callers: { user: gatewayHeaders } },
+      ...reach,
       fingerprint: () => databaseFingerprint(h.mongo),
       unsafeKeys: () => unsafeStoredKeys(h.mongo),
       close: () => h.close(),
