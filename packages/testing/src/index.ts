@@ -12,3 +12,4 @@ export * from './released-events';
 export * from './use-harness';
 export * from './forged-offer';
 export * from './fuzz-callers';
+export * from './contract-suites';
