@@ -1,6 +1,6 @@
 import { type EventEnvelope, createEnvelope, deadLetterTopic } from '@lsp/contracts';
 import type { DeliveryContext, EventBus, EventBusMetrics, EventHandler, RetryPolicy } from '../src/events';
-import { deferred, uniqueId, waitFor } from './events-helpers';
+import { closedAfterEach, deferred, uniqueId, waitFor } from './events-helpers';
 
 export interface ContractBusOptions {
   retry: Partial<RetryPolicy>;
@@ -13,13 +13,9 @@ export interface ContractBusOptions {
  */
 export function eventBusContract(makeBus: (options: ContractBusOptions) => EventBus) {
   const retry: Partial<RetryPolicy> = { maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 200 };
-  let buses: EventBus[] = [];
+  const buses = closedAfterEach((made: EventBus) => made.close());
 
-  const bus = (options: Partial<ContractBusOptions> = {}) => {
-    const created = makeBus({ retry, ...options });
-    buses.push(created);
-    return created;
-  };
+  const bus = (options: Partial<ContractBusOptions> = {}) => buses.keep(makeBus({ retry, ...options }));
   /** A bus of its own whose `handler` consumes `type` in `consumerGroup`, started. */
   const startedConsumer = async (
     consumerGroup: string,
@@ -38,11 +34,6 @@ export function eventBusContract(makeBus: (options: ContractBusOptions) => Event
   const group = (service: string) => `${service}-${uniqueId()}`;
   const event = (type: string, subject: string, data: unknown, correlationId?: string) =>
     createEnvelope('contract-test', { type, subject, data, correlationId });
-
-  afterEach(async () => {
-    await Promise.all(buses.map((b) => b.close()));
-    buses = [];
-  });
 
   it('delivers a published envelope with its metadata and data intact', async () => {
     const sharingGroup = group('sharing');

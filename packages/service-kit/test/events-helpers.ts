@@ -35,6 +35,24 @@ export async function deleteKeysWithPrefix(redisUrl: string, prefix: string): Pr
   }
 }
 
+/**
+ * What a test makes and must close (buses, relays): `keep(made)` remembers it and returns it; after
+ * each test, or earlier at `closeAll()`, every one kept is closed.
+ */
+export function closedAfterEach<T>(close: (made: T) => Promise<unknown>) {
+  let kept: T[] = [];
+  const closeAll = async () => {
+    await Promise.all(kept.map(close));
+    kept = [];
+  };
+  afterEach(closeAll);
+  const keep = (made: T) => {
+    kept.push(made);
+    return made;
+  };
+  return { keep, closeAll };
+}
+
 /** A deferred promise, to hold a handler mid-flight. */
 export function deferred<T = void>() {
   let resolve!: (value: T) => void;

@@ -5,6 +5,7 @@ import { type EventBus, Outbox, OutboxRelay, ProcessedEvents, RedisStreamsEventB
 import {
   PrivateRedis,
   REDIS_URL,
+  closedAfterEach,
   deleteKeysWithPrefix,
   openTestMongo,
   uniqueId,
@@ -43,25 +44,12 @@ const dipCreated = (dipId: string, n = 0) =>
 
 describe('Outbox', () => {
   let outbox: Outbox;
-  let relays: OutboxRelay[] = [];
+  const relays = closedAfterEach((made: OutboxRelay) => made.stop());
   beforeEach(async () => {
     outbox = await Outbox.open(connection, { collectionName: `outbox_${uniqueId()}` });
   });
-  afterEach(async () => {
-    await Promise.all(relays.map((relay) => relay.stop()));
-    relays = [];
-  });
-  const relay = (bus: Pick<EventBus, 'publish'>, options: { pollIntervalMs?: number } = {}) => {
-    const created = new OutboxRelay({
-      outbox,
-      bus,
-      initialRetryDelayMs: 20,
-      maxRetryDelayMs: 100,
-      ...options,
-    });
-    relays.push(created);
-    return created;
-  };
+  const relay = (bus: Pick<EventBus, 'publish'>, options: { pollIntervalMs?: number } = {}) =>
+    relays.keep(new OutboxRelay({ outbox, bus, initialRetryDelayMs: 20, maxRetryDelayMs: 100, ...options }));
 
   it('keeps the event with the state change when the transaction commits, and neither when it aborts', async () => {
     const dips = connection.collection(`dips_${uniqueId()}`);
@@ -181,7 +169,7 @@ describe('Outbox', () => {
     const up = recordingBus();
     // A relay with no grace (the committer has given up on this entry) publishes it on its next poll.
     const noGrace = new OutboxRelay({ outbox, bus: up, pollIntervalMs: 100, commitGraceMs: 0 });
-    relays.push(noGrace);
+    relays.keep(noGrace);
     noGrace.start();
     await waitFor(() => up.published.length === 1, 'the relay to publish the entry left behind');
     expect(up.published[0].id).toBe(event.id);

@@ -2,7 +2,14 @@ import { createEnvelope } from '@lsp/contracts';
 import { Redis } from 'ioredis';
 import { RedisStreamsEventBus, createEventBus } from '../src/events';
 import { eventBusContract } from './events-contract';
-import { PrivateRedis, REDIS_URL, deleteKeysWithPrefix, uniqueId, waitFor } from './events-helpers';
+import {
+  PrivateRedis,
+  REDIS_URL,
+  closedAfterEach,
+  deleteKeysWithPrefix,
+  uniqueId,
+  waitFor,
+} from './events-helpers';
 
 const prefix = `test:events:${uniqueId()}:`;
 
@@ -23,27 +30,22 @@ describe('EventBus contract: Redis Streams', () => {
 });
 
 describe('Redis Streams adapter', () => {
-  let buses: RedisStreamsEventBus[] = [];
+  const buses = closedAfterEach((made: RedisStreamsEventBus) => made.close());
   let redis: Redis;
   beforeAll(() => {
     redis = new Redis(REDIS_URL);
   });
   afterAll(() => redis.quit());
-  afterEach(async () => {
-    await Promise.all(buses.map((b) => b.close()));
-    buses = [];
-  });
-  const bus = (options: Partial<ConstructorParameters<typeof RedisStreamsEventBus>[0]> = {}) => {
-    const created = new RedisStreamsEventBus({
-      redisUrl: REDIS_URL,
-      prefix,
-      blockMs: 200,
-      claimIntervalMs: 50,
-      ...options,
-    });
-    buses.push(created);
-    return created;
-  };
+  const bus = (options: Partial<ConstructorParameters<typeof RedisStreamsEventBus>[0]> = {}) =>
+    buses.keep(
+      new RedisStreamsEventBus({
+        redisUrl: REDIS_URL,
+        prefix,
+        blockMs: 200,
+        claimIntervalMs: 50,
+        ...options,
+      }),
+    );
 
   it('trims each stream to about maxLen entries', async () => {
     const type = `test.${uniqueId()}.search.completed`;
@@ -149,8 +151,7 @@ describe('Redis Streams adapter', () => {
       await waitFor(() => received.length === 1, 'the event', 20_000);
       expect(received).toEqual([sent.id]);
     } finally {
-      await Promise.all(buses.map((b) => b.close()));
-      buses = [];
+      await buses.closeAll();
       await redisServer.destroy();
     }
   });
