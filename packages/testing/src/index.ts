@@ -13,3 +13,4 @@ export * from './use-harness';
 export * from './forged-offer';
 export * from './fuzz-callers';
 export * from './contract-suites';
+export * from './unverified-refusal';

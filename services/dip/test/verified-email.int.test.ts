@@ -1,5 +1,4 @@
-import { EMAIL_NOT_VERIFIED } from '@lsp/contracts';
-import { type CookieClient, useHarness } from '@lsp/testing';
+import { type CookieClient, unverifiedRefusal, useHarness } from '@lsp/testing';
 import { TEXT_PDFS, startDipHarness } from './dip-harness';
 import { DIP_APPLICATION } from './fixtures';
 
@@ -45,13 +44,7 @@ describe('the dip service needs a verified email address', () => {
     return JSON.stringify([all, events.map((e) => e.eventId).sort()]);
   }
 
-  async function expectUnverifiedRefused(call: () => Promise<{ status: number; json(): unknown }>) {
-    const before = await state();
-    const res = await call();
-    expect(res.status).toBe(403);
-    expect(res.json()).toEqual({ success: false, error: EMAIL_NOT_VERIFIED, verificationRequired: true });
-    expect(await state()).toBe(before);
-  }
+  const expectUnverifiedRefused = unverifiedRefusal(state);
 
   async function newDip() {
     const res = await owner.client.post(`/api/online-dip/create/${searchId}/0`, { validHours: 48 });

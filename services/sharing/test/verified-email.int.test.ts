@@ -1,5 +1,4 @@
-import { EMAIL_NOT_VERIFIED } from '@lsp/contracts';
-import { type CookieClient, useHarness } from '@lsp/testing';
+import { type CookieClient, unverifiedRefusal, useHarness } from '@lsp/testing';
 import { startSharingHarness } from './sharing-harness';
 
 // Processes and databases start for real: allow for a busy machine.
@@ -25,13 +24,7 @@ describe('sharing needs a verified email address', () => {
     return JSON.stringify([all, (await h.outboxEvents()).length]);
   }
 
-  async function expectUnverifiedRefused(call: () => Promise<{ status: number; json(): unknown }>) {
-    const before = await state();
-    const res = await call();
-    expect(res.status).toBe(403);
-    expect(res.json()).toEqual({ success: false, error: EMAIL_NOT_VERIFIED, verificationRequired: true });
-    expect(await state()).toBe(before);
-  }
+  const expectUnverifiedRefused = unverifiedRefusal(state);
 
   interface World {
     owner: { client: CookieClient; userId: string };
