@@ -447,27 +447,21 @@ describe('DIP shares through the gateway', () => {
         [regen.dip.dipId, 'a-new-slug-0123456789abcdef'],
       ]);
       expect((await recipient.client.get(`/api/shared/dips/${regen.dip.dipId}`)).status).toBe(200);
-      const access = await h.internalAccess({
-        dipId: regen.dip.dipId,
-        shareSlug: 'a-new-slug-0123456789abcdef',
-        email: 'regen@example.co.uk',
-        userId: recipient.user.userId,
-      });
+      /** What sharing answers dip about the recipient by email on the regenerated link. */
+      const recipientAccess = (extra: { linkRevokedAt?: string } = {}) =>
+        h.internalAccess({
+          dipId: regen.dip.dipId,
+          shareSlug: 'a-new-slug-0123456789abcdef',
+          email: 'regen@example.co.uk',
+          userId: recipient.user.userId,
+          ...extra,
+        });
+      const access = await recipientAccess();
       expect(access.grants.map((g) => g.shareId)).toEqual([regen.shareId]);
       // Unless the owner revoked the link after it was shared (sharing not having applied that yet).
-      const afterRevoke = await h.internalAccess({
-        dipId: regen.dip.dipId,
-        shareSlug: 'a-new-slug-0123456789abcdef',
-        email: 'regen@example.co.uk',
-        userId: recipient.user.userId,
-        linkRevokedAt: new Date(Date.now() + 1000).toISOString(),
-      });
+      const afterRevoke = await recipientAccess({ linkRevokedAt: new Date(Date.now() + 1000).toISOString() });
       expect(afterRevoke.grants).toEqual([]);
-      const beforeRevoke = await h.internalAccess({
-        dipId: regen.dip.dipId,
-        shareSlug: 'a-new-slug-0123456789abcdef',
-        email: 'regen@example.co.uk',
-        userId: recipient.user.userId,
+      const beforeRevoke = await recipientAccess({
         linkRevokedAt: new Date(Date.now() - 3600_000).toISOString(),
       });
       expect(beforeRevoke.grants.map((g) => g.shareId)).toEqual([regen.shareId]);
