@@ -67,49 +67,40 @@ async function publishingService() {
   return { outbox, bus, dips: unique('dips') };
 }
 
-/** One change, one outbox entry, and that entry's event published exactly once. */
-async function expectStoredAndPublishedOnce(
-  { outbox, bus, dips }: Awaited<ReturnType<typeof publishingService>>,
-  eventId: string,
-) {
+/**
+ * Saves one change with its event while `fault` strikes once, and expects one change, one outbox
+ * entry, and that entry's event published exactly once. Answers how many times the transaction ran.
+ */
+async function saveThroughFault(fault: Record<string, unknown>, id: string): Promise<number> {
+  const { outbox, bus, dips } = await publishingService();
+  await failCommand({ times: 1 }, fault);
+  const { event, attempts } = await saveWithEvent(outbox, dips, id);
+  await outbox.drain();
   expect(await connection.collection(dips).countDocuments()).toBe(1);
   expect(await outbox.collection().countDocuments()).toBe(1);
-  expect(bus.published).toEqual([eventId]);
+  expect(bus.published).toEqual([event.id]);
+  return attempts;
 }
 
 describe('a service’s change and its outbox entry', () => {
   it('TransientTransactionError on the outbox write: the transaction runs again, one change, one entry, one publish', async () => {
-    const { outbox, bus, dips } = await publishingService();
-    await failCommand(
-      { times: 1 },
-      { failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] },
-    );
-    const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-1');
-    await outbox.drain();
-    expect(attempts).toBe(2);
-    await expectStoredAndPublishedOnce({ outbox, bus, dips }, event.id);
+    const fault = { failCommands: ['insert'], errorCode: 112, errorLabels: ['TransientTransactionError'] };
+    expect(await saveThroughFault(fault, 'dip-1')).toBe(2);
   });
 
   it('UnknownTransactionCommitResult on commit: the commit is retried, applied once and published once', async () => {
-    const { outbox, bus, dips } = await publishingService();
-    await failCommand(
-      { times: 1 },
-      { failCommands: ['commitTransaction'], errorCode: 91, errorLabels: ['UnknownTransactionCommitResult'] },
-    );
-    const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-2');
-    await outbox.drain();
-    expect(attempts).toBe(1);
+    const fault = {
+      failCommands: ['commitTransaction'],
+      errorCode: 91,
+      errorLabels: ['UnknownTransactionCommitResult'],
+    };
+    expect(await saveThroughFault(fault, 'dip-2')).toBe(1);
     expect(sentCount('commitTransaction')).toBe(2);
-    await expectStoredAndPublishedOnce({ outbox, bus, dips }, event.id);
   });
 
   it('a connection dropped in the middle of the transaction: it runs again on a new one, nothing twice', async () => {
-    const { outbox, bus, dips } = await publishingService();
-    await failCommand({ times: 1 }, { failCommands: ['insert'], closeConnection: true });
-    const { event, attempts } = await saveWithEvent(outbox, dips, 'dip-3');
-    await outbox.drain();
-    expect(attempts).toBe(2);
-    await expectStoredAndPublishedOnce({ outbox, bus, dips }, event.id);
+    const fault = { failCommands: ['insert'], closeConnection: true };
+    expect(await saveThroughFault(fault, 'dip-3')).toBe(2);
   });
 
   it('a failure that is not transient: neither the change nor the entry, and nothing published', async () => {
