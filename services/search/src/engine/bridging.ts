@@ -1,11 +1,11 @@
 import type { BridgingSearch } from '@lsp/contracts';
 import type { BridgingProduct } from '../panel/schema';
 import {
-  buildOffer,
   decline,
   declineOutsideLoanLimits,
   isClose,
   largestWithinBands,
+  offered,
   pct,
   pounds,
   rateBandFor,
@@ -258,33 +258,29 @@ export function sizeBridgingLoan(
       `Charges at least ${product.minInterestMonths} months' interest however early the loan is repaid`,
     );
 
-  return {
-    ok: true,
-    offer: buildOffer({
-      lender,
-      productId: product.id,
-      productName: product.name,
-      loanType: 'bridging',
-      grossLoan: gross,
-      netLoan: net,
-      annualRate: monthlyRate * 12,
-      interestTreatment: product.interestTreatment,
-      loanInterest: interest,
-      arrangementFee,
-      exitFee,
-      otherCosts,
-      monthlyPayment: product.interestTreatment === 'serviced' ? gross * monthlyRate : 0,
-      profitForecast: profit,
-      depositRequired: security.costBase - net,
-      valueBasis,
-      termMonths: payload.loanTerm,
-      extra: {
-        PurchasePrice: payload.purchasePrice,
-        PropertyValue: Math.round(valueBasis),
-        BuildCost: security.works || undefined,
-      },
-      qualifiesBecause,
-      closeToLimits,
-    }),
-  };
+  return offered({
+    lender,
+    product,
+    loanType: 'bridging',
+    grossLoan: gross,
+    netLoan: net,
+    annualRate: monthlyRate * 12,
+    interestTreatment: product.interestTreatment,
+    loanInterest: interest,
+    arrangementFee,
+    exitFee,
+    otherCosts,
+    monthlyPayment: product.interestTreatment === 'serviced' ? gross * monthlyRate : 0,
+    profitForecast: profit,
+    depositRequired: security.costBase - net,
+    valueBasis,
+    termMonths: payload.loanTerm,
+    extra: {
+      PurchasePrice: payload.purchasePrice,
+      PropertyValue: Math.round(valueBasis),
+      BuildCost: security.works || undefined,
+    },
+    qualifiesBecause,
+    closeToLimits,
+  });
 }

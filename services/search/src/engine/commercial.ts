@@ -2,11 +2,11 @@ import { FIXED_RATE_TERM_YEARS, TIME_LEFT_ON_LEASE, type CommercialSearch } from
 import type { CommercialProduct } from '../panel/schema';
 import {
   annuityFactor,
-  buildOffer,
   decline,
   declineOutsideLoanLimits,
   isClose,
   largestWithinBands,
+  offered,
   pct,
   pounds,
   rateBandFor,
@@ -191,35 +191,30 @@ export function sizeCommercialLoan(
   if (!sizedBy && isClose(ltv, ltvCap))
     closeToLimits.push(`Loan to value ${pct(ltv)} is close to its ${pct(ltvCap, 0)} limit`);
 
-  return {
-    ok: true,
-    offer: buildOffer({
-      lender,
-      productId: product.id,
-      productName: product.name,
-      loanType: 'commercial',
-      grossLoan: gross,
-      netLoan: net,
-      annualRate: rate,
-      interestTreatment: 'serviced',
-      loanInterest,
-      arrangementFee,
-      exitFee,
-      otherCosts,
-      monthlyPayment,
-      // For a let property the forecast is the yearly rent left after mortgage payments.
-      profitForecast: payload.isOwnerOccupied ? 0 : annualRent - monthlyPayment * 12,
-      depositRequired:
-        payload.ownOrPurchase === 'Purchasing' ? value + (payload.purchaseCosts ?? 0) - net : 0,
-      valueBasis: value,
-      termMonths,
-      extra: {
-        PurchasePrice: payload.purchasePrice,
-        PropertyValue: value,
-        MortgageTerm: payload.mortgageTerm,
-      },
-      qualifiesBecause,
-      closeToLimits,
-    }),
-  };
+  return offered({
+    lender,
+    product,
+    loanType: 'commercial',
+    grossLoan: gross,
+    netLoan: net,
+    annualRate: rate,
+    interestTreatment: 'serviced',
+    loanInterest,
+    arrangementFee,
+    exitFee,
+    otherCosts,
+    monthlyPayment,
+    // For a let property the forecast is the yearly rent left after mortgage payments.
+    profitForecast: payload.isOwnerOccupied ? 0 : annualRent - monthlyPayment * 12,
+    depositRequired: payload.ownOrPurchase === 'Purchasing' ? value + (payload.purchaseCosts ?? 0) - net : 0,
+    valueBasis: value,
+    termMonths,
+    extra: {
+      PurchasePrice: payload.purchasePrice,
+      PropertyValue: value,
+      MortgageTerm: payload.mortgageTerm,
+    },
+    qualifiesBecause,
+    closeToLimits,
+  });
 }

@@ -116,8 +116,7 @@ export function annuityFactor(annualRate: number, months: number): number {
 
 export interface OfferFigures {
   lender: LenderInfo;
-  productId: string;
-  productName: string;
+  product: Pick<Product, 'id' | 'name'>;
   loanType: LoanType;
   grossLoan: number;
   netLoan: number;
@@ -151,8 +150,8 @@ export function buildOffer(f: OfferFigures): LoanOffer {
   return {
     LenderName: f.lender.name,
     LenderId: f.lender.id,
-    ProductId: f.productId,
-    ProductName: f.productName,
+    ProductId: f.product.id,
+    ProductName: f.product.name,
     LoanType: f.loanType,
     GrossLoan: gross,
     NetLoan: whole(f.netLoan),
@@ -182,6 +181,9 @@ export function buildOffer(f: OfferFigures): LoanOffer {
     closeToLimits: f.closeToLimits,
   };
 }
+
+/** A product's offer for the deal: the sizing's answer when the deal qualifies. */
+export const offered = (figures: OfferFigures): SizingResult => ({ ok: true, offer: buildOffer(figures) });
 
 /**
  * The decline of a gross loan outside the product's minimum and maximum loan, or null within them

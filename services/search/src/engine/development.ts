@@ -1,12 +1,12 @@
 import { PROFESSIONAL_FEES_FRACTION, type DevelopmentSearch } from '@lsp/contracts';
 import type { DevelopmentProduct } from '../panel/schema';
 import {
-  buildOffer,
   decline,
   declineOutsideLoanLimits,
   isClose,
   isCloseAbove,
   largestWithinBands,
+  offered,
   pct,
   pounds,
   rateBandFor,
@@ -222,39 +222,35 @@ export function sizeDevelopmentLoan(
       `A ${payload.loanTerm}-month term leaves little room before its ${product.maxTermMonths}-month maximum`,
     );
 
-  return {
-    ok: true,
-    offer: buildOffer({
-      lender,
-      productId: product.id,
-      productName: product.name,
-      loanType: 'development',
-      grossLoan: gross,
-      netLoan: net,
-      annualRate: rate,
-      interestTreatment: product.interestTreatment,
-      loanInterest: facility.interest,
-      arrangementFee: facility.arrangementFee,
-      exitFee,
-      otherCosts: facility.otherCosts,
-      // Interest is rolled up or retained: nothing is paid monthly; the offer says which.
-      monthlyPayment: 0,
-      profitForecast: profit,
-      depositRequired: costs.totalProjectCost - net,
-      valueBasis: gdv,
-      termMonths: payload.loanTerm,
-      extra: {
-        PurchasePrice: payload.purchasePrice,
-        PropertyValue: gdv,
-        BuildCost: payload.buildCost,
-        TotalBuildCost: Math.round(costs.totalBuildCost),
-        TotalProjectCost: Math.round(costs.totalProjectCost),
-        LandLoan: Math.round(facility.landLoan),
-        BuildLoan: Math.round(facility.buildLoan),
-        LoanToCost: Math.round(ltc * 10000) / 100,
-      },
-      qualifiesBecause,
-      closeToLimits,
-    }),
-  };
+  return offered({
+    lender,
+    product,
+    loanType: 'development',
+    grossLoan: gross,
+    netLoan: net,
+    annualRate: rate,
+    interestTreatment: product.interestTreatment,
+    loanInterest: facility.interest,
+    arrangementFee: facility.arrangementFee,
+    exitFee,
+    otherCosts: facility.otherCosts,
+    // Interest is rolled up or retained: nothing is paid monthly; the offer says which.
+    monthlyPayment: 0,
+    profitForecast: profit,
+    depositRequired: costs.totalProjectCost - net,
+    valueBasis: gdv,
+    termMonths: payload.loanTerm,
+    extra: {
+      PurchasePrice: payload.purchasePrice,
+      PropertyValue: gdv,
+      BuildCost: payload.buildCost,
+      TotalBuildCost: Math.round(costs.totalBuildCost),
+      TotalProjectCost: Math.round(costs.totalProjectCost),
+      LandLoan: Math.round(facility.landLoan),
+      BuildLoan: Math.round(facility.buildLoan),
+      LoanToCost: Math.round(ltc * 10000) / 100,
+    },
+    qualifiesBecause,
+    closeToLimits,
+  });
 }
