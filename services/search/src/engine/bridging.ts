@@ -13,6 +13,8 @@ import {
   settleRate,
   sizeBandFor,
   spaced,
+  termNearMaximum,
+  termWithinRange,
   type LenderInfo,
   type SizingResult,
 } from './common';
@@ -240,7 +242,7 @@ export function sizeBridgingLoan(
   const cap = capFor(sizeBandFor(product.maxLtvBands, gross));
   qualifiesBecause.push(
     `${pounds(gross)} gross loan within its limit of ${pounds(cap)} (${capLabel(gross)})`,
-    `${payload.loanTerm}-month term within its ${product.minTermMonths}-${product.maxTermMonths} month range`,
+    termWithinRange(payload.loanTerm, product),
   );
   if (sizedToMax)
     qualifiesBecause.push(
@@ -249,10 +251,7 @@ export function sizeBridgingLoan(
   const closeToLimits: string[] = [];
   if (!sizedToMax && isClose(gross, cap))
     closeToLimits.push(`Gross loan is within 5% of its limit of ${pounds(cap)}`);
-  if (payload.loanTerm >= product.maxTermMonths - 1)
-    closeToLimits.push(
-      `A ${payload.loanTerm}-month term leaves little room before its ${product.maxTermMonths}-month maximum`,
-    );
+  closeToLimits.push(...termNearMaximum(payload.loanTerm, product));
   if (payload.loanTerm < product.minInterestMonths)
     closeToLimits.push(
       `Charges at least ${product.minInterestMonths} months' interest however early the loan is repaid`,

@@ -45,6 +45,18 @@ export function screenDeal(
   return null;
 }
 
+type TermRange = Pick<Product, 'minTermMonths' | 'maxTermMonths'>;
+
+/** Why a term in months qualifies, for the loan types that state their term range in months. */
+export const termWithinRange = (termMonths: number, product: TermRange) =>
+  `${termMonths}-month term within its ${product.minTermMonths}-${product.maxTermMonths} month range`;
+
+/** The warning for a term within a month of the product's longest (none otherwise). */
+export const termNearMaximum = (termMonths: number, product: TermRange): string[] =>
+  termMonths >= product.maxTermMonths - 1
+    ? [`A ${termMonths}-month term leaves little room before its ${product.maxTermMonths}-month maximum`]
+    : [];
+
 export const pounds = (amount: number) => formatCurrency(amount);
 export const pct = (fraction: number, places = 1) => `${(fraction * 100).toFixed(places)}%`;
 

@@ -14,6 +14,8 @@ import {
   settleRate,
   sizeBandFor,
   spaced,
+  termNearMaximum,
+  termWithinRange,
   type LenderInfo,
   type SizingResult,
 } from './common';
@@ -205,7 +207,7 @@ export function sizeDevelopmentLoan(
     `${pct(ltgdv)} loan to GDV within its ${pct(ltgdvCap, 0)} limit`,
     `${pct(ltc)} loan to cost within its ${pct(product.maxLtc, 0)} limit`,
     `Profit on GDV of ${pct(profitOnGdv)} meets its ${pct(product.minProfitOnGdv, 0)} minimum`,
-    `${payload.loanTerm}-month term within its ${product.minTermMonths}-${product.maxTermMonths} month range`,
+    termWithinRange(payload.loanTerm, product),
   ];
   if (sizedBy) qualifiesBecause.push(`Sized to its maximum, limited by ${sizedBy}`);
   const closeToLimits: string[] = [];
@@ -217,10 +219,7 @@ export function sizeDevelopmentLoan(
     closeToLimits.push(
       `Profit on GDV ${pct(profitOnGdv)} is close to its ${pct(product.minProfitOnGdv, 0)} minimum`,
     );
-  if (payload.loanTerm >= product.maxTermMonths - 1)
-    closeToLimits.push(
-      `A ${payload.loanTerm}-month term leaves little room before its ${product.maxTermMonths}-month maximum`,
-    );
+  closeToLimits.push(...termNearMaximum(payload.loanTerm, product));
 
   return offered({
     lender,
