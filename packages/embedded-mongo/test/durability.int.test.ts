@@ -1,27 +1,15 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { EmbeddedMongo, EmbeddedMongoOptions, startEmbeddedMongo } from '../src';
-import { usingRealMongo } from './support';
+import { temporaryFolders, usingRealMongo } from './support';
 
 // Durability is a property of the embedded server itself, so these tests never use MONGO_URL.
 const suite = usingRealMongo ? describe.skip : describe;
 
 const ROOT = path.resolve(__dirname, '../../..');
-let dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-'));
-  dirs.push(dir);
-  return dir;
-}
-
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  dirs = [];
-});
+const tempDir = temporaryFolders('embedded-mongo-');
 
 async function withServer<T>(
   options: EmbeddedMongoOptions,

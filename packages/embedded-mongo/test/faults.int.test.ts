@@ -3,32 +3,21 @@
 // journal's write seam (fileWrites), not by filling a real disk.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { EmbeddedMongo, EmbeddedMongoOptions, startEmbeddedMongo } from '../src';
 import { fileWrites } from '../src/storage/journal';
-import { usingRealMongo } from './support';
+import { temporaryFolders, usingRealMongo } from './support';
 
 // Properties of the embedded server's own files; a real MongoDB is not under test here.
 const suite = usingRealMongo ? describe.skip : describe;
 
 const ROOT = path.resolve(__dirname, '../../..');
 const realWrite = fileWrites.write;
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-faults-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = temporaryFolders('embedded-mongo-faults-');
 
 afterEach(() => {
   fileWrites.write = realWrite;
-});
-
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 function enospc(): NodeJS.ErrnoException {

@@ -2,18 +2,17 @@
 // back-pressure on replies, and names sent by clients never resolving to inherited object members.
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { BSON, Document, MongoClient, MongoServerError } from 'mongodb';
 import { EmbeddedMongo, EmbeddedMongoOptions, startEmbeddedMongo } from '../src';
 import { DEFAULT_MAX_CONNECTIONS } from '../src/server';
 import { opMsg } from './op-msg';
-import { usingRealMongo } from './support';
+import { temporaryFolders, usingRealMongo } from './support';
 
 // Properties of the embedded server itself; a real MongoDB is not under test here.
 const suite = usingRealMongo ? describe.skip : describe;
 
-const dirs: string[] = [];
+const tempDir = temporaryFolders('embedded-mongo-modes-');
 const servers: EmbeddedMongo[] = [];
 const clients: MongoClient[] = [];
 const sockets: net.Socket[] = [];
@@ -34,10 +33,6 @@ afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
   for (const c of clients.splice(0)) await c.close();
   for (const s of servers.splice(0)) await s.stop();
-});
-
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 /** A raw client: sends OP_MSG commands and reads their replies, or sees the server hang up. */
@@ -105,8 +100,7 @@ const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 suite('data files', () => {
   it('creates the data directory 0700 and every file 0600, snapshot included', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-modes-'));
-    dirs.push(root);
+    const root = tempDir();
     const dbPath = path.join(root, 'db');
     // A tiny compaction threshold so that the snapshot is written too.
     const server = await start({ dbPath, compactBytes: 4096 });
@@ -119,8 +113,7 @@ suite('data files', () => {
   });
 
   it('tightens the modes of a directory and files left world-readable by an older version', async () => {
-    const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-modes-'));
-    dirs.push(dbPath);
+    const dbPath = tempDir();
     const first = await start({ dbPath, compactBytes: 4096 });
     const client = await connect(first);
     for (let i = 0; i < 20; i++)

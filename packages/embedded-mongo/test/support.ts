@@ -1,6 +1,9 @@
 // Test harness: the suite runs against MONGO_URL when set (a real MongoDB, to compare behaviour),
 // otherwise against an embedded server on a free port.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Db, MongoClient, MongoServerError } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo, type EmbeddedMongoOptions } from '../src';
 
@@ -48,6 +51,22 @@ export function useTestDatabase(options?: EmbeddedMongoOptions): TestDatabase {
     await t.close();
   });
   return t;
+}
+
+/**
+ * Makes temporary folders named `<prefix>XXXXXX` for the file's tests (data folders of servers of
+ * their own) and removes them all after the file's tests.
+ */
+export function temporaryFolders(prefix: string): () => string {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    made.push(dir);
+    return dir;
+  };
 }
 
 /** The server error a promise rejects with (fails the test when it resolves or rejects otherwise). */
