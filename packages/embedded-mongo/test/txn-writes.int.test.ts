@@ -83,30 +83,30 @@ describe('duplicate _id inside a transaction', () => {
     expect(await c.find().toArray()).toEqual([{ _id: 1, v: 'new' }]);
   });
 
-  it('an upsert that builds an existing _id fails with E11000 (update command)', async () => {
-    const c = coll('dup_upsert');
+  // Each upsert's filter builds { _id: 1, x: 2 }, whose _id the collection already has.
+  it.each([
+    [
+      'an upsert that builds an existing _id fails with E11000 (update command)',
+      'dup_upsert',
+      (c: Collection, session: ClientSession) =>
+        c.updateOne({ _id: 1, x: 2 } as never, { $set: { y: 1 } }, { upsert: true, session }),
+    ],
+    [
+      'an upserting replaceOne that builds an existing _id fails with E11000',
+      'dup_replace_upsert',
+      (c: Collection, session: ClientSession) =>
+        c.replaceOne({ _id: 1, x: 2 } as never, { x: 3 }, { upsert: true, session }),
+    ],
+    [
+      'findOneAndUpdate with upsert that builds an existing _id fails with E11000',
+      'dup_fam',
+      (c: Collection, session: ClientSession) =>
+        c.findOneAndUpdate({ _id: 1, x: 2 } as never, { $set: { y: 1 } }, { upsert: true, session }),
+    ],
+  ])('%s', async (_name, name, upsert) => {
+    const c = coll(name);
     await c.insertOne({ _id: 1, x: 1 } as never);
-    await expectDuplicateInTxn((session) =>
-      c.updateOne({ _id: 1, x: 2 } as never, { $set: { y: 1 } }, { upsert: true, session }),
-    );
-    expect(await c.find().toArray()).toEqual([{ _id: 1, x: 1 }]);
-  });
-
-  it('an upserting replaceOne that builds an existing _id fails with E11000', async () => {
-    const c = coll('dup_replace_upsert');
-    await c.insertOne({ _id: 1, x: 1 } as never);
-    await expectDuplicateInTxn((session) =>
-      c.replaceOne({ _id: 1, x: 2 } as never, { x: 3 }, { upsert: true, session }),
-    );
-    expect(await c.find().toArray()).toEqual([{ _id: 1, x: 1 }]);
-  });
-
-  it('findOneAndUpdate with upsert that builds an existing _id fails with E11000', async () => {
-    const c = coll('dup_fam');
-    await c.insertOne({ _id: 1, x: 1 } as never);
-    await expectDuplicateInTxn((session) =>
-      c.findOneAndUpdate({ _id: 1, x: 2 } as never, { $set: { y: 1 } }, { upsert: true, session }),
-    );
+    await expectDuplicateInTxn((session) => upsert(c, session));
     expect(await c.find().toArray()).toEqual([{ _id: 1, x: 1 }]);
   });
 
