@@ -1,7 +1,7 @@
 // Collections and indexes created inside a transaction (MongoDB 4.4+) stay private
 // to it until commit, and vanish with an abort.
-import { MongoServerError } from 'mongodb';
-import { usingRealMongo, useTestDatabase } from './support';
+import { ClientSession, MongoServerError } from 'mongodb';
+import { failure, usingRealMongo, useTestDatabase } from './support';
 import { startEmbeddedMongo } from '../src';
 import { MongoClient } from 'mongodb';
 import fs from 'node:fs';
@@ -9,6 +9,21 @@ import os from 'node:os';
 import path from 'node:path';
 
 const t = useTestDatabase({ replSet: 'rs0' });
+
+/** What `write` is refused with inside a transaction, which is then aborted. */
+async function refusedInTransaction(
+  write: (session: ClientSession) => Promise<unknown>,
+): Promise<MongoServerError> {
+  const session = t.client.startSession();
+  try {
+    session.startTransaction();
+    const err = await failure(write(session));
+    await session.abortTransaction().catch(() => undefined);
+    return err;
+  } finally {
+    await session.endSession();
+  }
+}
 
 async function names(): Promise<string[]> {
   return (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
@@ -62,18 +77,8 @@ describe('collections created inside a transaction', () => {
 
   it('creating a collection that exists is 48 NamespaceExists', async () => {
     await t.db.createCollection('exists_already');
-    const session = t.client.startSession();
-    try {
-      session.startTransaction();
-      const err = (await t.db
-        .createCollection('exists_already', { session })
-        .catch((e: unknown) => e)) as MongoServerError;
-      expect(err).toBeInstanceOf(MongoServerError);
-      expect(err.code).toBe(48);
-      await session.abortTransaction().catch(() => undefined);
-    } finally {
-      await session.endSession();
-    }
+    const err = await refusedInTransaction((session) => t.db.createCollection('exists_already', { session }));
+    expect(err.code).toBe(48);
   });
 
   it('a collection another client creates meanwhile makes the commit a retryable WriteConflict', async () => {
@@ -137,38 +142,20 @@ describe('createIndexes inside a transaction', () => {
 
   it('is refused with 263 on a collection that existed before the transaction', async () => {
     await t.db.collection('pre_existing').insertOne({ a: 1 });
-    const session = t.client.startSession();
-    try {
-      session.startTransaction();
-      const err = (await t.db
-        .collection('pre_existing')
-        .createIndex({ a: 1 }, { session })
-        .catch((e: unknown) => e)) as MongoServerError;
-      expect(err).toBeInstanceOf(MongoServerError);
-      expect(err.code).toBe(263);
-      expect(err.codeName).toBe('OperationNotSupportedInTransaction');
-      await session.abortTransaction().catch(() => undefined);
-    } finally {
-      await session.endSession();
-    }
+    const err = await refusedInTransaction((session) =>
+      t.db.collection('pre_existing').createIndex({ a: 1 }, { session }),
+    );
+    expect(err.code).toBe(263);
+    expect(err.codeName).toBe('OperationNotSupportedInTransaction');
     expect((await t.db.collection('pre_existing').listIndexes().toArray()).length).toBe(1);
   });
 
   it('is refused with 263 on a collection the transaction already wrote documents into', async () => {
-    const session = t.client.startSession();
-    try {
-      session.startTransaction();
+    const err = await refusedInTransaction(async (session) => {
       await t.db.collection('filled_in_txn').insertOne({ a: 1 }, { session });
-      const err = (await t.db
-        .collection('filled_in_txn')
-        .createIndex({ a: 1 }, { session })
-        .catch((e: unknown) => e)) as MongoServerError;
-      expect(err).toBeInstanceOf(MongoServerError);
-      expect(err.code).toBe(263);
-      await session.abortTransaction().catch(() => undefined);
-    } finally {
-      await session.endSession();
-    }
+      return t.db.collection('filled_in_txn').createIndex({ a: 1 }, { session });
+    });
+    expect(err.code).toBe(263);
   });
 });
 
