@@ -9,16 +9,15 @@ import {
   type SearchRepricedEvent,
   createEnvelope,
 } from '@lsp/contracts';
-import { type TestSmtp, silentLogger, startHarness, startTestSmtp, waitFor } from '@lsp/testing';
+import { type TestSmtp, silentLogger, startHarness, waitFor } from '@lsp/testing';
 import type { Queue, Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
 import { unsubscribeKey } from '../src/alerts/unsubscribe-token';
-import { notificationsConfigSchema } from '../src/config';
 import { AlertStore } from '../src/data/alerts';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
 import { type AlertDeps, subscribeToAlertEvents } from '../src/events/alerts';
-import { buildTestApp, startTestEmailWorker } from './test-app';
+import { buildTestApp, mailBackends, startTestEmailWorker } from './test-app';
 
 export const PUBLIC_URL = 'http://localhost:8080';
 
@@ -46,16 +45,9 @@ export const newUserId = () => `user-${randomUUID().slice(0, 8)}`;
 
 /** Notifications' alert path as it runs: the bus, the handlers, the email queue, its worker, an SMTP server. */
 export function startAlerts(): Promise<AlertsRig> {
-  return startHarness(async ({ mongo, redis, env, onClose }) => {
-    const smtp = await startTestSmtp();
-    onClose(() => smtp.close());
-    const db = await mongo.database('notifications');
-    const config = notificationsConfigSchema.parse({
-      ...env,
-      SMTP_URL: smtp.url,
-      DB_NAME: db.name,
-      PUBLIC_URL,
-    });
+  return startHarness(async (backends) => {
+    const { redis, onClose } = backends;
+    const { smtp, db, config } = await mailBackends(backends, { PUBLIC_URL });
     const prefix = `events-${randomUUID().slice(0, 8)}:`;
     const bus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix, blockMs: 100, claimIntervalMs: 500 });
     onClose(() => bus.close());

@@ -1,12 +1,11 @@
 import { ProcessedEvents, RedisStreamsEventBus, createQueue } from '@lsp/service-kit';
-import { type TestMongo, type TestRedis, type TestSmtp, startHarness, startTestSmtp } from '@lsp/testing';
+import { type TestMongo, type TestRedis, type TestSmtp, startHarness } from '@lsp/testing';
 import type { Queue, Worker } from 'bullmq';
 import type { Connection } from 'mongoose';
 import { type IdentityStack, startIdentityStack } from '../../identity/test/harness';
-import { notificationsConfigSchema } from '../src/config';
 import { EMAIL_QUEUE, type EmailJob } from '../src/email/jobs';
 import { subscribeToIdentityEvents } from '../src/events/consumed';
-import { startTestEmailWorker } from './test-app';
+import { mailBackends, startTestEmailWorker } from './test-app';
 
 /**
  * The whole email path as it runs in production, in this process: identity (its outbox relayed onto
@@ -28,11 +27,9 @@ export interface EmailPipeline {
 }
 
 export function startEmailPipeline(): Promise<EmailPipeline> {
-  return startHarness(async ({ mongo, redis, env, onClose }) => {
-    const smtp = await startTestSmtp();
-    onClose(() => smtp.close());
-    const db = await mongo.database('notifications');
-    const config = notificationsConfigSchema.parse({ ...env, SMTP_URL: smtp.url, DB_NAME: db.name });
+  return startHarness(async (backends) => {
+    const { mongo, redis, onClose } = backends;
+    const { smtp, db, config } = await mailBackends(backends);
     const identityBus = new RedisStreamsEventBus({ redisUrl: redis.url, prefix: 'events:' });
     onClose(() => identityBus.close());
     const notificationsBus = new RedisStreamsEventBus({

@@ -27,7 +27,6 @@ import {
   signedInClient,
   silentLogger,
   startHarness,
-  startTestSmtp,
   useHarness,
   waitFor,
 } from '@lsp/testing';
@@ -47,7 +46,7 @@ import {
   webhookJobId,
 } from '../src/webhooks/delivery';
 import { WebhookStore } from '../src/webhooks/store';
-import { buildTestApp, startTestEmailWorker } from './test-app';
+import { buildTestApp, mailBackends, startTestEmailWorker } from './test-app';
 
 jest.setTimeout(90_000);
 
@@ -112,18 +111,11 @@ interface Rig {
 }
 
 function startRig(): Promise<Rig> {
-  return startHarness(async ({ mongo, redis, env, onClose }) => {
-    const smtp = await startTestSmtp();
-    onClose(() => smtp.close());
+  return startHarness(async (backends) => {
+    const { redis, onClose } = backends;
+    const { smtp, db, config } = await mailBackends(backends, { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
     const receiver = await startReceiver();
     onClose(() => receiver.close());
-    const db = await mongo.database('notifications');
-    const config = notificationsConfigSchema.parse({
-      ...env,
-      SMTP_URL: smtp.url,
-      DB_NAME: db.name,
-      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-    });
     const bus = new RedisStreamsEventBus({
       redisUrl: redis.url,
       prefix: `events-${randomBytes(4).toString('hex')}:`,
