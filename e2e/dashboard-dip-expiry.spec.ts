@@ -9,21 +9,24 @@
 // View DIP disabled, no Download PDF;
 // the old link says the DIP has expired. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
+import {
+  expectExpiredOwnerModal,
+  letDipExpire,
+  openDipItem,
+  ownerWithDip,
+  pathOf,
+} from './support/dip-helpers';
 import { newUser } from './support/mail-helpers';
-import { searchAndCreateDip } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIP expiry needs the real services');
 
 test('an expired DIP: Expired with disabled actions for the owner and the recipient', async ({ browser }) => {
   test.setTimeout(180_000);
-  const owner = await newUser(browser, 'Esme Expiry');
-  const page = owner.page;
-  const dip = await searchAndCreateDip(page, owner.id, 'Lapsed Yard');
+  const { page, dip } = await ownerWithDip(browser, 'Esme Expiry', 'Lapsed Yard');
 
   // While valid: Copy Link gives an open invite, which a second user opens (it is then in their list).
-  await page.goto('/dashboard?tab=dips');
-  const item = page.locator(`[data-dip-id="${dip.dipId}"]`);
+  const item = await openDipItem(page, dip.dipId);
   await expect(item.getByText('Valid', { exact: true })).toBeVisible();
   // Sharing learns of a new DIP from its events, a moment after creation: Copy Link is tried again
   // until it has (as the person would), and must then succeed.
@@ -31,18 +34,13 @@ test('an expired DIP: Expired with disabled actions for the owner and the recipi
     await item.getByRole('button', { name: `Copy Link for ${dip.quoteCode}` }).click();
     await expect(page.getByText('DIP link copied')).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
-  const openLink = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+  const openLink = await page.evaluate(() => navigator.clipboard.readText());
   const friend = await newUser(browser, 'Rory Recipient');
-  await friend.page.goto(openLink.pathname + openLink.search);
+  await friend.page.goto(pathOf(openLink));
   await expect(friend.page.getByText('Read-only view')).toBeVisible();
 
   // The expiry passes on the server: moved to 3 s from now by the owner, then the clock runs past it.
-  const expiry = await page.request.post(`/api/online-dip/${dip.dipId}/expiry`, {
-    data: { expiresAt: new Date(Date.now() + 3_000).toISOString() },
-  });
-  expect(expiry.ok()).toBe(true);
-  const { expiresAt } = (await expiry.json()) as { expiresAt: string };
-  await page.waitForTimeout(Math.max(0, new Date(expiresAt).getTime() - Date.now()) + 1_000);
+  await letDipExpire(page, dip.dipId);
 
   // The server now refuses the owner's link actions on it.
   expect((await page.request.post(`/api/online-dip/${dip.dipId}/regenerate-link`)).status()).toBe(410);
@@ -62,10 +60,7 @@ test('an expired DIP: Expired with disabled actions for the owner and the recipi
   await item.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
   const modal = page.getByRole('dialog', { name: 'Decision in Principle' });
   // The owner still opens it: the Expired badge, Download PDF disabled.
-  await expect(modal.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
-  await expect(modal.getByText('Expired', { exact: true })).toBeVisible();
-  await expect(modal.getByText('DIP Expired')).toHaveCount(0);
-  await expect(modal.getByRole('button', { name: 'Download PDF' })).toBeDisabled();
+  await expectExpiredOwnerModal(modal);
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'dip-owner-modal-expired');
   await page.keyboard.press('Escape');
@@ -84,7 +79,7 @@ test('an expired DIP: Expired with disabled actions for the owner and the recipi
   await expectNoOverflowAt375(friend.page);
 
   // The link itself no longer opens the DIP.
-  await friend.page.goto(openLink.pathname + openLink.search);
+  await friend.page.goto(pathOf(openLink));
   await expect(friend.page.getByText('Read-only view')).toHaveCount(0);
   await expect(friend.page.getByText(/expired/i).first()).toBeVisible();
 });

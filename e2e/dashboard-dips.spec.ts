@@ -4,9 +4,14 @@
 // their Shared with me as Viewed), a targeted share for another address showing the mismatch panel,
 // and Regenerate Link making the old link fail. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import {
+  expectPdfDownload,
+  openDipItem,
+  ownerWithDip,
+  pathOf,
+  regenerateLinkFromMenu,
+} from './support/dip-helpers';
 import { newUser } from './support/mail-helpers';
-import { searchAndCreateDip } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIPs need the real services');
@@ -15,14 +20,10 @@ test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link t
   browser,
 }) => {
   test.setTimeout(180_000);
-  const owner = await newUser(browser, 'Olivia Owner');
-  const page = owner.page;
-
-  const dip = await searchAndCreateDip(page, owner.id, 'Harbour View');
+  const { page, dip } = await ownerWithDip(browser, 'Olivia Owner', 'Harbour View');
 
   // DIPs tab: quote code, Valid, the figures.
-  await page.goto('/dashboard?tab=dips');
-  const item = page.locator(`[data-dip-id="${dip.dipId}"]`);
+  const item = await openDipItem(page, dip.dipId);
   await expect(item.getByRole('heading', { name: dip.quoteCode })).toBeVisible();
   await expect(item.getByText('Valid', { exact: true })).toBeVisible();
   await expect(page.getByRole('tab', { name: /DIPs/ })).toContainText('1');
@@ -62,15 +63,11 @@ test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link t
   await screenshotBothWidths(page, 'dip-owner-modal');
 
   // Download PDF: a real PDF named after the quote code.
-  const downloadPromise = page.waitForEvent('download');
-  await modal.getByRole('button', { name: 'Download PDF' }).click();
-  const download = await downloadPromise;
-  expect(download.suggestedFilename()).toBe(`DIP-${dip.quoteCode}.pdf`);
-  expect(
-    readFileSync(await download.path())
-      .subarray(0, 5)
-      .toString(),
-  ).toBe('%PDF-');
+  await expectPdfDownload(
+    page,
+    () => modal.getByRole('button', { name: 'Download PDF' }).click(),
+    dip.quoteCode,
+  );
 
   await modal.getByText('Close', { exact: true }).click();
   await expect(modal).toBeHidden();
@@ -115,7 +112,7 @@ test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link t
 
   // A second user opens it: read-only view, then it is in their Shared with me, viewed.
   const friend = await newUser(browser, 'Finn Friend');
-  await friend.page.goto(new URL(openLink).pathname + new URL(openLink).search);
+  await friend.page.goto(pathOf(openLink));
   await expect(friend.page.getByText('Read-only view')).toBeVisible();
   await expect(friend.page.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
   await expectNoAxeViolations(friend.page);
@@ -136,12 +133,10 @@ test('owner DIP: tab, URL-driven modal, deep link, online page, PDF, Copy Link t
   await friend.page.keyboard.press('Escape');
 
   // Regenerate: the old link stops working.
-  await page.getByRole('button', { name: `More actions for ${dip.quoteCode}` }).click();
-  await page.getByRole('menuitem', { name: 'Regenerate Link' }).click();
-  await expect(page.getByText('Previous link is now invalid')).toBeVisible();
+  await regenerateLinkFromMenu(page, item, dip.quoteCode);
   // Sharing learns of the new link from dip's event a moment later: the old link fails from then on.
   await expect(async () => {
-    await friend.page.goto(new URL(openLink).pathname + new URL(openLink).search);
+    await friend.page.goto(pathOf(openLink));
     await expect(friend.page.getByText('The shared deal could not be found.')).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 15_000 });
 

@@ -6,6 +6,7 @@
 // what the server's fallback makes). The owner sees the words and the link, the link is copied ('Link
 // Copied'), and the person it was meant for opens it. Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
+import { pathOf } from './support/dip-helpers';
 import { newUser } from './support/mail-helpers';
 import { runSavedDevelopmentSearch } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
@@ -18,8 +19,7 @@ test('Get DIP: when the email cannot be handed on, the owner gets a link the rec
   browser,
 }) => {
   test.setTimeout(150_000);
-  const owner = await newUser(browser, 'Fern Fallback');
-  const page = owner.page;
+  const { page } = await newUser(browser, 'Fern Fallback');
   await runSavedDevelopmentSearch(page, 'Fallback Row');
 
   await page
@@ -67,7 +67,7 @@ test('Get DIP: when the email cannot be handed on, the owner gets a link the rec
 
   // Not the owner's /dip/{slug} page: the recipient opens it.
   expect(new URL(fallbackUrl).pathname).toMatch(/^\/shared\//);
-  await rhys.page.goto(new URL(fallbackUrl).pathname + new URL(fallbackUrl).search);
+  await rhys.page.goto(pathOf(fallbackUrl));
   await expect(rhys.page.getByText('Read-only view')).toBeVisible();
   await expect(rhys.page.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
 });

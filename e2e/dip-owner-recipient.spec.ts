@@ -11,54 +11,27 @@
 // - a modal=1 URL auto-opens the DIP once; a reload does not open it again;
 // - the owner opens their expired DIP: Expired badge, Download PDF disabled.
 // Axe and screenshots at 1280 and 375 px.
-import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import {
+  expectExpiredOwnerModal,
+  expectPdfDownload,
+  letDipExpire,
+  openDipItem,
+  ownerWithDip,
+  pathOf,
+  regenerateLinkFromMenu,
+} from './support/dip-helpers';
 import { linkInMailTo, newUser } from './support/mail-helpers';
-import { chooseLoanType, fillDevelopmentForm, waitForResults } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIP sharing needs the real services');
-
-const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
-
-/** A development search in the North West, saved, and a DIP from its first offer. */
-async function northWestDip(page: Page, userId: string) {
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, 'Mersey Works');
-  await page.getByLabel('Property location').selectOption('NorthWest');
-  await page.getByRole('button', { name: 'Search Finance' }).click();
-  await waitForResults(page);
-  await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
-  const [search] = (await (await page.request.get(`/api/user-searches/${userId}`)).json()) as Array<{
-    id: string;
-  }>;
-  const created = await page.request.post(`/api/online-dip/create/${search!.id}/0`, {
-    data: { validHours: 48 },
-  });
-  expect(created.ok()).toBe(true);
-  return (await created.json()) as { dipId: string; quoteCode: string; shareUrl: string };
-}
-
-async function expectPdfDownload(page: Page, click: () => Promise<void>, quoteCode: string) {
-  const downloading = page.waitForEvent('download');
-  await click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe(`DIP-${quoteCode}.pdf`);
-  expect(
-    readFileSync(await download.path())
-      .subarray(0, 5)
-      .toString(),
-  ).toBe('%PDF-');
-}
 
 test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate keeps email recipients, chips, auto-open once, expired', async ({
   browser,
 }) => {
   test.setTimeout(300_000);
-  const owner = await newUser(browser, 'Orla Owner');
-  const page = owner.page;
-  const dip = await northWestDip(page, owner.id);
+  // A development search in the North West, saved, and a DIP from its first offer.
+  const { page, dip } = await ownerWithDip(browser, 'Orla Owner', 'Mersey Works', 'NorthWest');
 
   // Item 12: the region's label in Search History.
   await page.goto('/dashboard');
@@ -75,8 +48,7 @@ test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate kee
   });
   expect(shared.status()).toBe(201);
   const emailed = await linkInMailTo(rhea.email, (href) => href.includes('/shared/'), 'the DIP link');
-  await page.goto('/dashboard?tab=dips');
-  const ownItem = page.locator(`[data-dip-id="${dip.dipId}"]`);
+  const ownItem = await openDipItem(page, dip.dipId);
   await ownItem.getByRole('button', { name: `Copy Link for ${dip.quoteCode}` }).click();
   await expect(page.getByText('DIP link copied')).toBeVisible();
   const openLink = await page.evaluate(() => navigator.clipboard.readText());
@@ -111,9 +83,7 @@ test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate kee
 
   // Item 4: Regenerate Link. The old URLs stop opening; Rhea keeps the DIP, Pat (open link) does not.
   await page.goto('/dashboard?tab=dips');
-  await ownItem.getByRole('button', { name: `More actions for ${dip.quoteCode}` }).click();
-  await page.getByRole('menuitem', { name: 'Regenerate Link' }).click();
-  await expect(page.getByText('Previous link is now invalid')).toBeVisible();
+  await regenerateLinkFromMenu(page, ownItem, dip.quoteCode);
   // Rhea still has the DIP: her emailed link says it was replaced; Pat's is simply gone.
   await rhea.page.goto(pathOf(emailed));
   await expect(rhea.page.getByText('This link has been replaced')).toBeVisible();
@@ -216,18 +186,10 @@ test('owner and recipients: labels, View Details and PDF, Revoke, Regenerate kee
   await page.keyboard.press('Escape');
 
   // Item 3: expired, the owner still opens it: the Expired badge and Download PDF disabled.
-  const expiry = await page.request.post(`/api/online-dip/${dip.dipId}/expiry`, {
-    data: { expiresAt: new Date(Date.now() + 3_000).toISOString() },
-  });
-  expect(expiry.ok()).toBe(true);
-  const { expiresAt } = (await expiry.json()) as { expiresAt: string };
-  await page.waitForTimeout(Math.max(0, new Date(expiresAt).getTime() - Date.now()) + 1_000);
+  await letDipExpire(page, dip.dipId);
   await page.goto('/dashboard?tab=dips');
   await ownItem.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
-  await expect(modal.getByRole('heading', { name: 'Loan Details' })).toBeVisible();
-  await expect(modal.getByText('Expired', { exact: true })).toBeVisible();
-  await expect(modal.getByText('DIP Expired')).toHaveCount(0);
-  await expect(modal.getByRole('button', { name: 'Download PDF' })).toBeDisabled();
+  await expectExpiredOwnerModal(modal);
   await expect(sharing).toHaveCount(0);
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'dip-owner-modal-expired-badge');

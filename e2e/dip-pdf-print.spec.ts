@@ -5,7 +5,8 @@
 import { expect, test } from '@playwright/test';
 import type { Page, Route } from '@playwright/test';
 import { fulfillDeclared } from './support/api-mocks';
-import { expectNoAxeViolations, expectNoOverflowAt375 } from './support/shell-helpers';
+import { slowFirstPdf } from './support/dip-helpers';
+import { BOTH_WIDTHS, expectNoAxeViolations, expectNoOverflowAt375 } from './support/shell-helpers';
 
 const USER = { id: 'u-dip-print', name: 'Olivia Owner', email: 'olivia.owner@example.com', verified: true };
 const SLUG = 'Xq7dT0pPrintSlug00000A';
@@ -45,11 +46,6 @@ const VIEW = {
   },
 };
 
-const WIDTHS = [
-  { width: 1280, height: 800 },
-  { width: 375, height: 812 },
-] as const;
-
 async function openDipPage(page: Page, pdf: (route: Route) => Promise<void>) {
   await page.route('**/api/auth/me', (route) => fulfillDeclared(route, 200, { user: USER }));
   await page.route(`**/api/online-dip/${SLUG}`, (route) => fulfillDeclared(route, 200, VIEW));
@@ -59,32 +55,19 @@ async function openDipPage(page: Page, pdf: (route: Route) => Promise<void>) {
 }
 
 const pdfBody = '%PDF-1.4\n% test\n';
-const busy = (route: Route) =>
-  fulfillDeclared(route, 503, {
-    success: false,
-    error: 'The PDF is being prepared. Please try again in a moment.',
-    title: 'PDF Generation Failed',
-  });
 
 test.describe('the online DIP page', () => {
   test('a first PDF shows its progress, and a PDF that cannot be had offers Try again', async ({ page }) => {
-    let answered = 0;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    await openDipPage(page, async (route) => {
-      answered += 1;
-      // First click: two answers of 503 (the service's wait ran out twice). Second click: held until
-      // the test has seen the progress state, then the PDF.
-      if (answered <= 2) return busy(route);
-      await gate;
-      await route.fulfill({ status: 200, contentType: 'application/pdf', body: pdfBody });
-    });
+    // First click: two answers of 503. Second click: held until the test has seen the progress
+    // state, then the PDF.
+    const pdf = slowFirstPdf();
+    await openDipPage(page, pdf.answer);
     const header = page.locator('header.dash-header');
     await header.getByRole('button', { name: 'Download PDF' }).click();
     await expect(page.getByText("The PDF isn't ready yet or could not be downloaded.")).toBeVisible();
-    expect(answered).toBe(2);
+    expect(pdf.asked()).toBe(2);
     await expect(page.getByText('Download Error', { exact: true })).toBeVisible();
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
       await expectNoAxeViolations(page);
@@ -94,7 +77,7 @@ test.describe('the online DIP page', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Try again' }).click();
     const working = header.getByRole('button', { name: 'Preparing PDF…' });
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(working).toBeDisabled();
       await expect(working).toHaveAttribute('aria-busy', 'true');
@@ -103,7 +86,7 @@ test.describe('the online DIP page', () => {
       ).toBeVisible();
       await expectNoAxeViolations(page);
     }
-    release();
+    pdf.release();
     expect((await download).suggestedFilename()).toBe('DIP-HK4M7PQR.pdf');
     await expect(header.getByRole('button', { name: 'Download PDF' })).toBeEnabled();
     await expect(page.getByText("The PDF isn't ready yet or could not be downloaded.")).toHaveCount(0);
@@ -115,14 +98,14 @@ test.describe('the online DIP page', () => {
     await openDipPage(page, (route) =>
       route.fulfill({ status: 200, contentType: 'application/pdf', body: pdfBody }),
     );
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(page.getByText('Generated on 01/07/2026')).toBeVisible();
       await expect(page.getByText('£1,080.50')).toBeVisible();
       await expect(page.getByText('£176,000')).toBeVisible();
       await expectNoAxeViolations(page);
     }
-    await page.setViewportSize(WIDTHS[0]);
+    await page.setViewportSize(BOTH_WIDTHS[0]);
 
     await page.emulateMedia({ media: 'print' });
     for (const chrome of ['header.shell-header', 'footer.shell-footer'])

@@ -9,25 +9,20 @@
 // - the auth gate of the dashboard's pages says 'Checking authentication...'.
 // Axe and screenshots at 1280 and 375 px.
 import { expect, test } from '@playwright/test';
+import { openDipItem, ownerWithDip, pathOf, regenerateLinkFromMenu } from './support/dip-helpers';
 import { linkInMailTo, newUser } from './support/mail-helpers';
-import { searchAndCreateDip } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'DIP sharing needs the real services');
-
-const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
 test('rates labelled, /dips/{id} for a recipient, a replaced link leads to Shared with me, a revoked DIP reads Revoked', async ({
   browser,
 }) => {
   test.setTimeout(240_000);
-  const owner = await newUser(browser, 'Tamsin Trust');
-  const page = owner.page;
-  const dip = await searchAndCreateDip(page, owner.id, 'Quay Street');
+  const { owner, page, dip } = await ownerWithDip(browser, 'Tamsin Trust', 'Quay Street');
 
   // The rate, per annum with the monthly figure, in the DIPs tab and the owner's modal.
-  await page.goto('/dashboard?tab=dips');
-  const item = page.locator(`[data-dip-id="${dip.dipId}"]`);
+  const item = await openDipItem(page, dip.dipId);
   await expect(item.getByText(/^\d+\.\d{2}% pa \(\d+\.\d{2}% pm\)$/)).toBeVisible();
   await item.getByRole('button', { name: `View DIP ${dip.quoteCode}` }).click();
   const modal = page.getByRole('dialog', { name: 'Decision in Principle' });
@@ -59,9 +54,7 @@ test('rates labelled, /dips/{id} for a recipient, a replaced link leads to Share
 
   // Regenerate Link: the emailed link says it was replaced and leads to Shared with me.
   await page.goto('/dashboard?tab=dips');
-  await item.getByRole('button', { name: `More actions for ${dip.quoteCode}` }).click();
-  await page.getByRole('menuitem', { name: 'Regenerate Link' }).click();
-  await expect(page.getByText('Previous link is now invalid')).toBeVisible();
+  await regenerateLinkFromMenu(page, item, dip.quoteCode);
   await rhea.page.goto(pathOf(emailed));
   await expect(rhea.page.getByText('This link has been replaced')).toBeVisible();
   await expect(rhea.page.getByText('The shared deal could not be found.')).toHaveCount(0);

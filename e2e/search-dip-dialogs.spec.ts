@@ -2,10 +2,10 @@
 // share it by email (the mail arrives with a signed /shared/ link), and send a deal whose email
 // leads to /shared-deal/{token}; the recipient registers and sees New and the unread count, then
 // Viewed; a third user on the same link sees the email-mismatch panel. Keyboard, axe, screenshots.
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Page, Route } from '@playwright/test';
-import { linkInMailTo, registerVerifyAndSignIn } from './support/mail-helpers';
+import { expectPdfDownload, pathOf } from './support/dip-helpers';
+import { linkInMailTo, newUser, registerVerifyAndSignIn } from './support/mail-helpers';
 import { runSavedDevelopmentSearch } from './support/search-helpers';
 import { expectNoAxeViolations, screenshotBothWidths, tabTo } from './support/shell-helpers';
 
@@ -25,15 +25,9 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   browser,
 }) => {
   test.setTimeout(150_000);
-  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  const page = await context.newPage();
+  const { page } = await newUser(browser, 'Grace Getdip');
   const stamp = Date.now();
   const ownerFunnel = funnelEvents(page);
-  await registerVerifyAndSignIn(page.request, {
-    name: 'Grace Getdip',
-    email: `grace-${stamp}@example.com`,
-    password: 'correct-horse-42',
-  });
   await runSavedDevelopmentSearch(page, 'Quay Street');
 
   const firstGetDip = page.getByRole('button', { name: /^Get DIP for / }).first();
@@ -59,15 +53,11 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   // Download PDF gives the DIP's real PDF, named by its quote code.
   const quoteCode = /Quote Code: (\w{4}-\w{4})/.exec((await created.textContent()) ?? '')?.[1];
   expect(quoteCode).toBeTruthy();
-  const downloading = page.waitForEvent('download');
-  await created.getByRole('button', { name: 'Download PDF' }).click();
-  const pdf = await downloading;
-  expect(pdf.suggestedFilename()).toBe(`DIP-${quoteCode}.pdf`);
-  expect(
-    readFileSync(await pdf.path())
-      .subarray(0, 5)
-      .toString(),
-  ).toBe('%PDF-');
+  await expectPdfDownload(
+    page,
+    () => created.getByRole('button', { name: 'Download PDF' }).click(),
+    quoteCode!,
+  );
 
   // Share DIP is disabled while the list is blank; a list of nothing but commas says so.
   await expect(created.getByRole('button', { name: 'Share DIP' })).toBeDisabled();
@@ -115,7 +105,7 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
   await agentPage.keyboard.press('Escape');
   await expect(entry.getByText('Viewed', { exact: true })).toBeVisible();
   await expect(sharedTab.getByLabel('1 unread')).toHaveCount(0);
-  await agentPage.goto(new URL(sharedLink).pathname + new URL(sharedLink).search);
+  await agentPage.goto(pathOf(sharedLink));
   await expect(agentPage.getByText('Read-only view')).toBeVisible();
   // Opened (the link was followed) and accepted (the addressed recipient was let in).
   await expect
@@ -123,13 +113,8 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
     .toEqual(expect.arrayContaining(['shared_dip_viewed', 'share_link_opened', 'share_accepted']));
 
   // A third user on the same signed link: the email-mismatch panel offering to sign out.
-  const otherPage = await (await browser.newContext()).newPage();
-  await registerVerifyAndSignIn(otherPage.request, {
-    name: 'Oscar Other',
-    email: `oscar-${stamp}@example.com`,
-    password: 'correct-horse-42',
-  });
-  await otherPage.goto(new URL(sharedLink).pathname + new URL(sharedLink).search);
+  const { page: otherPage } = await newUser(browser, 'Oscar Other');
+  await otherPage.goto(pathOf(sharedLink));
   await expect(otherPage.getByText('Signed in with a different account')).toBeVisible();
   await expect(otherPage.getByRole('button', { name: 'Sign out and switch account' })).toBeVisible();
   await expectNoAxeViolations(otherPage);
@@ -181,13 +166,7 @@ test('Get DIP: create, copy the link, share to an email; Send Deal: email to /sh
 test('Get DIP and Send Deal whose code cannot be downloaded leave the results; the next press opens them', async ({
   browser,
 }) => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await registerVerifyAndSignIn(page.request, {
-    name: 'Nadia Network',
-    email: `nadia-${Date.now()}@example.com`,
-    password: 'correct-horse-42',
-  });
+  const { page } = await newUser(browser, 'Nadia Network');
   await runSavedDevelopmentSearch(page, 'Quay Street');
 
   // The dialogs' code is downloaded on first use. A deploy of the search pages since this page loaded

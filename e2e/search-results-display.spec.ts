@@ -5,7 +5,13 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { fulfillDeclared } from './support/api-mocks';
-import { expectNoAxeViolations, expectNoOverflowAt375 } from './support/shell-helpers';
+import { slowFirstPdf } from './support/dip-helpers';
+import {
+  BOTH_WIDTHS,
+  expectNoAxeViolations,
+  expectNoOverflowAt375,
+  signInOnLogin,
+} from './support/shell-helpers';
 import {
   SAMPLE_OFFERS,
   SIGNED_IN_USER,
@@ -14,11 +20,6 @@ import {
   startDevelopmentSearch,
   waitForResults,
 } from './support/search-helpers';
-
-const WIDTHS = [
-  { width: 1280, height: 800 },
-  { width: 375, height: 812 },
-] as const;
 
 const COMMERCIAL_OFFERS = [
   {
@@ -80,7 +81,7 @@ test.describe('commercial results', () => {
   test('the commercial lifetime cost shows on the card and in the breakdown', async ({ page }) => {
     // 1,080 × 12 × 20 + 3,600
     const card = page.getByRole('article', { name: 'Harbour Commercial' });
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(card.getByText('Lifetime cost (20 years)')).toBeVisible();
       await expect(card.getByText('£262,800')).toBeVisible();
@@ -91,7 +92,7 @@ test.describe('commercial results', () => {
     await expect(dialog.getByText('Lifetime cost (20 years)')).toBeVisible();
     await expect(dialog.getByText('£220,801')).toBeVisible();
     await expectNoAxeViolations(page);
-    await page.setViewportSize(WIDTHS[0]);
+    await page.setViewportSize(BOTH_WIDTHS[0]);
     await expectNoAxeViolations(page);
   });
 
@@ -106,7 +107,7 @@ test.describe('commercial results', () => {
     for (const label of ['Profit', 'ROCE', 'Monthly Payment', 'LTV'])
       await expect(harbour.getByText(label, { exact: true })).toBeVisible();
     await dialog.getByRole('tab', { name: 'Detailed Table' }).click();
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       const profit = dialog.getByRole('row', { name: /^Profit/ });
       await expect(profit).toContainText('£24,000');
@@ -136,7 +137,7 @@ test.describe('development results', () => {
       .getByRole('group', { name: 'Sort by' })
       .getByRole('button', { name: /^Sort by Net Loan,/ });
     const aldermore = page.getByRole('article', { name: 'Aldermore Build' });
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(netLoan).toHaveAttribute('aria-pressed', 'true');
       await expect(netLoan).toHaveAccessibleName('Sort by Net Loan, descending (default order)');
@@ -153,22 +154,13 @@ test.describe('development results', () => {
 
 test.describe('sign-in with held results', () => {
   test('signing in with results held takes the person to them, saved to the account', async ({ page }) => {
-    let signedIn = false;
     const calls = await mockSearchApi(page, { signedIn: true });
     // The session check answers as the account is: signed out until the sign-in call.
-    await page.route('**/api/auth/me', (route) =>
-      signedIn
-        ? fulfillDeclared(route, 200, { user: SIGNED_IN_USER })
-        : fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
-    );
-    await page.route('**/api/login', (route) => {
-      signedIn = true;
-      return fulfillDeclared(route, 200, { success: true, user: SIGNED_IN_USER });
-    });
+    const session = await signInOnLogin(page, SIGNED_IN_USER);
     await holdResults(page, 'development', SAMPLE_OFFERS);
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
-      signedIn = false;
+      session.forgetSignIn();
       await page.evaluate(() => sessionStorage.removeItem('seeded')).catch(() => undefined);
       await page.goto('/login');
       await page.getByLabel('Email address').fill(SIGNED_IN_USER.email);
@@ -203,7 +195,7 @@ test.describe('the lead dialog', () => {
 
     await dialog.getByLabel('Phone number').fill('0'.repeat(41));
     await expect(submit).toBeDisabled();
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(dialog.getByText('Phone must be at most 40 characters')).toBeVisible();
       await expect(dialog.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
@@ -231,20 +223,8 @@ test.describe('Get DIP on a result', () => {
         validityHours: 48,
       }),
     );
-    let asked = 0;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/online-dip/pdf/**', async (route) => {
-      asked += 1;
-      if (asked <= 2)
-        return fulfillDeclared(route, 503, {
-          success: false,
-          error: 'The PDF is being prepared. Please try again in a moment.',
-          title: 'PDF Generation Failed',
-        });
-      await gate;
-      await route.fulfill({ status: 200, contentType: 'application/pdf', body: '%PDF-1.4\n' });
-    });
+    const pdf = slowFirstPdf();
+    await page.route('**/api/online-dip/pdf/**', pdf.answer);
     await startDevelopmentSearch(page);
     await waitForResults(page);
     await page.getByRole('button', { name: 'Get DIP for Castlegate Finance' }).click();
@@ -257,8 +237,8 @@ test.describe('Get DIP on a result', () => {
     await expect(dialog.getByText('Valid until 28 November 2026 at 10:05')).toBeVisible();
     await dialog.getByRole('button', { name: 'Download PDF' }).click();
     await expect(dialog.getByText("The PDF isn't ready yet or could not be downloaded.")).toBeVisible();
-    expect(asked).toBe(2);
-    for (const size of WIDTHS) {
+    expect(pdf.asked()).toBe(2);
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(dialog.getByRole('button', { name: 'Try again' })).toBeVisible();
       await expectNoAxeViolations(page);
@@ -266,7 +246,7 @@ test.describe('Get DIP on a result', () => {
     const download = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Try again' }).click();
     const working = dialog.getByRole('button', { name: 'Preparing PDF…' });
-    for (const size of WIDTHS) {
+    for (const size of BOTH_WIDTHS) {
       await page.setViewportSize(size);
       await expect(working).toBeDisabled();
       await expect(
@@ -274,7 +254,7 @@ test.describe('Get DIP on a result', () => {
       ).toBeVisible();
       await expectNoAxeViolations(page);
     }
-    release();
+    pdf.release();
     expect((await download).suggestedFilename()).toBe('DIP-QK7M2PXR.pdf');
     await expect(dialog.getByRole('button', { name: 'Download PDF' })).toBeEnabled();
     await expect(dialog.getByText("The PDF isn't ready yet or could not be downloaded.")).toHaveCount(0);

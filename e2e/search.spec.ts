@@ -11,6 +11,7 @@ import {
   chooseLoanType,
   lenderOrder,
   mockSearchApi,
+  openSearchForm,
   startDevelopmentSearch,
   waitForResults,
 } from './support/search-helpers';
@@ -33,9 +34,7 @@ test.describe('search home and forms', () => {
   test('development: required messages, max loan hides net loan, build cost fills the derived costs', async ({
     page,
   }) => {
-    await mockSearchApi(page, { signedIn: false });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
+    await openSearchForm(page, 'Development Finance');
     await expect(page.getByLabel('Build term (months)')).toHaveValue('12');
     await expect(page.getByLabel('Loan term (months)')).toHaveValue('18');
     await expect(page.getByLabel('Contingency (%)')).toHaveValue('5');
@@ -66,9 +65,7 @@ test.describe('search home and forms', () => {
   test('number inputs accept only digits and commas and show UK separators after leaving', async ({
     page,
   }) => {
-    await mockSearchApi(page, { signedIn: false });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
+    await openSearchForm(page, 'Development Finance');
     const price = page.getByLabel('Purchase price', { exact: true });
     await price.pressSequentially('1a250-000');
     await expect(price).toHaveValue('1250000');
@@ -79,9 +76,7 @@ test.describe('search home and forms', () => {
   test('a whole-pound field rounds typed or pasted pence to the pound and drops a pasted £', async ({
     page,
   }) => {
-    await mockSearchApi(page, { signedIn: false });
-    await page.goto('/');
-    await chooseLoanType(page, 'Development Finance');
+    await openSearchForm(page, 'Development Finance');
     const price = page.getByLabel('Purchase price', { exact: true });
     await price.pressSequentially('250000.75');
     await price.blur();
@@ -98,9 +93,7 @@ test.describe('search home and forms', () => {
   test('commercial: owner-occupied, own or purchasing and fixed interest switch their fields', async ({
     page,
   }) => {
-    await mockSearchApi(page, { signedIn: false });
-    await page.goto('/');
-    await chooseLoanType(page, 'Commercial Loans');
+    await openSearchForm(page, 'Commercial Loans');
     await expect(page.getByLabel('Mortgage term (years)')).toHaveValue('25');
     await expect(page.getByLabel('Gross monthly rental income')).toHaveValue('2,000');
     await expect(page.getByLabel('Current value')).toHaveValue('250,000');
@@ -128,9 +121,7 @@ test.describe('search home and forms', () => {
   test('bridging: developer exit swaps the property block, refurbishment adds its block, land shows planning', async ({
     page,
   }) => {
-    await mockSearchApi(page, { signedIn: false });
-    await page.goto('/');
-    await chooseLoanType(page, 'Bridging Finance');
+    await openSearchForm(page, 'Bridging Finance');
     await expect(
       page
         .getByRole('group', { name: 'What do you need the bridge for?' })

@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { fulfillDeclared } from './support/api-mocks';
+import { fulfillDeclared, mockDeclared } from './support/api-mocks';
 import {
   TEST_USER,
   answerDashboardListsEmpty,
   expectNoAxeViolations,
   screenshotBothWidths,
+  signInOnLogin,
 } from './support/shell-helpers';
 
 const json = (status: number, body: unknown) => ({
@@ -15,10 +16,15 @@ const json = (status: number, body: unknown) => ({
 });
 
 async function signedOut(page: Page) {
-  await page.route('**/api/auth/me', (route) =>
-    fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
-  );
+  await mockDeclared(page, '**/api/auth/me', 401, { success: false, error: 'Not signed in' });
 }
+
+/** What identity answers a verification link it accepts. */
+const VERIFIED = {
+  success: true,
+  message: 'Email verified successfully',
+  user: { name: 'Jo Bloggs', email: 'jo@example.com' },
+};
 
 test.describe('shell sign-in pages', () => {
   test.beforeEach(async ({ page }) => signedOut(page));
@@ -51,17 +57,8 @@ test.describe('shell sign-in pages', () => {
   });
 
   test('login with next goes back to that page, and shows the shared-access banner', async ({ page }) => {
-    let signedIn = false;
     await page.unroute('**/api/auth/me');
-    await page.route('**/api/auth/me', (route) =>
-      signedIn
-        ? fulfillDeclared(route, 200, { user: TEST_USER })
-        : fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
-    );
-    await page.route('**/api/login', (route) => {
-      signedIn = true;
-      return fulfillDeclared(route, 200, { success: true, user: TEST_USER });
-    });
+    await signInOnLogin(page, TEST_USER);
     await answerDashboardListsEmpty(page, TEST_USER.id);
     await page.goto(`/login?next=${encodeURIComponent('/dashboard?tab=dips')}`);
     await expect(page.getByText('Shared Deal Access Required')).toBeVisible();
@@ -129,12 +126,10 @@ test.describe('shell sign-in pages', () => {
       };
       window.localStorage.setItem('pendingLoanResults', JSON.stringify(pending));
     });
-    await page.route('**/api/create-account', (route) =>
-      fulfillDeclared(route, 201, {
-        success: true,
-        message: 'Account created. Check your email to verify it.',
-      }),
-    );
+    await mockDeclared(page, '**/api/create-account', 201, {
+      success: true,
+      message: 'Account created. Check your email to verify it.',
+    });
     await page.goto('/create-account');
     await expect(page.getByText('We found 3 loan options for you')).toBeVisible();
     await expect(page.getByLabel('Full name')).toHaveValue('Jo Bloggs');
@@ -169,13 +164,7 @@ test.describe('shell sign-in pages', () => {
   });
 
   test('verify-email with a good token shows Email Verified! and Continue to Login', async ({ page }) => {
-    await page.route('**/api/verify-email?token=*', (route) =>
-      fulfillDeclared(route, 200, {
-        success: true,
-        message: 'Email verified successfully',
-        user: { name: 'Jo Bloggs', email: 'jo@example.com' },
-      }),
-    );
+    await mockDeclared(page, '**/api/verify-email?token=*', 200, VERIFIED);
     await page.goto('/verify-email?token=abc123');
     await expect(page.getByRole('heading', { name: 'Email Verified!' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Continue to Login' })).toBeVisible();
@@ -186,14 +175,12 @@ test.describe('shell sign-in pages', () => {
   test('verify-email with a link already used says the address is verified and offers sign-in', async ({
     page,
   }) => {
-    await page.route('**/api/verify-email?token=*', (route) =>
-      fulfillDeclared(route, 409, {
-        success: false,
-        error: 'This email address has already been verified. Please sign in.',
-        alreadyVerified: true,
-        user: { name: 'Jo Bloggs', email: 'jo@example.com' },
-      }),
-    );
+    await mockDeclared(page, '**/api/verify-email?token=*', 409, {
+      success: false,
+      error: 'This email address has already been verified. Please sign in.',
+      alreadyVerified: true,
+      user: { name: 'Jo Bloggs', email: 'jo@example.com' },
+    });
     await page.goto('/verify-email?token=used-once');
     await expect(page.getByRole('heading', { name: 'Email Already Verified' })).toBeVisible();
     await expect(
@@ -209,13 +196,7 @@ test.describe('shell sign-in pages', () => {
   test('signing in after verifying, with results held, does not claim a deal was shared', async ({
     page,
   }) => {
-    await page.route('**/api/verify-email?token=*', (route) =>
-      fulfillDeclared(route, 200, {
-        success: true,
-        message: 'Email verified successfully',
-        user: { name: 'Jo Bloggs', email: 'jo@example.com' },
-      }),
-    );
+    await mockDeclared(page, '**/api/verify-email?token=*', 200, VERIFIED);
     await page.goto('/thank-you');
     await page.evaluate(() =>
       window.localStorage.setItem(
@@ -237,19 +218,15 @@ test.describe('shell sign-in pages', () => {
   });
 
   test('verify-email with an expired token offers a resend that reports success', async ({ page }) => {
-    await page.route('**/api/verify-email?token=*', (route) =>
-      fulfillDeclared(route, 410, {
-        success: false,
-        error: 'Verification link has expired',
-        canResend: true,
-      }),
-    );
-    await page.route('**/api/auth/resend-verification', (route) =>
-      fulfillDeclared(route, 200, {
-        success: true,
-        message: 'Verification email sent. Please check your inbox.',
-      }),
-    );
+    await mockDeclared(page, '**/api/verify-email?token=*', 410, {
+      success: false,
+      error: 'Verification link has expired',
+      canResend: true,
+    });
+    await mockDeclared(page, '**/api/auth/resend-verification', 200, {
+      success: true,
+      message: 'Verification email sent. Please check your inbox.',
+    });
     await page.goto('/verify-email?token=old&email=jo%40example.com');
     await expect(page.getByText('Verification link has expired')).toBeVisible();
     await expect(page.getByLabel('Email address')).toHaveValue('jo@example.com');

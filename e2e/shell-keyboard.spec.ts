@@ -2,14 +2,12 @@
 // remote opens from the shell: focus moves in, Tab cannot leave it, Escape closes it and focus goes
 // back to the button that opened it.
 import { expect, test } from '@playwright/test';
-import { chooseLoanType, fillDevelopmentForm, mockSearchApi } from './support/search-helpers';
+import { fillDevelopmentForm, openSearchForm } from './support/search-helpers';
 
 test('a dialog keeps keyboard focus inside, closes on Escape and returns focus to its opener', async ({
   page,
 }) => {
-  await mockSearchApi(page, { signedIn: false });
-  await page.goto('/');
-  await chooseLoanType(page, 'Development Finance');
+  await openSearchForm(page, 'Development Finance');
   await fillDevelopmentForm(page);
   const opener = page.getByRole('button', { name: 'Search Finance' });
   await opener.focus();

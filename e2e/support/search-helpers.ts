@@ -161,10 +161,9 @@ export async function mockSearchApi(page: Page, options: { signedIn: boolean; of
   return calls;
 }
 
-export async function chooseLoanType(
-  page: Page,
-  title: 'Development Finance' | 'Bridging Finance' | 'Commercial Loans',
-) {
+export type LoanTypeTitle = 'Development Finance' | 'Bridging Finance' | 'Commercial Loans';
+
+export async function chooseLoanType(page: Page, title: LoanTypeTitle) {
   await page.getByRole('group', { name: 'Choose Your Loan Type' }).getByText(title, { exact: true }).click();
 }
 
@@ -173,9 +172,10 @@ export async function answer(page: Page, question: string, choice: 'Yes' | 'No')
   await page.getByRole('group', { name: question }).getByText(choice, { exact: true }).click();
 }
 
-export async function fillDevelopmentForm(page: Page, projectName = 'Mill Lane Homes') {
+/** The development form filled in for a project in `location` (a value of Property location). */
+export async function fillDevelopmentForm(page: Page, projectName = 'Mill Lane Homes', location = 'London') {
   await page.getByLabel('Project name').fill(projectName);
-  await page.getByLabel('Property location').selectOption('London');
+  await page.getByLabel('Property location').selectOption(location);
   await page.getByLabel('End use (property class)').selectOption('Residential');
   await page.getByLabel('Purchase price', { exact: true }).fill('650000');
   await page.getByLabel('Build cost', { exact: true }).fill('900000');
@@ -195,17 +195,24 @@ export async function waitForResults(page: Page) {
   await expect(page.getByRole('heading', { name: 'Search Results' })).toBeVisible({ timeout: 20_000 });
 }
 
+/** Signed out, on the home page with the form of `title` open. */
+export async function openSearchForm(page: Page, title: LoanTypeTitle) {
+  await mockSearchApi(page, { signedIn: false });
+  await page.goto('/');
+  await chooseLoanType(page, title);
+}
+
 /** From the home page: the development form filled in (projectName, or the default) and sent. */
-export async function startDevelopmentSearch(page: Page, projectName?: string) {
+export async function startDevelopmentSearch(page: Page, projectName?: string, location?: string) {
   await page.goto('/');
   await chooseLoanType(page, 'Development Finance');
-  await fillDevelopmentForm(page, projectName);
+  await fillDevelopmentForm(page, projectName, location);
   await page.getByRole('button', { name: 'Search Finance' }).click();
 }
 
 /** A signed-in user's development search: its results shown, and the link to it once it is saved. */
-export async function runSavedDevelopmentSearch(page: Page, projectName?: string) {
-  await startDevelopmentSearch(page, projectName);
+export async function runSavedDevelopmentSearch(page: Page, projectName?: string, location?: string) {
+  await startDevelopmentSearch(page, projectName, location);
   await waitForResults(page);
   await expect(page.getByRole('link', { name: 'View this saved search' })).toBeVisible();
 }
@@ -214,17 +221,18 @@ export async function runSavedDevelopmentSearch(page: Page, projectName?: string
  * A signed-in user's development search through the form, which saves it to their account; returns
  * the account's saved searches as the dashboard lists them.
  */
-export async function searchAndSave(page: Page, userId: string, projectName: string) {
-  await runSavedDevelopmentSearch(page, projectName);
+export async function searchAndSave(page: Page, userId: string, projectName: string, location?: string) {
+  await runSavedDevelopmentSearch(page, projectName, location);
   return (await (await page.request.get(`/api/user-searches/${userId}`)).json()) as Array<{ id: string }>;
 }
 
 /**
- * A signed-in user's development search, saved to their account, and a DIP made from its first offer
- * through the API (as Get DIP would); returns the DIP as the create call answers it.
+ * A signed-in user's development search (in `location`, London unless said), saved to their account,
+ * and a DIP made from its first offer through the API (as Get DIP would); returns the DIP as the
+ * create call answers it.
  */
-export async function searchAndCreateDip(page: Page, userId: string, projectName: string) {
-  const [search] = await searchAndSave(page, userId, projectName);
+export async function searchAndCreateDip(page: Page, userId: string, projectName: string, location?: string) {
+  const [search] = await searchAndSave(page, userId, projectName, location);
   const created = await page.request.post(`/api/online-dip/create/${search!.id}/0`, {
     data: { validHours: 48 },
   });

@@ -3,7 +3,7 @@ import { expect } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { mockDeclared } from './api-mocks';
+import { fulfillDeclared, mockDeclared } from './api-mocks';
 
 export const TEST_USER = {
   id: 'u-e2e-1',
@@ -19,6 +19,28 @@ export const TEST_USER = {
 export async function signInAs(page: Page, user = TEST_USER) {
   await mockDeclared(page, '**/api/auth/me', 200, { user });
   await answerDashboardListsEmpty(page, user.id);
+}
+
+/**
+ * The session check answers signed out until the sign-in call, which answers as `user` and signs them
+ * in; `forgetSignIn()` makes it answer signed out again until the next sign-in.
+ */
+export async function signInOnLogin(page: Page, user: typeof TEST_USER) {
+  let signedIn = false;
+  await page.route('**/api/auth/me', (route) =>
+    signedIn
+      ? fulfillDeclared(route, 200, { user })
+      : fulfillDeclared(route, 401, { success: false, error: 'Not signed in' }),
+  );
+  await page.route('**/api/login', (route) => {
+    signedIn = true;
+    return fulfillDeclared(route, 200, { success: true, user });
+  });
+  return {
+    forgetSignIn: () => {
+      signedIn = false;
+    },
+  };
 }
 
 /**
@@ -59,13 +81,19 @@ export async function expectNoAxeViolations(page: Page) {
 
 const SCREENSHOTS = path.resolve(__dirname, '../../test-results/screenshots');
 
+/** The window sizes the pages are checked at: a desktop's and a phone's. */
+export const BOTH_WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+] as const;
+
 /** Full-page screenshots at desktop and phone widths, for a person to look at. */
 export async function screenshotBothWidths(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const original = page.viewportSize();
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  for (const size of BOTH_WIDTHS) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
   }
   if (original) await page.setViewportSize(original);
 }
