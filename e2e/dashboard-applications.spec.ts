@@ -8,22 +8,23 @@
 //   ('DIP Submitted') and the search's badge;
 // - /loan-results Apply Now into the wizard, used with the keyboard only.
 import { expect, test } from '@playwright/test';
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
 import { searchAndSave } from './support/search-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
 
 test.skip(process.env.E2E_STACK === 'frontends', 'applications need the real services');
 
-/** A signed-in development search, saved to the account; returns the saved search's id. */
-async function savedSearch(page: Page, userId: string, projectName: string): Promise<string> {
-  const searches = await searchAndSave(page, userId, projectName);
+/**
+ * A new user named `name` whose development search for `projectName` is saved to their account, gone
+ * from its first offer's Details through Continue Application to /application, which holds the offer
+ * and the search.
+ */
+async function applicantOnApplicationPage(browser: Browser, name: string, projectName: string) {
+  const { page, id } = await newUser(browser, name);
+  const searches = await searchAndSave(page, id, projectName);
   expect(searches).toHaveLength(1);
-  return searches[0].id;
-}
-
-/** Details on the first offer, then Continue Application: /application with the offer and the search. */
-async function continueApplication(page: Page, searchId: string) {
+  const searchId = searches[0].id;
   await page
     .getByRole('button', { name: /^Details for / })
     .first()
@@ -33,6 +34,7 @@ async function continueApplication(page: Page, searchId: string) {
   await expect(page.getByRole('heading', { name: 'Continue Your Application' })).toBeVisible();
   const pending = await page.evaluate(() => JSON.parse(localStorage.getItem('pendingApplication') ?? '{}'));
   expect(pending.searchId).toBe(searchId);
+  return { page, id, searchId };
 }
 
 /** The search's history item shows the badge once search has handled application.submitted. */
@@ -59,9 +61,7 @@ test('wizard: every step, no validation on Next, validation messages at submit, 
   browser,
 }) => {
   test.setTimeout(180_000);
-  const { page, id } = await newUser(browser, 'Wendy Wizard');
-  const searchId = await savedSearch(page, id, 'Quay Works');
-  await continueApplication(page, searchId);
+  const { page, id, searchId } = await applicantOnApplicationPage(browser, 'Wendy Wizard', 'Quay Works');
   await page.getByRole('link', { name: 'Start DIP Application' }).click();
   await expect(page).toHaveURL(/\/dip\/development\/1$/);
 
@@ -188,9 +188,7 @@ test('/application: the loan application is checked at submit, then listed with 
   browser,
 }) => {
   test.setTimeout(150_000);
-  const { page, id } = await newUser(browser, 'Arun Applicant');
-  const searchId = await savedSearch(page, id, 'Mill Race');
-  await continueApplication(page, searchId);
+  const { page, id, searchId } = await applicantOnApplicationPage(browser, 'Arun Applicant', 'Mill Race');
   await expectNoAxeViolations(page);
   await screenshotBothWidths(page, 'application-page');
   await expectNoOverflowAt375(page);
@@ -275,19 +273,15 @@ test('/loan-results Apply Now leads into the wizard, used with the keyboard only
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Property address')).toBeFocused();
   await expect(page.getByLabel('Property address')).toHaveValue('2 Dock Road, Hull HU1 2AA');
-  // Previous by keyboard, then forward again.
+  // Previous by keyboard, then forward again to the last step.
   await tabTo(page, page.getByRole('button', { name: 'Previous' }));
   await page.keyboard.press('Enter');
   await expect(stepHeading(page, 'Applicant Info')).toBeFocused();
-  await tabTo(page, page.getByRole('button', { name: 'Next' }));
-  await page.keyboard.press('Enter');
-  await expect(stepHeading(page, 'Property Info')).toBeFocused();
-  await tabTo(page, page.getByRole('button', { name: 'Next' }));
-  await page.keyboard.press('Enter');
-  await expect(stepHeading(page, 'Financial Info')).toBeFocused();
-  await tabTo(page, page.getByRole('button', { name: 'Next' }));
-  await page.keyboard.press('Enter');
-  await expect(stepHeading(page, 'Submit')).toBeFocused();
+  for (const step of ['Property Info', 'Financial Info', 'Submit']) {
+    await tabTo(page, page.getByRole('button', { name: 'Next' }));
+    await page.keyboard.press('Enter');
+    await expect(stepHeading(page, step)).toBeFocused();
+  }
   await expectNoAxeViolations(page);
   await tabTo(page, page.getByRole('button', { name: 'Submit Application' }));
   await page.keyboard.press('Enter');

@@ -6,7 +6,7 @@
 // makes a draft (and a taken version name is refused); a load that fails offers Retry; a borrower
 // gets the console's refusal.
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { newUser } from './support/mail-helpers';
 import { SHIPPED_PANEL, activeVersion, cheaperPanelFile } from './support/panel-helpers';
 import { OPS_EMAIL, signedInPage } from './support/ops-helpers';
@@ -54,6 +54,21 @@ const review = (page: Page, version: string): Locator =>
   page.getByRole('region', { name: `Version ${version}`, exact: true });
 
 let original: string | undefined;
+
+/** The on-call operator on the Lender panel page, the version active before this spec noted. */
+async function opsOnPanelPage(browser: Browser) {
+  const ops = await signedInPage(browser, 'Olu Oncall', OPS_EMAIL);
+  original ??= await activeVersion(ops.request);
+  await openPanelPage(ops);
+  return ops;
+}
+
+/** The Edit a product tab with the first product of Albion & Mercer Bank chosen. */
+async function editFirstAlbionProduct(ops: Page) {
+  await ops.getByRole('tab', { name: 'Edit a product' }).click();
+  await ops.getByRole('combobox', { name: 'Lender' }).selectOption({ label: 'Albion & Mercer Bank' });
+  await ops.getByRole('combobox', { name: 'Product' }).selectOption({ index: 1 });
+}
 
 test.afterAll(async ({ browser }) => {
   // Whatever happened above, the version active before this spec is active after it.
@@ -157,9 +172,7 @@ test('upload → diff → impact → activate → roll back, from the operations
 test('a refused file shows each problem with its line, and a taken version its clash', async ({
   browser,
 }) => {
-  const ops = await signedInPage(browser, 'Olu Oncall', OPS_EMAIL);
-  original ??= await activeVersion(ops.request);
-  await openPanelPage(ops);
+  const ops = await opsOnPanelPage(browser);
   await ops.setViewportSize({ width: 375, height: 812 });
 
   const lines = SHIPPED_PANEL.trimEnd().split('\n');
@@ -193,12 +206,8 @@ test('a refused file shows each problem with its line, and a taken version its c
 test("one product's terms edited into a draft; its diff; a taken version name refused", async ({
   browser,
 }) => {
-  const ops = await signedInPage(browser, 'Olu Oncall', OPS_EMAIL);
-  original ??= await activeVersion(ops.request);
-  await openPanelPage(ops);
-  await ops.getByRole('tab', { name: 'Edit a product' }).click();
-  await ops.getByRole('combobox', { name: 'Lender' }).selectOption({ label: 'Albion & Mercer Bank' });
-  await ops.getByRole('combobox', { name: 'Product' }).selectOption({ index: 1 });
+  const ops = await opsOnPanelPage(browser);
+  await editFirstAlbionProduct(ops);
   const exitFee = ops.getByLabel('Exit fee (% of the loan)');
   const before = await exitFee.inputValue();
   await exitFee.fill('0.35');
@@ -216,9 +225,7 @@ test("one product's terms edited into a draft; its diff; a taken version name re
   await screenshotBothWidths(ops, 'operations-panel-edit-draft');
 
   // The same name again: the version is taken (nothing stored), said beside the name.
-  await ops.getByRole('tab', { name: 'Edit a product' }).click();
-  await ops.getByRole('combobox', { name: 'Lender' }).selectOption({ label: 'Albion & Mercer Bank' });
-  await ops.getByRole('combobox', { name: 'Product' }).selectOption({ index: 1 });
+  await editFirstAlbionProduct(ops);
   await ops.getByLabel('Minimum term (months)').fill('13');
   await ops.getByLabel('New version name').fill(version);
   await ops.getByRole('button', { name: 'Create draft' }).click();

@@ -2,7 +2,7 @@
 // an account from it (/register?ref_deal_id={token}, remembered as signupReferralToken), verifies the
 // emailed link and signs in, and lands on /shared-deal/{token}; the registration carried the deal, so
 // sharing links it to the new account. Axe, screenshots and no overflow at 1280 and 375 px.
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, test } from '@playwright/test';
 import { SEARCH_PAYLOADS } from '../scripts/lib/journeys';
 import { linkInMailTo, newUser } from './support/mail-helpers';
 import { expectNoAxeViolations, expectNoOverflowAt375, screenshotBothWidths } from './support/shell-helpers';
@@ -29,21 +29,35 @@ async function searchedOffer(request: APIRequestContext) {
   };
 }
 
+/** Shares a deal as the sender; returns the token of the deal's link. */
+async function shareDeal(request: APIRequestContext, share: Record<string, unknown>) {
+  const made = await request.post('/api/referrals/deal-share', { data: share });
+  expect(made.status()).toBe(201);
+  return ((await made.json()) as { signupToken: string }).signupToken;
+}
+
+/** The deal's page, in a browser of its own that is not signed in. */
+async function openDealSignedOut(browser: Browser, signupToken: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/shared-deal/${signupToken}`);
+  await expect(page.getByRole('heading', { name: 'A deal shared with you' })).toBeVisible();
+  return { context, page };
+}
+
 test('a sign-up from a shared deal is verified, signed in and lands on the deal', async ({ browser }) => {
   test.setTimeout(120_000);
   const sender = await newUser(browser, 'Sadie Sender');
   const friend = `dealfriend-${Date.now()}@example.com`;
   const { deal } = await searchedOffer(sender.page.request);
-  const shared = await sender.page.request.post('/api/referrals/deal-share', {
-    data: { referralEmail: friend, referrerId: sender.id, note: 'Worth a look', ...deal },
+  const signupToken = await shareDeal(sender.page.request, {
+    referralEmail: friend,
+    referrerId: sender.id,
+    note: 'Worth a look',
+    ...deal,
   });
-  expect(shared.status()).toBe(201);
-  const { signupToken } = (await shared.json()) as { signupToken: string };
 
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`/shared-deal/${signupToken}`);
-  await expect(page.getByRole('heading', { name: 'A deal shared with you' })).toBeVisible();
+  const { context, page } = await openDealSignedOut(browser, signupToken);
   const create = page.getByRole('link', { name: 'Create a free account' });
   await expect(create).toHaveAttribute('href', `/register?ref_deal_id=${signupToken}`);
   expect(await page.evaluate(() => localStorage.getItem('signupReferralToken'))).toBe(signupToken);
@@ -98,22 +112,15 @@ test('a deal link made for WhatsApp opens the offer, the sharer and the note', a
   test.setTimeout(90_000);
   const sender = await newUser(browser, 'Wanda Whatsapp');
   const { offer, deal } = await searchedOffer(sender.page.request);
-  const made = await sender.page.request.post('/api/referrals/deal-share', {
-    data: {
-      referrerId: sender.id,
-      channel: 'whatsapp',
-      note: 'For the group chat',
-      ...deal,
-      // What the browser posts is only a reference: the deal page shows the run's own offer.
-      loanData: JSON.stringify({ ...offer, LenderName: 'Forged Bank PLC', GrossLoan: 1 }),
-    },
+  const signupToken = await shareDeal(sender.page.request, {
+    referrerId: sender.id,
+    channel: 'whatsapp',
+    note: 'For the group chat',
+    ...deal,
+    // What the browser posts is only a reference: the deal page shows the run's own offer.
+    loanData: JSON.stringify({ ...offer, LenderName: 'Forged Bank PLC', GrossLoan: 1 }),
   });
-  expect(made.status()).toBe(201);
-  const { signupToken } = (await made.json()) as { signupToken: string };
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`/shared-deal/${signupToken}`);
-  await expect(page.getByRole('heading', { name: 'A deal shared with you' })).toBeVisible();
+  const { context, page } = await openDealSignedOut(browser, signupToken);
   await expect(page.getByRole('main').getByText('Wanda Whatsapp')).toBeVisible();
   await expect(page.getByText('For the group chat')).toBeVisible();
   await expect(page.getByRole('heading', { name: offer.LenderName })).toBeVisible();
