@@ -30,14 +30,14 @@ export interface HarnessBackends {
  * (shared with other services of the test, and then left running). `build` starts the service and
  * registers how to stop each part; the harness's `close()` stops them, last started first, then
  * releases the Redis database and stops MongoDB. If `build` throws, whatever it started is stopped
- * and the error is rethrown.
+ * and the error is rethrown. `testCommands` starts MongoDB for fault tests (see `TestMongoOptions`).
  */
 export async function startHarness<T extends object>(
   build: (backends: HarnessBackends) => Promise<T>,
-  shared: { mongo?: TestMongo; redis?: TestRedis } = {},
+  shared: { mongo?: TestMongo; redis?: TestRedis; testCommands?: boolean } = {},
 ): Promise<T & { close(): Promise<void> }> {
   const closers: Array<() => Promise<unknown>> = [];
-  const mongo = shared.mongo ?? (await startTestMongo());
+  const mongo = shared.mongo ?? (await startTestMongo({ testCommands: shared.testCommands }));
   if (!shared.mongo) closers.push(() => mongo.stop());
   try {
     const redis = shared.redis ?? (await leaseRedisDb());

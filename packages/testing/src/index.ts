@@ -1,6 +1,7 @@
 export * from './wait';
 export * from './clock';
 export * from './mongo';
+export * from './fail-points';
 export * from './redis';
 export * from './http-client';
 export * from './smtp';

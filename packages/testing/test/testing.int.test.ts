@@ -1,6 +1,16 @@
 import Fastify from 'fastify';
+import type { Connection } from 'mongoose';
 import nodemailer from 'nodemailer';
-import { CookieClient, leaseRedisDb, listen, parseSetCookie, startTestSmtp } from '../src';
+import {
+  CookieClient,
+  type TestMongo,
+  leaseRedisDb,
+  listen,
+  parseSetCookie,
+  startTestMongo,
+  startTestSmtp,
+  useFailCommand,
+} from '../src';
 
 jest.setTimeout(60_000);
 
@@ -62,5 +72,38 @@ describe('test helpers', () => {
 
   it('reads a deletion cookie as expired', () => {
     expect(parseSetCookie('sid=; Max-Age=0; Path=/').attributes['max-age']).toBe('0');
+  });
+});
+
+describe('fail points for fault tests', () => {
+  let mongo: TestMongo;
+  let aimedAt: Connection;
+  let other: Connection;
+  beforeAll(async () => {
+    mongo = await startTestMongo({ testCommands: true });
+    aimedAt = await mongo.database('aimed');
+    other = await mongo.database('other');
+  });
+  afterAll(() => mongo.stop());
+  const faults = useFailCommand(() => aimedAt);
+
+  it('strike only the connection they are aimed at, as often as asked, and count what it sent', async () => {
+    await faults.failNext({ failCommands: ['insert'], errorCode: 2 });
+    // Another service's database on the same server: its connection has another appName.
+    await other.collection('things').insertOne({ n: 1 });
+    await expect(aimedAt.collection('things').insertOne({ n: 1 })).rejects.toMatchObject({ code: 2 });
+    await aimedAt.collection('things').insertOne({ n: 2 });
+    expect(faults.sent('insert', 'things')).toBe(2);
+    expect(faults.failed('insert', 'things')).toBe(1);
+    expect(await aimedAt.collection('things').countDocuments()).toBe(1);
+  });
+
+  it('leave no fault armed after a test', async () => {
+    await faults.failNext({ failCommands: ['find'], errorCode: 2 }, 100);
+  });
+
+  it('(the test after it)', async () => {
+    expect(await aimedAt.collection('things').findOne({ n: 2 })).toMatchObject({ n: 2 });
+    expect(faults.failed('find')).toBe(0);
   });
 });
