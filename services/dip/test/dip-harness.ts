@@ -40,6 +40,8 @@ import type { DipPdfs } from '../src/pdf';
 export interface DipHarness {
   clock: TestClock;
   dipDb: Connection;
+  /** dip's outbox, published at commit to `bus`. */
+  outbox: Outbox;
   searchDb: Connection;
   gateway: TestGateway;
   redis: TestRedis;
@@ -71,8 +73,11 @@ export function startDipHarness(
     pdfs?: Pick<DipPdfs, 'get'>;
     /** Where dip asks sharing about shares it has not heard of; by default a port nothing answers on. */
     sharingUrl?: string;
+    /** MongoDB for fault tests: fail points, and connections that report their commands. */
+    testCommands?: boolean;
   } = {},
 ): Promise<DipHarness> {
+  const mongoOptions = { testCommands: opts.testCommands };
   return startHarness(async ({ mongo: testMongo, redis, env, onClose }) => {
     const logger = silentLogger();
     const prefix = `events-${randomBytes(4).toString('hex')}:`;
@@ -175,6 +180,7 @@ export function startDipHarness(
     return {
       clock,
       dipDb,
+      outbox: dipOutbox,
       searchDb,
       gateway,
       redis,
@@ -204,5 +210,5 @@ export function startDipHarness(
         return id;
       },
     };
-  });
+  }, mongoOptions);
 }
