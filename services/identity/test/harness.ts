@@ -47,6 +47,8 @@ export function startIdentityStack(
     redis?: TestRedis;
     /** Relay the outbox to this bus, as the identity process does. */
     relayTo?: Pick<EventBus, 'publish'>;
+    /** MongoDB for fault tests: fail points, and connections that report their commands. */
+    testCommands?: boolean;
   } = {},
 ): Promise<IdentityStack> {
   return startHarness(
@@ -109,7 +111,7 @@ export function startIdentityStack(
         events: (type?: string) => outboxEnvelopes(outbox, type),
       };
     },
-    { mongo: opts.mongo, redis: opts.redis },
+    { mongo: opts.mongo, redis: opts.redis, testCommands: opts.testCommands },
   );
 }
 
