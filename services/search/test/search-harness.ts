@@ -50,7 +50,13 @@ export interface SearchHarness {
   close(): Promise<void>;
 }
 
-export function startSearchHarness(): Promise<SearchHarness> {
+export function startSearchHarness(
+  opts: {
+    /** MongoDB for fault tests: fail points, and connections that report their commands. */
+    testCommands?: boolean;
+  } = {},
+): Promise<SearchHarness> {
+  const mongoOptions = { testCommands: opts.testCommands };
   return startHarness(async ({ mongo: testMongo, redis, env, onClose }) => {
     const mongo = await testMongo.database('search');
     const outbox = await Outbox.open(mongo);
@@ -89,7 +95,7 @@ export function startSearchHarness(): Promise<SearchHarness> {
       outboxEntries: (type) => outboxEntries(outbox, type),
       onClose,
     };
-  });
+  }, mongoOptions);
 }
 
 /**
