@@ -182,9 +182,13 @@ export async function projectedDip(collections: SharingCollections, dipId: strin
 export function startSharingHarness(
   configOverrides: Record<string, string> = {},
   gatewayEnv: Record<string, string> = {},
-  /** askDipOverHttp: ask the dip service at DIP_URL, as the service does, instead of ownerStates. */
-  opts: { askDipOverHttp?: boolean } = {},
+  /**
+   * askDipOverHttp: ask the dip service at DIP_URL, as the service does, instead of ownerStates.
+   * testCommands: MongoDB for fault tests (fail points, and connections that report their commands).
+   */
+  opts: { askDipOverHttp?: boolean; testCommands?: boolean } = {},
 ): Promise<SharingHarness> {
+  const mongoOptions = { testCommands: opts.testCommands };
   return startHarness(async ({ mongo: testMongo, redis, env, onClose }) => {
     const mongo = await testMongo.database('sharing');
     const outbox = await Outbox.open(mongo);
@@ -313,5 +317,5 @@ export function startSharingHarness(
       },
     };
     return harness;
-  });
+  }, mongoOptions);
 }
