@@ -435,6 +435,9 @@ const distinct: Handler = (ctx) => {
 
 const aggregate: Handler = (ctx) => {
   checkReadCommandFields('aggregate', ctx.cmd);
+  // `explain: true` inside the aggregate (the older form of explaining one): its plan, no results.
+  if (ctx.cmd.explain === true && typeof ctx.cmd.aggregate === 'string')
+    return explainAggregate(ctx, ctx.cmd);
   const target = ctx.cmd.aggregate;
   const pipeline = ctx.cmd.pipeline;
   if (!Array.isArray(pipeline)) throw errors.typeMismatch("'pipeline' option must be specified as an array");
@@ -536,35 +539,98 @@ function refuseCollatedStages(pipeline: Doc[]): void {
   }
 }
 
-/** explain for find: the access path (IDHACK / IXSCAN / COLLSCAN) and documents examined. */
+/**
+ * explain for find, aggregate, count and distinct: the access path (IDHACK / IXSCAN / OR /
+ * COLLSCAN) and documents examined. An aggregate's access path is its leading `$match`'s; the
+ * stages after it are listed after it, as MongoDB lists those it does not push into the query.
+ */
 const explain: Handler = (ctx) => {
   const inner = ctx.cmd.explain;
-  if (!isPlainObject(inner) || typeof inner.find !== 'string')
-    throw errors.illegalOperation('the embedded server explains find commands only');
-  // MongoDB parses the explained find with find's IDL: 40415 for a field it does not define.
-  checkReadCommandFields('find', inner);
+  if (!isPlainObject(inner)) throw errors.illegalOperation(EXPLAINED_COMMANDS);
+  const kind = Object.keys(inner)[0];
+  if (typeof inner[kind] !== 'string') throw errors.illegalOperation(EXPLAINED_COMMANDS);
+  switch (kind) {
+    case 'find':
+      // MongoDB parses the explained command with its own IDL: 40415 for a field it does not define.
+      checkReadCommandFields('find', inner);
+      return explainFind(ctx, inner);
+    case 'count': {
+      checkReadCommandFields('count', inner);
+      const reply = explainAccess(ctx, inner.count, compileFilter(inner.query));
+      reply.queryPlanner.winningPlan = { stage: 'COUNT', inputStage: reply.queryPlanner.winningPlan };
+      return reply;
+    }
+    case 'distinct':
+      checkReadCommandFields('distinct', inner);
+      return explainAccess(ctx, inner.distinct, compileFilter(inner.query));
+    case 'aggregate':
+      checkReadCommandFields('aggregate', inner);
+      return explainAggregate(ctx, inner);
+    default:
+      throw errors.illegalOperation(EXPLAINED_COMMANDS);
+  }
+};
+
+const EXPLAINED_COMMANDS = 'the embedded server explains find, aggregate, count and distinct commands only';
+
+function explainFind(ctx: CommandContext, inner: Doc): Doc {
   const filter = compileFilter(inner.filter);
-  const coll = existing(ctx, inner.find);
+  const coll = existing(ctx, inner.find as string);
   if (coll?.isView) throw errors.notSupported('explain of a find on a view');
   const stats: ScanStats = { examined: 0, keysExamined: 0 };
   const returned = coll ? findMatches(ctx, coll, filter, inner, stats) : [];
   const { limit } = paging(inner);
   return {
     queryPlanner: {
-      namespace: `${ctx.db}.${inner.find}`,
+      namespace: `${ctx.db}.${inner.find as string}`,
       parsedQuery: filter,
       winningPlan: withSortStage(stats.plan ?? { stage: 'EOF' }, inner.sort, limit, stats.sorted === true),
       rejectedPlans: [],
     },
-    executionStats: {
-      executionSuccess: true,
-      nReturned: returned.length,
-      totalKeysExamined: stats.keysExamined,
-      totalDocsExamined: stats.examined,
-    },
+    executionStats: executionStats(returned.length, stats),
     ok: 1,
   };
-};
+}
+
+/** The access path of a read with no sort or paging (count, distinct, an aggregate's $match). */
+function explainAccess(ctx: CommandContext, name: unknown, filter: Doc): Doc & { queryPlanner: Doc } {
+  if (typeof name !== 'string') throw errors.illegalOperation('explain needs a collection');
+  const coll = existing(ctx, name);
+  if (coll?.isView) throw errors.notSupported('explain on a view');
+  const stats: ScanStats = { examined: 0, keysExamined: 0 };
+  const matched = coll ? ctx.state.engine.matching(coll, filter, ctx.txn ?? ctx.snapshot, stats) : [];
+  return {
+    queryPlanner: {
+      namespace: `${ctx.db}.${name}`,
+      parsedQuery: filter,
+      winningPlan: stats.plan ?? { stage: 'EOF' },
+      rejectedPlans: [],
+    },
+    executionStats: executionStats(matched.length, stats),
+    ok: 1,
+  };
+}
+
+function explainAggregate(ctx: CommandContext, cmd: Doc): Doc {
+  const pipeline = cmd.pipeline;
+  if (!Array.isArray(pipeline)) throw errors.typeMismatch("'pipeline' option must be specified as an array");
+  const head = pipeline[0] as Doc | undefined;
+  const leadingMatch = head && isPlainObject(head) && isPlainObject(head.$match);
+  const access = explainAccess(ctx, cmd.aggregate, leadingMatch ? compileFilter(head.$match) : {});
+  const rest = leadingMatch ? pipeline.slice(1) : pipeline;
+  if (rest.length === 0) return access;
+  const { ok, ...cursor } = access;
+  return { stages: [{ $cursor: cursor }, ...rest], ok };
+}
+
+function executionStats(nReturned: number, stats: ScanStats): Doc {
+  return {
+    executionSuccess: true,
+    nReturned,
+    totalKeysExamined: stats.keysExamined,
+    totalDocsExamined: stats.examined,
+  };
+}
 
 /**
  * A sort the access path does not give is a SORT stage over it, as in MongoDB's plans; an index

@@ -1,7 +1,8 @@
 // One collection: documents in insertion order keyed by canonical _id, plus secondary indexes.
 // All unique checks happen before anything changes, so a failed write leaves no trace.
 import { duplicateKey, errors } from '../errors';
-import { activeCollator, parseCollation } from '../query/collation';
+import { activeCollator, parseCollation, withCollation } from '../query/collation';
+import { matchDocument } from '../query/match';
 import { Doc, compareValues, getField, isPlainObject, valueKey } from '../query/values';
 import type { Transaction } from './engine';
 import { IndexSpec, RangeBounds, SecondaryIndex } from './index-def';
@@ -203,7 +204,8 @@ export class Collection {
 
   /**
    * Documents that may match `filter`, using the _id map or an index when the filter pins a key
-   * by equality or bounds a range; otherwise every document. Callers still apply the full matcher.
+   * by equality or bounds a range, or the union of the indexed branches of a `$or`; otherwise every
+   * document. Callers still apply the full matcher.
    * `plan` names the access path the way explain() does. With `sort`, an index whose key order is
    * that order may be walked in it (`sorted`): the documents then come in the sort's order, equal
    * sort keys by RecordId as a stable sort leaves them, so a limit can stop the walk early.
@@ -226,45 +228,152 @@ export class Collection {
       for (const v of id.values) for (const i of this.idIndex.lookup([v]) ?? []) ids.add(i);
       return { plan: { stage: 'IDHACK' }, docs: this.resolveIds(ids), sorted: false };
     }
-    const lookup = this.lookupPlan(filter, collator);
     const walks = collator ? [] : this.walkPlans(filter, sort);
     const sortedWalk = best(walks.filter((w) => w.direction !== undefined));
-    const rangeWalk = best(walks);
-    const lookupScore = lookup?.score ?? 0;
-    if (sortedWalk && sortedWalk.score >= Math.max(lookupScore, rangeWalk!.score))
+    const unordered = this.unorderedPath(filter, collator, walks);
+    const or = this.orPath(filter, collator);
+    const unorderedScore = unordered?.score ?? 0;
+    // A union is worth reading only when it pins more than one index path does.
+    if (or && or.score > Math.max(unorderedScore, sortedWalk?.score ?? 0))
+      return { plan: or.plan, docs: this.resolveIds(or.ids(counter)), sorted: false };
+    if (sortedWalk && sortedWalk.score >= unorderedScore)
       return { plan: walkPlan(sortedWalk), docs: this.walk(sortedWalk, counter), sorted: true };
-    if (rangeWalk && rangeWalk.score > lookupScore) {
-      // No order wanted: the slice's documents in RecordId order, as the other index paths give them.
-      const ids = new Set<string>();
-      for (const e of this.slice(rangeWalk, false)) {
-        if (counter) counter.keysExamined++;
-        ids.add(e.id);
-      }
-      return { plan: walkPlan(rangeWalk), docs: this.resolveIds(ids), sorted: false };
-    }
-    if (lookup) {
-      const docs = lookup.run();
-      if (counter) counter.keysExamined += docs.length;
-      return { plan: indexPlan(lookup.index.spec), docs, sorted: false };
-    }
+    if (unordered)
+      return { plan: unordered.plan, docs: this.resolveIds(unordered.ids(counter)), sorted: false };
     return { plan: { stage: 'COLLSCAN', direction: 'forward' }, docs: this.docs.values(), sorted: false };
   }
 
   /**
-   * The best path through the hash maps: every field pinned by equality, `{ field: null }` on a
-   * single-field index, the first field of a compound index pinned, or a range on a first field
-   * (any index without a collation, multikey ones included). Scored as walks are: 2 per pinned
-   * field, 1 for a range.
+   * The best path that reads a set of documents with no order: a walk's slice (in RecordId order,
+   * as the other index paths give them) or a lookup in the hash maps, which win ties (an equality
+   * lookup needs no ordered copy).
+   */
+  private unorderedPath(
+    filter: Doc,
+    collator: Intl.Collator | undefined,
+    walks: WalkPlan[],
+  ): IdPath | undefined {
+    const lookup = this.lookupPlan(filter, collator);
+    const rangeWalk = best(walks);
+    if (rangeWalk && rangeWalk.score > (lookup?.score ?? 0)) {
+      return {
+        score: rangeWalk.score,
+        plan: walkPlan(rangeWalk),
+        ids: (counter) => {
+          const ids = new Set<string>();
+          for (const e of this.slice(rangeWalk, false)) {
+            if (counter) counter.keysExamined++;
+            ids.add(e.id);
+          }
+          return ids;
+        },
+      };
+    }
+    if (!lookup) return undefined;
+    return {
+      score: lookup.score,
+      plan: indexPlan(lookup.index.spec),
+      ids: (counter) => {
+        const ids = lookup.run();
+        if (counter) counter.keysExamined += ids.size;
+        return ids;
+      },
+    };
+  }
+
+  /**
+   * A `$or` (the filter's own, or one of its top-level `$and`'s) every branch of which, with the
+   * rest of the filter, has an index path: the union of what the branches read (MongoDB's OR
+   * stage). Its score is its weakest branch's; the best such `$or` is the one returned.
+   */
+  private orPath(filter: Doc, collator: Intl.Collator | undefined): IdPath | undefined {
+    let top: IdPath | undefined;
+    for (const { branches, rest } of disjunctions(filter)) {
+      const paths: IdPath[] = [];
+      for (const branch of branches) {
+        const path = isPlainObject(branch) ? this.branchPath(conjoin(rest, branch), collator) : undefined;
+        if (!path) break;
+        paths.push(path);
+      }
+      if (paths.length !== branches.length) continue;
+      const score = Math.min(...paths.map((p) => p.score));
+      if (top && top.score >= score) continue;
+      top = {
+        score,
+        plan: {
+          stage: 'FETCH',
+          inputStage: { stage: 'OR', inputStages: paths.map((p) => p.plan.inputStage ?? p.plan) },
+        },
+        ids: (counter) => {
+          const ids = new Set<string>();
+          for (const p of paths) for (const i of p.ids(counter)) ids.add(i);
+          return ids;
+        },
+      };
+    }
+    return top;
+  }
+
+  /** One branch of a `$or`: an `_id` lookup or the best unordered index path. */
+  private branchPath(filter: Doc, collator: Intl.Collator | undefined): IdPath | undefined {
+    const id = equalityValue(filter, '_id');
+    const idIndex = collator ? this.idIndex : undefined;
+    if (id.found && (!collator || idIndex?.collator === collator)) {
+      return {
+        score: 2,
+        plan: { stage: 'IXSCAN', keyPattern: { _id: 1 }, indexName: '_id_', direction: 'forward' },
+        ids: (counter) => {
+          const ids = new Set<string>();
+          for (const v of id.values) {
+            if (counter) counter.keysExamined++;
+            if (idIndex) for (const i of idIndex.lookup([v]) ?? []) ids.add(i);
+            else if (this.docs.has(valueKey(v))) ids.add(valueKey(v));
+          }
+          return ids;
+        },
+      };
+    }
+    const path = this.unorderedPath(filter, collator, collator ? [] : this.walkPlans(filter, undefined));
+    return path && path.score > 0 ? path : undefined;
+  }
+
+  /**
+   * Whether `index` may answer `filter` at all: under the query's collation, on a path the matcher
+   * reads as the keys hold it, and holding every document the filter can match. A sparse index
+   * leaves out documents that have none of its fields, so the filter must need one of them (an
+   * equality on a value other than null, or a range); a partial index leaves out those its filter
+   * refuses, so the query's equalities must satisfy that filter.
+   */
+  private usable(index: SecondaryIndex, filter: Doc, collator: Intl.Collator | undefined): boolean {
+    if (index.collator !== collator || !index.answersQueries) return false;
+    if (index.spec.sparse && !index.fields.some((f) => needsField(filter, f))) return false;
+    const pfe = index.spec.partialFilterExpression;
+    return !pfe || withCollation(index.collator, () => impliesPartialFilter(filter, pfe));
+  }
+
+  /**
+   * The best path through the hash maps: every field pinned by equality (each to one value, or to
+   * the values of `$in` lists), `{ field: null }` on a single-field index, the first field of a
+   * compound index pinned, or a range on a first field (any index without a collation, multikey
+   * ones included). Scored as walks are: 2 per pinned field, 1 for a range.
    */
   private lookupPlan(
     filter: Doc,
     collator: Intl.Collator | undefined,
-  ): { index: SecondaryIndex; score: number; run: () => Doc[] } | undefined {
+  ): { index: SecondaryIndex; score: number; run: () => Set<string> } | undefined {
     for (const index of this.indexes) {
-      if (!index.usableForLookup || index.collator !== collator) continue;
-      const values = pinnedValues(filter, index.fields);
-      if (values)
-        return { index, score: 2 * values.length, run: () => this.resolveIds(index.lookup(values)) };
+      if (!this.usable(index, filter, collator)) continue;
+      const keys = pinnedKeys(filter, index.fields);
+      if (keys)
+        return {
+          index,
+          score: 2 * index.fields.length,
+          run: () => {
+            const ids = new Set<string>();
+            for (const values of keys) for (const i of index.lookup(values) ?? []) ids.add(i);
+            return ids;
+          },
+        };
     }
     for (const index of this.indexes) {
       // `{ field: null }` matches null and missing alike; a full (not sparse, not partial) index
@@ -277,23 +386,22 @@ export class Collection {
         !isNullEquality(filter, index.fields[0])
       )
         continue;
-      const run = () =>
-        this.resolveIds(new Set([...(index.lookup([null]) ?? []), ...(index.lookup([undefined]) ?? [])]));
+      const run = () => new Set([...(index.lookup([null]) ?? []), ...(index.lookup([undefined]) ?? [])]);
       return { index, score: 2, run };
     }
     for (const index of this.indexes) {
-      if (!index.usableForLookup || index.collator !== collator || index.fields.length < 2) continue;
+      if (index.fields.length < 2 || !this.usable(index, filter, collator)) continue;
       const first = equalityValue(filter, index.fields[0]);
       if (first.found && first.values.length === 1)
-        return { index, score: 2, run: () => this.resolveIds(index.lookupPrefix(first.values[0])) };
+        return { index, score: 2, run: () => new Set(index.lookupPrefix(first.values[0])) };
     }
     // A range on an index's first field ($gt, $gte, $lt, $lte) walks that field's keys in order.
     if (!collator) {
       for (const index of this.indexes) {
-        if (!index.usableForLookup || index.collator) continue;
+        if (!this.usable(index, filter, undefined)) continue;
         const bounds = rangeBounds(filter, index.fields[0], index.multikey);
         if (!bounds) continue;
-        const run = () => this.resolveIds(index.rangeLookup(bounds, (id) => this.docs.get(id)!).ids);
+        const run = () => index.rangeLookup(bounds, (id) => this.docs.get(id)!).ids;
         return { index, score: 1, run };
       }
     }
@@ -308,7 +416,7 @@ export class Collection {
   private walkPlans(filter: Doc, sort: Doc | undefined): WalkPlan[] {
     const out: WalkPlan[] = [];
     for (const index of this.indexes) {
-      if (!index.walkable) continue;
+      if (!index.walkable || !this.usable(index, filter, undefined)) continue;
       const eq: unknown[] = [];
       for (const field of index.fields) {
         const pinned = equalityValue(filter, field);
@@ -397,6 +505,14 @@ export interface Candidates {
   docs: Iterable<Doc>;
   /** Whether `docs` come in the requested sort's order (an index walked in it). */
   sorted: boolean;
+}
+
+/** An access path that reads a set of document ids, in no order. */
+interface IdPath {
+  /** 2 per field pinned by equality, 1 for a range (an OR: its weakest branch's). */
+  score: number;
+  plan: Doc;
+  ids(counter?: { keysExamined: number }): Set<string>;
 }
 
 /** A walk of an index in key order: its pinned prefix, a range on the next field, the sort it gives. */
@@ -521,15 +637,94 @@ function equalityValue(filter: Doc, path: string): { found: boolean; values: unk
   return { found: false, values: [] };
 }
 
-/** One equality value for each of `fields`, or undefined unless the filter pins them all. */
-function pinnedValues(filter: Doc, fields: string[]): unknown[] | undefined {
-  const values: unknown[] = [];
+/** Most keys one lookup reads for the `$in` lists of a compound index's fields together. */
+const MAX_LOOKUP_KEYS = 1000;
+
+/**
+ * The keys (one value per field) a filter pins `fields` to: each field to one value, or to the
+ * values of its `$in`, every combination of them; undefined unless the filter pins every field.
+ */
+function pinnedKeys(filter: Doc, fields: string[]): unknown[][] | undefined {
+  let keys: unknown[][] = [[]];
   for (const field of fields) {
     const pinned = equalityValue(filter, field);
-    if (!pinned.found || pinned.values.length !== 1) return undefined;
-    values.push(pinned.values[0]);
+    if (!pinned.found || pinned.values.length === 0) return undefined;
+    if (keys.length * pinned.values.length > MAX_LOOKUP_KEYS) return undefined;
+    keys = keys.flatMap((key) => pinned.values.map((v) => [...key, v]));
   }
-  return values;
+  return keys;
+}
+
+/**
+ * Whether every document matching `filter` has `path`: it pins the path to values other than null
+ * (scalarForLookup refuses null) or bounds it by a range, which a missing field never satisfies.
+ */
+function needsField(filter: Doc, path: string): boolean {
+  return equalityValue(filter, path).found || rangeBounds(filter, path, false) !== undefined;
+}
+
+/**
+ * Whether every document matching `filter` passes a partial index's filter: each field that filter
+ * names (top-level or in its `$and`) must be pinned by the query to values that pass that field's
+ * condition. The conditions a partial filter may hold ($eq, $exists, $gt.., $type, $in) hold for an
+ * array when they hold for one of its elements, so a document holding the pinned value in an array
+ * passes too.
+ */
+function impliesPartialFilter(filter: Doc, partial: Doc): boolean {
+  for (const [path, condition] of Object.entries(partial)) {
+    if (path === '$and') {
+      if (!Array.isArray(condition)) return false;
+      if (!condition.every((c) => isPlainObject(c) && impliesPartialFilter(filter, c))) return false;
+      continue;
+    }
+    if (path.startsWith('$')) return false;
+    const pinned = equalityValue(filter, path);
+    if (!pinned.found) return false;
+    for (const v of pinned.values)
+      if (!matchDocument(documentWith(path, v), { [path]: condition })) return false;
+  }
+  return true;
+}
+
+/** The smallest document holding `value` at a dotted `path`. */
+function documentWith(path: string, value: unknown): Doc {
+  return path
+    .split('.')
+    .reverse()
+    .reduce<unknown>((inner, part) => ({ [part]: inner }), value) as Doc;
+}
+
+/** Most branches a `$or` may have for its branches to be looked up one by one. */
+const MAX_OR_BRANCHES = 1000;
+
+/**
+ * The filter's disjunctions an OR stage may answer: its own `$or`, and each `$or` that is one of
+ * its `$and`'s members, with the rest of the filter (what every branch must match as well).
+ */
+function disjunctions(filter: Doc): Array<{ branches: unknown[]; rest: Doc }> {
+  const out: Array<{ branches: unknown[]; rest: Doc }> = [];
+  const usable = (or: unknown): or is unknown[] =>
+    Array.isArray(or) && or.length > 0 && or.length <= MAX_OR_BRANCHES;
+  if (usable(filter.$or)) {
+    const { $or: _branches, ...rest } = filter;
+    out.push({ branches: filter.$or, rest });
+  }
+  if (Array.isArray(filter.$and)) {
+    const and = filter.$and;
+    and.forEach((member, i) => {
+      if (!isPlainObject(member) || Object.keys(member).length !== 1 || !usable(member.$or)) return;
+      const others = and.filter((_, j) => j !== i);
+      const { $and: _and, ...rest } = filter;
+      out.push({ branches: member.$or, rest: others.length > 0 ? { ...rest, $and: others } : rest });
+    });
+  }
+  return out;
+}
+
+/** `rest` and one `$or` branch as one filter: side by side, or under `$and` when they share a field. */
+function conjoin(rest: Doc, branch: Doc): Doc {
+  if (!Object.keys(branch).some((k) => k in rest)) return { ...rest, ...branch };
+  return { ...rest, $and: [...(Array.isArray(rest.$and) ? rest.$and : []), branch] };
 }
 
 function isNullEquality(filter: Doc, path: string): boolean {

@@ -192,9 +192,12 @@ export class SecondaryIndex {
       this.orderedEntries = undefined;
   }
 
-  /** Whether walking the index in key order can answer sorts and ranges on any of its fields. */
+  /**
+   * Whether walking the index in key order can answer sorts and ranges on any of its fields (a
+   * sparse or partial one only for the filters whose documents it holds every one of).
+   */
   get walkable(): boolean {
-    return this.usableForLookup && !this.multikey && !this.collator;
+    return this.answersQueries && !this.multikey && !this.collator;
   }
 
   /**
@@ -204,7 +207,10 @@ export class SecondaryIndex {
   ordered(all: () => Iterable<{ id: string; doc: Doc; rid: number }>): OrderedEntries {
     if (this.orderedEntries) return this.orderedEntries;
     const entries: IndexEntry[] = [];
-    for (const { id, doc, rid } of all()) entries.push(this.entryOf(doc, id, rid));
+    // A sparse or partial index has no entry for the documents it leaves out.
+    const complete = !this.spec.sparse && !this.spec.partialFilterExpression;
+    for (const { id, doc, rid } of all())
+      if (complete || this.keysFor(doc).length > 0) entries.push(this.entryOf(doc, id, rid));
     this.orderedEntries = withCollation(undefined, () => OrderedEntries.build(entries, this.compareEntries));
     return this.orderedEntries;
   }
@@ -272,14 +278,23 @@ export class SecondaryIndex {
     return this.prefixEntries.get(this.keyOf(value, false));
   }
 
-  /** Exact-key lookup; only valid when the filter pins every field of a non-sparse, non-partial index. */
+  /**
+   * Exact-key lookup; only valid when the filter pins every field (and, for a sparse or partial index,
+   * needs documents the index holds: see Collection.usable).
+   */
   lookup(values: unknown[]): Set<string> | undefined {
     if (values.length === 1) return this.entries.get(this.keyOf(values[0], false));
     return this.entries.get(values.map((v) => this.keyOf(v, false)).join('\u0000'));
   }
 
+  /** Whether the index holds every document and answers queries: `{ field: null }` may use it. */
   get usableForLookup(): boolean {
-    return !this.spec.sparse && !this.spec.partialFilterExpression && !this.positionalPath;
+    return !this.spec.sparse && !this.spec.partialFilterExpression && this.answersQueries;
+  }
+
+  /** Whether any query may use the index (a sparse or partial one: see Collection.usable). */
+  get answersQueries(): boolean {
+    return !this.positionalPath;
   }
 }
 
