@@ -15,3 +15,4 @@ export * from './forged-offer';
 export * from './fuzz-callers';
 export * from './contract-suites';
 export * from './unverified-refusal';
+export * from './query-plans';
