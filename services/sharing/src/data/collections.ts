@@ -156,6 +156,9 @@ export async function ensureSharingIndexes(c: SharingCollections): Promise<void>
     c.dips.createIndex({ shareSlug: 1 }),
     c.dipShares.createIndex({ dipId: 1, inviteType: 1, recipientEmail: 1 }, { unique: true }),
     c.dipShares.createIndex({ tokenHash: 1 }, { unique: true }),
+    // The DIP a link was signed for, by the slug in its URL (a link the projection has not heard of,
+    // a replaced link's refusal): one lookup, not a scan of every link.
+    c.dipShares.createIndex({ shareSlug: 1 }),
     c.recipientShares.createIndex({ dipId: 1, email: 1 }, { unique: true }),
     c.recipientShares.createIndex({ email: 1, sharedAt: -1 }),
     c.sharedDeals.createIndex({ signupToken: 1 }, { unique: true }),
