@@ -16,3 +16,8 @@ export interface CaughtMail {
 export function caughtMail(mongo: Connection) {
   return mongo.collection<CaughtMail>('caught_mail');
 }
+
+/** /dev/mail lists the newest messages: read in this order, not sorted from every message kept. */
+export async function ensureCaughtMailIndexes(mongo: Connection): Promise<void> {
+  await caughtMail(mongo).createIndex({ receivedAt: -1 }, { name: 'newest' });
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@lsp/service-kit';
 import type { Connection } from 'mongoose';
-import { caughtMail } from '../data/caught-mail';
+import { caughtMail, ensureCaughtMailIndexes } from '../data/caught-mail';
 
 const LINK = /https?:\/\/[^\s"'<>]+/g;
 
@@ -29,6 +29,7 @@ export async function startMailCatcher(opts: {
   const { default: PostalMime } = await import('postal-mime');
   const { SMTPServer } = await import('smtp-server');
   const collection = caughtMail(opts.mongo);
+  await ensureCaughtMailIndexes(opts.mongo);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],

@@ -80,6 +80,11 @@ export class DeadLetters {
   static async open(mongo: Connection, bus: EventBus): Promise<DeadLetters> {
     const store = new DeadLetters(mongo, bus);
     await store.collection().createIndex({ status: 1, topic: 1, failedAt: -1 }, { name: 'status_topic' });
+    // The console lists the newest letters of a status, or of every status, and replays a status's
+    // oldest first: these keys are that order (ties by id), so a page reads its own letters, never
+    // every letter of the status to sort them.
+    await store.collection().createIndex({ status: 1, failedAt: -1, _id: 1 }, { name: 'status_newest' });
+    await store.collection().createIndex({ failedAt: -1, _id: 1 }, { name: 'newest' });
     await store.collection().createIndex({ eventId: 1 }, { name: 'event' });
     return store;
   }

@@ -60,7 +60,16 @@ export class WebhookStore {
 
   async ensureIndexes(): Promise<void> {
     await this.endpoints().createIndex({ userId: 1, createdAt: -1 }, { name: 'owner' });
-    await this.deliveries().createIndex({ endpointId: 1, at: -1 }, { name: 'endpoint_at' });
+    // An endpoint's tries newest first, as `tries` lists them (ties by attempt): the page is read in
+    // this order instead of sorting a month of the endpoint's tries. It replaces { endpointId, at },
+    // whose order stopped short of the attempt, and which is dropped where an earlier release made it.
+    await this.deliveries().createIndex({ endpointId: 1, at: -1, attempt: -1 }, { name: 'endpoint_newest' });
+    await this.deliveries()
+      .dropIndex('endpoint_at')
+      .catch((err: { code?: number }) => {
+        // 27 IndexNotFound (dropped already, or never made), 26 NamespaceNotFound (no tries yet).
+        if (err.code !== 27 && err.code !== 26) throw err;
+      });
     await this.deliveries().createIndex({ expireAt: 1 }, { name: 'expire', expireAfterSeconds: 0 });
   }
 
