@@ -2,6 +2,7 @@ import { type EventEnvelope, createEnvelope } from '@lsp/contracts';
 import { MongoServerError } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { type EventBus, Outbox, OutboxRelay, ProcessedEvents, RedisStreamsEventBus } from '../src/events';
+import { quietPollDelay } from '../src/events/outbox';
 import {
   PrivateRedis,
   REDIS_URL,
@@ -175,6 +176,24 @@ describe('Outbox', () => {
     expect(up.published[0].id).toBe(event.id);
   });
 
+  it('is woken by a publish at commit that failed, though resting for an hour', async () => {
+    const relayBus = recordingBus();
+    const resting = new OutboxRelay({ outbox, bus: relayBus, pollIntervalMs: 3600_000, commitGraceMs: 0 });
+    const polls = jest.spyOn(resting, 'publishPending');
+    relays.keep(resting);
+    resting.start();
+    await waitFor(() => polls.mock.calls.length === 1, 'the relay’s first poll');
+    const down = recordingBus();
+    down.down = true;
+    outbox.publishAtCommit({ bus: down });
+    const event = dipCreated('dip-13');
+    await connection.transaction((session) => outbox.add([event], session));
+    await outbox.drain();
+    await waitFor(() => relayBus.published.length === 1, 'the woken relay to publish what failed at commit');
+    expect(relayBus.published[0].id).toBe(event.id);
+    expect(down.published).toEqual([]);
+  });
+
   it('lets one of several relays publish at a time and hands over when it stops', async () => {
     const first = recordingBus();
     const second = recordingBus();
@@ -323,5 +342,18 @@ describe('ProcessedEvents.handleOnce', () => {
     );
     expect(results.sort()).toEqual([false, true]);
     expect(await effects().countDocuments({ eventId: event.id })).toBe(1);
+  });
+});
+
+describe('quietPollDelay', () => {
+  it('waits the interval after the first quiet poll, then doubles up to the maximum', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map((quiet) => quietPollDelay(quiet, 5000, 60_000))).toEqual([
+      5000, 5000, 10_000, 20_000, 40_000, 60_000, 60_000,
+    ]);
+    expect(quietPollDelay(1_000, 5000, 60_000)).toBe(60_000);
+  });
+
+  it('never waits less than the interval, whatever the maximum', () => {
+    expect(quietPollDelay(3, 5000, 1000)).toBe(5000);
   });
 });

@@ -218,6 +218,8 @@ export class Outbox {
         }
         published.push(entry);
       }
+      // The relay may be resting a long while: it takes over what was not published at its next poll.
+      if (failed) this.notify();
       if (published.length > 0) {
         const publishedAt = new Date();
         await collection.updateMany(
@@ -230,6 +232,7 @@ export class Outbox {
     } catch (err) {
       // MongoDB unreachable after the commit: the entries stay pending for the relay.
       publisher.logger?.warn({ err }, 'outbox: publishing at commit failed; the relay will publish it');
+      this.notify();
       return false;
     }
     return !failed;
@@ -251,6 +254,15 @@ export class Outbox {
 }
 
 const DEFAULT_RELAY_POLL_MS = 5000;
+
+/**
+ * How long a relay waits before its next poll after `quietPolls` polls in a row found nothing: the base
+ * interval after the first, then doubling up to `maxMs`.
+ */
+export function quietPollDelay(quietPolls: number, baseMs: number, maxMs: number): number {
+  const doublings = Math.min(Math.max(quietPolls - 1, 0), 30);
+  return Math.min(Math.max(baseMs, maxMs), baseMs * 2 ** doublings);
+}
 /**
  * Where the committing process publishes its own entries, the relay leaves an entry this long to it
  * (from when it was added) before taking it, so the two do not publish the same entry at once.
@@ -266,6 +278,13 @@ export interface OutboxRelayOptions {
    * those few are; the tests set it to an hour to prove that nothing else waits for it.
    */
   pollIntervalMs?: number;
+  /**
+   * A poll that finds nothing doubles the wait before the next, up to this (default twelve times
+   * `pollIntervalMs`, one minute): an idle service then wakes MongoDB once a minute per outbox instead
+   * of every 5 s. Anything published, a wake-up or a failed publish at commit brings the wait back to
+   * `pollIntervalMs`.
+   */
+  maxPollIntervalMs?: number;
   batchSize?: number;
   /** Backoff while the bus is unreachable: doubles from the first delay up to the second. */
   initialRetryDelayMs?: number;
@@ -300,6 +319,8 @@ export class OutboxRelay {
   private woken = false;
   private unsubscribe: (() => void) | undefined;
   private failures = 0;
+  /** Polls in a row that published nothing and were not woken: each doubles the next wait. */
+  private quietPolls = 0;
   private readonly relayId = randomUUID();
   /** When the lease this relay last took or renewed runs out (0: not held). */
   private leaseExpiresAt = 0;
@@ -331,6 +352,7 @@ export class OutboxRelay {
   /** Publishes now rather than at the next poll (unless waiting out a bus failure). */
   wake(): void {
     this.woken = true;
+    this.quietPolls = 0;
     if (this.failures === 0) this.wakeUp?.();
   }
 
@@ -432,9 +454,18 @@ export class OutboxRelay {
         await this.idle(delay);
         continue;
       }
-      if (published >= batchSize || this.woken) continue;
-      await this.idle(this.options.pollIntervalMs ?? DEFAULT_RELAY_POLL_MS);
+      if (published >= batchSize || this.woken) {
+        this.quietPolls = 0;
+        continue;
+      }
+      this.quietPolls = published > 0 ? 0 : this.quietPolls + 1;
+      await this.idle(this.nextPollDelay());
     }
+  }
+
+  private nextPollDelay(): number {
+    const base = this.options.pollIntervalMs ?? DEFAULT_RELAY_POLL_MS;
+    return quietPollDelay(this.quietPolls, base, this.options.maxPollIntervalMs ?? base * 12);
   }
 
   private async idle(ms: number): Promise<void> {
