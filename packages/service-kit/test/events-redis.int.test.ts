@@ -1,6 +1,7 @@
 import { createEnvelope } from '@lsp/contracts';
 import { Redis } from 'ioredis';
 import { RedisStreamsEventBus, createEventBus } from '../src/events';
+import { nextClaimInterval } from '../src/events/redis-streams-bus';
 import { eventBusContract } from './events-contract';
 import {
   PrivateRedis,
@@ -177,5 +178,22 @@ describe('Redis Streams adapter', () => {
     await publisher.publish(createEnvelope('sharing', { type, subject: 'share-1', data: { n: 2 } }));
     await waitFor(() => received.length === 2, 'the event after the deletion');
     expect(received).toEqual([1, 2]);
+  });
+});
+
+describe('nextClaimInterval', () => {
+  it('doubles the wait after each scan that saw nothing pending, up to the maximum', () => {
+    const waits = [5000];
+    for (let scan = 0; scan < 6; scan++)
+      waits.push(nextClaimInterval(waits[waits.length - 1], 0, 5000, 60_000));
+    expect(waits).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000]);
+  });
+
+  it('is back to the base interval once a scan sees a pending entry', () => {
+    expect(nextClaimInterval(60_000, 1, 5000, 60_000)).toBe(5000);
+  });
+
+  it('never waits less than the base interval, whatever the maximum', () => {
+    expect(nextClaimInterval(5000, 0, 5000, 1000)).toBe(5000);
   });
 });

@@ -20,7 +20,10 @@ export interface RedisStreamsBusOptions extends EventBusOptions {
   prefix?: string;
   /** Approximate length each stream is trimmed to on every publish (`MAXLEN ~`). */
   maxLen?: number;
-  /** How long one XREADGROUP waits for new entries (default 5 s; a retry that falls due sooner cuts it short). */
+  /**
+   * How long one XREADGROUP waits at most (default 60 s). It answers as soon as an entry arrives; a
+   * scan of the pending entries or a retry that falls due sooner cuts it short.
+   */
   blockMs?: number;
   batchSize?: number;
   /**
@@ -33,6 +36,13 @@ export interface RedisStreamsBusOptions extends EventBusOptions {
    * entry's retry does not wait for it: the scan is brought forward to when its backoff ends.
    */
   claimIntervalMs?: number;
+  /**
+   * A scan that finds no pending entry, with nothing read since, doubles the wait before the next,
+   * up to this (default twelve times `claimIntervalMs`, one minute): an idle consumer then wakes Redis
+   * once a minute instead of every 5 s. An entry read or seen pending brings it back to
+   * `claimIntervalMs`.
+   */
+  maxClaimIntervalMs?: number;
   /** Names this process within its consumer groups; unique per process by default. */
   consumerName?: string;
 }
@@ -40,6 +50,20 @@ export interface RedisStreamsBusOptions extends EventBusOptions {
 type StreamEntry = [id: string, fields: string[]];
 
 const RETRY_SCAN_MARGIN_MS = 20;
+
+/**
+ * The wait before a consumer's next scan of its pending entries: back to the base interval when the
+ * last scan saw pending entries, else double the last wait, up to `maxMs`.
+ */
+export function nextClaimInterval(
+  lastMs: number,
+  pendingSeen: number,
+  baseMs: number,
+  maxMs: number,
+): number {
+  if (pendingSeen > 0) return baseMs;
+  return Math.min(Math.max(baseMs, maxMs), Math.max(baseMs, lastMs * 2));
+}
 type PendingEntry = [id: string, consumer: string, idleMs: number, deliveries: number];
 
 /**
@@ -145,10 +169,11 @@ export class RedisStreamsEventBus implements EventBus {
         metrics: this.options.metrics,
         maxLen: this.maxLen,
         // Each wake-up of an idle consumer is a Redis round trip in every service: kept rare.
-        blockMs: this.options.blockMs ?? 5000,
+        blockMs: this.options.blockMs ?? 60_000,
         batchSize: this.options.batchSize ?? 10,
         claimIdleMs: this.options.claimIdleMs ?? 30_000,
         claimIntervalMs: this.options.claimIntervalMs ?? 5000,
+        maxClaimIntervalMs: this.options.maxClaimIntervalMs ?? (this.options.claimIntervalMs ?? 5000) * 12,
       }),
     );
   }
@@ -209,6 +234,7 @@ interface ConsumerSettings {
   batchSize: number;
   claimIdleMs: number;
   claimIntervalMs: number;
+  maxClaimIntervalMs: number;
 }
 
 /** One subscription's loop on its own blocking connection (XREADGROUP BLOCK holds the connection). */
@@ -216,9 +242,12 @@ class RedisStreamConsumer {
   private running = false;
   private loop: Promise<void> | undefined;
   private nextScanAt = 0;
+  /** The wait between the last scan and the next: longer while the consumer is idle. */
+  private scanIntervalMs: number;
   private groupsReady = false;
 
   constructor(private readonly s: ConsumerSettings) {
+    this.scanIntervalMs = s.claimIntervalMs;
     s.blocking.on('error', (err) => s.logger.debug({ err }, 'event bus blocking connection error'));
   }
 
@@ -284,10 +313,18 @@ class RedisStreamConsumer {
         }
         if (Date.now() >= this.nextScanAt) {
           // Set first: a delivery that fails during the scan brings the next one forward.
-          this.nextScanAt = Date.now() + this.s.claimIntervalMs;
-          await this.retryPending();
+          this.nextScanAt = Date.now() + this.scanIntervalMs;
+          const pendingSeen = await this.retryPending();
+          this.scanIntervalMs = nextClaimInterval(
+            this.scanIntervalMs,
+            pendingSeen,
+            this.s.claimIntervalMs,
+            this.s.maxClaimIntervalMs,
+          );
+          if (pendingSeen > 0) this.scanSoon();
         }
         const batch = await this.readNew();
+        if (batch.length > 0) this.scanSoon();
         for (const [key, id, fields] of batch) await this.deliver(key, id, fields, 1);
       } catch (err) {
         if (!this.running) break;
@@ -301,6 +338,12 @@ class RedisStreamConsumer {
         }
       }
     }
+  }
+
+  /** Traffic, or entries pending: the next scan comes within the base interval again. */
+  private scanSoon(): void {
+    this.scanIntervalMs = this.s.claimIntervalMs;
+    this.nextScanAt = Math.min(this.nextScanAt, Date.now() + this.s.claimIntervalMs);
   }
 
   private async readNew(): Promise<Array<[string, string, string[]]>> {
@@ -329,7 +372,8 @@ class RedisStreamConsumer {
    * any consumer's once idle for `claimIdleMs` (its owner presumed dead). XCLAIM with a minimum idle
    * time is atomic, so two live consumers never both take the same entry; it also counts the delivery.
    */
-  private async retryPending(): Promise<void> {
+  private async retryPending(): Promise<number> {
+    let seen = 0;
     for (const key of this.s.keys) {
       let start = '-';
       for (let page = 0; page < 10 && this.running; page++) {
@@ -342,8 +386,9 @@ class RedisStreamConsumer {
           '+',
           100,
         )) as PendingEntry[];
+        seen += pending.length;
         for (const [id, owner, idleMs, deliveries] of pending) {
-          if (!this.running) return;
+          if (!this.running) return seen;
           const backoff = backoffDelay(this.s.retry, deliveries);
           const minIdle = owner === this.s.consumerName ? backoff : Math.max(this.s.claimIdleMs, backoff);
           if (idleMs < minIdle) continue;
@@ -368,6 +413,7 @@ class RedisStreamConsumer {
         start = `(${pending[pending.length - 1][0]}`;
       }
     }
+    return seen;
   }
 
   private async deliver(key: string, id: string, rawFields: string[], attempt: number): Promise<void> {

@@ -32,6 +32,7 @@ export interface RedisTapOptions {
   logger: Logger;
   /** Entries read back per stream at start, so a fresh process has something to replay. */
   backfillPerStream?: number;
+  /** The longest one XREAD waits (default: until the next discovery); it answers as soon as an entry arrives. */
   blockMs?: number;
   /** How often SCAN looks for streams of event types not in the catalogue. */
   discoverEveryMs?: number;
@@ -137,7 +138,8 @@ export class RedisStreamsTap implements TapSource {
           'COUNT',
           1000,
           'BLOCK',
-          this.options.blockMs ?? 1000,
+          // Idle, the tap wakes only to look for new streams. At least 1: BLOCK 0 would wait forever.
+          Math.max(1, Math.min(this.options.blockMs ?? Infinity, this.nextDiscovery - Date.now())),
           'STREAMS',
           ...keys,
           ...keys.map((key) => this.cursors.get(key)!),
