@@ -88,6 +88,10 @@ export function createWorker<T = unknown, R = unknown>(
     new Worker<T, R>(name, processor, {
       connection,
       concurrency: 4,
+      // An idle worker's long poll, in seconds (BullMQ's default 5): a new job ends it at once, so it
+      // only sets how often an idle worker wakes Redis. 10 is the longest BullMQ itself blocks on
+      // Redis, for the sake of reconnections.
+      drainDelay: 10,
       prefix: opts.prefix ?? 'bull',
       telemetry: bullmqTelemetry(),
       ...opts,
