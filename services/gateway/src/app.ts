@@ -39,9 +39,6 @@ import { startUpstreamProbes } from './upstream-health';
 /** W3C trace context headers, set on each upstream call by the tracing instrumentation. */
 const TRACE_HEADERS = new Set(['traceparent', 'tracestate']);
 
-/** How often the upstream gauges (gateway_upstream_up) are refreshed. */
-const UPSTREAM_PROBE_INTERVAL_MS = 10_000;
-
 export interface GatewayDeps {
   config: GatewayConfig;
   logger: Logger;
@@ -143,7 +140,7 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
     // Readiness is the gateway's own (and its Redis'): upstream state is a metric, not a reason to leave rotation.
     healthChecks: [redisHealthCheck(redis)],
   });
-  const upstreamProbes = startUpstreamProbes({ metrics, upstreams, intervalMs: UPSTREAM_PROBE_INTERVAL_MS });
+  const upstreamProbes = startUpstreamProbes({ metrics, upstreams });
   app.addHook('onClose', () => upstreamProbes.stop());
 
   app.register(cookie, { secret: config.COOKIE_SECRET });
