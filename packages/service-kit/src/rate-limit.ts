@@ -8,8 +8,9 @@ import type { Redis } from 'ioredis';
  * set with the first count only, so later hits never push the window's end back.
  */
 const COUNT_IN_WINDOW = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local by = tonumber(ARGV[2]) or 1
+local count = redis.call('INCRBY', KEYS[1], by)
+if count == by then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -20,7 +21,7 @@ return {count, ttl}`;
 const COMMAND = 'rateLimitCountInWindow';
 
 type CountingRedis = Redis & {
-  [COMMAND](key: string, windowMs: number): Promise<[number, number]>;
+  [COMMAND](key: string, windowMs: number, by: number): Promise<[number, number]>;
 };
 
 export interface RateLimitRule {
@@ -36,6 +37,15 @@ export interface RateLimitRule {
    * the first').
    */
   windows: 'clock' | 'first-hit';
+  /**
+   * `clock` windows only: hits this process takes from Redis at a time (default 1). It then judges
+   * the next ones itself, without a round trip, until it has used them or the window ends. Every hit
+   * is still counted before it is allowed, so all instances together never pass the limit; an
+   * instance may hold up to `lease - 1` hits it does not use, so the others can be refused that much
+   * early, and `remaining` is this process's view. For limits with a large allowance, where that
+   * slack is nothing and a round trip per request is not.
+   */
+  lease?: number;
 }
 
 export interface RateLimitVerdict {
@@ -67,8 +77,21 @@ export interface RateLimiterOptions {
  * one allowance. Each caller names its own keys, limits and windows; the verdict says whether the hit
  * is within the allowance and when the window ends, and the caller words the refusal.
  */
+/** Counts a process took from a clock window's counter and has not used yet. */
+interface Lease {
+  window: number;
+  /** The count the next hit gets. */
+  next: number;
+  /** The last count taken. */
+  last: number;
+}
+
+/** Leases kept at most; past it, those of ended windows are dropped (one per client address). */
+const MAX_LEASES = 10_000;
+
 export class RedisRateLimiter {
   private readonly redis: CountingRedis;
+  private readonly leases = new Map<string, Lease>();
 
   constructor(
     redis: Redis,
@@ -85,10 +108,14 @@ export class RedisRateLimiter {
   async hit(rule: RateLimitRule, now: number = Date.now()): Promise<RateLimitVerdict> {
     const window = Math.floor(now / rule.windowMs);
     const key = rule.windows === 'clock' ? `${rule.key}:${window}` : rule.key;
+    const lease = rule.windows === 'clock' ? Math.max(1, Math.floor(rule.lease ?? 1)) : 1;
+    const held = lease > 1 ? this.leases.get(rule.key) : undefined;
+    if (held && held.window === window && held.next <= held.last)
+      return this.judge(rule, held.next++, (window + 1) * rule.windowMs - now, window, now);
     let count: number;
     let ttl: number;
     try {
-      [count, ttl] = (await this.redis[COMMAND](key, rule.windowMs)).map(Number) as [number, number];
+      [count, ttl] = (await this.redis[COMMAND](key, rule.windowMs, lease)).map(Number) as [number, number];
     } catch (err) {
       if (!this.options.allowWhenUnavailable) throw err;
       return {
@@ -101,17 +128,34 @@ export class RedisRateLimiter {
         storeError: err,
       };
     }
-    let leftMs = ttl > 0 ? ttl : rule.windowMs;
+    if (lease > 1) {
+      // This hit has the first of the counts taken; the process keeps the rest.
+      count -= lease - 1;
+      this.keepLease(rule.key, { window, next: count + 1, last: count + lease - 1 });
+    }
+    return this.judge(rule, count, ttl > 0 ? ttl : rule.windowMs, window, now);
+  }
+
+  private judge(rule: RateLimitRule, count: number, leftMs: number, window: number, now: number) {
     // A clock window's end bounds the wait, whatever the key's own expiry says.
-    if (rule.windows === 'clock') leftMs = Math.min(leftMs, (window + 1) * rule.windowMs - now);
+    const left = rule.windows === 'clock' ? Math.min(leftMs, (window + 1) * rule.windowMs - now) : leftMs;
     return {
       allowed: count <= rule.limit,
       count,
       limit: rule.limit,
       remaining: Math.max(0, rule.limit - count),
-      resetSeconds: Math.max(1, Math.ceil(leftMs / 1000)),
+      resetSeconds: Math.max(1, Math.ceil(left / 1000)),
       counted: true,
     };
+  }
+
+  private keepLease(name: string, lease: Lease): void {
+    if (this.leases.size >= MAX_LEASES) {
+      for (const [other, kept] of this.leases) if (kept.window < lease.window) this.leases.delete(other);
+      // Every lease is of this window (that many addresses in one window): start again.
+      if (this.leases.size >= MAX_LEASES) this.leases.clear();
+    }
+    this.leases.set(name, lease);
   }
 
   /** The hits counted so far under each `first-hit` key, without counting one (0 for none). */

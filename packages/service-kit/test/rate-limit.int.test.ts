@@ -57,6 +57,65 @@ describe('the Redis rate limiter', () => {
     expect((await limiter.hit(clockHourly('u-2', 2), now + 15 * 60_000)).allowed).toBe(true);
   });
 
+  describe('with a lease', () => {
+    const leased = (name: string, limit: number, lease: number) => ({ ...clockHourly(name, limit), lease });
+    const roundTrips = (on: Redis) =>
+      jest.spyOn(
+        on as unknown as { rateLimitCountInWindow: () => Promise<unknown> },
+        'rateLimitCountInWindow',
+      );
+
+    it('takes that many counts in one round trip and judges the next hits itself', async () => {
+      const own = new Redis(REDIS_URL);
+      try {
+        const leasing = new RedisRateLimiter(own);
+        const trips = roundTrips(own);
+        const now = Date.UTC(2026, 10, 26, 12, 30);
+        const verdicts = [];
+        for (let i = 0; i < 10; i += 1) verdicts.push(await leasing.hit(leased('l-1', 7, 5), now));
+        expect(verdicts.map((v) => [v.count, v.allowed, v.remaining])).toEqual([
+          [1, true, 6],
+          [2, true, 5],
+          [3, true, 4],
+          [4, true, 3],
+          [5, true, 2],
+          [6, true, 1],
+          [7, true, 0],
+          [8, false, 0],
+          [9, false, 0],
+          [10, false, 0],
+        ]);
+        expect(trips).toHaveBeenCalledTimes(2);
+        expect(await own.get(`${prefix}l-1:${Math.floor(now / HOUR)}`)).toBe('10');
+        expect(verdicts[9].resetSeconds).toBe(30 * 60);
+        // The next window is a new count, and a new lease.
+        expect(await leasing.hit(leased('l-1', 7, 5), now + 30 * 60_000)).toMatchObject({
+          count: 1,
+          allowed: true,
+        });
+        expect(trips).toHaveBeenCalledTimes(3);
+      } finally {
+        own.disconnect();
+      }
+    });
+
+    it('lets two instances together pass no more than the limit', async () => {
+      const connections = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+      try {
+        const [a, b] = connections.map((c) => new RedisRateLimiter(c));
+        const now = Date.UTC(2026, 10, 26, 13, 5);
+        let allowed = 0;
+        for (let i = 0; i < 20; i += 1) {
+          const verdict = await (i % 2 === 0 ? a : b).hit(leased('l-2', 7, 5), now);
+          if (verdict.allowed) allowed += 1;
+        }
+        expect(allowed).toBe(7);
+      } finally {
+        for (const c of connections) c.disconnect();
+      }
+    });
+  });
+
   it('a counter that lost its expiry blocks only to the end of its window, and gets its expiry back', async () => {
     const now = Date.UTC(2026, 10, 26, 12, 30);
     const key = `${prefix}u-3:${Math.floor(now / HOUR)}`;
