@@ -184,6 +184,8 @@ export class Journal {
   private readonly policy: FsyncPolicy;
   private readonly warn: (msg: string) => void;
   private timer: NodeJS.Timeout | undefined;
+  private readonly intervalMs: number;
+  private closed = false;
   private dirty = false;
   private syncing = false;
   private syncFailed = false;
@@ -212,11 +214,21 @@ export class Journal {
     // Cut a torn tail so new records follow the last intact one.
     fs.ftruncateSync(this.fd, validLength);
     this.size = validLength;
+    this.intervalMs = intervalMs;
     if (validLength === 0) this.append([{ op: 'journalStart', generation }]);
-    if (policy === 'interval') {
-      this.timer = setInterval(() => this.sync(), intervalMs);
-      this.timer.unref();
-    }
+  }
+
+  /**
+   * With the `interval` policy, a write is synced within `intervalMs`: the timer is set by the first
+   * write after a sync, so an idle server has no timer waking it.
+   */
+  private scheduleSync(): void {
+    if (this.policy !== 'interval' || this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.sync();
+    }, this.intervalMs);
+    this.timer.unref();
   }
 
   get journalFile(): string {
@@ -253,7 +265,10 @@ export class Journal {
       throw withPath(err, this.journalFile);
     }
     this.size += buf.length;
-    if (this.policy !== 'always') this.dirty = true;
+    if (this.policy !== 'always') {
+      this.dirty = true;
+      this.scheduleSync();
+    }
   }
 
   /** Periodic fsync runs on the thread pool so the event loop keeps serving requests meanwhile. */
@@ -278,6 +293,8 @@ export class Journal {
         this.syncFailed = false;
         this.warn(`disk: journal fsync works again (path ${this.journalFile})`);
       }
+      // Writes made while this sync ran, or a failed sync, go at the next tick.
+      if (this.dirty) this.scheduleSync();
     });
   }
 
@@ -375,7 +392,8 @@ export class Journal {
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     try {
       fs.fdatasyncSync(this.fd);
