@@ -43,10 +43,43 @@ export async function connectMongo(
       await new Promise((resolve) => setTimeout(resolve, 500));
       continue;
     }
+    restPoolChecks(connection);
     connection.on('disconnected', () => logger.warn({ dbName }, 'MongoDB disconnected'));
     connection.on('reconnected', () => logger.info({ dbName }, 'MongoDB reconnected'));
     return connection;
   }
+}
+
+/** How often each pool checks its connections once `restPoolChecks` has set it. */
+export const POOL_CHECK_INTERVAL_MS = 1000;
+
+interface PoolHolder {
+  pool?: { options: Readonly<Record<string, unknown>> };
+}
+
+/**
+ * The driver checks each connection pool's minimum size every 100 ms, even with no minimum (then the
+ * check only drops connections that perished): ten wake-ups a second in a process nobody uses, about
+ * 2 ms of CPU a second on a small machine. No client option sets it (only the driver's own tests
+ * do), so it is set on each pool the client opens, now and for servers discovered later. A
+ * connection that perished is then dropped within a second instead of 100 ms; every call checks its
+ * connection anyway. Should a driver upgrade move the pool, nothing breaks: the pools keep the
+ * driver's 100 ms, and `mongo.int.test.ts` says so.
+ */
+export function restPoolChecks(connection: Connection): void {
+  const client = connection.getClient();
+  const slowDown = () => {
+    const servers = (client as unknown as { topology?: { s?: { servers?: Map<string, PoolHolder> } } })
+      .topology?.s?.servers;
+    for (const server of servers?.values() ?? []) {
+      const pool = server.pool;
+      if (!pool || pool.options.minPoolSizeCheckFrequencyMS === POOL_CHECK_INTERVAL_MS) continue;
+      pool.options = Object.freeze({ ...pool.options, minPoolSizeCheckFrequencyMS: POOL_CHECK_INTERVAL_MS });
+    }
+  };
+  slowDown();
+  // A server found later (a replica set member) gets its pool after this event.
+  client.on('serverOpening', () => setImmediate(slowDown));
 }
 
 export function mongoHealthCheck(connection: Connection) {
