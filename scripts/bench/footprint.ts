@@ -6,13 +6,15 @@
  * Each stack runs in a child process of its own, as `npm start` runs it (console logs relayed and
  * formatted by that process, here into a file), so the relay counts like any other process. Then:
  *   - resident memory at rest of every process of the stack (the embedded MongoDB, the relay and
- *     every child included), after warming up and settling;
+ *     every child included), after warming up and a minute's rest: summed RSS, which counts pages
+ *     the processes share (the Node binary) once per process, and summed PSS, which divides them;
  *   - idle CPU per second of all of them over FOOTPRINT_IDLE_SECONDS;
  *   - for each loan type, FOOTPRINT_COUNT sequential anonymous searches through the gateway: CPU per
  *     search of every process (idle CPU over the same time taken off) and p50/p99 wall time.
  *
  *   FOOTPRINT_COUNT (default 200)          searches of each loan type, one after another
- *   FOOTPRINT_IDLE_SECONDS (default 20)    how long idle CPU is measured
+ *   FOOTPRINT_SETTLE_SECONDS (default 60)  rest after the warm-up before memory and idle CPU are read
+ *   FOOTPRINT_IDLE_SECONDS (default 60)    how long idle CPU is measured
  *   FOOTPRINT_MODES (default both)         e.g. "all-in-one" to measure one layout only
  */
 import { spawn } from 'node:child_process';
@@ -21,10 +23,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freeStackPortOffset, leaseRedisDb } from '@lsp/testing';
 import { LOAN_TYPES, type LoanType, SEARCH_PAYLOADS, sameOrigin } from '../lib/journeys';
-import { cpuSnapshot, parentPids, rssMbOf, withDescendants } from '../lib/process-stats';
+import { cpuSnapshot, parentPids, pssMbOf, rssMbOf, withDescendants } from '../lib/process-stats';
 
 const COUNT = Number(process.env.FOOTPRINT_COUNT ?? 200);
-const IDLE_SECONDS = Number(process.env.FOOTPRINT_IDLE_SECONDS ?? 20);
+const SETTLE_SECONDS = Number(process.env.FOOTPRINT_SETTLE_SECONDS ?? 60);
+const IDLE_SECONDS = Number(process.env.FOOTPRINT_IDLE_SECONDS ?? 60);
 const MODES = (process.env.FOOTPRINT_MODES ?? 'all-in-one,split').split(',').filter(Boolean);
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -36,6 +39,7 @@ interface Footprint {
   mode: string;
   processes: number;
   rssMb: number;
+  pssMb: number;
   rssByProcess: Map<string, number>;
   idleMsPerSecond: number;
   perLoanType: Map<LoanType, { cpuMs: number; p50: number; p99: number }>;
@@ -105,15 +109,17 @@ async function measure(mode: string): Promise<Footprint> {
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`a ${loanType} search answered ${res.status}`);
     };
-    // Warm every path (JIT, connections, caches), then let start-up work settle.
+    // Warm every path (JIT, connections, caches), then rest as a stack nobody uses: the idle
+    // back-offs of the relays and consumers and V8's memory reducer settle within a minute.
     for (const loanType of LOAN_TYPES) for (let i = 0; i < 30; i++) await search(loanType);
-    await sleep(10_000);
+    await sleep(SETTLE_SECONDS * 1000);
 
     const status = JSON.parse(readFileSync(path.join(dataDir, 'stack-status.json'), 'utf8')) as StackStatus;
     const trees = stackTrees(stackProcess.pid!, status);
     const rssByProcess = new Map(
       [...trees].map(([name, pids]) => [name, sum(pids.map((pid) => rssMbOf(pid)))] as [string, number]),
     );
+    const pssMb = sum([...trees.values()].flatMap((pids) => pids.map((pid) => pssMbOf(pid))));
     const idleBefore = sum(cpuSnapshot(trees).values());
     await sleep(IDLE_SECONDS * 1000);
     const idleMsPerSecond = (sum(cpuSnapshot(trees).values()) - idleBefore) / IDLE_SECONDS;
@@ -141,6 +147,7 @@ async function measure(mode: string): Promise<Footprint> {
       mode,
       processes: sum([...trees.values()].map((pids) => pids.length)),
       rssMb: sum(rssByProcess.values()),
+      pssMb,
       rssByProcess,
       idleMsPerSecond,
       perLoanType,
@@ -163,6 +170,7 @@ function report(results: Footprint[]): string {
   out += row(['', ...results.map((r) => r.mode)]);
   out += row(['processes (every pid)', ...results.map((r) => String(r.processes))]);
   out += row(['resident at rest, MB', ...results.map((r) => r.rssMb.toFixed(0))]);
+  out += row(['  proportional (PSS), MB', ...results.map((r) => r.pssMb.toFixed(0))]);
   out += row(['idle CPU, ms/s', ...results.map((r) => r.idleMsPerSecond.toFixed(1))]);
   for (const loanType of LOAN_TYPES) {
     out += row([

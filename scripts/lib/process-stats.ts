@@ -1,4 +1,4 @@
-// CPU time and resident memory of a process and everything it started, read from /proc: what the
+// CPU time and memory of a process and everything it started, read from /proc: what the
 // benchmarks report per process of the stack (a worker's CPU includes its Chromium's).
 import { readFileSync, readdirSync } from 'node:fs';
 
@@ -44,6 +44,23 @@ export function rssMbOf(pid: number): number {
     const line = readFileSync(`/proc/${pid}/status`, 'utf8')
       .split('\n')
       .find((l) => l.startsWith('VmRSS'));
+    return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Proportional set size of a process in MB: its resident pages, each page shared with other
+ * processes (the Node binary's code, shared libraries) divided among them. Summed over a stack it is
+ * what the stack takes from the machine, where summed RSS counts the Node binary once per process.
+ * 0 once the process is gone.
+ */
+export function pssMbOf(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Pss:'));
     return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
   } catch {
     return 0;
