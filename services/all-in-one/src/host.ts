@@ -102,7 +102,7 @@ export async function startAllInOne(options: AllInOneOptions): Promise<AllInOne>
     PORT: String(options.portOf(name)),
   });
   // One MongoDB client for all: each service gets its own database on it, with one pool and one
-  // server monitor between them instead of one each (each pool wakes ten times a second at rest).
+  // server monitor between them instead of one each (each pool wakes once a second at rest).
   const hostLogger = createLogger('all-in-one', options.env.LOG_LEVEL ?? 'info');
   const sharedMongo = await connectMongo(
     baseConfigSchema.shape.MONGO_URL.parse(options.env.MONGO_URL),
