@@ -4,7 +4,14 @@
 // is the union of their lookups (an OR stage). explain answers for aggregate, count and distinct as
 // for find. Every answer is checked against the same query on an unindexed twin.
 import { Collection, Document } from 'mongodb';
-import { usingRealMongo, useTestDatabase } from './support';
+import {
+  explainFind as explainOn,
+  planStages,
+  seededRandom,
+  stageNames,
+  usingRealMongo,
+  useTestDatabase,
+} from './support';
 
 interface Row {
   _id: number;
@@ -13,25 +20,13 @@ interface Row {
 
 const t = useTestDatabase({ replSet: 'rs0' });
 
-/** Every stage of a plan (through inputStage and an OR's inputStages), outermost first. */
-function stages(plan: Document): Document[] {
-  const out: Document[] = [plan];
-  if (plan.inputStage) out.push(...stages(plan.inputStage as Document));
-  for (const input of (plan.inputStages as Document[] | undefined) ?? []) out.push(...stages(input));
-  return out;
-}
-
-const stageNames = (plan: Document) => stages(plan).map((s) => s.stage as string);
 const indexNames = (plan: Document) =>
-  stages(plan)
+  planStages(plan)
     .filter((s) => s.stage === 'IXSCAN')
     .map((s) => s.indexName as string);
 
-async function explainFind(coll: string, filter: Document, sort?: Document, limit?: number) {
-  return t.db.command({
-    explain: { find: coll, filter, ...(sort ? { sort } : {}), ...(limit ? { limit } : {}) },
-  });
-}
+const explainFind = (coll: string, filter: Document, sort?: Document, limit?: number) =>
+  explainOn(t.db, coll, filter, sort, limit);
 
 (usingRealMongo ? describe.skip : describe)('index paths', () => {
   let indexed: Collection<Row>;
@@ -241,17 +236,6 @@ async function explainFind(coll: string, filter: Document, sort?: Document, limi
   });
 });
 
-/** A small seeded generator (mulberry32), so a failure names the seed that shows it again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('sparse, partial, $in and $or paths give a scan’s answers (seeded random data and writes)', () => {
   let indexed: Collection<Row>;
   let scanned: Collection<Row>;
@@ -278,7 +262,7 @@ describe('sparse, partial, $in and $or paths give a scan’s answers (seeded ran
   beforeAll(async () => {
     indexed = t.db.collection<Row>('random_paths_indexed');
     scanned = t.db.collection<Row>('random_paths_scanned');
-    const rnd = random(77);
+    const rnd = seededRandom(77);
     const docs = Array.from({ length: 400 }, (_, i) => row(i, rnd));
     await indexed.insertMany(docs.map((d) => ({ ...d })));
     await scanned.insertMany(docs.map((d) => ({ ...d })));
@@ -319,7 +303,7 @@ describe('sparse, partial, $in and $or paths give a scan’s answers (seeded ran
     c.find(q.filter).sort(q.sort).limit(q.limit).toArray();
 
   it('300 random queries, with inserts, updates and deletes between rounds', async () => {
-    const rnd = random(4242);
+    const rnd = seededRandom(4242);
     let indexedPaths = 0;
     let nextId = 10_000;
     for (let round = 0; round < 6; round++) {

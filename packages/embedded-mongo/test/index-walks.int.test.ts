@@ -3,7 +3,7 @@
 // field after an equality prefix walks only that slice. Every answer is checked against the same
 // query on an unindexed twin (a COLLSCAN and a SORT), over seeded random data and writes.
 import { Collection, Document } from 'mongodb';
-import { usingRealMongo, useTestDatabase } from './support';
+import { explainFind, seededRandom, stageNames, usingRealMongo, useTestDatabase } from './support';
 
 interface Row {
   _id: number;
@@ -12,30 +12,8 @@ interface Row {
 
 const t = useTestDatabase({ replSet: 'rs0' });
 
-/** A small seeded generator (mulberry32), so a failure names the seed that shows it again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function explain(coll: string, filter: Document, sort?: Document, limit?: number): Promise<Document> {
-  return t.db.command({
-    explain: { find: coll, filter, ...(sort ? { sort } : {}), ...(limit ? { limit } : {}) },
-  });
-}
-
-/** The stage names of a plan, outermost first. */
-function stages(plan: Document): string[] {
-  const out: string[] = [];
-  for (let p: Document | undefined = plan; p; p = p.inputStage as Document | undefined)
-    out.push(p.stage as string);
-  return out;
-}
+const explain = (coll: string, filter: Document, sort?: Document, limit?: number) =>
+  explainFind(t.db, coll, filter, sort, limit);
 
 (usingRealMongo ? describe.skip : describe)('sorts walk the index', () => {
   let feed: Collection<Row>;
@@ -76,7 +54,7 @@ function stages(plan: Document): string[] {
 
   it('an equality prefix and the next field: the compound index, forward and backward', async () => {
     const newest = await explain('feed', { kind: 'k2' }, { at: -1 }, 3);
-    expect(stages(newest.queryPlanner.winningPlan)).toEqual(['LIMIT', 'FETCH', 'IXSCAN']);
+    expect(stageNames(newest.queryPlanner.winningPlan)).toEqual(['LIMIT', 'FETCH', 'IXSCAN']);
     expect(newest.queryPlanner.winningPlan.inputStage.inputStage).toMatchObject({
       indexName: 'kind_1_at_-1',
       direction: 'forward',
@@ -103,7 +81,7 @@ function stages(plan: Document): string[] {
 
   it('a range on a later field after the equality prefix reads only its slice', async () => {
     const reply = await explain('feed', { kind: 'k1', at: { $gte: 100, $lt: 200 } });
-    expect(stages(reply.queryPlanner.winningPlan)).toEqual(['FETCH', 'IXSCAN']);
+    expect(stageNames(reply.queryPlanner.winningPlan)).toEqual(['FETCH', 'IXSCAN']);
     expect(reply.queryPlanner.winningPlan.inputStage.indexName).toBe('kind_1_at_-1');
     expect(reply.executionStats).toMatchObject({
       nReturned: 25,
@@ -160,7 +138,7 @@ describe('index walks give a scan’s answers (seeded random data and writes)', 
   beforeAll(async () => {
     indexed = t.db.collection<Row>('walk_indexed');
     scanned = t.db.collection<Row>('walk_scanned');
-    const rnd = random(35);
+    const rnd = seededRandom(35);
     const docs = Array.from({ length: 400 }, (_, i) => row(i, rnd));
     await indexed.insertMany(docs.map((d) => ({ ...d })));
     await scanned.insertMany(docs.map((d) => ({ ...d })));
@@ -221,7 +199,7 @@ describe('index walks give a scan’s answers (seeded random data and writes)', 
   }
 
   it('300 random queries, with inserts, updates and deletes between rounds', async () => {
-    const rnd = random(2026);
+    const rnd = seededRandom(2026);
     let walked = 0;
     let nextId = 10_000;
     for (let round = 0; round < 6; round++) {
@@ -232,7 +210,7 @@ describe('index walks give a scan’s answers (seeded random data and writes)', 
         expect({ q, docs: got }).toEqual({ q, docs: want });
         if (!usingRealMongo && q.sort) {
           const plan = (await explain('walk_indexed', q.filter, q.sort, q.limit)).queryPlanner.winningPlan;
-          if (!stages(plan).includes('SORT')) walked++;
+          if (!stageNames(plan).includes('SORT')) walked++;
         }
       }
       // Writes after the ordered entries exist: they must follow inserts, moves and deletes.
@@ -256,8 +234,8 @@ describe('index walks give a scan’s answers (seeded random data and writes)', 
     for (const c of [indexed, scanned]) await c.insertOne({ _id: 99_999, user: 'u1', t: [100, -100] });
     expect(await run(indexed, q)).toEqual(await run(scanned, q));
     if (!usingRealMongo)
-      expect(stages((await explain('walk_indexed', q.filter, q.sort, 5)).queryPlanner.winningPlan)).toContain(
-        'SORT',
-      );
+      expect(
+        stageNames((await explain('walk_indexed', q.filter, q.sort, 5)).queryPlanner.winningPlan),
+      ).toContain('SORT');
   });
 });

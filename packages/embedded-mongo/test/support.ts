@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Db, MongoClient, MongoServerError } from 'mongodb';
+import { Db, type Document, MongoClient, MongoServerError } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo, type EmbeddedMongoOptions } from '../src';
 
 export interface TestDatabase {
@@ -78,3 +78,32 @@ export async function failure(p: Promise<unknown>): Promise<MongoServerError> {
   expect(err).toBeInstanceOf(MongoServerError);
   return err as MongoServerError;
 }
+
+/** A small seeded generator (mulberry32), so a failure names the seed that shows it again. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `explain` of a find, as the driver would send it. */
+export function explainFind(db: Db, coll: string, filter: Document, sort?: Document, limit?: number) {
+  return db.command({
+    explain: { find: coll, filter, ...(sort ? { sort } : {}), ...(limit ? { limit } : {}) },
+  });
+}
+
+/** Every stage of a plan (through inputStage and an OR's inputStages), outermost first. */
+export function planStages(plan: Document): Document[] {
+  const out: Document[] = [plan];
+  if (plan.inputStage) out.push(...planStages(plan.inputStage as Document));
+  for (const input of (plan.inputStages as Document[] | undefined) ?? []) out.push(...planStages(input));
+  return out;
+}
+
+/** The stage names of a plan, outermost first. */
+export const stageNames = (plan: Document) => planStages(plan).map((s) => s.stage as string);
