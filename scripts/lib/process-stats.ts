@@ -38,17 +38,20 @@ export function cpuMsOf(pid: number): number {
   }
 }
 
-/** Resident memory of a process in MB; 0 once it is gone. */
-export function rssMbOf(pid: number): number {
+/** A `Name:   1234 kB` line of a /proc file, in MB; 0 once the process is gone. */
+function megabytesIn(file: string, name: string): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const line = readFileSync(file, 'utf8')
       .split('\n')
-      .find((l) => l.startsWith('VmRSS'));
+      .find((l) => l.startsWith(`${name}:`));
     return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
   } catch {
     return 0;
   }
 }
+
+/** Resident memory of a process in MB; 0 once it is gone. */
+export const rssMbOf = (pid: number): number => megabytesIn(`/proc/${pid}/status`, 'VmRSS');
 
 /**
  * Proportional set size of a process in MB: its resident pages, each page shared with other
@@ -56,16 +59,7 @@ export function rssMbOf(pid: number): number {
  * what the stack takes from the machine, where summed RSS counts the Node binary once per process.
  * 0 once the process is gone.
  */
-export function pssMbOf(pid: number): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('Pss:'));
-    return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
+export const pssMbOf = (pid: number): number => megabytesIn(`/proc/${pid}/smaps_rollup`, 'Pss');
 
 /** CPU milliseconds of each named process tree. */
 export const cpuSnapshot = (trees: Map<string, number[]>) =>
