@@ -38,8 +38,9 @@ export const STACK_MODES = ['all-in-one', 'split'];
  * grew to at rest. On one machine (docs/decisions/0081-memory-on-one-machine.md):
  * - the processes off the search path (`smallYoungGeneration` in the registry) get 2 MB: each holds
  *   about 30 MB less, for more frequent scavenges in processes that see a fraction of its traffic;
- * - the rest (the all-in-one host, search, the gateway, the embedded MongoDB) get 8 MB: the host holds
- *   about 80 MB less after a burst of searches, and its CPU per search did not rise.
+ * - the rest (the all-in-one host, search, the gateway, the embedded MongoDB, the static servers)
+ *   get 8 MB: the host holds about 80 MB less after a burst of searches, and its CPU per search did
+ *   not rise.
  */
 const OFF_SEARCH_PATH_ARGS = ['--max-semi-space-size=2'];
 const SEARCH_PATH_ARGS = ['--max-semi-space-size=8'];
