@@ -15,12 +15,13 @@ import {
 } from '@lsp/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Readable } from 'node:stream';
 import { registerApiDocs } from './api-docs';
 import { compressAnswer } from './compression';
 import { countedPerKey, createApiKeyAuthenticator, usesApiKey } from './api-keys';
 import type { GatewayConfig } from './config';
 import { crossSiteRefusal } from './cross-site';
-import { type InProcessUpstreams, type StaticUpstreamName, forwardInProcess } from './in-process';
+import { type InProcessUpstreams, type StaticUpstreamName, forwardInProcess, readWhole } from './in-process';
 import { registerIdempotency } from './idempotency';
 import { createRateLimiter } from './rate-limit';
 import { MALFORMED_PATH_MESSAGE, unsafePathReason } from './path-guard';
@@ -76,6 +77,13 @@ export function upstreamUrls(config: GatewayConfig): Record<UpstreamName, string
   };
 }
 
+/** An upstream's answer as reply-from hands it over HTTP/1. */
+interface UpstreamAnswer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  stream: Readable;
+}
+
 /** A service that is down or slow becomes a clear JSON 502/503/504, never a hang. */
 function upstreamError(label: string) {
   // reply-from types its callbacks for every server flavour; ours is plain HTTP/1.
@@ -86,7 +94,9 @@ function upstreamError(label: string) {
       status === 504
         ? `${label} took too long to answer. Please try again.`
         : `${label} is temporarily unavailable. Please try again shortly.`;
-    reply.status(status).send({ success: false, error: message });
+    // An answer that failed while its body was read has the upstream's headers already: the error is JSON.
+    reply.removeHeader('content-length');
+    reply.status(status).type('application/json; charset=utf-8').send({ success: false, error: message });
   };
 }
 
@@ -119,6 +129,15 @@ export function buildGateway({ config, logger, metrics, redis, inProcess = {} }:
       ...(opts.body ? { body: opts.body, contentType: opts.contentType } : {}),
       ...(rewriteHeaders ? { rewriteRequestHeaders: (_req, headers) => rewriteHeaders(headers) } : {}),
       onError,
+      // reply-from types the answer as a server response; over HTTP/1 it is undici's status, headers and body.
+      onResponse: (_request, _reply, answer) => {
+        const { statusCode, headers, stream } = answer as unknown as UpstreamAnswer;
+        if (!readWhole(request.method, statusCode, headers)) return void reply.send(stream);
+        stream.toArray().then(
+          (chunks) => reply.send(Buffer.concat(chunks)),
+          (error: Error) => onError(reply, { error }),
+        );
+      },
     });
   };
   // Every path that is neither /api nor a remote is the shell's: it renders the route, or its own 404 page.

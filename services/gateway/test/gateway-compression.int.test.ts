@@ -36,6 +36,13 @@ function upstreamApp(): FastifyInstance {
   app.get('/api/auth/events', async (_request, reply) =>
     reply.type('text/event-stream; charset=utf-8').send(`data: ${'{"event":"x"}'.repeat(200)}\n\n`),
   );
+  // Declares more than it sends, then drops the connection: a service that fails mid-answer.
+  app.get('/api/auth/cut', (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+    reply.raw.write('{"success":true,"data":');
+    setTimeout(() => reply.raw.destroy(), 20);
+  });
   return app;
 }
 
@@ -133,9 +140,57 @@ describe.each(['over HTTP', 'in process'])('gateway compression, service reached
     expect(events.body.startsWith('data: {"event":"x"}')).toBe(true);
   });
 
+  it('compresses an answer of known length whole and sends it with its length, not as a stream', async () => {
+    const res = await get('/api/auth/big', 'br');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    expect(JSON.parse(zlib.brotliDecompressSync(res.rawPayload).toString())).toEqual({
+      success: true,
+      data: { offers },
+    });
+  });
+
   it('keeps the security headers on a compressed answer', async () => {
     const res = await get('/api/auth/big', 'br');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['cache-control']).toBe('private, no-store');
+  });
+});
+
+describe('gateway, a service over HTTP that fails mid-answer', () => {
+  let testRedis: TestRedis;
+  let upstream: FastifyInstance;
+  let gateway: FastifyInstance;
+
+  beforeAll(async () => {
+    testRedis = await leaseRedisDb();
+    upstream = upstreamApp();
+    await upstream.listen({ host: '127.0.0.1', port: 0 });
+    gateway = await gatewayFor(
+      `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`,
+      {},
+      testRedis,
+    );
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+    await testRedis.release();
+  });
+
+  it('answers a clear JSON 502 instead of a cut body', async () => {
+    const res = await gateway.inject({
+      method: 'GET',
+      url: '/api/auth/cut',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({
+      success: false,
+      error: 'The account service is temporarily unavailable. Please try again shortly.',
+    });
   });
 });
