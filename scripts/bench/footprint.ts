@@ -10,11 +10,15 @@
  *     the processes share (the Node binary) once per process, and summed PSS, which divides them;
  *   - idle CPU per second of all of them over FOOTPRINT_IDLE_SECONDS;
  *   - for each loan type, FOOTPRINT_COUNT sequential anonymous searches through the gateway: CPU per
- *     search of every process (idle CPU over the same time taken off) and p50/p99 wall time.
+ *     search of every process (idle CPU over the same time taken off) and p50/p99 wall time;
+ *   - idle CPU again, FOOTPRINT_REST_SECONDS after the last search: a stack nobody has used for a
+ *     while. The first reading, minutes after start-up, still holds V8's start-up work (compiling,
+ *     collecting) and the back-offs of relays and consumers reaching their longest waits.
  *
  *   FOOTPRINT_COUNT (default 200)          searches of each loan type, one after another
  *   FOOTPRINT_SETTLE_SECONDS (default 60)  rest after the warm-up before memory and idle CPU are read
  *   FOOTPRINT_IDLE_SECONDS (default 60)    how long idle CPU is measured
+ *   FOOTPRINT_REST_SECONDS (default 300)   rest after the last search before idle CPU is read again
  *   FOOTPRINT_MODES (default both)         e.g. "all-in-one" to measure one layout only
  */
 import { spawn } from 'node:child_process';
@@ -28,6 +32,7 @@ import { cpuSnapshot, parentPids, pssMbOf, rssMbOf, withDescendants } from '../l
 const COUNT = Number(process.env.FOOTPRINT_COUNT ?? 200);
 const SETTLE_SECONDS = Number(process.env.FOOTPRINT_SETTLE_SECONDS ?? 60);
 const IDLE_SECONDS = Number(process.env.FOOTPRINT_IDLE_SECONDS ?? 60);
+const REST_SECONDS = Number(process.env.FOOTPRINT_REST_SECONDS ?? 300);
 const MODES = (process.env.FOOTPRINT_MODES ?? 'all-in-one,split').split(',').filter(Boolean);
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -42,7 +47,11 @@ interface Footprint {
   pssMb: number;
   rssByProcess: Map<string, number>;
   idleMsPerSecond: number;
+  /** Idle CPU per process, REST_SECONDS after the last search. */
+  restedIdleByProcess: Map<string, number>;
   perLoanType: Map<LoanType, { cpuMs: number; p50: number; p99: number }>;
+  /** CPU per search of each process over every loan type's searches, its own idle CPU taken off. */
+  cpuMsPerSearchByProcess: Map<string, number>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,6 +66,17 @@ function stackTrees(relayPid: number, status: StackStatus): Map<string, number[]
   for (const p of status.processes) if (p.pid !== null) trees.set(p.name, withDescendants(p.pid, parents));
   trees.set('npm start', [relayPid]);
   return trees;
+}
+
+/** CPU per second of each process tree over IDLE_SECONDS, while nothing is sent to the stack. */
+async function idleCpu(trees: Map<string, number[]>): Promise<Map<string, number>> {
+  const start = cpuSnapshot(trees);
+  await sleep(IDLE_SECONDS * 1000);
+  return new Map(
+    [...cpuSnapshot(trees)].map(
+      ([name, ms]) => [name, (ms - start.get(name)!) / IDLE_SECONDS] as [string, number],
+    ),
+  );
 }
 
 async function measure(mode: string): Promise<Footprint> {
@@ -120,11 +140,12 @@ async function measure(mode: string): Promise<Footprint> {
       [...trees].map(([name, pids]) => [name, sum(pids.map((pid) => rssMbOf(pid)))] as [string, number]),
     );
     const pssMb = sum([...trees.values()].flatMap((pids) => pids.map((pid) => pssMbOf(pid))));
-    const idleBefore = sum(cpuSnapshot(trees).values());
-    await sleep(IDLE_SECONDS * 1000);
-    const idleMsPerSecond = (sum(cpuSnapshot(trees).values()) - idleBefore) / IDLE_SECONDS;
+    const idleByProcess = await idleCpu(trees);
+    const idleMsPerSecond = sum(idleByProcess.values());
 
     const perLoanType = new Map<LoanType, { cpuMs: number; p50: number; p99: number }>();
+    const searchesStart = cpuSnapshot(trees);
+    const searchesStarted = performance.now();
     for (const loanType of LOAN_TYPES) {
       const latencies: number[] = [];
       const before = sum(cpuSnapshot(trees).values());
@@ -143,6 +164,19 @@ async function measure(mode: string): Promise<Footprint> {
         p99: percentile(latencies, 99),
       });
     }
+    const searchesSeconds = (performance.now() - searchesStarted) / 1000;
+    const cpuMsPerSearchByProcess = new Map(
+      [...cpuSnapshot(trees)].map(
+        ([name, ms]) =>
+          [
+            name,
+            (ms - searchesStart.get(name)! - idleByProcess.get(name)! * searchesSeconds) /
+              (COUNT * LOAN_TYPES.length),
+          ] as [string, number],
+      ),
+    );
+    await sleep(REST_SECONDS * 1000);
+    const restedIdleByProcess = await idleCpu(trees);
     return {
       mode,
       processes: sum([...trees.values()].map((pids) => pids.length)),
@@ -151,6 +185,8 @@ async function measure(mode: string): Promise<Footprint> {
       rssByProcess,
       idleMsPerSecond,
       perLoanType,
+      cpuMsPerSearchByProcess,
+      restedIdleByProcess,
     };
   } finally {
     stackProcess.kill('SIGTERM');
@@ -172,6 +208,10 @@ function report(results: Footprint[]): string {
   out += row(['resident at rest, MB', ...results.map((r) => r.rssMb.toFixed(0))]);
   out += row(['  proportional (PSS), MB', ...results.map((r) => r.pssMb.toFixed(0))]);
   out += row(['idle CPU, ms/s', ...results.map((r) => r.idleMsPerSecond.toFixed(1))]);
+  out += row([
+    `  ${(REST_SECONDS / 60).toFixed(0)} min after the last search`,
+    ...results.map((r) => sum(r.restedIdleByProcess.values()).toFixed(1)),
+  ]);
   for (const loanType of LOAN_TYPES) {
     out += row([
       `${loanType}: CPU ms/search`,
@@ -191,6 +231,16 @@ function report(results: Footprint[]): string {
       .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
       .join(', ');
     out += `\n${r.mode} resident MB by process: ${parts}`;
+    const cpuParts = [...r.cpuMsPerSearchByProcess]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+      .join(', ');
+    out += `\n${r.mode} CPU ms per search by process (every loan type): ${cpuParts}`;
+    const restedParts = [...r.restedIdleByProcess]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+      .join(', ');
+    out += `\n${r.mode} idle ms/s by process, ${(REST_SECONDS / 60).toFixed(0)} min after the last search: ${restedParts}`;
   }
   return `${out}\n`;
 }
