@@ -114,6 +114,53 @@ describe('a service’s change and its outbox entry', () => {
   });
 });
 
+describe('publishing at commit: read back only when the commit is not known', () => {
+  it('an acknowledged commit: its event is published as written, without reading the entry back', async () => {
+    const { outbox, bus, dips } = await publishingService();
+    const { event } = await saveWithEvent(outbox, dips, 'dip-5');
+    await outbox.drain();
+    expect(bus.published).toEqual([event.id]);
+    expect(sentCount('find')).toBe(0);
+    expect(await outbox.countPending()).toBe(0);
+  });
+
+  it('a commit given up on that had applied (MaxTimeMSExpired on its write concern): read back and published once', async () => {
+    const { outbox, bus, dips } = await publishingService();
+    await failCommand(
+      { times: 1 },
+      {
+        failCommands: ['commitTransaction'],
+        writeConcernError: {
+          code: 50,
+          codeName: 'MaxTimeMSExpired',
+          errmsg: 'operation exceeded time limit',
+        },
+      },
+    );
+    await expect(saveWithEvent(outbox, dips, 'dip-6')).rejects.toMatchObject({
+      writeConcernError: { code: 50 },
+    });
+    await outbox.drain();
+    expect(await connection.collection(dips).countDocuments()).toBe(1);
+    expect(sentCount('find')).toBe(1);
+    expect(bus.published).toHaveLength(1);
+    expect(await outbox.countPending()).toBe(0);
+  });
+
+  it('a commit given up on that had not applied (MaxTimeMSExpired): read back, nothing published', async () => {
+    const { outbox, bus, dips } = await publishingService();
+    await failCommand(
+      { times: 1 },
+      { failCommands: ['commitTransaction'], errorCode: 50, errorLabels: ['UnknownTransactionCommitResult'] },
+    );
+    await expect(saveWithEvent(outbox, dips, 'dip-7')).rejects.toMatchObject({ code: 50 });
+    await outbox.drain();
+    expect(sentCount('find')).toBe(1);
+    expect(await connection.collection(dips).countDocuments()).toBe(0);
+    expect(bus.published).toEqual([]);
+  });
+});
+
 describe('a consumer’s effect and its processed-event marker', () => {
   const delivered = (id: string) => ({ id, type: 'dip.created' });
 

@@ -48,6 +48,31 @@ export interface CommitPublisher {
 /** How long the outcome of a publish at commit is kept for `handedOn`. */
 const OUTCOME_KEPT_MS = 30_000;
 
+/** The driver's transactions (one per attempt of a session) whose commit the server acknowledged. */
+const acknowledgedCommits = new WeakSet<object>();
+const watchedSessions = new WeakSet<ClientSession>();
+
+/** The driver's object for the session's current transaction attempt (not in its public types). */
+const transactionOf = (session: ClientSession): object =>
+  (session as unknown as { transaction: object }).transaction;
+
+/**
+ * Records, for each transaction of this session, whether its commit was acknowledged: the driver's
+ * `withTransaction` commits through the session's own `commitTransaction`, which resolves only when
+ * the server has applied the commit. Its transaction state cannot tell: the driver marks a transaction
+ * committed before the commit is sent, so a refused commit looks committed too.
+ */
+function watchCommits(session: ClientSession): void {
+  if (watchedSessions.has(session)) return;
+  watchedSessions.add(session);
+  const commit = session.commitTransaction.bind(session);
+  session.commitTransaction = async (...args: Parameters<ClientSession['commitTransaction']>) => {
+    const transaction = transactionOf(session);
+    await commit(...args);
+    acknowledgedCommits.add(transaction);
+  };
+}
+
 /**
  * The producer side of at-least-once delivery: events are written to the service's own `outbox`
  * collection in the same transaction as the state change they describe, so either both happen or
@@ -143,9 +168,10 @@ export class Outbox {
         for (const entry of entries)
           if (this.outcomes.get(entry.eventId) === outcome) this.outcomes.delete(entry.eventId);
       }, OUTCOME_KEPT_MS).unref();
-    const committed = () => {
+    // Written for certain: inserted without a transaction, or in one whose commit was acknowledged.
+    const committed = (certain: boolean) => {
       if (this.publisher) {
-        const publishing = this.publishCommitted(entries.map((entry) => entry._id));
+        const publishing = this.publishCommitted(entries, certain);
         this.track(publishing.then(() => undefined));
         void publishing.then(settle, () => settle(false)).finally(forget);
       } else {
@@ -154,8 +180,11 @@ export class Outbox {
         forget();
       }
     };
-    if (session?.inTransaction()) session.once('ended', committed);
-    else committed();
+    if (session?.inTransaction()) {
+      const transaction = transactionOf(session);
+      watchCommits(session);
+      session.once('ended', () => committed(acknowledgedCommits.has(transaction)));
+    } else committed(true);
   }
 
   /**
@@ -186,22 +215,26 @@ export class Outbox {
   }
 
   /**
-   * Publishes the entries one add() wrote, in order, once their transaction has ended. Read back
-   * first: an aborted transaction (or an attempt that mongoose's withTransaction retried) left
-   * nothing, and another publisher may already have taken an entry. On a failure it stops, so later
-   * entries do not overtake the failed one; the relay's poll publishes what is left.
+   * Publishes the entries one add() wrote, in order, once their transaction has ended. Unless their
+   * write is `certain` (its commit acknowledged), they are read back first: an aborted transaction (or
+   * an attempt that withTransaction ran again) left nothing, and a commit whose answer was lost may
+   * have applied or not. On a failure it stops, so later entries do not overtake the failed one; the
+   * relay's poll publishes what is left. (The relay leaves entries younger than its commit grace to
+   * this step, so the two do not race for fresh ones.)
    */
-  private async publishCommitted(ids: Types.ObjectId[]): Promise<boolean> {
+  private async publishCommitted(written: OutboxEntry[], certain: boolean): Promise<boolean> {
     const publisher = this.publisher;
     if (!publisher) return false;
     let failed = false;
     const collection = this.collection();
     const published: OutboxEntry[] = [];
     try {
-      const entries = await collection
-        .find({ _id: { $in: ids }, publishedAt: null })
-        .sort({ _id: 1 })
-        .toArray();
+      const entries = certain
+        ? written
+        : await collection
+            .find({ _id: { $in: written.map((entry) => entry._id) }, publishedAt: null })
+            .sort({ _id: 1 })
+            .toArray();
       for (const entry of entries) {
         try {
           await publisher.bus.publish(JSON.parse(entry.payload) as EventEnvelope);
