@@ -5,7 +5,7 @@
 import { createEnvelope } from '@lsp/contracts';
 import { type EmbeddedMongo, startEmbeddedMongo } from '@lsp/embedded-mongo';
 import mongoose, { type Connection } from 'mongoose';
-import { Outbox, ProcessedEvents } from '../src/events';
+import { Outbox, OutboxRelay, ProcessedEvents } from '../src/events';
 
 let server: EmbeddedMongo;
 let connection: Connection;
@@ -158,6 +158,34 @@ describe('publishing at commit: read back only when the commit is not known', ()
     expect(sentCount('find')).toBe(1);
     expect(await connection.collection(dips).countDocuments()).toBe(0);
     expect(bus.published).toEqual([]);
+  });
+});
+
+describe('marking entries published at commit', () => {
+  it('writes the marks of several commits together, in one command, by the time the outbox is drained', async () => {
+    const { outbox, bus, dips } = await publishingService();
+    for (const id of ['dip-m1', 'dip-m2', 'dip-m3', 'dip-m4']) await saveWithEvent(outbox, dips, id);
+    await outbox.drain();
+    expect(bus.published).toHaveLength(4);
+    expect(sentCount('update')).toBe(1);
+    expect(await outbox.countPending()).toBe(0);
+    const marked = await outbox.collection().find({}).toArray();
+    expect(marked.every((entry) => entry.publishedAt instanceof Date && entry.attempts === 1)).toBe(true);
+  });
+
+  it('a mark MongoDB refuses: the entry stays pending, and the relay publishes it again', async () => {
+    const { outbox, bus, dips } = await publishingService();
+    await failCommand({ times: 1 }, { failCommands: ['update'], errorCode: 8000 });
+    const { event } = await saveWithEvent(outbox, dips, 'dip-m5');
+    await outbox.drain();
+    expect(bus.published).toEqual([event.id]);
+    expect(await outbox.countPending()).toBe(1);
+    const relayBus = recordingBus();
+    const relay = new OutboxRelay({ outbox, bus: relayBus, commitGraceMs: 0 });
+    expect(await relay.publishPending()).toBe(1);
+    await relay.stop();
+    expect(relayBus.published).toEqual([event.id]);
+    expect(await outbox.countPending()).toBe(0);
   });
 });
 

@@ -48,6 +48,13 @@ export interface CommitPublisher {
 /** How long the outcome of a publish at commit is kept for `handedOn`. */
 const OUTCOME_KEPT_MS = 30_000;
 
+/**
+ * How long the marks of entries published at commit wait to be written together, in one command.
+ * Shorter than the relay's commit grace, so the relay never takes an entry only because its mark is
+ * still waiting.
+ */
+export const PUBLISHED_MARK_DELAY_MS = 200;
+
 /** The driver's transactions (one per attempt of a session) whose commit the server acknowledged. */
 const acknowledgedCommits = new WeakSet<object>();
 const watchedSessions = new WeakSet<ClientSession>();
@@ -90,6 +97,9 @@ export class Outbox {
    * relay (false), or nobody publishes at commit (null); kept for a short while for `handedOn`.
    */
   private readonly outcomes = new Map<string, Promise<boolean | null>>();
+  /** Entries published at commit whose `publishedAt` is not written yet (see PUBLISHED_MARK_DELAY_MS). */
+  private readonly marks: Array<{ _id: Types.ObjectId; publishedAt: Date }> = [];
+  private markTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly connection: Connection,
@@ -127,9 +137,10 @@ export class Outbox {
     return this.publisher !== undefined;
   }
 
-  /** Waits for the publishes at commit under way (shutdown: before the bus closes). */
+  /** Waits for the publishes at commit under way and writes their marks (shutdown: before the bus closes). */
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.writeMarks();
   }
 
   /**
@@ -255,12 +266,12 @@ export class Outbox {
       if (failed) this.notify();
       if (published.length > 0) {
         const publishedAt = new Date();
-        await collection.updateMany(
-          { _id: { $in: published.map((entry) => entry._id) }, publishedAt: null },
-          { $set: { publishedAt }, $inc: { attempts: 1 }, $unset: { lastError: '' } },
-        );
-        for (const entry of published)
+        for (const entry of published) {
+          this.marks.push({ _id: entry._id, publishedAt });
           publisher.onPublished?.(entry.type, publishedAt.getTime() - entry.createdAt.getTime());
+        }
+        this.markTimer ??= setTimeout(() => this.track(this.writeMarks()), PUBLISHED_MARK_DELAY_MS);
+        this.markTimer.unref();
       }
     } catch (err) {
       // MongoDB unreachable after the commit: the entries stay pending for the relay.
@@ -269,6 +280,35 @@ export class Outbox {
       return false;
     }
     return !failed;
+  }
+
+  /**
+   * Writes the `publishedAt` of the entries published at commit since the last time, in one command:
+   * under traffic that is one database round trip for many events rather than one each. A mark that
+   * cannot be written (or a crash before it) leaves its entry to the relay, which publishes it again;
+   * consumers take each event once whatever the number of deliveries.
+   */
+  private async writeMarks(): Promise<void> {
+    clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    const marks = this.marks.splice(0);
+    if (marks.length === 0) return;
+    try {
+      await this.collection().bulkWrite(
+        marks.map(({ _id, publishedAt }) => ({
+          updateOne: {
+            filter: { _id, publishedAt: null },
+            update: { $set: { publishedAt }, $inc: { attempts: 1 }, $unset: { lastError: '' } },
+          },
+        })),
+        { ordered: false },
+      );
+    } catch (err) {
+      this.publisher?.logger?.warn(
+        { err, entries: marks.length },
+        'outbox: marking published entries failed; the relay will publish them again',
+      );
+    }
   }
 
   /** Entries not yet published: the relay's backlog (a queue-depth gauge). */
