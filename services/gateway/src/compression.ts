@@ -21,9 +21,22 @@ const BROTLI_OPTIONS: zlib.BrotliOptions = {
   },
 };
 
-const compressBuffer: Record<ContentCoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(zlib.brotliCompress)(body, BROTLI_OPTIONS),
-  gzip: (body) => promisify(zlib.gzip)(body),
+/**
+ * Bodies up to this size are compressed on the event loop: handing one to libuv's thread pool and
+ * back cost as much CPU as compressing it (a bridging answer, 36 KB: 0.14 ms of brotli, 0.27 ms with
+ * the hop). Larger ones go to the pool, so the loop is never held for long.
+ */
+export const COMPRESS_ON_LOOP_MAX_BYTES = 64 * 1024;
+
+const brotliCompress = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+const compressBuffer: Record<ContentCoding, (body: Buffer) => Buffer | Promise<Buffer>> = {
+  br: (body) =>
+    body.length <= COMPRESS_ON_LOOP_MAX_BYTES
+      ? zlib.brotliCompressSync(body, BROTLI_OPTIONS)
+      : brotliCompress(body, BROTLI_OPTIONS),
+  gzip: (body) => (body.length <= COMPRESS_ON_LOOP_MAX_BYTES ? zlib.gzipSync(body) : gzip(body)),
 };
 
 const compressStream: Record<ContentCoding, () => NodeJS.ReadWriteStream> = {
@@ -81,8 +94,8 @@ function payloadSize(payload: unknown, reply: FastifyReply): number | null {
  * The gateway's onSend step: every answer of a compressible type, of at least
  * COMPRESSION_THRESHOLD_BYTES (or of unknown length, streamed), not encoded already, varies by
  * Accept-Encoding, and is sent brotli- or gzip-encoded when the client accepts either. A body the
- * gateway holds whole is compressed off the event loop; a streamed one (a proxied answer) through a
- * compressing stream.
+ * gateway holds whole is compressed in one piece (see COMPRESS_ON_LOOP_MAX_BYTES); a streamed one
+ * through a compressing stream.
  */
 export async function compressAnswer(
   request: FastifyRequest,

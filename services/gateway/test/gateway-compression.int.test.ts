@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { buildGateway } from '../src/app';
-import { COMPRESSION_THRESHOLD_BYTES } from '../src/compression';
+import { COMPRESSION_THRESHOLD_BYTES, COMPRESS_ON_LOOP_MAX_BYTES } from '../src/compression';
 import { gatewayConfigSchema } from '../src/config';
 
 /** Nothing listens on port 9 of loopback: were a call to go over a socket, it would fail. */
@@ -29,6 +29,10 @@ const offers = Array.from({ length: 120 }, (_, i) => ({
 function upstreamApp(): FastifyInstance {
   const app = Fastify();
   app.get('/api/auth/big', async () => ({ success: true, data: { offers } }));
+  app.get('/api/auth/huge', async () => ({
+    success: true,
+    data: { offers: [...offers, ...offers, ...offers, ...offers] },
+  }));
   app.get('/api/auth/small', async () => ({ success: true, data: { ok: true } }));
   app.get('/api/auth/pdf', async (_request, reply) =>
     reply.type('application/pdf').send(Buffer.from('%PDF-1.7\n'.padEnd(4000, 'x'))),
@@ -107,6 +111,19 @@ describe.each(['over HTTP', 'in process'])('gateway compression, service reached
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
     expect(zlib.brotliDecompressSync(res.rawPayload).equals(plain.rawPayload)).toBe(true);
+  });
+
+  it('compresses a body too large for the event loop on the thread pool, to the same bytes decoded', async () => {
+    const plain = await get('/api/auth/huge');
+    expect(plain.rawPayload.length).toBeGreaterThan(COMPRESS_ON_LOOP_MAX_BYTES);
+    for (const [coding, decode] of [
+      ['br', zlib.brotliDecompressSync],
+      ['gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await get('/api/auth/huge', coding);
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(decode(res.rawPayload).equals(plain.rawPayload)).toBe(true);
+    }
   });
 
   it('answers gzip to a client that accepts only gzip', async () => {
