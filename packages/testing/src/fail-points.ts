@@ -65,8 +65,15 @@ export interface CommandFaults {
  * the server). `connection` is read once the harness has started (declare this after `useHarness`).
  * Commands are counted from the fault's arming; after each test the fail point is turned off, so a
  * fault a test did not use up never strikes the next one.
+ *
+ * `settle` writes what the service still has to write in the background (its outbox's marks of the
+ * events it published, written together a moment later): it runs before each fault is armed, so the
+ * fault strikes the command the test aims at, not a write left over from its set-up.
  */
-export function useFailCommand(connection: () => Connection): CommandFaults {
+export function useFailCommand(
+  connection: () => Connection,
+  options: { settle?: () => Promise<unknown> } = {},
+): CommandFaults {
   const started: CommandStartedEvent[] = [];
   const failedIds = new Set<number>();
   let watched: Connection | undefined;
@@ -116,6 +123,7 @@ export function useFailCommand(connection: () => Connection): CommandFaults {
 
   return {
     async failNext(data, times = 1) {
+      await options.settle?.();
       await configure({ times }, data);
       // What the test did before the fault (its own set-up) is not what the fault struck.
       forget();

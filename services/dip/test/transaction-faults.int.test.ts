@@ -10,7 +10,7 @@ import { DIP_APPLICATION } from './fixtures';
 
 describe('dip’s transactions under injected faults', () => {
   const h = useHarness(() => startDipHarness({ pdfs: TEXT_PDFS, testCommands: true }));
-  const faults = useFailCommand(() => h.dipDb);
+  const faults = useFailCommand(() => h.dipDb, { settle: () => h.outbox.drain() });
 
   /** A new owner with a search of their own saved, so each test counts its own documents only. */
   async function ownerWithSearch() {

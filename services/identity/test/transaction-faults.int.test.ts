@@ -28,7 +28,7 @@ describe('identity’s transactions under injected faults', () => {
       relayTo: { publish: async (event) => void published.push(event) },
     }),
   );
-  const faults = useFailCommand(() => stack.db);
+  const faults = useFailCommand(() => stack.db, { settle: () => stack.outbox.drain() });
 
   let counter = 0;
   const newEmail = () => `faults${++counter}.${Date.now()}@example.com`;

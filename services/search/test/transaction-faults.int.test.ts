@@ -17,7 +17,7 @@ import {
 
 describe('search’s transactions under injected faults', () => {
   const h = useHarness(() => startSearchHarness({ testCommands: true }));
-  const faults = useFailCommand(() => h.mongo);
+  const faults = useFailCommand(() => h.mongo, { settle: () => h.outbox.drain() });
 
   /** The outbox entries of one type about one subject, as the events they publish. */
   const eventsAbout = async (type: string, subject: string) =>

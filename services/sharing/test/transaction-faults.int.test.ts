@@ -10,7 +10,7 @@ import { startSharingHarness } from './sharing-harness';
 
 describe('sharing’s transactions under injected faults', () => {
   const h = useHarness(() => startSharingHarness({}, {}, { testCommands: true }));
-  const faults = useFailCommand(() => h.mongo);
+  const faults = useFailCommand(() => h.mongo, { settle: () => h.outbox.drain() });
   /** Every event sharing's outbox published at commit, in order: a duplicate would show twice. */
   const published: EventEnvelope[] = [];
 
