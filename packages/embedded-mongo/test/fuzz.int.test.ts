@@ -20,8 +20,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Sends raw bytes, waits for a reply or for the server to hang up, then closes. */
-function sendRaw(bytes: Buffer): Promise<Buffer> {
+/** How long a test that expects an answer waits for it at most. */
+const REPLY_WAIT_MS = 10_000;
+
+/**
+ * Sends raw bytes on a new connection and answers what came back: one whole message, or what arrived
+ * before the server hung up or `waitMs` passed. A test that expects an answer waits as long as it
+ * takes to come (a loaded machine may take more than a moment); one that expects none waits briefly.
+ */
+function sendRaw(bytes: Buffer, waitMs = 100): Promise<Buffer> {
   return new Promise((resolve) => {
     const socket = net.connect(server.port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -30,7 +37,7 @@ function sendRaw(bytes: Buffer): Promise<Buffer> {
       socket.destroy();
       resolve(Buffer.concat(chunks));
     };
-    const timer = setTimeout(done, 100);
+    const timer = setTimeout(done, waitMs);
     socket.on('data', (d) => {
       chunks.push(d);
       const total = Buffer.concat(chunks);
@@ -69,7 +76,7 @@ suite('protocol', () => {
     head.writeInt32LE(total, 0);
     head.writeInt32LE(42, 4);
     head.writeInt32LE(2004, 12);
-    const reply = await sendRaw(Buffer.concat([head, name, tail, query]));
+    const reply = await sendRaw(Buffer.concat([head, name, tail, query]), REPLY_WAIT_MS);
     expect(reply.readInt32LE(8)).toBe(42);
     expect(reply.readInt32LE(12)).toBe(1);
     expect(reply.readInt32LE(32)).toBe(1);
@@ -85,7 +92,7 @@ suite('protocol', () => {
     const body = Buffer.from(BSON.serialize({ ping: 1, $db: 'admin' }));
     const unsigned = opMsg(Buffer.concat([body, Buffer.alloc(4)]), 1, 9);
     unsigned.writeUInt32LE(crc32cOf(unsigned.subarray(0, unsigned.length - 4)), unsigned.length - 4);
-    const reply = await sendRaw(unsigned);
+    const reply = await sendRaw(unsigned, REPLY_WAIT_MS);
     expect(reply.readUInt32LE(16) & 1).toBe(1);
     expect(reply.readUInt32LE(reply.length - 4)).toBe(crc32cOf(reply.subarray(0, reply.length - 4)));
     expect(BSON.deserialize(reply.subarray(21, reply.length - 4))).toMatchObject({ ok: 1 });
@@ -141,16 +148,16 @@ suite('malformed input', () => {
 
   it('answers a truncated BSON body with an error reply and keeps serving the connection', async () => {
     const good = BSON.serialize({ ping: 1, $db: 'admin' });
-    const reply = await sendRaw(opMsg(Buffer.from(good.subarray(0, good.length - 3))));
+    const reply = await sendRaw(opMsg(Buffer.from(good.subarray(0, good.length - 3))), REPLY_WAIT_MS);
     expect(replyDoc(reply)).toMatchObject({ ok: 0 });
-    const ok = await sendRaw(opMsg(Buffer.from(good)));
+    const ok = await sendRaw(opMsg(Buffer.from(good)), REPLY_WAIT_MS);
     expect(replyDoc(ok)).toMatchObject({ ok: 1 });
   });
 
   it('rejects a message whose checksum does not match', async () => {
     const body = Buffer.from(BSON.serialize({ ping: 1, $db: 'admin' }));
     const msg = opMsg(Buffer.concat([body, Buffer.from([1, 2, 3, 4])]), 1);
-    expect(replyDoc(await sendRaw(msg))).toMatchObject({ ok: 0 });
+    expect(replyDoc(await sendRaw(msg, REPLY_WAIT_MS))).toMatchObject({ ok: 0 });
   });
 
   it('hangs up on a client that stops mid-message without affecting others', async () => {
