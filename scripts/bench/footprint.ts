@@ -196,6 +196,13 @@ async function measure(mode: string): Promise<Footprint> {
   }
 }
 
+/** `name figure` for each process, largest first. */
+const byProcess = (figures: Map<string, number>, digits: number) =>
+  [...figures]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, figure]) => `${name} ${figure.toFixed(digits)}`)
+    .join(', ');
+
 function report(results: Footprint[]): string {
   const row = (cells: string[]) =>
     `${cells[0].padEnd(30)}${cells
@@ -226,21 +233,9 @@ function report(results: Footprint[]): string {
     ]);
   }
   for (const r of results) {
-    const parts = [...r.rssByProcess]
-      .sort((a, b) => b[1] - a[1])
-      .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
-      .join(', ');
-    out += `\n${r.mode} resident MB by process: ${parts}`;
-    const cpuParts = [...r.cpuMsPerSearchByProcess]
-      .sort((a, b) => b[1] - a[1])
-      .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
-      .join(', ');
-    out += `\n${r.mode} CPU ms per search by process (every loan type): ${cpuParts}`;
-    const restedParts = [...r.restedIdleByProcess]
-      .sort((a, b) => b[1] - a[1])
-      .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
-      .join(', ');
-    out += `\n${r.mode} idle ms/s by process, ${(REST_SECONDS / 60).toFixed(0)} min after the last search: ${restedParts}`;
+    out += `\n${r.mode} resident MB by process: ${byProcess(r.rssByProcess, 0)}`;
+    out += `\n${r.mode} CPU ms per search by process (every loan type): ${byProcess(r.cpuMsPerSearchByProcess, 2)}`;
+    out += `\n${r.mode} idle ms/s by process, ${(REST_SECONDS / 60).toFixed(0)} min after the last search: ${byProcess(r.restedIdleByProcess, 2)}`;
   }
   return `${out}\n`;
 }
