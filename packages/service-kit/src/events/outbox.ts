@@ -270,8 +270,7 @@ export class Outbox {
           this.marks.push({ _id: entry._id, publishedAt });
           publisher.onPublished?.(entry.type, publishedAt.getTime() - entry.createdAt.getTime());
         }
-        this.markTimer ??= setTimeout(() => this.track(this.writeMarks()), PUBLISHED_MARK_DELAY_MS);
-        this.markTimer.unref();
+        this.markTimer ??= setTimeout(() => this.track(this.writeMarks()), PUBLISHED_MARK_DELAY_MS).unref();
       }
     } catch (err) {
       // MongoDB unreachable after the commit: the entries stay pending for the relay.
