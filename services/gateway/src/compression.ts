@@ -44,13 +44,20 @@ const compressStream: Record<ContentCoding, () => NodeJS.ReadWriteStream> = {
   gzip: () => zlib.createGzip(),
 };
 
+/** A Content-Type's media type, without its parameters, in lower case. */
+const mediaType = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+
+/** Whether an answer is an event stream: sent as it is written, never held back to compress or read whole. */
+export const isEventStream = (contentType: unknown) =>
+  typeof contentType === 'string' && mediaType(contentType) === 'text/event-stream';
+
 /**
  * Text the gateway compresses: JSON, JavaScript, CSS, HTML, XML, SVG and other text. An event stream
  * is text too but is never compressed: the compressor would hold each event back until its buffer filled.
  * Everything else (PDFs, images, archives) is compressed already.
  */
 export function compressibleType(contentType: string): boolean {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const type = mediaType(contentType);
   if (type === 'text/event-stream') return false;
   return (
     type.startsWith('text/') ||

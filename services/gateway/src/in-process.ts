@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isEventStream } from './compression';
 import type { UpstreamName } from './routes-table';
 
 /** The static servers the gateway forwards to, beside the API services. */
@@ -30,10 +31,13 @@ const HOP_BY_HOP = new Set([
  */
 export const WHOLE_ANSWER_MAX_BYTES = 1024 * 1024;
 
-/** Whether the in-process answer is read whole before it is passed on (see WHOLE_ANSWER_MAX_BYTES). */
+/**
+ * Whether an upstream's answer, in process or over HTTP, is read whole before it is passed on (see
+ * WHOLE_ANSWER_MAX_BYTES).
+ */
 export function readWhole(method: string, statusCode: number, headers: Record<string, unknown>): boolean {
   if (method === 'HEAD' || statusCode === 204 || statusCode === 304) return false;
-  if (String(headers['content-type'] ?? '').startsWith('text/event-stream')) return false;
+  if (isEventStream(headers['content-type'])) return false;
   const declared = headers['content-length'];
   const length = typeof declared === 'string' || typeof declared === 'number' ? Number(declared) : NaN;
   return Number.isInteger(length) && length >= 0 && length <= WHOLE_ANSWER_MAX_BYTES;

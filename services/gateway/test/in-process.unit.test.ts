@@ -11,6 +11,8 @@ describe('readWhole: which in-process answers the gateway reads whole before pas
 
   it('streams an event stream, an answer of unknown or too large a length, and answers without a body', () => {
     expect(readWhole('GET', 200, { 'content-type': 'text/event-stream' })).toBe(false);
+    const eventStream = { 'content-type': 'Text/Event-Stream; charset=utf-8', 'content-length': '10' };
+    expect(readWhole('GET', 200, eventStream)).toBe(false);
     expect(readWhole('GET', 200, { 'content-type': 'text/event-stream', 'content-length': '10' })).toBe(
       false,
     );
